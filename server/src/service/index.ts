@@ -1,0 +1,105 @@
+/**
+ * The AGENTS.md contract language service: parse → model → validate, with no dependency on
+ * VS Code or LSP. The CLI, the language server and tests are thin adapters over it
+ * (ARCHITECTURE.md). File access comes through the injected `FileSystem` of a `Workspace`.
+ */
+import type { ContractDiagnostic } from './types.ts';
+import type { Finding } from './model/types.ts';
+import { parseContract, type ParsedContract } from './parse/parseContract.ts';
+import { validateContract } from './validate/validate.ts';
+import { decodeText } from './text/decode.ts';
+import { Workspace, type ConfigProblem, type WorkspaceOptions } from './workspace/resolveFacts.ts';
+import { EMPTY_FACTS, type WorkspaceFacts } from './workspace/facts.ts';
+import { NO_FILES } from './workspace/fileSystem.ts';
+import { LineIndex } from './text/lineIndex.ts';
+
+export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } from './types.ts';
+export type { ParsedContract } from './parse/parseContract.ts';
+export type { FileSystem } from './workspace/fileSystem.ts';
+export type { WorkspaceFacts, ResolvedConfig } from './workspace/facts.ts';
+export type { ConfigProblem } from './workspace/resolveFacts.ts';
+export { Workspace, CONFIG_NAMES } from './workspace/resolveFacts.ts';
+export { RULES, ruleByCode } from './validate/catalogue.ts';
+export type { Rule, RuleMeta } from './validate/rule.ts';
+export { parseContract } from './parse/parseContract.ts';
+export { validateContract } from './validate/validate.ts';
+export { recheckAnalyzer } from './workspace/regexAnalysis.ts';
+export { decodeText } from './text/decode.ts';
+export { SECTIONS } from './catalogue/sections.ts';
+
+/** Default size above which a file is not analysed (bytes). */
+export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Options of the language service. */
+export interface LanguageServiceOptions extends Partial<WorkspaceOptions> {
+  /** Files larger than this many bytes are reported (`file-too-large`) and not analysed. */
+  readonly maxFileBytes?: number;
+}
+
+/** The result of linting one file. */
+export interface LintResult {
+  readonly uri: string;
+  readonly model?: ParsedContract;
+  readonly diagnostics: readonly ContractDiagnostic[];
+  /** Problems in the configuration that applies to the file (the CLI exits 2 on these). */
+  readonly configProblems: readonly ConfigProblem[];
+}
+
+/** The language service. Every method is safe on any input: it returns, it does not throw. */
+export interface LanguageService {
+  readonly workspace: Workspace;
+  /**
+   * Parses a document, reusing the unchanged sections of the last model parsed for the same
+   * URI (the incremental edit path). Pure apart from that per-URI cache.
+   */
+  parse(uri: string, text: string): ParsedContract;
+  /** Gathers what validation needs from the workspace (config, other contracts, resources, ReDoS verdicts). */
+  facts(uri: string, model: ParsedContract): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }>;
+  /** Validates a parsed document against facts gathered before. Synchronous. */
+  validate(model: ParsedContract, facts?: WorkspaceFacts, fileFindings?: readonly Finding[]): ContractDiagnostic[];
+  /** Decodes, parses, gathers facts and validates a file's bytes in one call. */
+  lintBytes(uri: string, bytes: Uint8Array): Promise<LintResult>;
+  /** Drops the cached model of a closed document. */
+  forget(uri: string): void;
+}
+
+/** Creates a language service over a workspace (none: the document is seen on its own). */
+export function createLanguageService(options: LanguageServiceOptions = {}): LanguageService {
+  const workspace = new Workspace({ fs: options.fs ?? NO_FILES, roots: options.roots ?? [], ...(options.analyzeRegex ? { analyzeRegex: options.analyzeRegex } : {}) });
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const last = new Map<string, ParsedContract>();
+  const service: LanguageService = {
+    workspace,
+    parse(uri, text) {
+      const model = parseContract(text, last.get(uri));
+      last.set(uri, model);
+      return model;
+    },
+    facts: (uri, model) => workspace.facts(uri, model),
+    validate: (model, facts = EMPTY_FACTS, fileFindings = []) => validateContract(model, facts, fileFindings),
+    async lintBytes(uri, bytes) {
+      const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      const empty = parseContract('');
+      if (bytes.length > maxBytes) {
+        const d = validateContract(empty, EMPTY_FACTS, [{ code: 'file-too-large', range: zero, args: { size: bytes.length, limit: maxBytes } }]);
+        return { uri, diagnostics: d, configProblems: [] };
+      }
+      const decoded = decodeText(bytes);
+      if (decoded.binary) {
+        return { uri, diagnostics: validateContract(empty, EMPTY_FACTS, [{ code: 'file-not-text', range: zero }]), configProblems: [] };
+      }
+      const fileFindings: Finding[] = [];
+      if (decoded.invalidUtf8At !== undefined) {
+        const at = new LineIndex(decoded.text).positionAt(decoded.invalidUtf8At);
+        fileFindings.push({ code: 'invalid-utf8', range: { start: at, end: { line: at.line, character: at.character + 1 } } });
+      }
+      const model = parseContract(decoded.text);
+      const facts = await workspace.facts(uri, model);
+      return { uri, model, diagnostics: validateContract(model, facts, fileFindings), configProblems: facts.configProblems };
+    },
+    forget(uri) {
+      last.delete(uri);
+    },
+  };
+  return service;
+}

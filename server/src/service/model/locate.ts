@@ -1,0 +1,34 @@
+import type { PointerSpan, SectionModel } from './types.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+
+/**
+ * Finds the source of an absolute JSON Pointer into the contract data (`/tools/0/input_schema`):
+ * the owning section's map entry for the pointer, or for its nearest ancestor that has one
+ * (ajv reports a missing property at its parent object). Undefined when no owner is known.
+ */
+export function locate(model: ParsedContract, pointer: string): PointerSpan | undefined {
+  const parts = pointer.split('/').slice(1);
+  const key = parts[0];
+  if (key === undefined) return undefined;
+  const decoded = key.replace(/~1/g, '/').replace(/~0/g, '~');
+  const owner = model.owners.get(decoded);
+  if (!owner) return undefined;
+  const fromFrontMatter = owner.kind === 'preamble';
+  const map = fromFrontMatter ? owner.frontMatter?.map : owner.map;
+  if (!map) return undefined;
+  let rest = fromFrontMatter ? pointer : '/' + parts.slice(1).join('/');
+  if (rest === '/') rest = '';
+  for (;;) {
+    const hit = map.get(rest);
+    if (hit) return hit;
+    if (rest === '' || (fromFrontMatter && rest.split('/').length <= 2)) break;
+    rest = rest.slice(0, rest.lastIndexOf('/'));
+  }
+  if (fromFrontMatter) return map.get(`/${key}`) ?? (owner.frontMatter ? { value: owner.frontMatter.range } : undefined);
+  return owner.titleRange ? { value: owner.titleRange } : { value: owner.range };
+}
+
+/** The section (or preamble) that supplies a model key. */
+export function sectionOf(model: ParsedContract, key: string): SectionModel | undefined {
+  return model.owners.get(key);
+}

@@ -1,0 +1,168 @@
+import type { Range } from '../types.ts';
+import type { NameKind } from '../catalogue/sections.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+import { locate } from './locate.ts';
+import { innerRange, textAt } from './text.ts';
+import { codeSpans, splitInlineList, stripCode } from '../parse/values.ts';
+
+/** A name declared in the contract: a tool, pool, role, entity, HITL scenario, layer or resource. */
+export interface Declaration {
+  readonly kind: NameKind;
+  readonly name: string;
+  readonly range: Range;
+  /** JSON Pointer of the declaring value (`/tools/0/name`). */
+  readonly pointer: string;
+}
+
+/** A use of a name. `resolved` is false until matched against declarations. */
+export interface Reference {
+  readonly kind: NameKind;
+  readonly name: string;
+  readonly range: Range;
+  readonly pointer: string;
+  /** How the reference was written: a field that names it, a backticked token, a `{{template}}`. */
+  readonly via: 'field' | 'code' | 'template' | 'condition';
+}
+
+/** A `{{name}}` or `{{name[:n]}}` template in a value. */
+export interface TemplateUse {
+  readonly raw: string;
+  /** The variable (`extracted_device_id`), or undefined when the syntax is not the documented subset. */
+  readonly variable?: string;
+  /** The entity it refers to (`device_id` for `extracted_device_id`). */
+  readonly entity?: string;
+  readonly range: Range;
+  readonly pointer: string;
+}
+
+/** Every declaration and reference of a contract, computed once per model. */
+export interface ReferenceIndex {
+  readonly declarations: readonly Declaration[];
+  readonly references: readonly Reference[];
+  readonly templates: readonly TemplateUse[];
+  /** Backticked identifiers in boundaries, HITL actions, constraints and failure actions that name nothing declared. */
+  readonly candidates: readonly Reference[];
+  /** Declared names by kind, case-sensitive. */
+  readonly names: ReadonlyMap<NameKind, ReadonlyMap<string, Declaration>>;
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const FILE_LIKE = /^(?!\w+:\/\/)[\w./-]*[\w-]\.(?:csv|tsv|json|jsonl|ya?ml|md|txt|pdf|xlsx?|parquet|sql|xml|html?)$/i;
+const TEMPLATE = /\{\{([^{}]*)\}\}/g;
+const TEMPLATE_VAR = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[\s*(-?\d*)\s*:\s*(-?\d*)\s*\])?\s*$/;
+
+/** The name a bullet or cell declares: backticks and quotes removed, trimmed. */
+export function cleanName(s: unknown): string {
+  return typeof s === 'string' ? stripCode(s).replace(/^["'“”]|["'“”]$/g, '').trim() : '';
+}
+
+/** Roles named in a `Write By` cell: split on `,`, `+`, `、`, `/`, qualifiers in parentheses dropped. */
+export function splitRoles(cell: string): { name: string; start: number; end: number }[] {
+  return splitInlineList(cell, /[,，、+/;；]/)
+    .map((p) => {
+      const m = /^(.*?)\s*[(（][^)）]*[)）]\s*$/.exec(p.text);
+      const name = cleanName(m ? m[1]! : p.text);
+      return { name, start: p.start, end: p.start + (m ? m[1]!.length : p.text.length) };
+    })
+    .filter((r) => r.name.length > 0);
+}
+
+/** Entity named by a template variable: `extracted_device_id` → `device_id`. */
+export function entityOfVariable(v: string): string {
+  return v.startsWith('extracted_') ? v.slice('extracted_'.length) : v;
+}
+
+function* strings(value: unknown, pointer: string): Generator<[string, string]> {
+  if (typeof value === 'string') yield [pointer, value];
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* strings(value[i], `${pointer}/${i}`);
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+}
+
+const cache = new WeakMap<ParsedContract, ReferenceIndex>();
+
+/** Builds (once per model) the reference index of a contract. Pure. */
+export function referencesOf(model: ParsedContract): ReferenceIndex {
+  const hit = cache.get(model);
+  if (hit) return hit;
+  const d = model.data as Record<string, any>;
+  const declarations: Declaration[] = [];
+  const references: Reference[] = [];
+  const templates: TemplateUse[] = [];
+  const candidates: Reference[] = [];
+  const where = (pointer: string): Range | undefined => locate(model, pointer)?.value;
+  const declare = (kind: NameKind, name: string, pointer: string) => {
+    const range = where(pointer);
+    if (name && range) declarations.push({ kind, name, range, pointer });
+  };
+  const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+
+  arr(d['tools']).forEach((t, i) => declare('tool', cleanName(t?.name), `/tools/${i}/name`));
+  arr(d['memory_pools']).forEach((p, i) => declare('pool', cleanName(p?.name), `/memory_pools/${i}/name`));
+  arr(d['trigger']?.required_entities).forEach((e, i) =>
+    declare('entity', cleanName(typeof e === 'string' ? e : e?.name), typeof e === 'string' ? `/trigger/required_entities/${i}` : `/trigger/required_entities/${i}/name`),
+  );
+  arr(d['human_in_the_loop']).forEach((h, i) => declare('scenario', cleanName(h?.scenario), `/human_in_the_loop/${i}/scenario`));
+  arr(d['identity']?.authorized_writers).forEach((r, i) => declare('role', cleanName(r), `/identity/authorized_writers/${i}`));
+  if (d['identity']?.name) declare('role', cleanName(d['identity'].name), '/identity/name');
+  arr(d['memory_contract']).forEach((l, i) => declare('layer', cleanName(l?.layer), `/memory_contract/${i}/layer`));
+  arr(d['resources']).forEach((r, i) => declare('resource', cleanName(r?.path), `/resources/${i}/path`));
+
+  const names = new Map<NameKind, Map<string, Declaration>>();
+  for (const decl of declarations) {
+    let m = names.get(decl.kind);
+    if (!m) names.set(decl.kind, (m = new Map()));
+    if (!m.has(decl.name)) m.set(decl.name, decl);
+  }
+  const isDeclared = (kind: NameKind, n: string) => names.get(kind)?.has(n) ?? false;
+  const refField = (kind: NameKind, name: string, pointer: string) => {
+    const range = where(pointer);
+    if (name && range) references.push({ kind, name, range, pointer, via: 'field' });
+  };
+
+  arr(d['memory_requirements']).forEach((r, i) => refField('pool', cleanName(r?.pool), `/memory_requirements/${i}/pool`));
+  arr(d['budgets']?.requires_approval).forEach((t, i) => refField('tool', cleanName(t), `/budgets/requires_approval/${i}`));
+  arr(d['failure_protocol']).forEach((f, i) => {
+    if (f?.scenario) refField('scenario', cleanName(f.scenario), `/failure_protocol/${i}/scenario`);
+  });
+  arr(d['memory_contract']).forEach((l, i) => {
+    const span = locate(model, `/memory_contract/${i}/write_by`);
+    if (typeof l?.write_by !== 'string' || !span) return;
+    const raw = textAt(model, span.value);
+    const offset = raw.indexOf(l.write_by.trim()) >= 0 ? raw.indexOf(l.write_by.trim()) : 0;
+    for (const role of splitRoles(l.write_by)) {
+      references.push({ kind: 'role', name: role.name, range: innerRange(model, span.value, offset + role.start, offset + role.end), pointer: `/memory_contract/${i}/write_by`, via: 'field' });
+    }
+  });
+
+  // Backticked tokens and templates in every string value.
+  const proseKinds = /^\/(?:identity\/hard_boundaries|identity\/may_act_directly|identity\/needs_confirmation|human_in_the_loop\/\d+\/(?:required_action|trigger_condition)|constraints\/\d+\/rule|budgets)/;
+  for (const [pointer, value] of strings(d, '')) {
+    if (!value.includes('`') && !value.includes('{{')) continue;
+    const span = locate(model, pointer);
+    if (!span) continue;
+    const raw = textAt(model, span.value);
+    for (const m of raw.matchAll(TEMPLATE)) {
+      const v = TEMPLATE_VAR.exec(m[1]!);
+      const range = innerRange(model, span.value, m.index!, m.index! + m[0].length);
+      templates.push({ raw: m[0], ...(v ? { variable: v[1]!, entity: entityOfVariable(v[1]!) } : {}), range, pointer });
+      if (v) references.push({ kind: 'entity', name: entityOfVariable(v[1]!), range, pointer, via: 'template' });
+    }
+    for (const c of codeSpans(raw)) {
+      const tokens = IDENT.test(c.text) || FILE_LIKE.test(c.text) ? [{ text: c.text, start: c.start }] : [...c.text.matchAll(/[\w./-]+/g)].map((m) => ({ text: m[0], start: c.start + m.index! }));
+      for (const tok of tokens) {
+        const range = innerRange(model, span.value, tok.start, tok.start + tok.text.length);
+        if (FILE_LIKE.test(tok.text)) {
+          references.push({ kind: 'resource', name: tok.text, range, pointer, via: 'code' });
+          continue;
+        }
+        if (!IDENT.test(tok.text)) continue;
+        const kind = (['tool', 'pool', 'entity', 'role', 'layer'] as const).find((k) => isDeclared(k, tok.text));
+        if (kind) references.push({ kind, name: tok.text, range, pointer, via: 'code' });
+        else if (proseKinds.test(pointer) && tok.start === c.start && tok.text === c.text && !/^[A-Z0-9_]+$/.test(tok.text)) candidates.push({ kind: 'tool', name: tok.text, range, pointer, via: 'code' });
+      }
+    }
+  }
+  const index: ReferenceIndex = { declarations, references, templates, candidates, names };
+  cache.set(model, index);
+  return index;
+}

@@ -1,0 +1,147 @@
+import type { Range } from '../types.ts';
+import type { BulletForm, FieldSpec } from '../catalogue/sections.ts';
+import type { Finding, PointerSpan } from '../model/types.ts';
+import { coerceScalar, splitInlineList, stripCode } from './values.ts';
+import { fieldForLabel } from '../catalogue/sections.ts';
+import { pointerSegment } from './yamlBlock.ts';
+
+/** A bullet as the section builder hands it over. */
+export interface BulletInput {
+  /** The bullet's first paragraph, raw Markdown. */
+  readonly text: string;
+  readonly range: Range;
+  /** `**Label**: value`, when the bullet has one. */
+  readonly label?: { label: string; labelRange: Range; value: string; valueRange: Range } | undefined;
+  readonly nested: readonly { text: string; range: Range; labelled?: { label: string; labelRange: Range; value: string; valueRange: Range } | undefined }[];
+  readonly fields: readonly FieldSpec[];
+}
+
+/** The item a bullet becomes, with spans relative to the item (`/condition`, `/actions/0`). */
+export interface BulletOutput {
+  readonly value: unknown;
+  readonly spans: ReadonlyMap<string, PointerSpan>;
+  readonly findings: readonly Finding[];
+}
+
+/** A sub-range of a one-line range by character offsets; the whole range when it spans lines. */
+export function subRange(r: Range, start: number, end: number): Range {
+  if (r.start.line !== r.end.line) return r;
+  return { start: { line: r.start.line, character: r.start.character + start }, end: { line: r.start.line, character: r.start.character + end } };
+}
+
+const DURATION = /(\d+(?:\.\d+)?)\s*(mins?|minutes?|分钟|m|hours?|hrs?|小时|h|days?|天|d|s|secs?|seconds?|秒)\b/i;
+
+/** Normalises `15 mins` → `15m`, `2 hours` → `2h`, `3 days` → `3d`, `30 secs` → `30s`. */
+export function normaliseDuration(text: string): string | undefined {
+  const m = DURATION.exec(text);
+  if (!m) return undefined;
+  const u = m[2]!.toLowerCase();
+  const unit = /^(?:m|min|mins|minute|minutes|分钟)$/.test(u) ? 'm' : /^(?:h|hr|hrs|hour|hours|小时)$/.test(u) ? 'h' : /^(?:d|day|days|天)$/.test(u) ? 'd' : 's';
+  return `${m[1]}${unit}`;
+}
+
+/**
+ * Turns one bullet of an array section into an item, per the section's `x-bullets` form
+ * (docs/contract-format.md): `string`, `labelled`, `failure-entry` (seed 001's
+ * `- **If …**: → action → action`) or `freshness` (seed 001's MEMORY_FRESHNESS lines).
+ */
+export function interpretBullet(form: BulletForm, input: BulletInput): BulletOutput {
+  const spans = new Map<string, PointerSpan>();
+  const findings: Finding[] = [];
+  const l = input.label;
+  switch (form) {
+    case 'string':
+      return { value: input.text, spans, findings };
+    case 'labelled': {
+      if (!l) return { value: { text: input.text }, spans, findings };
+      spans.set('/name', { value: l.labelRange });
+      spans.set('/text', { key: l.labelRange, value: l.valueRange });
+      return { value: { name: stripCode(l.label), text: l.value }, spans, findings };
+    }
+    case 'freshness': {
+      if (!l) {
+        findings.push({ code: 'unrecognised-content', range: input.range, args: { section: 'MEMORY_FRESHNESS' } });
+        return { value: { text: input.text }, spans, findings };
+      }
+      const item: Record<string, unknown> = { source: stripCode(l.label) };
+      spans.set('/source', { value: l.labelRange });
+      const v = l.value;
+      const time = '`?(\\d{1,2}:\\d{2}(?:\\s*UTC)?)`?';
+      const before = new RegExp(`(?:updated\\s+before|before|截止|之前)\\s*${time}`, 'i').exec(v);
+      const stale = new RegExp(`(?:stale\\s+after|过期于|之后过期)\\s*${time}`, 'i').exec(v);
+      if (before || stale) item['kind'] = 'scheduled';
+      else if (/\bstatic\b|静态/i.test(v)) item['kind'] = 'static';
+      else findings.push({ code: 'unrecognised-content', range: l.valueRange, args: { section: 'MEMORY_FRESHNESS' } });
+      for (const [key, m] of [['updated_before', before], ['stale_after', stale]] as const) {
+        if (!m) continue;
+        item[key] = m[1]!;
+        const at = m.index + m[0].indexOf(m[1]!);
+        spans.set(`/${key}`, { value: subRange(l.valueRange, at, at + m[1]!.length) });
+      }
+      if (item['kind']) spans.set('/kind', { value: l.valueRange });
+      return { value: item, spans, findings };
+    }
+    case 'failure-entry': {
+      if (!l) {
+        findings.push({ code: 'unrecognised-content', range: input.range, args: { section: 'FAILURE_PROTOCOL' } });
+        return { value: { condition: input.text, actions: [] }, spans, findings };
+      }
+      const item: Record<string, unknown> = {};
+      const condition = l.label.replace(/^\s*(?:if|when|on|如果|若|当)\s*/i, '').trim();
+      item['condition'] = condition;
+      spans.set('/condition', { value: l.labelRange });
+      const actions: string[] = [];
+      const parts = splitInlineList(l.value, /[→⟶]/);
+      for (const part of parts) {
+        const t = part.text.replace(/^->\s*/, '').trim();
+        if (!t) continue;
+        spans.set(`/actions/${actions.length}`, { value: subRange(l.valueRange, part.start, part.end) });
+        actions.push(t);
+      }
+      for (const n of input.nested) {
+        const nl = n.labelled;
+        const f = nl && fieldForLabel(input.fields, nl.label);
+        if (nl && f) {
+          item[f.key] = f.types.includes('array') ? splitInlineList(nl.value).map((p) => stripCode(p.text)) : coerceScalar(stripCode(nl.value), f.types);
+          spans.set(`/${pointerSegment(f.key)}`, { key: nl.labelRange, value: nl.valueRange });
+        } else if (nl) {
+          findings.push({ code: 'unknown-field', range: nl.labelRange, args: { label: nl.label, section: 'FAILURE_PROTOCOL' } });
+        } else {
+          spans.set(`/actions/${actions.length}`, { value: n.range });
+          actions.push(n.text.replace(/^(?:→|->)\s*/, ''));
+        }
+      }
+      item['actions'] = actions;
+      spans.set('/actions', { key: l.labelRange, value: l.valueRange });
+      actions.forEach((a, i) => {
+        const span = spans.get(`/actions/${i}`)!;
+        const code = /(?:error[_ ]?code|code|错误码)\s*[:：=]?\s*`?([A-Z][A-Z0-9_]*)`?/.exec(a);
+        if (code && item['code'] === undefined) {
+          item['code'] = code[1]!;
+          spans.set('/code', { value: span.value });
+        }
+        const alert = /(?:alert|notify|page|告警|通知)\s+`?([#@][\w.@-]+|[\w.+-]+@[\w.-]+)`?/i.exec(a);
+        if (alert && item['alert_channel'] === undefined) {
+          item['alert_channel'] = alert[1]!;
+          spans.set('/alert_channel', { value: span.value });
+        }
+        const sev = /severity\s*`?(P\d)`?/i.exec(a) ?? /级别\s*`?(P\d)`?/.exec(a);
+        if (sev && item['severity'] === undefined) {
+          item['severity'] = sev[1]!.toUpperCase();
+          spans.set('/severity', { value: span.value });
+        }
+        if (/^(?:fall\s*back|fallback|回退|降级|兜底)/i.test(a) && item['fallback'] === undefined) {
+          item['fallback'] = a.replace(/^(?:fall\s*back|fallback)\s*(?:to)?\s*/i, '');
+          spans.set('/fallback', { value: span.value });
+        }
+        const wait = /(?:max|within|最多|最长)\s+([^)）,]*)/i.exec(a);
+        const d = wait ? normaliseDuration(wait[1]!) : undefined;
+        if (d && item['max_wait'] === undefined) {
+          item['max_wait'] = d;
+          spans.set('/max_wait', { value: span.value });
+        }
+      });
+      return { value: item, spans, findings };
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import type { Root } from 'mdast';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkFrontmatter from 'remark-frontmatter';
+
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).freeze();
+
+/**
+ * Parses Markdown (CommonMark + GFM + YAML front matter) into an mdast tree whose node
+ * positions carry UTF-16 `offset`s into `text`. remark does not throw on any string input.
+ */
+export function parseMarkdown(text: string): Root {
+  return processor.parse(text) as Root;
+}

@@ -1,0 +1,103 @@
+import type { ContractModel, DocumentKind, Finding, SectionModel } from '../model/types.ts';
+import { scanSections } from './scanSections.ts';
+import { buildSection } from './buildSection.ts';
+import { shiftSection } from './shift.ts';
+import { sectionForTitle, type SectionKey } from '../catalogue/sections.ts';
+import { LineIndex } from '../text/lineIndex.ts';
+
+/** A parsed document plus findings that need the whole document (duplicates, recognition). */
+export interface ParsedContract extends ContractModel {
+  readonly findings: readonly Finding[];
+}
+
+/**
+ * Sections that appear in ordinary coding-agent AGENTS.md files too (`## Tools`, `## Constraints`):
+ * they count towards recognising a contract only when written in the contract's ALL_CAPS style.
+ */
+const GENERIC: ReadonlySet<SectionKey> = new Set(['tools', 'constraints', 'task', 'budgets', 'resources', 'user_stories']);
+
+function countsForRecognition(s: SectionModel): boolean {
+  if (!s.spec) return false;
+  if (!GENERIC.has(s.spec.key)) return true;
+  const t = s.title ?? '';
+  return t === t.toUpperCase() || /\p{Script=Han}/u.test(t);
+}
+
+/**
+ * Parses a document into a contract model (brief §3, docs/contract-format.md). When `previous`
+ * is given, every section whose text is unchanged is reused (moved if lines above it changed),
+ * so an edit re-parses only the sections it touched. The result equals a fresh parse of the
+ * same text (asserted by test/incremental.test.ts). Never throws.
+ */
+export function parseContract(text: string, previous?: ParsedContract): ParsedContract {
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const body = bom ? text.slice(1) : text;
+  const slices = scanSections(body);
+  const reusable = new Map<string, SectionModel[]>();
+  if (previous) {
+    for (const s of previous.sections) {
+      if (s.kind === 'preamble' && s.bom !== bom) continue;
+      const key = `${s.kind}\u0000${s.text}\u0000${s.findings.some((f) => f.code === 'unclosed-fence')}`;
+      const list = reusable.get(key);
+      if (list) list.push(s);
+      else reusable.set(key, [s]);
+    }
+  }
+  const sections = slices.map((slice) => {
+    const key = `${slice.kind}\u0000${slice.text}\u0000${!!slice.unclosedFence}`;
+    const old = reusable.get(key)?.shift();
+    if (old && (slice.kind === 'section' || old.startLine === slice.startLine)) return shiftSection(old, slice.startLine - old.startLine);
+    return buildSection(slice, bom && slice.kind === 'preamble');
+  });
+  return compose(text, sections);
+}
+
+function compose(text: string, sections: SectionModel[]): ParsedContract {
+  const findings: Finding[] = [];
+  const owners = new Map<string, SectionModel>();
+  const data: Record<string, unknown> = {};
+  const preamble = sections[0]!;
+  const fm = preamble.frontMatter?.value ?? {};
+  let recognised = 0;
+
+  for (const s of sections) {
+    if (!s.spec) continue;
+    if (countsForRecognition(s)) recognised++;
+    const first = owners.get(s.spec.key);
+    if (first) {
+      findings.push({
+        code: 'duplicate-section',
+        range: s.titleRange ?? s.range,
+        args: { section: s.spec.title },
+        related: [{ range: first.titleRange ?? first.range, message: 'first defined here' }],
+      });
+      continue;
+    }
+    owners.set(s.spec.key, s);
+    if (s.value !== undefined) data[s.spec.key] = s.value;
+  }
+  for (const [k, v] of Object.entries(fm)) {
+    const spec = sectionForTitle(k);
+    if (spec && spec.key === k.replace(/-/g, '_')) {
+      const section = owners.get(spec.key);
+      if (section) {
+        findings.push({
+          code: 'duplicate-section',
+          range: section.titleRange ?? section.range,
+          args: { section: spec.title },
+          related: [{ range: preamble.frontMatter!.map.get(`/${k}`)?.key ?? preamble.range, message: 'also defined in front matter' }],
+        });
+        continue;
+      }
+      recognised++;
+      owners.set(spec.key, preamble);
+      data[spec.key] = v;
+    } else if (!spec) {
+      data[k] = v;
+      owners.set(k, preamble);
+    }
+  }
+  const marker = fm['contract'] === true;
+  const kind: DocumentKind = marker || recognised >= 2 ? 'contract' : recognised === 1 ? 'partial' : 'freeform';
+  return { text, lineCount: new LineIndex(text).lineCount, kind, sections, owners, data, findings };
+}

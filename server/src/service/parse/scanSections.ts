@@ -1,0 +1,145 @@
+import { LineIndex } from '../text/lineIndex.ts';
+
+/**
+ * One slice of a document: the preamble (front matter, H1 and anything before the first H2)
+ * or one H2 section up to the next H2. Lines are 0-based; `endLine` is exclusive.
+ */
+export interface SectionSlice {
+  readonly kind: 'preamble' | 'section';
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The slice's text, line breaks included. */
+  readonly text: string;
+  /** Whether the slice ends inside a fenced code block that was never closed. */
+  readonly unclosedFence?: { readonly line: number };
+}
+
+const ATX_H2 = /^ {0,3}##(?:[ \t]|$)/;
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const SETEXT_H2 = /^ {0,3}-+[ \t]*$/;
+const THEMATIC = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const ATX_ANY = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+const BLOCKQUOTE = /^ {0,3}>/;
+const HTML_1 = /^ {0,3}<(?:script|pre|style|textarea)(?:[\s>]|$)/i;
+const HTML_1_END = /<\/(?:script|pre|style|textarea)>/i;
+const HTML_6 =
+  /^ {0,3}<\/?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)/i;
+const HTML_7 = /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
+const BLANK = /^[ \t]*$/;
+
+/**
+ * Splits a document into its preamble and H2 sections with a line scanner that respects
+ * YAML front matter, fenced code, HTML blocks and setext headings, so that each slice can be
+ * parsed on its own (brief §9, "Incremental parsing"). A section starts at a line `## Title`
+ * indented 0–3 spaces, or at the first line of a paragraph underlined by `---`; lines inside
+ * fences, HTML blocks and front matter never start one. Never throws; O(n) in the text length.
+ */
+export function scanSections(text: string): SectionSlice[] {
+  const index = new LineIndex(text);
+  const lines = index.lineCount;
+  const starts: number[] = [0];
+  let line = 0;
+
+  // Front matter: `---` on the first line, closed by `---` or `...`.
+  if (/^\uFEFF?---[ \t]*$/.test(index.lineText(0))) {
+    for (let l = 1; l < lines; l++) {
+      if (/^(?:---|\.\.\.)[ \t]*$/.test(index.lineText(l))) {
+        line = l + 1;
+        break;
+      }
+    }
+  }
+
+  let fence: { char: string; len: number; line: number } | undefined;
+  let html: { end: 'blank' | 'comment' | 'tag'; } | undefined;
+  let paraStart = -1;
+  let paraInContainer = false;
+  let inContainer = false;
+
+  for (; line < lines; line++) {
+    const s = index.lineText(line);
+    if (fence) {
+      const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(s);
+      if (m && m[1]![0] === fence.char && m[1]!.length >= fence.len) fence = undefined;
+      continue;
+    }
+    if (html) {
+      if (html.end === 'blank' && BLANK.test(s)) html = undefined;
+      else if (html.end === 'comment' && s.includes('-->')) html = undefined;
+      else if (html.end === 'tag' && HTML_1_END.test(s)) html = undefined;
+      if (html?.end === 'blank' || !html) paraStart = -1;
+      continue;
+    }
+    if (BLANK.test(s)) {
+      paraStart = -1;
+      continue;
+    }
+    if (ATX_H2.test(s)) {
+      starts.push(line);
+      paraStart = -1;
+      inContainer = false;
+      continue;
+    }
+    if (SETEXT_H2.test(s) && paraStart >= 0 && !paraInContainer) {
+      starts.push(paraStart);
+      paraStart = -1;
+      inContainer = false;
+      continue;
+    }
+    const f = FENCE_OPEN.exec(s);
+    if (f && !(f[2]![0] === '`' && f[3]!.includes('`'))) {
+      fence = { char: f[2]![0]!, len: f[2]!.length, line };
+      paraStart = -1;
+      continue;
+    }
+    if (/^ {0,3}<!--/.test(s)) {
+      if (!s.slice(s.indexOf('<!--') + 4).includes('-->')) html = { end: 'comment' };
+      paraStart = -1;
+      continue;
+    }
+    if (HTML_1.test(s)) {
+      if (!HTML_1_END.test(s)) html = { end: 'tag' };
+      paraStart = -1;
+      continue;
+    }
+    if (HTML_6.test(s) || (paraStart < 0 && HTML_7.test(s))) {
+      html = { end: 'blank' };
+      paraStart = -1;
+      continue;
+    }
+    if (ATX_ANY.test(s) || THEMATIC.test(s)) {
+      paraStart = -1;
+      continue;
+    }
+    if (LIST_ITEM.test(s) || BLOCKQUOTE.test(s)) {
+      inContainer = true;
+      paraStart = line;
+      paraInContainer = true;
+      continue;
+    }
+    if (paraStart < 0) {
+      // An indented line after a list belongs to it; an unindented one ends it.
+      if (!/^[ \t]/.test(s)) inContainer = false;
+      paraStart = line;
+      paraInContainer = inContainer;
+    }
+  }
+
+  const slices: SectionSlice[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const startLine = starts[i]!;
+    const endLine = i + 1 < starts.length ? starts[i + 1]! : lines;
+    if (i === 0 && startLine === endLine && starts.length > 1) {
+      // An empty preamble: the file starts with an H2. Keep it so the model has one shape.
+    }
+    const from = index.lineStart(startLine);
+    const to = endLine >= lines ? text.length : index.lineStart(endLine);
+    slices.push({ kind: i === 0 ? 'preamble' : 'section', startLine, endLine, text: text.slice(from, to) });
+  }
+  if (fence && slices.length > 0) {
+    const last = slices[slices.length - 1]!;
+    slices[slices.length - 1] = { ...last, unclosedFence: { line: fence.line } };
+  }
+  return slices;
+}

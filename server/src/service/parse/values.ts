@@ -1,0 +1,79 @@
+/**
+ * Small conversions from Markdown text to model values. Pure functions; never throw.
+ */
+
+/** Removes one pair of enclosing backticks or quotes: "`tool_a`" → "tool_a". */
+export function stripCode(s: string): string {
+  const t = s.trim();
+  const m = /^(`+)([^`](?:.*?[^`])?)\1$/s.exec(t);
+  if (m) return m[2]!.trim();
+  return t;
+}
+
+/** Removes enclosing straight or curly quotes. */
+export function stripQuotes(s: string): string {
+  const t = s.trim();
+  const m = /^(["'“”‘’「」])(.*)(["'“”‘’「」])$/s.exec(t);
+  return m ? m[2]! : t;
+}
+
+/**
+ * Converts a Markdown scalar to the first type the schema allows that fits: numbers
+ * (`20`, `0.85`, "`20`"), booleans (`true`/`yes`/`是`, `false`/`no`/`否`), else the text.
+ */
+export function coerceScalar(text: string, types: readonly string[]): unknown {
+  const t = stripCode(text);
+  if ((types.includes('integer') || types.includes('number')) && /^[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i.test(t.replace(/[_,](?=\d{3}\b)/g, ''))) {
+    const n = Number(t.replace(/[_,](?=\d{3}\b)/g, ''));
+    if (Number.isFinite(n)) return n;
+  }
+  if (types.includes('boolean')) {
+    if (/^(?:true|yes|y|是|required|必需)$/i.test(t)) return true;
+    if (/^(?:false|no|n|否|optional|可选)$/i.test(t)) return false;
+  }
+  if (types.length > 0 && !types.includes('string') && t === '') return null;
+  return text;
+}
+
+/**
+ * Splits an inline list (`a, b + c、d; e`) into parts with their offsets in `text`, skipping
+ * separators inside backticks and parentheses. Used for `Write By` cells and inline arrays.
+ */
+export function splitInlineList(text: string, separators = /[,，、;；]/): { text: string; start: number; end: number }[] {
+  const parts: { text: string; start: number; end: number }[] = [];
+  let depth = 0;
+  let inCode = false;
+  let start = 0;
+  const push = (end: number) => {
+    const raw = text.slice(start, end);
+    const lead = raw.length - raw.trimStart().length;
+    const t = raw.trim();
+    if (t) parts.push({ text: t, start: start + lead, end: start + lead + t.length });
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '`') inCode = !inCode;
+    else if (!inCode && (c === '(' || c === '（' || c === '[')) depth++;
+    else if (!inCode && (c === ')' || c === '）' || c === ']')) depth = Math.max(0, depth - 1);
+    else if (!inCode && depth === 0 && separators.test(c)) {
+      push(i);
+      start = i + 1;
+    }
+  }
+  push(text.length);
+  return parts;
+}
+
+/** Backticked spans in `text` with their offsets (content only, without the backticks). */
+export function codeSpans(text: string): { text: string; start: number; end: number }[] {
+  const out: { text: string; start: number; end: number }[] = [];
+  const re = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const inner = m[2]!;
+    const lead = inner.length - inner.trimStart().length;
+    const start = m.index + m[1]!.length + lead;
+    out.push({ text: inner.trim(), start, end: start + inner.trim().length });
+  }
+  return out;
+}

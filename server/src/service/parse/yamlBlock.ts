@@ -1,0 +1,118 @@
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import type { Finding, PointerSpan } from '../model/types.ts';
+
+/** Offsets [start, end) inside the parsed YAML text. */
+export type OffsetSpan = readonly [number, number];
+
+/** A YAML or JSON block as plain data, with the offset span of every key and value. */
+export interface ParsedBlock {
+  readonly value: unknown;
+  /** JSON Pointer → offsets of the key (if any) and value inside the block text. */
+  readonly spans: ReadonlyMap<string, { key?: OffsetSpan; value: OffsetSpan }>;
+  /** Problems with offsets inside the block text. */
+  readonly problems: readonly { code: string; span: OffsetSpan; args?: Record<string, string | number>; variant?: string }[];
+}
+
+const MAX_NODES = 200_000;
+
+/** Escapes one JSON Pointer segment (RFC 6901). */
+export function pointerSegment(s: string | number): string {
+  return String(s).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Parses YAML (or JSON, a subset) with the `yaml` package and converts it to plain data while
+ * recording the span of every node, so that schema errors land on the exact key or value.
+ * Never throws: syntax errors, duplicate keys, unresolved aliases and unquoted `{{templates}}`
+ * (which YAML reads as nested flow mappings) are returned as problems. Aliases are expanded
+ * with a node budget, so an alias bomb cannot exhaust memory.
+ */
+export function parseYamlBlock(text: string, lang: 'yaml' | 'json' = 'yaml'): ParsedBlock {
+  const spans = new Map<string, { key?: OffsetSpan; value: OffsetSpan }>();
+  const problems: { code: string; span: OffsetSpan; args?: Record<string, string | number>; variant?: string }[] = [];
+  const syntaxCode = lang === 'json' ? 'json-syntax' : 'yaml-syntax';
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+  } catch (e) {
+    problems.push({ code: syntaxCode, span: [0, Math.min(text.length, 1)], args: { detail: String(e) } });
+    return { value: undefined, spans, problems };
+  }
+  for (const err of doc.errors) {
+    const code = err.code === 'DUPLICATE_KEY' ? 'duplicate-key' : syntaxCode;
+    problems.push({ code, span: [err.pos[0], Math.max(err.pos[1], err.pos[0] + 1)], args: { detail: firstLine(err.message) } });
+  }
+  if (lang === 'json') {
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      const m = /position (\d+)/.exec(String(e));
+      const at = m ? Number(m[1]) : 0;
+      if (!problems.some((p) => p.code === syntaxCode)) {
+        problems.push({ code: syntaxCode, span: [at, Math.min(text.length, at + 1)], args: { detail: firstLine(String((e as Error).message)) } });
+      }
+    }
+  }
+  let budget = MAX_NODES;
+  const convert = (node: unknown, pointer: string, depth: number): unknown => {
+    if (--budget < 0 || depth > 200) return undefined;
+    if (isAlias(node)) {
+      const target = node.resolve(doc);
+      if (!target) {
+        problems.push({ code: syntaxCode, span: span(node), args: { detail: `unresolved alias *${node.source}` } });
+        return undefined;
+      }
+      return convert(target, pointer, depth + 1);
+    }
+    if (isScalar(node)) return node.value;
+    if (isMap(node)) {
+      const only = node.items.length === 1 ? node.items[0] : undefined;
+      if (node.flow && only && (isMap(only.key) || isSeq(only.key)) && (only.value === null || isScalar(only.value) && only.value.value === null)) {
+        // `value: {{name}}`: YAML reads an unquoted template as a flow mapping used as a key.
+        const raw = text.slice(...span(node));
+        problems.push({ code: 'template-unquoted', span: span(node), args: { text: raw } });
+        return raw;
+      }
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const k = pair.key;
+        if (isMap(k) || isSeq(k)) continue;
+        const key = isScalar(k) ? String(k.value) : String(k ?? '');
+        const p = `${pointer}/${pointerSegment(key)}`;
+        const valueNode = pair.value as Node | null;
+        const keySpan = k && typeof k === 'object' ? span(k as Node) : undefined;
+        const vs = valueNode ? span(valueNode) : keySpan ?? ([0, 0] as const);
+        spans.set(p, keySpan ? { key: keySpan, value: vs } : { value: vs });
+        out[key] = valueNode ? convert(valueNode, p, depth + 1) : null;
+      }
+      return out;
+    }
+    if (isSeq(node)) {
+      return node.items.map((item, i) => {
+        const p = `${pointer}/${i}`;
+        if (item && typeof item === 'object') spans.set(p, { value: span(item as Node) });
+        return convert(item, p, depth + 1);
+      });
+    }
+    if (isPair(node)) return undefined;
+    return node ?? null;
+  };
+  const root = doc.contents;
+  if (root) spans.set('', { value: span(root as Node) });
+  const value = root ? convert(root, '', 0) : null;
+  if (budget < 0) problems.push({ code: syntaxCode, span: [0, Math.min(1, text.length)], args: { detail: 'too many nodes (alias expansion)' } });
+  return { value, spans, problems };
+}
+
+function span(node: Node): OffsetSpan {
+  const r = node.range;
+  if (!r) return [0, 0];
+  return [r[0], Math.max(r[0], r[1])];
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+export type { PointerSpan };

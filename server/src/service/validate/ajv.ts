@@ -1,0 +1,68 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { Lru } from '../util/lru.ts';
+import { contractSchema, sectionSchemas, type JsonSchema } from '../catalogue/schemas.ts';
+
+const VOCABULARY = ['x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-reference', 'x-declares', 'x-l10n', 'markdownDescription', 'enumDescriptions', 'defaultSnippets'];
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, validateSchema: false });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addVocabulary(VOCABULARY);
+  return ajv;
+}
+
+const ajv = createAjv();
+for (const s of sectionSchemas) ajv.addSchema(s as object);
+let contractValidator: ValidateFunction | undefined;
+
+/** The compiled contract schema (compiled once per process, on first use). */
+export function validateContractData(data: unknown): readonly ErrorObject[] {
+  contractValidator ??= ajv.compile(contractSchema as object);
+  contractValidator(data);
+  return contractValidator.errors ?? [];
+}
+
+const metaAjv = createAjv();
+const schemaChecks = new Lru<string, { path: string; message: string }[]>(500);
+
+/**
+ * Checks that a value is a valid JSON Schema (draft 2020-12 meta-schema, plus a compile, which
+ * catches unresolvable `$ref`s and bad patterns). Returns the problems, empty when valid.
+ */
+export function checkJsonSchema(schema: unknown): { path: string; message: string }[] {
+  const key = JSON.stringify(schema) ?? 'undefined';
+  const hit = schemaChecks.get(key);
+  if (hit) return hit;
+  const result = checkJsonSchemaUncached(schema);
+  schemaChecks.set(key, result);
+  return result;
+}
+
+function checkJsonSchemaUncached(schema: unknown): { path: string; message: string }[] {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    return typeof schema === 'boolean' ? [] : [{ path: '', message: 'a JSON Schema must be an object or a boolean' }];
+  }
+  const ok = metaAjv.validateSchema(schema as JsonSchema as object);
+  if (!ok) return (metaAjv.errors ?? []).map((e) => ({ path: e.instancePath, message: `${e.message ?? 'invalid'}` }));
+  try {
+    metaAjv.compile(schema as object);
+    metaAjv.removeSchema(schema as object);
+  } catch (e) {
+    return [{ path: '', message: String((e as Error).message).split('\n')[0]! }];
+  }
+  return [];
+}
+
+/** Validates data against an already valid JSON Schema (used for examples). */
+export function validateAgainst(schema: object, data: unknown): readonly ErrorObject[] {
+  try {
+    const v = metaAjv.compile(schema);
+    v(data);
+    return v.errors ?? [];
+  } catch {
+    return [];
+  }
+}
+
+export type { ErrorObject };

@@ -1,0 +1,52 @@
+import type { Severity } from '../types.ts';
+import type { Finding, PointerSpan, SectionModel } from '../model/types.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+import type { WorkspaceFacts } from '../workspace/facts.ts';
+
+/** Where a rule comes from, for its docs: a seed document or a section of the brief. */
+export type RuleSource = string;
+
+/** A rule's bad and good example: whole documents, shown in docs/rules.md and run as fixtures. */
+export interface RuleExample {
+  readonly bad: string;
+  readonly good: string;
+}
+
+/**
+ * A rule's description, shared by the validator, the docs generator and (later) hover and code
+ * actions. `messages.default` is the English message template; `{name}` placeholders take the
+ * finding's `args`. Other keys are variants selected by `Finding.variant`.
+ */
+export interface RuleMeta {
+  readonly code: string;
+  readonly severity: Severity;
+  /** One line: what the rule checks. */
+  readonly summary: string;
+  /** Markdown: why it matters and how to fix it. */
+  readonly description: string;
+  readonly source: RuleSource;
+  readonly messages: { readonly default: string } & Readonly<Record<string, string>>;
+  readonly examples: RuleExample;
+  /** Rules that need the workspace (other files, config lists) say so; the docs show it. */
+  readonly needsWorkspace?: boolean;
+  /** `document` rules compare sections with each other; they do not run on partial contracts. */
+  readonly scope?: 'section' | 'document';
+}
+
+/** Everything a rule may read. Plain data; rules never do I/O. */
+export interface RuleContext {
+  readonly model: ParsedContract;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly facts: WorkspaceFacts;
+  /** The rule's options from configuration (`{ severity, options }` form), or `{}`. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The section (or preamble, for front-matter keys) that supplies a model key. */
+  section(key: string): SectionModel | undefined;
+  /** The source span of an absolute JSON Pointer (`/tools/0/name`), or of its nearest ancestor. */
+  locate(pointer: string): PointerSpan | undefined;
+}
+
+/** A rule: its meta, and a check unless its findings come from the parser. */
+export interface Rule extends RuleMeta {
+  check?(ctx: RuleContext): Iterable<Finding>;
+}

@@ -1,0 +1,103 @@
+import type { Rule } from '../rule.ts';
+import type { Finding } from '../../model/types.ts';
+import { arr, FM, obj, str } from './util.ts';
+import { referencesOf } from '../../model/references.ts';
+
+const ID_GOOD = `## AGENT_IDENTITY
+
+- **Name**: \`ProcurementAnalyzer\`
+- **Core Mandate**: "Extract items, budget, deadline and vendor constraints from a request."
+- **Goal**: Correct, complete extraction; when in doubt, prefer leaving a field empty.
+- **Hard Boundaries**:
+  - ❌ Never suggest vendors not in \`vendor_whitelist.csv\`
+  - ✅ May use \`check_inventory\` to check stock
+- **On Missing Information**: Set the field to null and continue; never guess.
+- **Output Standard**: Valid JSON per OUTPUT_SCHEMA.
+- **May Act Directly**: read-only lookups
+- **Needs Confirmation**: anything that writes
+`;
+
+export const roleCompleteness: Rule = {
+  code: 'role-completeness',
+  severity: 'warning',
+  summary: 'AGENT_IDENTITY states the goal, allowed and forbidden actions, what to do when information is missing, the output standard and the executable boundary.',
+  description: 'Seed 003: a role definition is a work manual, not a name tag. Without a goal the agent cannot arbitrate conflicts; without ✅/❌ boundaries it invents tools; without a rule for missing information it loops trying to fill gaps; without an output standard nobody can check it; and without saying what it may do directly versus what needs confirmation it keeps asking for confirmation (seed 003\'s troubleshooting table).',
+  source: 'seed 003 §2.1 and §4.1',
+  messages: { default: 'AGENT_IDENTITY does not state {missing}. Add {fields}.' },
+  examples: {
+    bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Core Mandate**: "Analyze procurement requests."\n`,
+    good: `${FM}\n${ID_GOOD}`,
+  },
+  *check({ data, section }) {
+    const id = obj(data['identity']);
+    const s = section('identity');
+    if (!id || !s) return;
+    const missing: [string, string][] = [];
+    if (!str(id['goal']) && !str(id['core_mandate'])) missing.push(['its goal', '**Goal**']);
+    const b = arr(id['hard_boundaries']).map((x) => String(x));
+    if (!b.some((x) => x.includes('✅')) || !b.some((x) => x.includes('❌'))) missing.push(['both allowed (✅) and forbidden (❌) actions', '**Hard Boundaries** with ✅ and ❌ items']);
+    if (!str(id['on_missing_information'])) missing.push(['what to do when information is missing', '**On Missing Information**']);
+    if (!str(id['output_standard'])) missing.push(['the output standard', '**Output Standard**']);
+    if (!id['may_act_directly'] && !id['needs_confirmation']) missing.push(['what it may do directly and what needs confirmation', '**May Act Directly** / **Needs Confirmation**']);
+    if (missing.length === 0) return;
+    yield {
+      code: 'role-completeness',
+      range: s.titleRange ?? s.range,
+      args: { missing: missing.map((m) => m[0]).join('; '), fields: missing.map((m) => m[1]).join(', ') },
+    };
+  },
+};
+
+export const undeclaredTool: Rule = {
+  code: 'undeclared-tool',
+  severity: 'error',
+  scope: 'document',
+  summary: 'Tools named in Hard Boundaries, constraints, HITL rows and budgets are declared in TOOLS.',
+  description: 'Seed 001 allows "✅ May use `inventory_api`" in a contract that has no TOOLS section: the agent is promised a tool it will never get, or gets one nobody reviewed. Only backticked identifiers count as tool references (docs/contract-format.md, "Cross-references"); names that are pools, entities, roles or layers of this contract are not tools.',
+  source: 'seed 001 §4.1; brief §4',
+  messages: { default: '`{name}` is used as a tool here but TOOLS declares no such tool.' },
+  examples: {
+    bad: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`inventory_api\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n`,
+    good: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`check_inventory\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n`,
+  },
+  *check({ model, locate }) {
+    const refs = referencesOf(model);
+    const tools = locate('/tools');
+    for (const c of refs.candidates) {
+      yield { code: 'undeclared-tool', range: c.range, args: { name: c.name }, ...(tools ? { related: [{ range: tools.value, message: 'tools are declared here' }] } : {}) };
+    }
+    for (const r of refs.references) {
+      if (r.kind === 'tool' && r.via === 'field' && !refs.names.get('tool')?.has(r.name)) {
+        yield { code: 'undeclared-tool', range: r.range, args: { name: r.name } };
+      }
+    }
+  },
+};
+
+export const forbiddenToolDeclared: Rule = {
+  code: 'forbidden-tool-declared',
+  severity: 'error',
+  scope: 'document',
+  summary: 'No declared tool is forbidden by a ❌ boundary.',
+  description: 'A ❌ boundary that forbids a tool TOOLS still declares is a contradiction: the model sees the tool and the prohibition side by side. Remove the tool, or narrow the boundary.',
+  source: 'brief §4 ("the reverse")',
+  messages: { default: 'Tool `{name}` is declared in TOOLS but this boundary forbids it.' },
+  examples: {
+    bad: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`initiate_payment\`\n\n## TOOLS\n\n### \`initiate_payment\`\n\n- **Description**: Pays an invoice.\n`,
+    good: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`initiate_payment\`\n\n## TOOLS\n\n### \`draft_payment_approval\`\n\n- **Description**: Drafts an approval request; pays nothing.\n`,
+  },
+  *check({ model, data }) {
+    const refs = referencesOf(model);
+    const boundaries = arr(obj(data['identity'])?.['hard_boundaries']).map((x) => String(x));
+    for (const r of refs.references) {
+      const m = /^\/identity\/hard_boundaries\/(\d+)$/.exec(r.pointer);
+      if (r.kind !== 'tool' || !m || !boundaries[Number(m[1])]?.includes('❌')) continue;
+      const decl = refs.names.get('tool')?.get(r.name);
+      if (!decl) continue;
+      const f: Finding = { code: 'forbidden-tool-declared', range: r.range, args: { name: r.name }, related: [{ range: decl.range, message: 'declared here' }] };
+      yield f;
+    }
+  },
+};
+
+export const AGENT_IDENTITY_RULES: readonly Rule[] = [roleCompleteness, undeclaredTool, forbiddenToolDeclared];

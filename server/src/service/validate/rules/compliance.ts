@@ -1,0 +1,31 @@
+import type { Rule } from '../rule.ts';
+import { arr, FM, obj } from './util.ts';
+import { cleanName } from '../../model/references.ts';
+
+export const complianceUnknownClause: Rule = {
+  code: 'compliance-unknown-clause',
+  severity: 'warning',
+  summary: 'COMPLIANCE clauses can be found in the company\'s list of known clauses.',
+  description: 'Seed 001\'s validator checks "whether each COMPLIANCE clause can be found by its number in the legal knowledge base". That knowledge base is outside the workspace, so its clause ids live in the config file\'s `complianceClauses`; without that list the rule stays quiet.',
+  source: 'seed 001 §3.1 (custom validator)',
+  needsWorkspace: true,
+  messages: { default: 'Clause "{clause}" is not in the known compliance clauses of this workspace (complianceClauses in the config).' },
+  examples: {
+    bad: `<!-- agents-md-configure-file { "compliance-unknown-clause": "warning" } -->\n${FM}\n## COMPLIANCE\n\n- **Clauses**: \`GDPR Art. 99\`\n`,
+    good: `${FM}\n## COMPLIANCE\n\n- **Clauses**: \`GDPR Art. 30\`\n`,
+  },
+  *check({ data, facts, locate }) {
+    const known = facts.config.complianceClauses;
+    if (!known) return;
+    const set = new Set(known.map((k) => k.toLowerCase()));
+    const clauses = arr(obj(data['compliance'])?.['clauses']);
+    for (let i = 0; i < clauses.length; i++) {
+      const c = cleanName(clauses[i]);
+      if (!c || set.has(c.toLowerCase())) continue;
+      const span = locate(`/compliance/clauses/${i}`);
+      if (span) yield { code: 'compliance-unknown-clause', range: span.value, args: { clause: c } };
+    }
+  },
+};
+
+export const COMPLIANCE_RULES: readonly Rule[] = [complianceUnknownClause];

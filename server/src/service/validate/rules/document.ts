@@ -1,0 +1,284 @@
+import type { Rule } from '../rule.ts';
+import type { Finding } from '../../model/types.ts';
+import { validateContractData } from '../ajv.ts';
+import { allSectionTitles, SECTIONS } from '../../catalogue/sections.ts';
+import { closest, normaliseLabel } from '../../catalogue/normalise.ts';
+import { FM } from './util.ts';
+
+/**
+ * Rules about the document as a whole: how it parses, which sections it has and whether the
+ * data matches the schemas. Most findings here come from the parser (parse/); the rules below
+ * carry their docs and the checks that need the whole model.
+ */
+
+
+export const yamlSyntax: Rule = {
+  code: 'yaml-syntax',
+  severity: 'error',
+  summary: 'Front matter and fenced `yaml` blocks must be valid YAML.',
+  description: 'A YAML block that does not parse leaves its section without data, so every check of that section is blind. The message is the YAML parser\'s own, placed at the offending character.',
+  source: 'brief §9 (seed 000 writes unquoted `{{…}}`, which is not valid YAML)',
+  messages: { default: 'Invalid YAML: {detail}.' },
+  examples: {
+    bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: [定位.*故障\nrequired_entities: [device_id]\n\`\`\`\n`,
+    good: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: ["定位.*故障"]\nrequired_entities: [device_id]\n\`\`\`\n`,
+  },
+};
+
+export const jsonSyntax: Rule = {
+  code: 'json-syntax',
+  severity: 'error',
+  summary: 'Fenced `json` blocks must be valid JSON.',
+  description: 'JSON blocks are read strictly: trailing commas, comments and single quotes are errors, because the runtime that loads the contract will reject them too.',
+  source: 'brief §3 (fenced json blocks)',
+  messages: { default: 'Invalid JSON: {detail}.' },
+  examples: {
+    bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object", }\n\`\`\`\n`,
+    good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object" }\n\`\`\`\n`,
+  },
+};
+
+export const templateUnquoted: Rule = {
+  code: 'template-unquoted',
+  severity: 'error',
+  summary: 'A `{{template}}` used as a YAML value must be quoted.',
+  description: 'YAML reads `value: {{extracted_device_id}}` as a nested flow mapping, not as text, so the filter silently gets a map. Quote it: `value: "{{extracted_device_id}}"`.',
+  source: 'seed 000 (memory_requirements filters); brief §9',
+  messages: { default: 'Quote this template: YAML reads {text} as a mapping, not as text. Write "{text}".' },
+  examples: {
+    bad: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: {{extracted_device_id}}\n\`\`\`\n`,
+    good: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: "{{extracted_device_id}}"\n\`\`\`\n`,
+  },
+};
+
+export const duplicateSection: Rule = {
+  code: 'duplicate-section',
+  severity: 'error',
+  summary: 'Each section appears once (as an H2 or as a front-matter key, not both).',
+  description: 'When a section is written twice, only the first is used and edits to the second have no effect. Merge the two.',
+  source: 'brief §2 (messy real files)',
+  messages: { default: 'Section {section} is defined more than once; only the first definition is used. Merge them.' },
+  examples: {
+    bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n\n## BUDGETS\n\n- **Token Budget**: 10000\n`,
+    good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n`,
+  },
+};
+
+export const duplicateKey: Rule = {
+  code: 'duplicate-key',
+  severity: 'error',
+  summary: 'A field or YAML key is set once per object.',
+  description: 'Two `**Max Steps**:` bullets, or a YAML mapping with the same key twice, leave the reader guessing which one applies. The first is kept; remove the other.',
+  source: 'brief §2; YAML 1.2 (keys are unique)',
+  messages: { default: '"{key}" is set more than once here; the first value is kept.' },
+  examples: {
+    bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Max Steps**: 50\n`,
+    good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n`,
+  },
+};
+
+export const unknownSection: Rule = {
+  code: 'unknown-section',
+  severity: 'info',
+  scope: 'document',
+  summary: 'H2 titles in a contract name a known section (or are clearly prose).',
+  description: 'A misspelt title (`MEMROY_POLICY`) silently drops a whole section from validation. The rule only reports titles that are close to a known one, so free prose sections such as `## Background` stay quiet.',
+  source: 'brief §3 (sections recognised by title)',
+  messages: { default: '"{title}" is not a contract section. Did you mean {suggestion}?' },
+  examples: {
+    bad: `${FM}\n## MEMROY_POLICY\n\n- **Write Admission**: verified sources only\n`,
+    good: `${FM}\n## MEMORY_POLICY\n\n- **Write Admission**: verified sources only\n`,
+  },
+  *check({ model }) {
+    const titles = [...allSectionTitles()];
+    for (const s of model.sections) {
+      if (s.kind !== 'section' || s.spec || !s.title) continue;
+      const n = normaliseLabel(s.title);
+      const near = closest(n, titles);
+      if (!near) continue;
+      const spec = SECTIONS.find((x) => x.titles.includes(near));
+      if (spec) yield { code: 'unknown-section', range: s.titleRange ?? s.range, args: { title: s.title, suggestion: spec.title } };
+    }
+  },
+};
+
+export const missingSection: Rule = {
+  code: 'missing-section',
+  severity: 'error',
+  scope: 'document',
+  summary: 'A contract has every required section.',
+  description: 'Seed 001 makes six sections mandatory (AGENT_IDENTITY, MEMORY_CONTRACT, FAILURE_PROTOCOL, HUMAN_IN_THE_LOOP, VERSIONING & AUDIT, COMPLIANCE) and seed 003 adds BUDGETS ("every new agent ships with a budget"). Which sections are required is set in the contract schema (`x-section.required`). The quick fix inserts a skeleton.',
+  source: 'seed 001 §3.1; seed 003 §2.4',
+  messages: { default: 'The contract has no {section} section. Add "## {section}".' },
+  examples: {
+    bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
+    good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Raw Log | demo | System | 90 days |\n\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to a template → Return error_code \`E001\`\n\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 5m\n\n## VERSIONING & AUDIT\n\n| Version | Date | Changed By | Key Changes |\n|---|---|---|---|\n| 1.0.0 | 2026-01-01 | @me | First version |\n\n## COMPLIANCE\n\n- **Data Residency**: eu-west-1\n`,
+  },
+  *check({ model }) {
+    const anchor = model.sections.find((s) => s.titleRange)?.titleRange ?? model.sections[0]!.frontMatter?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    for (const spec of SECTIONS) {
+      if (spec.required && !model.owners.has(spec.key)) yield { code: 'missing-section', range: anchor, args: { section: spec.title } };
+    }
+  },
+};
+
+export const unknownField: Rule = {
+  code: 'unknown-field',
+  severity: 'warning',
+  summary: 'Bullet labels, table headers and YAML keys name fields of their section.',
+  description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields.',
+  source: 'brief §3; docs/contract-format.md',
+  messages: { default: '"{label}" is not a field of {section}; it is ignored.' },
+  examples: {
+    bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandat**: "Answer questions"\n`,
+    good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandate**: "Answer questions"\n`,
+  },
+};
+
+export const tableShape: Rule = {
+  code: 'table-shape',
+  severity: 'warning',
+  summary: 'Every table row has as many cells as the header.',
+  description: 'A row with a missing or extra cell shifts values into the wrong column, usually because of an unescaped `|` inside a cell. Escape it as `\\|` or put it in inline code with the pipe escaped.',
+  source: 'brief §2 (ragged tables, escaped pipes)',
+  messages: { default: 'This row has {cells} cells but the header has {columns}.' },
+  examples: {
+    bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| Large payment | amount > 50000 | Finance Lead approves |\n`,
+    good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| Large payment | amount > 50000 | Finance Lead approves | 4h |\n`,
+  },
+};
+
+export const unclosedFence: Rule = {
+  code: 'unclosed-fence',
+  severity: 'error',
+  summary: 'Every fenced code block is closed.',
+  description: 'An unclosed ``` fence turns the rest of the file into code: every section after it disappears from the contract.',
+  source: 'CommonMark §4.5; brief §2',
+  messages: { default: 'This code fence is never closed, so the rest of the file is read as code. Close it with a matching fence.' },
+  examples: {
+    bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\n## BUDGETS\n\n- **Max Steps**: 20\n`,
+    good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\`\`\`\n\n## BUDGETS\n\n- **Max Steps**: 20\n`,
+  },
+};
+
+export const unrecognisedContent: Rule = {
+  code: 'unrecognised-content',
+  severity: 'warning',
+  summary: 'Bullets in list sections follow the section\'s form.',
+  description: 'In FAILURE_PROTOCOL each bullet is `- **If <condition>**: → action → action`; in MEMORY_FRESHNESS `- **source**: Must be updated before \\`05:00 UTC\\`. Stale after \\`07:00 UTC\\`.`; in TOOLS and MEMORY_POOLS items are H3 sub-headings, table rows or YAML. A bullet that fits no form is ignored.',
+  source: 'docs/contract-format.md',
+  messages: { default: 'This item is not in a form {section} understands; it is ignored. See docs/contract-format.md.' },
+  examples: {
+    bad: `${FM}\n## FAILURE_PROTOCOL\n\n- Retry a few times and then give up\n`,
+    good: `${FM}\n## FAILURE_PROTOCOL\n\n- **If the tool call fails three times**: → Halt processing → Return error_code \`TOOL001\`\n`,
+  },
+};
+
+export const partialContract: Rule = {
+  code: 'partial-contract',
+  severity: 'info',
+  summary: 'A file with a single contract section is checked only in that section.',
+  description: 'Files that carry one contract section (an agent file with an `## AGENT_IDENTITY`, say) are common. The rest of the contract rules stay quiet until the file has a second section or declares `contract: true` in its front matter.',
+  source: 'brief §2 (files in between)',
+  messages: { default: 'Only {section} is recognised as a contract section, so only it is checked. Add `contract: true` to the front matter to check the whole file as a contract.' },
+  examples: {
+    bad: `# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
+    good: `---\ncontract: true\n---\n# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
+  },
+};
+
+export const internalError: Rule = {
+  code: 'internal-error',
+  severity: 'error',
+  summary: 'A rule failed on this document (a bug in agents-md, not in the contract).',
+  description: 'A check threw an exception. The other checks still ran. Please report it with the file that caused it.',
+  source: 'DEVELOPERS.md ("bad input is normal input")',
+  messages: { default: 'Rule {rule} failed on this document: {detail}. This is a bug in agents-md; the other rules still ran.' },
+  examples: { bad: '', good: '' },
+};
+
+const READABLE_PATH = (p: string) => p.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.') || 'contract';
+
+export const schema: Rule = {
+  code: 'schema',
+  severity: 'error',
+  summary: 'Values match the contract\'s JSON Schemas (types, enums, ranges, required fields).',
+  description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block. Hover a field to see what it accepts.',
+  source: 'seed 000 §1 (schema-level validity); brief §4',
+  messages: {
+    default: '{path}: {detail}.',
+    frontMatter: 'Front matter: {detail}.',
+    required: '{path}: required field "{field}" is missing.',
+    enum: '{path}: must be one of {allowed}.',
+  },
+  examples: {
+    bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: twenty\n`,
+    good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n`,
+  },
+  *check({ model, data, locate }) {
+    const errors = validateContractData(data);
+    const seen = new Set<string>();
+    for (const e of errors) {
+      if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+      // Unknown keys are reported by unknown-field where they are read; skip ajv's copy.
+      if (e.keyword === 'additionalProperties') continue;
+      const pointer = e.instancePath;
+      let finding: Finding | undefined;
+      if (e.keyword === 'required') {
+        const field = String((e.params as { missingProperty?: string }).missingProperty ?? '');
+        const span = locate(pointer);
+        if (!span) continue;
+        finding = { code: 'schema', range: span.key ?? span.value, args: { path: READABLE_PATH(pointer), field }, variant: 'required' };
+      } else if (e.keyword === 'enum') {
+        const span = locate(pointer);
+        if (!span) continue;
+        const allowed = ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ');
+        finding = { code: 'schema', range: span.value, args: { path: READABLE_PATH(pointer), allowed }, variant: 'enum' };
+      } else {
+        const span = locate(pointer);
+        if (!span) continue;
+        finding = { code: 'schema', range: span.value, args: { path: READABLE_PATH(pointer), detail: e.message ?? e.keyword } };
+      }
+      const key = `${pointer}|${finding.range.start.line}:${finding.range.start.character}|${finding.variant ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      yield finding;
+    }
+  },
+};
+
+
+export const fileNotText: Rule = {
+  code: 'file-not-text',
+  severity: 'warning',
+  summary: 'A contract file is text.',
+  description: 'A file with NUL bytes is not a Markdown file (perhaps a binary committed under the name AGENTS.md). It is not analysed.',
+  source: 'brief §2 (messy files)',
+  messages: { default: 'This file looks binary (it contains NUL bytes); it is not analysed.' },
+  examples: { bad: '', good: '' },
+};
+
+export const invalidUtf8: Rule = {
+  code: 'invalid-utf8',
+  severity: 'warning',
+  summary: 'A contract file is valid UTF-8.',
+  description: 'Bytes that are not UTF-8 are shown as U+FFFD (�); the text around them is probably not what the author wrote. Re-save the file as UTF-8.',
+  source: 'brief §2 (messy files)',
+  messages: { default: 'The file is not valid UTF-8 here; the bytes were replaced with U+FFFD. Re-save it as UTF-8.' },
+  examples: { bad: '', good: '' },
+};
+
+export const fileTooLarge: Rule = {
+  code: 'file-too-large',
+  severity: 'warning',
+  summary: 'Contracts above the size limit are not analysed.',
+  description: 'Files larger than the limit (4 MiB by default, `maxFileBytes` in the service options) are skipped so that the editor stays responsive. Real contracts are far smaller; a file this size is usually generated or misnamed.',
+  source: 'DEVELOPERS.md ("the server never hangs")',
+  messages: { default: 'This file is {size} bytes, over the {limit}-byte limit; it is not analysed.' },
+  examples: { bad: '', good: '' },
+};
+
+export const DOCUMENT_RULES: readonly Rule[] = [
+  yamlSyntax, jsonSyntax, templateUnquoted, duplicateSection, duplicateKey, unknownSection, missingSection, unknownField,
+  tableShape, unclosedFence, unrecognisedContent, partialContract, schema, fileNotText, invalidUtf8, fileTooLarge, internalError,
+];

@@ -1,0 +1,49 @@
+import type { Rule } from '../rule.ts';
+import { arr, FM, obj, str } from './util.ts';
+import { cleanName } from '../../model/references.ts';
+
+const HITL = `| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| New vendor onboarding | \`vendor_domain NOT IN vendor_whitelist.csv\` | Upload the signed contract | 24h |\n`;
+
+/** True when a FAILURE_PROTOCOL entry is the fallback for `scenario` (docs/contract-format.md, "Cross-references"). */
+export function coversScenario(entry: unknown, scenario: string): boolean {
+  const e = obj(entry);
+  if (!e) return false;
+  const s = scenario.toLowerCase();
+  const named = str(e['scenario']);
+  if (named) return cleanName(named).toLowerCase() === s;
+  return (str(e['condition']) ?? '').toLowerCase().includes(s);
+}
+
+export const hitlNeedsFallback: Rule = {
+  code: 'hitl-needs-fallback',
+  severity: 'error',
+  scope: 'document',
+  summary: 'Every HUMAN_IN_THE_LOOP scenario has a FAILURE_PROTOCOL fallback.',
+  description: 'A human gate that nobody answers is the seeds\' "ghost approval": the request waits, then what? Each scenario needs a FAILURE_PROTOCOL entry that says what happens when the human does not act in time (seed 001: "no action means reject"). An entry covers a scenario when its `**Scenario**:` field names it, or when its condition contains the scenario\'s name.',
+  source: 'seed 001 §3.1 (custom validator) and §5.3',
+  messages: { default: 'HITL scenario "{scenario}" has no FAILURE_PROTOCOL fallback. Add an entry such as "- **If {scenario} gets no sign-off within {sla}**: → Auto-reject".' },
+  examples: {
+    bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL}\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to \`template_response.md\` → Return error_code \`FMT001\`\n`,
+    good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL}\n## FAILURE_PROTOCOL\n\n- **If New vendor onboarding gets no sign-off within 24h**: → Auto-reject the request → Return error_code \`HITL001\`\n`,
+  },
+  *check({ data, locate }) {
+    const entries = arr(data['failure_protocol']);
+    const rows = arr(data['human_in_the_loop']);
+    for (let i = 0; i < rows.length; i++) {
+      const scenario = cleanName(obj(rows[i])?.['scenario']);
+      if (!scenario) continue;
+      if (entries.some((e) => coversScenario(e, scenario))) continue;
+      const span = locate(`/human_in_the_loop/${i}/scenario`);
+      if (!span) continue;
+      const fp = locate('/failure_protocol');
+      yield {
+        code: 'hitl-needs-fallback',
+        range: span.value,
+        args: { scenario, sla: str(obj(rows[i])?.['sla']) ?? 'its SLA' },
+        ...(fp ? { related: [{ range: fp.value, message: 'FAILURE_PROTOCOL has no entry for this scenario' }] } : {}),
+      };
+    }
+  },
+};
+
+export const HUMAN_IN_THE_LOOP_RULES: readonly Rule[] = [hitlNeedsFallback];

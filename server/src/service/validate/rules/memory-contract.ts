@@ -1,0 +1,46 @@
+import type { Rule } from '../rule.ts';
+import { FM } from './util.ts';
+import { referencesOf } from '../../model/references.ts';
+
+export const writeRoleUnauthorized: Rule = {
+  code: 'write-role-unauthorized',
+  severity: 'error',
+  scope: 'document',
+  summary: 'Every `Write By` role in MEMORY_CONTRACT is authorised in AGENT_IDENTITY.',
+  description: 'Seed 001\'s validator checks that each role allowed to write a memory layer is authorised by the identity section. List the roles under `**Authorized Writers**` in AGENT_IDENTITY; the agent\'s own name and the roles in the config file\'s `roles` (default `System`, `System Auto`, `Human`) are always authorised. Roles are split on `,` `+` `、` `/`, and qualifiers in parentheses are dropped: `FinanceBot (Auto), Human (Override)` names `FinanceBot` and `Human`.',
+  source: 'seed 001 §3.1 (custom validator)',
+  messages: {
+    default: 'Role "{role}" may write {layer} but AGENT_IDENTITY does not authorise it. Add it to **Authorized Writers**.',
+    agent: 'Role "{role}" (an agent declared in {uri}) may write {layer} but AGENT_IDENTITY does not authorise it. Add it to **Authorized Writers**.',
+  },
+  examples: {
+    bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Authorized Writers**: Human Reviewer\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Cognitive Fact | ProcurementAnalyzer | BudgetBot (Auto), Human (Override) | 30 days |\n`,
+    good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Authorized Writers**: BudgetBot, Human Reviewer\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Cognitive Fact | ProcurementAnalyzer | BudgetBot (Auto), Human (Override) | 30 days |\n`,
+  },
+  *check({ model, data, facts, locate }) {
+    const refs = referencesOf(model);
+    const declared = refs.names.get('role') ?? new Map();
+    const builtin = new Set(facts.config.roles.map((r) => r.toLowerCase()));
+    const writers = locate('/identity/authorized_writers') ?? locate('/identity');
+    for (const r of refs.references) {
+      if (r.kind !== 'role') continue;
+      if (declared.has(r.name) || builtin.has(r.name.toLowerCase())) continue;
+      if ([...declared.keys()].some((d) => d.toLowerCase() === r.name.toLowerCase())) continue;
+      const row = /^\/memory_contract\/(\d+)/.exec(r.pointer);
+      const layer = row ? String((data['memory_contract'] as Record<string, unknown>[] | undefined)?.[Number(row[1])]?.['layer'] ?? 'this layer') : 'this layer';
+      const agent = facts.externalAgents.get(r.name)?.[0];
+      yield {
+        code: 'write-role-unauthorized',
+        range: r.range,
+        args: { role: r.name, layer, ...(agent ? { uri: agent.uri } : {}) },
+        ...(agent ? { variant: 'agent' } : {}),
+        related: [
+          ...(writers ? [{ range: writers.key ?? writers.value, message: 'authorised roles are listed here' }] : []),
+          ...(agent ? [{ uri: agent.uri, range: agent.range, message: `${r.name} is declared here` }] : []),
+        ],
+      };
+    }
+  },
+};
+
+export const MEMORY_CONTRACT_RULES: readonly Rule[] = [writeRoleUnauthorized];

@@ -1,0 +1,64 @@
+import type { Rule } from '../rule.ts';
+import { arr, FM, obj } from './util.ts';
+import { cleanName } from '../../model/references.ts';
+import { innerRange, textAt } from '../../model/text.ts';
+
+export const overrideReasonUnknown: Rule = {
+  code: 'override-reason-unknown',
+  severity: 'warning',
+  summary: 'Human-override reason codes come from the known list.',
+  description: 'Seed 001 gives human overrides a drop-down of reasons (`data_error`, `policy_change`, `user_request`) so that the audit log can be aggregated. A reason outside the list breaks that report. The list is the config file\'s `overrideReasons`.',
+  source: 'seed 001 §2.3 (human override)',
+  needsWorkspace: true,
+  messages: { default: 'Override reason "{reason}" is not in the known list ({known}). Use one of them or add it to overrideReasons in the config.' },
+  examples: {
+    bad: `${FM}\n## MEMORY_POLICY\n\n- **Override Reasons**: \`data_error\`, \`because_i_said_so\`\n`,
+    good: `${FM}\n## MEMORY_POLICY\n\n- **Override Reasons**: \`data_error\`, \`policy_change\`, \`user_request\`\n`,
+  },
+  *check({ data, facts, locate }) {
+    const known = new Set(facts.config.overrideReasons);
+    const reasons = arr(obj(data['memory_policy'])?.['override_reasons']);
+    for (let i = 0; i < reasons.length; i++) {
+      const r = cleanName(reasons[i]);
+      if (!r || known.has(r)) continue;
+      const span = locate(`/memory_policy/override_reasons/${i}`);
+      if (span) yield { code: 'override-reason-unknown', range: span.value, args: { reason: r, known: [...known].join(', ') } };
+    }
+  },
+};
+
+const THRESHOLD = /\b(confidence|relevance(?:_score)?|[a-z_]*score|probability)\s*(>=|<=|>|<|=)\s*(-?\d+(?:\.\d+)?)/gi;
+
+export const thresholdRange: Rule = {
+  code: 'threshold-range',
+  severity: 'error',
+  summary: 'Confidence and score thresholds are numbers in [0, 1].',
+  description: 'Seed 001\'s write gate admits Semantic Chunks with `relevance_score > 0.72` and `confidence > 0.85`. A threshold such as `confidence > 85` (a percentage) admits nothing, silently.',
+  source: 'seed 001 §2.3; brief §4 ("confidence ranges are numbers in [0, 1]")',
+  messages: { default: 'Threshold {expr} is outside [0, 1]: {name} is a fraction, not a percentage.' },
+  examples: {
+    bad: `${FM}\n## MEMORY_POLICY\n\n### Write Admission\n\n- Semantic Chunk: \`relevance_score > 72\` and \`confidence > 0.85\`\n`,
+    good: `${FM}\n## MEMORY_POLICY\n\n### Write Admission\n\n- Semantic Chunk: \`relevance_score > 0.72\` and \`confidence > 0.85\`\n`,
+  },
+  *check({ model, data, locate }) {
+    const policy = obj(data['memory_policy']);
+    if (!policy) return;
+    for (const [key, value] of Object.entries(policy)) {
+      const items = Array.isArray(value) ? value : [value];
+      for (let i = 0; i < items.length; i++) {
+        if (typeof items[i] !== 'string') continue;
+        const pointer = Array.isArray(value) ? `/memory_policy/${key}/${i}` : `/memory_policy/${key}`;
+        const span = locate(pointer);
+        if (!span) continue;
+        const raw = textAt(model, span.value);
+        for (const m of raw.matchAll(THRESHOLD)) {
+          const n = Number(m[3]);
+          if (n >= 0 && n <= 1) continue;
+          yield { code: 'threshold-range', range: innerRange(model, span.value, m.index!, m.index! + m[0].length), args: { expr: m[0], name: m[1]! } };
+        }
+      }
+    }
+  },
+};
+
+export const MEMORY_POLICY_RULES: readonly Rule[] = [overrideReasonUnknown, thresholdRange];

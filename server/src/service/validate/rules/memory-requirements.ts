@@ -1,0 +1,61 @@
+import type { Finding } from '../../model/types.ts';
+import type { Rule } from '../rule.ts';
+import { FM } from './util.ts';
+import { referencesOf } from '../../model/references.ts';
+
+export const unknownPool: Rule = {
+  code: 'unknown-pool',
+  severity: 'error',
+  scope: 'document',
+  summary: 'Every memory requirement names a registered pool.',
+  description: 'Seed 000\'s boot-time validator refuses to start when a required pool is not registered. A pool is registered when MEMORY_POOLS of this contract declares it, another contract in the workspace declares it, or the config file lists it in `sharedPools`.',
+  source: 'seed 000 §1 and §4.3',
+  needsWorkspace: true,
+  messages: { default: 'Pool "{pool}" is not registered: declare it in MEMORY_POOLS, in another contract, or in the config\'s sharedPools.' },
+  examples: {
+    bad: `${FM}\n## MEMORY_POOLS\n\n| Name | Content | Lifecycle |\n|---|---|---|\n| device_log | Fault logs per device | 90 days |\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_logs\n  required: true\n\`\`\`\n`,
+    good: `${FM}\n## MEMORY_POOLS\n\n| Name | Content | Lifecycle |\n|---|---|---|\n| device_log | Fault logs per device | 90 days |\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  required: true\n\`\`\`\n`,
+  },
+  *check({ model, facts, locate }) {
+    const refs = referencesOf(model);
+    const pools = refs.names.get('pool');
+    const registry = locate('/memory_pools');
+    for (const r of refs.references) {
+      if (r.kind !== 'pool' || r.via !== 'field') continue;
+      if (pools?.has(r.name) || facts.externalPools.has(r.name)) continue;
+      yield { code: 'unknown-pool', range: r.range, args: { pool: r.name }, ...(registry ? { related: [{ range: registry.value, message: 'pools of this contract are declared here' }] } : {}) };
+    }
+  },
+};
+
+export const templateUnknownEntity: Rule = {
+  code: 'template-unknown-entity',
+  severity: 'error',
+  scope: 'document',
+  summary: 'Template variables refer to declared `required_entities`.',
+  description: '`{{extracted_device_id}}` is filled from the entity `device_id` that TRIGGER extracts from the query. A template that names no declared entity stays empty at run time and the filter matches nothing. Templates follow a small documented subset: `{{name}}` and `{{name[:n]}}` (a prefix).',
+  source: 'seed 000 §2 (memory_requirements filters); brief §9 (templates)',
+  messages: {
+    default: 'Template {template} refers to entity "{entity}", which TRIGGER does not declare in required_entities.',
+    syntax: 'Template {template} is not in the supported form {{name}} or {{name[:n]}}.',
+  },
+  examples: {
+    bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nrequired_entities: [device_id]\n\`\`\`\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: line_id\n      value: "{{extracted_line_id}}"\n\`\`\`\n`,
+    good: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nrequired_entities: [device_id]\n\`\`\`\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: "{{extracted_device_id}}"\n\`\`\`\n`,
+  },
+  *check({ model, locate }): Generator<Finding> {
+    const refs = referencesOf(model);
+    const entities = refs.names.get('entity');
+    const trigger = locate('/trigger/required_entities') ?? locate('/trigger');
+    for (const t of refs.templates) {
+      if (!t.variable) {
+        yield { code: 'template-unknown-entity', range: t.range, args: { template: t.raw }, variant: 'syntax' };
+        continue;
+      }
+      if (entities?.has(t.entity!) || entities?.has(t.variable)) continue;
+      yield { code: 'template-unknown-entity', range: t.range, args: { template: t.raw, entity: t.entity! }, ...(trigger ? { related: [{ range: trigger.value, message: 'entities are declared here' }] } : {}) };
+    }
+  },
+};
+
+export const MEMORY_REQUIREMENTS_RULES: readonly Rule[] = [unknownPool, templateUnknownEntity];

@@ -1,0 +1,71 @@
+import type { Finding } from '../../model/types.ts';
+import type { Rule } from '../rule.ts';
+import { arr, FM, obj, str } from './util.ts';
+import { cleanName, referencesOf } from '../../model/references.ts';
+
+export const resourceMissing: Rule = {
+  code: 'resource-missing',
+  severity: 'error',
+  summary: 'External resources a contract references exist in the workspace.',
+  description: 'Seed 001\'s GitOps rule: "every external resource referenced in an AGENTS.md (CSV, API endpoint, model id) must exist under configs/resources/ and pass its SHA-256 check". A backticked file name (`vendor_whitelist.csv`) is looked up next to the contract, at the workspace root and under each `resourceRoots` folder of the config (default `configs/resources`). When there is no workspace to look in (a file opened alone), the rule says it could not check.',
+  source: 'seed 001 §5.5',
+  needsWorkspace: true,
+  messages: { default: 'Resource `{name}` was not found (looked in {tried}).' },
+  examples: {
+    bad: `${FM}\n## AGENT_IDENTITY\n\n- **Core Mandate**: "Only handle vendors in \`vendor_whitelist_v9.csv\`"\n`,
+    good: `${FM}\n## AGENT_IDENTITY\n\n- **Core Mandate**: "Answer questions about the public catalogue"\n`,
+  },
+  *check({ model, facts }): Generator<Finding> {
+    const { references } = referencesOf(model);
+    const seen = new Set<string>();
+    for (const r of references) {
+      if (r.kind !== 'resource') continue;
+      const status = facts.resources.get(r.name);
+      if (!status || status.status === 'found') continue;
+      const key = `${r.name}@${r.range.start.line}:${r.range.start.character}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (status.status === 'missing') yield { code: 'resource-missing', range: r.range, args: { name: r.name, tried: status.tried.join(', ') } };
+      else yield { code: 'resource-unchecked', range: r.range, args: { name: r.name, reason: status.reason } };
+    }
+  },
+};
+
+export const resourceUnchecked: Rule = {
+  code: 'resource-unchecked',
+  severity: 'info',
+  summary: 'Says plainly when a referenced resource could not be checked.',
+  description: 'A file opened on its own has no workspace to look in, and a resource over the hashing limit is not hashed. Rather than pass silently, the reference is marked so that the reader knows the check did not run. Findings of this rule come from `resource-missing`\'s lookup.',
+  source: 'brief §4 ("an unresolvable one says so plainly")',
+  needsWorkspace: true,
+  messages: { default: 'Resource `{name}` could not be checked: {reason}.' },
+  examples: { bad: '', good: '' },
+};
+
+export const resourceHashMismatch: Rule = {
+  code: 'resource-hash-mismatch',
+  severity: 'error',
+  summary: 'A resource listed in RESOURCES with a SHA-256 matches that hash.',
+  description: 'Seed 001\'s drift story: two agents pinned to different versions of the same whitelist gave contradictory answers about one vendor. Record each resource\'s SHA-256 in a RESOURCES table; the check recomputes it from the file in the workspace. Update the hash (the quick fix does) when the change to the file is intended.',
+  source: 'seed 001 §5.5',
+  needsWorkspace: true,
+  messages: { default: 'Resource `{name}` has SHA-256 {actual}, not the {expected} recorded here.' },
+  examples: {
+    bad: `${FM}\n## RESOURCES\n\n| Path | SHA-256 |\n|---|---|\n| \`configs/resources/empty.csv\` | 0000000000000000000000000000000000000000000000000000000000000000 |\n`,
+    good: `${FM}\n## RESOURCES\n\n| Path | SHA-256 |\n|---|---|\n| \`configs/resources/empty.csv\` | e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 |\n`,
+  },
+  *check({ data, facts, locate }) {
+    const rows = arr(data['resources']);
+    for (let i = 0; i < rows.length; i++) {
+      const row = obj(rows[i]);
+      const name = cleanName(row?.['path']);
+      const expected = str(row?.['sha256'])?.toLowerCase();
+      const status = facts.resources.get(name);
+      if (!expected || !status || status.status !== 'found' || status.sha256 === expected) continue;
+      const span = locate(`/resources/${i}/sha256`);
+      if (span) yield { code: 'resource-hash-mismatch', range: span.value, args: { name, actual: status.sha256, expected } };
+    }
+  },
+};
+
+export const RESOURCES_RULES: readonly Rule[] = [resourceMissing, resourceUnchecked, resourceHashMismatch];

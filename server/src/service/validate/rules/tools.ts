@@ -1,0 +1,294 @@
+import type { Finding } from '../../model/types.ts';
+import type { Rule } from '../rule.ts';
+import { arr, FM, obj, str, type Obj } from './util.ts';
+import { checkJsonSchema } from '../ajv.ts';
+import { cleanName, referencesOf } from '../../model/references.ts';
+
+const TOOL = (body: string) => `${FM}\n## TOOLS\n\n${body}`;
+const SCHEMAS = '```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id:\n      type: string\n      examples: [POWER_VOLTAGE]\n  required: [section_id]\noutput_schema:\n  type: object\n  properties:\n    root_cause: { type: string }\n```\n';
+
+/**
+ * Verbs accepted at the start of a tool name (seed 003 §2.2: "names start with a verb").
+ * The config file's `verbs` adds more.
+ */
+export const VERBS: ReadonlySet<string> = new Set(
+  ('get list search find query fetch read load lookup look create add insert update upsert set delete remove send post put patch check validate verify ' +
+    'calculate compute generate draft extract parse convert summarize summarise analyze analyse classify upload download approve reject notify ' +
+    'schedule cancel run execute call open close start stop retry compare match rank translate resolve assign escalate log record save write ' +
+    'submit sync refresh initiate transfer pay book estimate predict detect diagnose locate map merge split filter sort count measure monitor ' +
+    'scan test render format publish export import archive restore reserve order request review score tag label annotate enrich normalize ' +
+    'normalise dedupe deduplicate aggregate group join index embed retrieve rerank recommend suggest plan route dispatch forward reply respond ' +
+    'ask confirm acknowledge lock unlock grant revoke invite register unregister subscribe unsubscribe enable disable configure install deploy ' +
+    'build compile lint preview print sign encrypt decrypt hash mask redact anonymize anonymise clean fix repair reset reboot restart ping poll ' +
+    'wait sleep watch track trace inspect explain describe show view display browse navigate click type fill select scroll capture crawl scrape')
+    .split(' '),
+);
+
+/** The first word of a tool name: `query_manual_section` → `query`, `getOrder` → `get`. */
+export function firstWord(name: string): string {
+  return (name.split(/[_\-.\s]/)[0] ?? '').replace(/(?<=[a-z])[A-Z].*$/, '').toLowerCase();
+}
+
+const WRITE_VERBS = new Set(['create', 'add', 'insert', 'update', 'upsert', 'set', 'delete', 'remove', 'send', 'post', 'put', 'patch', 'pay', 'transfer', 'initiate', 'submit', 'publish', 'deploy', 'approve', 'reject', 'grant', 'revoke', 'write', 'save', 'book', 'order', 'cancel', 'notify']);
+
+function tools(data: Readonly<Obj>): Obj[] {
+  return arr(data['tools']).map((t) => obj(t) ?? {});
+}
+
+export const toolMissingSchema: Rule = {
+  code: 'tool-missing-schema',
+  severity: 'error',
+  summary: 'Every tool declares `input_schema` and `output_schema`.',
+  description: 'Seed 000 treats a tool\'s input schema as "an iron law of execution, not decoration": calls are validated against it, and an invalid call returns `INVALID_INPUT` so the model can retry. Without schemas, a malformed call crashes the tool or hangs the request.',
+  source: 'seed 000 §1 and §4.4',
+  messages: { default: 'Tool "{tool}" has no {missing}. Add it as a JSON Schema (a fenced yaml block under the tool).' },
+  examples: {
+    bad: TOOL('### `query_manual_section`\n\n- **Description**: Looks up a manual section.\n'),
+    good: TOOL('### `query_manual_section`\n\n- **Description**: Looks up a manual section.\n\n' + SCHEMAS),
+  },
+  *check({ data, locate }) {
+    const list = tools(data);
+    for (let i = 0; i < list.length; i++) {
+      const t = list[i]!;
+      const missing = ['input_schema', 'output_schema'].filter((k) => t[k] === undefined || t[k] === null);
+      if (missing.length === 0) continue;
+      const span = locate(`/tools/${i}/name`) ?? locate(`/tools/${i}`);
+      if (span) yield { code: 'tool-missing-schema', range: span.value, args: { tool: cleanName(t['name']) || `#${i + 1}`, missing: missing.join(' and ') } };
+    }
+  },
+};
+
+export const invalidJsonSchema: Rule = {
+  code: 'invalid-json-schema',
+  severity: 'error',
+  summary: 'Tool schemas, OUTPUT_SCHEMA and output-format constraint schemas are valid JSON Schemas.',
+  description: 'The schemas are checked against the JSON Schema 2020-12 meta-schema and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
+  source: 'seed 000 §1; brief §4 ("the output-format constraint\'s schema is valid")',
+  messages: { default: 'Not a valid JSON Schema: {detail}.' },
+  examples: {
+    bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: numbr\n\`\`\`\n`,
+    good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: number\n\`\`\`\n`,
+  },
+  *check({ data, locate }) {
+    const targets: string[] = [];
+    tools(data).forEach((t, i) => {
+      for (const k of ['input_schema', 'output_schema']) if (t[k] !== undefined && t[k] !== null) targets.push(`/tools/${i}/${k}`);
+    });
+    arr(data['constraints']).forEach((c, i) => {
+      if (obj(c)?.['schema'] !== undefined) targets.push(`/constraints/${i}/schema`);
+    });
+    if (data['output_schema'] !== undefined) targets.push('/output_schema');
+    for (const pointer of targets) {
+      const value = pointer.split('/').slice(1).reduce<unknown>((v, k) => (v as Obj | undefined)?.[k], data);
+      for (const problem of checkJsonSchema(value)) {
+        const span = locate(pointer + problem.path);
+        if (span) yield { code: 'invalid-json-schema', range: span.value, args: { detail: `${problem.path || '(root)'} ${problem.message}` } };
+      }
+    }
+  },
+};
+
+export const toolNameVerb: Rule = {
+  code: 'tool-name-verb',
+  severity: 'warning',
+  summary: 'Tool names start with a verb.',
+  description: 'Seed 003: "tool names start with a verb so that what they do is visible". `order_info` could read, write or delete; `get_order_status` cannot be misread. Add verbs of your domain with the config file\'s `verbs` list.',
+  source: 'seed 003 §2.2',
+  messages: { default: 'Tool name "{tool}" does not start with a verb; name what it does, e.g. "get_{tool}".' },
+  examples: {
+    bad: TOOL('### `order_info`\n\n- **Description**: Order status by order id.\n'),
+    good: TOOL('### `get_order_status`\n\n- **Description**: Order status by order id.\n'),
+  },
+  *check({ data, facts, locate }) {
+    const extra = new Set(facts.config.verbs.map((v) => v.toLowerCase()));
+    const list = tools(data);
+    for (let i = 0; i < list.length; i++) {
+      const name = cleanName(list[i]!['name']);
+      if (!name) continue;
+      const w = firstWord(name);
+      if (VERBS.has(w) || extra.has(w)) continue;
+      const span = locate(`/tools/${i}/name`);
+      if (span) yield { code: 'tool-name-verb', range: span.value, args: { tool: name } };
+    }
+  },
+};
+
+const USE = /\b(?:use (?:it |this )?(?:when|for|to)|when to use|useful (?:when|for)|suitable for|for (?:questions|requests) (?:about|on))\b|适用|用于|用来/i;
+const NOT_USE = /\b(?:do not use|don't use|not for|never use|not suitable|avoid (?:using|when)|instead use|use \S+ instead|if you (?:do not|don't) know)\b|不适用|不要用|不要使用|请先调用|勿用/i;
+
+export const toolDescriptionUsage: Rule = {
+  code: 'tool-description-usage',
+  severity: 'warning',
+  summary: 'A tool says when to use it and when not to.',
+  description: 'Seed 003\'s order-lookup story: "Look up order information" got called for a refund question and the model improvised from an unrelated result. Say what the tool is for and what it is not for (or write `**When to use**` and `**When not to use**`).',
+  source: 'seed 003 §2.2',
+  messages: {
+    default: 'Tool "{tool}" does not say when to use it and when not to. Add **When to use** and **When not to use**.',
+    notUse: 'Tool "{tool}" does not say when not to use it. Add **When not to use**.',
+  },
+  examples: {
+    bad: TOOL('### `get_order_status`\n\n- **Description**: Look up order information.\n'),
+    good: TOOL('### `get_order_status`\n\n- **Description**: Order status by order id.\n- **When to use**: questions about an order\'s progress, amount or payment state.\n- **When not to use**: when you do not know the order id: call `search_orders` first.\n'),
+  },
+  *check({ data, locate }) {
+    const list = tools(data);
+    for (let i = 0; i < list.length; i++) {
+      const t = list[i]!;
+      const text = [t['description'], t['when_to_use']].map((x) => str(x) ?? '').join(' ');
+      const hasUse = !!str(t['when_to_use']) || USE.test(text);
+      const hasNot = !!str(t['when_not_to_use']) || NOT_USE.test(text);
+      if (hasUse && hasNot) continue;
+      const span = locate(`/tools/${i}/description`) ?? locate(`/tools/${i}/name`);
+      if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: cleanName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : {}) };
+    }
+  },
+};
+
+const RANGE_KEYS = ['examples', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'format', 'minLength', 'maxLength', 'minItems', 'maxItems', 'default'];
+
+export const toolParamExamples: Rule = {
+  code: 'tool-param-examples',
+  severity: 'info',
+  summary: 'Tool parameters carry examples or value ranges.',
+  description: 'Seed 003: "the parameter schema gives positive examples and value ranges, not only types". A model that sees `examples: [POWER_VOLTAGE]` or `minimum: 1` sends well-formed calls far more often than one that sees `type: string`.',
+  source: 'seed 003 §2.2 and §4.1 ("parameters frequently invalid")',
+  messages: { default: 'Parameter "{param}" of tool "{tool}" has a type but no examples or value range. Add `examples`, `enum`, a `pattern` or bounds.' },
+  examples: {
+    bad: TOOL('### `query_manual_section`\n\n```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id: { type: string }\noutput_schema: { type: object }\n```\n'),
+    good: TOOL('### `query_manual_section`\n\n```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id: { type: string, examples: [POWER_VOLTAGE] }\noutput_schema: { type: object }\n```\n'),
+  },
+  *check({ data, locate }) {
+    const list = tools(data);
+    for (let i = 0; i < list.length; i++) {
+      const props = obj(obj(list[i]!['input_schema'])?.['properties']);
+      if (!props) continue;
+      for (const [param, schema] of Object.entries(props)) {
+        const s = obj(schema);
+        if (!s || RANGE_KEYS.some((k) => s[k] !== undefined) || s['type'] === 'boolean' || s['type'] === 'object' || s['$ref']) continue;
+        const span = locate(`/tools/${i}/input_schema/properties/${param}`);
+        if (span) yield { code: 'tool-param-examples', range: span.key ?? span.value, args: { param, tool: cleanName(list[i]!['name']) } };
+      }
+    }
+  },
+};
+
+export const toolNeedsApproval: Rule = {
+  code: 'tool-needs-approval',
+  severity: 'error',
+  summary: 'A tool with side effects declares them and requires approval.',
+  description: 'Seed 003 §2.4: "sensitive tool calls need an approval flag: sending messages, changing data, deleting resources must stop and ask first". Declare `side_effects` (none, read, write, external) on every tool whose name suggests a write, and set `requires_approval: true` on write and external tools (or list them in BUDGETS `requires_approval`).',
+  source: 'seed 003 §2.2 and §2.4',
+  messages: {
+    default: 'Tool "{tool}" has {effects} side effects but does not require approval. Set **Requires Approval**: true.',
+    undeclared: 'Tool "{tool}" sounds like it changes something but declares no side effects. Set **Side Effects** (none, read, write or external).',
+  },
+  examples: {
+    bad: TOOL('### `send_vendor_email`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n'),
+    good: TOOL('### `send_vendor_email`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n- **Requires Approval**: true\n- **Idempotent**: true\n'),
+  },
+  *check({ data, locate }): Generator<Finding> {
+    const approved = new Set(arr(obj(data['budgets'])?.['requires_approval']).map(cleanName));
+    const list = tools(data);
+    for (let i = 0; i < list.length; i++) {
+      const t = list[i]!;
+      const name = cleanName(t['name']);
+      const effects = str(t['side_effects']);
+      const span = locate(`/tools/${i}/side_effects`) ?? locate(`/tools/${i}/name`);
+      if (!span) continue;
+      if (!effects) {
+        if (WRITE_VERBS.has(firstWord(name))) yield { code: 'tool-needs-approval', range: span.value, args: { tool: name }, variant: 'undeclared' };
+        continue;
+      }
+      if ((effects === 'write' || effects === 'external') && t['requires_approval'] !== true && !approved.has(name)) {
+        yield { code: 'tool-needs-approval', range: span.value, args: { tool: name, effects } };
+      }
+    }
+  },
+};
+
+export const toolWriteSafety: Rule = {
+  code: 'tool-write-safety',
+  severity: 'warning',
+  summary: 'A tool that writes is idempotent or has a rollback.',
+  description: 'Seed 003 §2.2: "every write operation is confirmed twice and designed to be rolled back". A retried call that is neither idempotent nor reversible duplicates payments, messages and records.',
+  source: 'seed 003 §2.2',
+  messages: { default: 'Tool "{tool}" writes but is neither idempotent nor reversible. Set **Idempotent**: true or describe the **Rollback**.' },
+  examples: {
+    bad: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n'),
+    good: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n- **Rollback**: `cancel_purchase_order` with the returned id\n'),
+  },
+  *check({ data, locate }) {
+    const list = tools(data);
+    for (let i = 0; i < list.length; i++) {
+      const t = list[i]!;
+      const effects = str(t['side_effects']);
+      if (effects !== 'write' && effects !== 'external') continue;
+      if (t['idempotent'] === true || str(t['rollback'])) continue;
+      const span = locate(`/tools/${i}/side_effects`) ?? locate(`/tools/${i}/name`);
+      if (span) yield { code: 'tool-write-safety', range: span.value, args: { tool: cleanName(t['name']) } };
+    }
+  },
+};
+
+export const toolInputUnfed: Rule = {
+  code: 'tool-input-unfed',
+  severity: 'warning',
+  scope: 'document',
+  summary: 'A tool\'s required inputs can be fed from entities, memory or other tools.',
+  description: 'Seed 000\'s boot-time check: `query_manual_section` needs `section_id`, which must come from somewhere the agent can read: an extracted entity, a metadata field of a pool it retrieves (MEMORY_POOLS `metadata`), a memory filter field, or another tool\'s output. An input nothing provides forces the model to invent it.',
+  source: 'seed 000 §3.1',
+  messages: { default: 'Required input "{param}" of tool "{tool}" is not provided by any entity, pool metadata field, memory filter or other tool\'s output.' },
+  examples: {
+    bad: `${FM}\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
+    good: `${FM}\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version, section_id |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
+  },
+  *check({ data, facts, locate }) {
+    const fed = new Set<string>();
+    for (const e of arr(obj(data['trigger'])?.['required_entities'])) fed.add(cleanName(typeof e === 'string' ? e : obj(e)?.['name']));
+    for (const p of arr(data['memory_pools'])) for (const m of arr(obj(p)?.['metadata'])) fed.add(cleanName(m));
+    for (const p of facts.config.sharedPools) for (const m of p.metadata ?? []) fed.add(m);
+    for (const r of arr(data['memory_requirements'])) for (const f of arr(obj(r)?.['filters'])) fed.add(cleanName(obj(f)?.['field']));
+    const list = tools(data);
+    list.forEach((t) => Object.keys(obj(obj(t['output_schema'])?.['properties']) ?? {}).forEach((k) => fed.add(k)));
+    for (let i = 0; i < list.length; i++) {
+      const input = obj(list[i]!['input_schema']);
+      for (const param of arr(input?.['required'])) {
+        if (typeof param !== 'string' || fed.has(param)) continue;
+        const span = locate(`/tools/${i}/input_schema/properties/${param}`) ?? locate(`/tools/${i}/input_schema/required`);
+        if (span) yield { code: 'tool-input-unfed', range: span.key ?? span.value, args: { param, tool: cleanName(list[i]!['name']) } };
+      }
+    }
+  },
+};
+
+export const duplicateName: Rule = {
+  code: 'duplicate-name',
+  severity: 'error',
+  scope: 'document',
+  summary: 'Tools, pools, entities, HITL scenarios and memory layers have unique names.',
+  description: 'Two tools named alike make every reference ambiguous: which schema does a call use, which HITL row does a fallback cover? Rename one.',
+  source: 'brief §4 (cross-references)',
+  messages: { default: '{kind} "{name}" is declared more than once.' },
+  examples: {
+    bad: TOOL('### `get_order_status`\n\n- **Description**: By order id.\n\n### `get_order_status`\n\n- **Description**: By customer.\n'),
+    good: TOOL('### `get_order_status`\n\n- **Description**: By order id.\n\n### `search_orders`\n\n- **Description**: By customer.\n'),
+  },
+  *check({ model }) {
+    const { declarations } = referencesOf(model);
+    const first = new Map<string, (typeof declarations)[number]>();
+    for (const d of declarations) {
+      if (d.kind === 'role') continue;
+      const key = `${d.kind}\u0000${d.name}`;
+      const prev = first.get(key);
+      if (!prev) {
+        first.set(key, d);
+        continue;
+      }
+      yield { code: 'duplicate-name', range: d.range, args: { kind: d.kind, name: d.name }, related: [{ range: prev.range, message: 'first declared here' }] };
+    }
+  },
+};
+
+export const TOOLS_RULES: readonly Rule[] = [
+  toolMissingSchema, invalidJsonSchema, toolNameVerb, toolDescriptionUsage, toolParamExamples, toolNeedsApproval, toolWriteSafety, toolInputUnfed, duplicateName,
+];

@@ -1,0 +1,74 @@
+import type { ContractDiagnostic, Severity } from '../types.ts';
+import type { Finding } from '../model/types.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+import { EMPTY_FACTS, type RuleSetting, type WorkspaceFacts } from '../workspace/facts.ts';
+import { readDirectives } from './directives.ts';
+import { RULES, ruleByCode } from './catalogue.ts';
+import type { RuleContext } from './rule.ts';
+import { locate } from '../model/locate.ts';
+import { formatMessage } from './messages.ts';
+
+function settingOf(s: RuleSetting | undefined): { severity?: Severity | 'off'; options: Record<string, unknown> } {
+  if (s === undefined) return { options: {} };
+  if (typeof s === 'string') return { severity: s, options: {} };
+  return { ...(s.severity ? { severity: s.severity } : {}), options: { ...(s.options ?? {}) } };
+}
+
+/**
+ * Validates a parsed document (brief §4): the parser's findings plus every rule of the
+ * catalogue, with severities from configuration and inline comments applied. Free-form files
+ * get no diagnostics but `fileFindings` (problems with the file's bytes); a partial contract gets only its recognised sections' checks and one
+ * `partial-contract` note. Synchronous and pure: whatever needs the workspace comes in `facts`.
+ * A rule that throws yields an `internal-error` diagnostic instead of failing the whole run.
+ * Returns diagnostics sorted by position.
+ */
+export function validateContract(model: ParsedContract, facts: WorkspaceFacts = EMPTY_FACTS, fileFindings: readonly Finding[] = []): ContractDiagnostic[] {
+  const partial = model.kind === 'partial';
+  const directives = readDirectives(model.sections, model.lineCount);
+  const settings: Record<string, RuleSetting> = { ...facts.config.rules, ...directives.fileSettings };
+  const findings: Finding[] = [...fileFindings];
+  if (model.kind === 'freeform') return toDiagnostics(findings, settings, directives);
+
+  for (const s of model.sections) {
+    if (partial && !s.spec && !(s.kind === 'preamble' && [...model.owners.values()].includes(s))) continue;
+    findings.push(...s.findings);
+  }
+  findings.push(...model.findings);
+  if (partial) {
+    const s = model.sections.find((x) => x.spec);
+    const title = s?.spec?.title ?? [...model.owners.keys()][0] ?? '';
+    findings.push({ code: 'partial-contract', range: s?.titleRange ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, args: { section: title } });
+  }
+
+  const base = { model, data: model.data, facts, section: (k: string) => model.owners.get(k), locate: (p: string) => locate(model, p) };
+  for (const rule of RULES) {
+    if (!rule.check || (partial && rule.scope === 'document')) continue;
+    const setting = settingOf(settings[rule.code]);
+    if (setting.severity === 'off') continue;
+    const ctx: RuleContext = { ...base, options: setting.options };
+    try {
+      for (const f of rule.check(ctx)) findings.push(f);
+    } catch (e) {
+      findings.push({ code: 'internal-error', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, args: { rule: rule.code, detail: String((e as Error)?.message ?? e) } });
+    }
+  }
+
+  return toDiagnostics(findings, settings, directives);
+}
+
+function toDiagnostics(findings: readonly Finding[], settings: Record<string, RuleSetting>, directives: ReturnType<typeof readDirectives>): ContractDiagnostic[] {
+  const out: ContractDiagnostic[] = [];
+  for (const f of findings) {
+    const rule = ruleByCode(f.code);
+    const setting = settingOf(settings[f.code]);
+    if (setting.severity === 'off') continue;
+    if (directives.isDisabled(f.code, f.range.start.line)) continue;
+    const severity: Severity = setting.severity ?? rule?.severity ?? 'error';
+    const messageId = f.variant ? `${f.code}.${f.variant}` : f.code;
+    const template = (f.variant && rule?.messages[f.variant]) || rule?.messages.default || f.code;
+    const args = f.args ?? {};
+    out.push({ code: f.code, severity, range: f.range, message: formatMessage(template, args), messageId, args, ...(f.related ? { related: f.related } : {}) });
+  }
+  out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.code.localeCompare(b.code));
+  return out;
+}

@@ -1,0 +1,74 @@
+import type { Range, Severity } from '../types.ts';
+
+/** A rule's setting in configuration: a severity, `off`, or a severity with options. */
+export type RuleSetting = Severity | 'off' | { readonly severity?: Severity | 'off'; readonly options?: Readonly<Record<string, unknown>> };
+
+/** The configuration (schemas/config.schema.json) after `extends` and defaults are applied. */
+export interface ResolvedConfig {
+  readonly rules: Readonly<Record<string, RuleSetting>>;
+  readonly contracts: { readonly include: readonly string[]; readonly exclude: readonly string[] };
+  readonly sharedPools: readonly { readonly name: string; readonly description?: string; readonly metadata?: readonly string[] }[];
+  readonly roles: readonly string[];
+  /** Known compliance clause ids; undefined when the workspace keeps no list (the rule then stays quiet). */
+  readonly complianceClauses?: readonly string[];
+  readonly overrideReasons: readonly string[];
+  readonly resourceRoots: readonly string[];
+  readonly verbs: readonly string[];
+}
+
+export const DEFAULT_CONFIG: ResolvedConfig = {
+  rules: {},
+  contracts: { include: ['**/AGENTS.md', '**/*.agents.md'], exclude: ['**/node_modules/**', '**/.git/**'] },
+  sharedPools: [],
+  roles: ['System', 'System Auto', 'Human'],
+  overrideReasons: ['data_error', 'policy_change', 'user_request'],
+  resourceRoots: ['configs/resources'],
+  verbs: [],
+};
+
+/** A name declared outside the document: in another contract or in the configuration file. */
+export interface ExternalName {
+  readonly name: string;
+  readonly uri: string;
+  readonly range: Range;
+}
+
+/** What the workspace says about a resource a contract references. */
+export type ResourceStatus =
+  | { readonly status: 'found'; readonly uri: string; readonly sha256: string }
+  | { readonly status: 'missing'; readonly tried: readonly string[] }
+  | { readonly status: 'unchecked'; readonly reason: string };
+
+/** The ReDoS analysis of one intent pattern (recheck), if it ran. */
+export interface RegexVerdict {
+  readonly status: 'safe' | 'vulnerable' | 'unknown';
+  readonly complexity?: 'exponential' | 'polynomial';
+  /** An attack string that shows the blow-up, abbreviated. */
+  readonly attack?: string;
+}
+
+/**
+ * Everything validation needs from outside the document, gathered asynchronously beforehand
+ * (workspace/resolveFacts.ts) so that validation itself stays synchronous and pure.
+ */
+export interface WorkspaceFacts {
+  readonly config: ResolvedConfig;
+  readonly configUri?: string;
+  /** Pools declared by other contracts in the workspace, and `sharedPools` in the config. */
+  readonly externalPools: ReadonlyMap<string, readonly ExternalName[]>;
+  /** Agents (identity names) declared by other contracts: may appear as roles. */
+  readonly externalAgents: ReadonlyMap<string, readonly ExternalName[]>;
+  /** Resource references as written (`vendor_whitelist.csv`) → what the workspace has. */
+  readonly resources: ReadonlyMap<string, ResourceStatus>;
+  /** Intent pattern source → ReDoS verdict. Patterns without one were not analysed. */
+  readonly regex: ReadonlyMap<string, RegexVerdict>;
+}
+
+/** Facts for a document seen alone: default configuration, nothing known outside it. */
+export const EMPTY_FACTS: WorkspaceFacts = {
+  config: DEFAULT_CONFIG,
+  externalPools: new Map(),
+  externalAgents: new Map(),
+  resources: new Map(),
+  regex: new Map(),
+};

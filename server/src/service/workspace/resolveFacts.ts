@@ -1,0 +1,246 @@
+import { URI, Utils } from 'vscode-uri';
+import { parse as parseYaml } from 'yaml';
+import type { FileSystem } from './fileSystem.ts';
+import { DEFAULT_CONFIG, type ExternalName, type RegexVerdict, type ResolvedConfig, type ResourceStatus, type WorkspaceFacts } from './facts.ts';
+import type { RegexAnalyzer } from './regexAnalysis.ts';
+import { parseContract, type ParsedContract } from '../parse/parseContract.ts';
+import { cleanName, referencesOf } from '../model/references.ts';
+import { checkPatternDialect } from '../validate/regexDialect.ts';
+import { decodeText } from '../text/decode.ts';
+import { validateConfig } from './configSchema.ts';
+
+/** Names of the configuration file, in the order they are looked for in each folder. */
+export const CONFIG_NAMES = ['.agents-md.json', '.agents-md.yaml', '.agents-md.yml'] as const;
+
+/** A problem with a configuration file: the CLI exits 2 on these, the server shows them in the file. */
+export interface ConfigProblem {
+  readonly uri: string;
+  readonly message: string;
+}
+
+/** Options of a workspace: its folders (multi-root), file access and regex analyzer. */
+export interface WorkspaceOptions {
+  readonly fs: FileSystem;
+  /** Workspace folder URIs. Empty for a file opened on its own. */
+  readonly roots: readonly string[];
+  readonly analyzeRegex?: RegexAnalyzer;
+  /** Largest resource hashed, in bytes (default 64 MiB); larger ones are reported unchecked. */
+  readonly maxResourceBytes?: number;
+}
+
+const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/** Declarations another contract contributes to the workspace. */
+interface ContractSummary {
+  readonly pools: readonly ExternalName[];
+  readonly agents: readonly ExternalName[];
+}
+
+/**
+ * The workspace as validation sees it: configuration per folder, the pools and agents declared
+ * by every contract, resource files and their hashes. Caches what it reads; `invalidate(uri)`
+ * drops what depends on a changed file (the language server calls it on file events).
+ */
+export class Workspace {
+  private readonly summaries = new Map<string, Promise<ContractSummary>>();
+  private readonly configs = new Map<string, Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }>>();
+  private contractList: Promise<string[]> | undefined;
+  private readonly hashes = new Map<string, Promise<string | undefined>>();
+
+  constructor(readonly options: WorkspaceOptions) {}
+
+  /** Forgets everything derived from `uri` (a contract, a config file or a resource). */
+  invalidate(uri: string): void {
+    this.summaries.delete(uri);
+    this.hashes.delete(uri);
+    if (CONFIG_NAMES.some((n) => uri.endsWith('/' + n))) this.configs.clear();
+    this.contractList = undefined;
+  }
+
+  /** The root folder that contains `uri`, if any. */
+  rootOf(uri: string): string | undefined {
+    return this.options.roots.filter((r) => uri.startsWith(r.endsWith('/') ? r : r + '/')).sort((a, b) => b.length - a.length)[0];
+  }
+
+  /**
+   * The configuration that applies to a document: the nearest config file in its folder or
+   * an ancestor up to its workspace root, with `extends` followed (at most 5 levels) and
+   * defaults applied. Problems (unreadable file, invalid YAML/JSON, schema errors) are returned.
+   */
+  configFor(uri: string): Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }> {
+    const dir = Utils.dirname(URI.parse(uri)).toString();
+    let hit = this.configs.get(dir);
+    if (!hit) {
+      hit = this.findConfig(dir, this.rootOf(uri));
+      this.configs.set(dir, hit);
+    }
+    return hit;
+  }
+
+  private async findConfig(dir: string, root: string | undefined): Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }> {
+    let folder = URI.parse(dir);
+    for (let depth = 0; depth < 64; depth++) {
+      for (const name of CONFIG_NAMES) {
+        const candidate = Utils.joinPath(folder, name).toString();
+        const st = await this.options.fs.stat(candidate);
+        if (st?.type === 'file') {
+          const problems: ConfigProblem[] = [];
+          const raw = await this.loadConfig(candidate, problems, 0);
+          return { config: { ...DEFAULT_CONFIG, ...raw } as ResolvedConfig, uri: candidate, problems };
+        }
+      }
+      if (!root || folder.toString() === URI.parse(root).toString()) break;
+      const parent = Utils.dirname(folder);
+      if (parent.toString() === folder.toString()) break;
+      folder = parent;
+    }
+    return { config: DEFAULT_CONFIG, problems: [] };
+  }
+
+  private async loadConfig(uri: string, problems: ConfigProblem[], depth: number): Promise<Record<string, unknown>> {
+    const bytes = await this.options.fs.readFile(uri);
+    if (!bytes) {
+      problems.push({ uri, message: 'cannot be read' });
+      return {};
+    }
+    let data: unknown;
+    try {
+      data = parseYaml(decodeText(bytes).text, { maxAliasCount: 100 });
+    } catch (e) {
+      problems.push({ uri, message: `is not valid ${uri.endsWith('.json') ? 'JSON' : 'YAML'}: ${String((e as Error).message).split('\n')[0]}` });
+      return {};
+    }
+    if (data === null || data === undefined) return {};
+    for (const p of validateConfig(data)) problems.push({ uri, message: p });
+    if (typeof data !== 'object' || Array.isArray(data)) return {};
+    const own = data as Record<string, unknown>;
+    if (typeof own['extends'] === 'string' && depth < 5) {
+      const base = await this.loadConfig(Utils.joinPath(Utils.dirname(URI.parse(uri)), own['extends']).toString(), problems, depth + 1);
+      const rules = { ...((base['rules'] as object) ?? {}), ...((own['rules'] as object) ?? {}) };
+      return { ...base, ...own, rules };
+    }
+    return own;
+  }
+
+  private listContracts(config: ResolvedConfig): Promise<string[]> {
+    this.contractList ??= (async () => {
+      const all = await Promise.all(this.options.roots.map((r) => this.options.fs.findFiles(r, config.contracts.include, config.contracts.exclude)));
+      return all.flat().sort();
+    })();
+    return this.contractList;
+  }
+
+  /** Pools and agent names another contract declares (parsed once, cached until invalidated). */
+  summaryOf(uri: string): Promise<ContractSummary> {
+    let hit = this.summaries.get(uri);
+    if (!hit) {
+      hit = (async () => {
+        const bytes = await this.options.fs.readFile(uri);
+        if (!bytes || bytes.length > 5 * 1024 * 1024) return { pools: [], agents: [] };
+        const model = parseContract(decodeText(bytes).text);
+        return summarise(model, uri);
+      })();
+      this.summaries.set(uri, hit);
+    }
+    return hit;
+  }
+
+  private sha256(uri: string): Promise<string | undefined> {
+    let hit = this.hashes.get(uri);
+    if (!hit) {
+      hit = (async () => {
+        const bytes = await this.options.fs.readFile(uri);
+        if (!bytes) return undefined;
+        const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
+        return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+      })();
+      this.hashes.set(uri, hit);
+    }
+    return hit;
+  }
+
+  /**
+   * Gathers the facts validation needs about `model` (the document at `uri`): configuration,
+   * pools and agents declared elsewhere, resource files and their SHA-256, and ReDoS verdicts
+   * for intent patterns. Never throws; what cannot be found is reported in the facts.
+   */
+  async facts(uri: string, model: ParsedContract): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }> {
+    const { config, uri: configUri, problems } = await this.configFor(uri);
+    const externalPools = new Map<string, ExternalName[]>();
+    const externalAgents = new Map<string, ExternalName[]>();
+    const add = (m: Map<string, ExternalName[]>, n: ExternalName) => {
+      const list = m.get(n.name);
+      if (list) list.push(n);
+      else m.set(n.name, [n]);
+    };
+    for (const p of config.sharedPools) add(externalPools, { name: p.name, uri: configUri ?? '', range: ZERO });
+    const needsOthers = model.kind !== 'freeform';
+    if (needsOthers && this.options.roots.length > 0) {
+      const others = (await this.listContracts(config)).filter((u) => u !== uri);
+      for (const s of await Promise.all(others.map((u) => this.summaryOf(u)))) {
+        for (const p of s.pools) add(externalPools, p);
+        for (const a of s.agents) add(externalAgents, a);
+      }
+    }
+    const resources = needsOthers ? await this.resolveResources(uri, model, config) : new Map<string, ResourceStatus>();
+    const regex = new Map<string, RegexVerdict>();
+    const analyze = this.options.analyzeRegex;
+    const patterns = (model.data['trigger'] as { intent_patterns?: unknown } | undefined)?.intent_patterns;
+    if (analyze && Array.isArray(patterns)) {
+      const sources = patterns.map(cleanName).filter((p) => p && checkPatternDialect(p).ok);
+      const verdicts = await Promise.all(sources.map((p) => analyze(p)));
+      sources.forEach((p, i) => regex.set(p, verdicts[i]!));
+    }
+    return { config, ...(configUri ? { configUri } : {}), externalPools, externalAgents, resources, regex, configProblems: problems };
+  }
+
+  private async resolveResources(uri: string, model: ParsedContract, config: ResolvedConfig): Promise<Map<string, ResourceStatus>> {
+    const out = new Map<string, ResourceStatus>();
+    const names = new Set(referencesOf(model).references.filter((r) => r.kind === 'resource').map((r) => r.name));
+    for (const r of (Array.isArray(model.data['resources']) ? model.data['resources'] : []) as Record<string, unknown>[]) {
+      const n = cleanName(r?.['path']);
+      if (n) names.add(n);
+    }
+    const root = this.rootOf(uri);
+    const docDir = Utils.dirname(URI.parse(uri));
+    for (const name of names) {
+      if (!root) {
+        out.set(name, { status: 'unchecked', reason: 'the file is not in a workspace folder' });
+        continue;
+      }
+      const rootUri = URI.parse(root);
+      const candidates = [Utils.joinPath(docDir, name), Utils.joinPath(rootUri, name), ...config.resourceRoots.map((d) => Utils.joinPath(rootUri, d, name))];
+      let found: ResourceStatus | undefined;
+      for (const c of candidates) {
+        const st = await this.options.fs.stat(c.toString());
+        if (st?.type !== 'file') continue;
+        if (st.size > (this.options.maxResourceBytes ?? 64 * 1024 * 1024)) {
+          found = { status: 'unchecked', reason: `${st.size} bytes is over the hashing limit` };
+          break;
+        }
+        const sha = await this.sha256(c.toString());
+        if (sha) found = { status: 'found', uri: c.toString(), sha256: sha };
+        break;
+      }
+      out.set(name, found ?? { status: 'missing', tried: [...new Set(candidates.map((c) => relative(rootUri, c)))] });
+    }
+    return out;
+  }
+}
+
+function relative(root: URI, target: URI): string {
+  const r = root.path.endsWith('/') ? root.path : root.path + '/';
+  return target.path.startsWith(r) ? target.path.slice(r.length) || '.' : target.path;
+}
+
+function summarise(model: ParsedContract, uri: string): ContractSummary {
+  if (model.kind === 'freeform') return { pools: [], agents: [] };
+  const refs = referencesOf(model);
+  const pools = [...(refs.names.get('pool')?.values() ?? [])].map((d) => ({ name: d.name, uri, range: d.range }));
+  const agents: ExternalName[] = [];
+  const id = refs.declarations.find((d) => d.pointer === '/identity/name');
+  if (id) agents.push({ name: id.name, uri, range: id.range });
+  const fmName = cleanName(model.data['name']);
+  if (fmName && fmName !== id?.name) agents.push({ name: fmName, uri, range: ZERO });
+  return { pools, agents };
+}
