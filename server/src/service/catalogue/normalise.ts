@@ -11,7 +11,7 @@ export function normaliseLabel(label: string): string {
   s = s.replace(/^\s*(?:\d+(?:\.\d+)*[.)、]?|[-–—•])\s*/u, '');
   s = s.replace(/\s+[-–—]\s+.*$/u, '').replace(/\s*[(（].*$/u, '').replace(/\s*[:：]\s*.*$/u, '');
   s = s.toLowerCase();
-  s = s.replace(/[_\-&/]+|\band\b/g, ' ');
+  s = s.replace(/[_\-&/]+/g, ' ').replace(/\band\b/g, ' ');
   s = s.replace(/\s+/g, ' ').trim();
   return s;
 }

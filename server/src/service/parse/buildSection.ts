@@ -5,6 +5,7 @@ import { parseMarkdown } from './markdown.ts';
 import { parseYamlBlock, pointerSegment, type ParsedBlock } from './yamlBlock.ts';
 import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../catalogue/sections.ts';
 import { FRONT_MATTER_FIELDS } from '../catalogue/sections.ts';
+import { normaliseLabel } from '../catalogue/normalise.ts';
 import type { CommentInfo, Finding, HeadingInfo, PointerSpan, ProseInfo, SectionModel } from '../model/types.ts';
 import type { SectionSlice } from './scanSections.ts';
 import { interpretBullet } from './bullets.ts';
@@ -174,7 +175,9 @@ function setField(
         itemRanges.push([`${p}/${i++}`, { value: r }]);
       }
     } else if (l.value) {
-      for (const part of splitInlineList(l.value)) {
+      // Seed 001 writes source priority as `A > B > C`.
+      const separators = field.key === 'source_priority' && !/[,，、]/.test(l.value) ? /[>＞]/ : undefined;
+      for (const part of splitInlineList(l.value, separators)) {
         items.push(stripCode(part.text));
         itemRanges.push([`${p}/${i++}`, { value: shiftRange(b.loc, l.valueRange, part.start, part.end) }]);
       }
@@ -351,15 +354,22 @@ function fillObjectFromTable(b: Builder, obj: Mutable, prefix: string, spec: Sec
   }
 }
 
+/** An H3 that starts an item in TOOLS and MEMORY_POOLS: an identifier, optionally in backticks. */
+const ITEM_HEADING = /^`?[\p{L}_][\p{L}\p{N}_.\-]*`?$/u;
+
 /** Builds the value of an array section. */
 function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootContent[]): unknown[] {
   const items: unknown[] = [];
   let current: { obj: Mutable; prefix: string; seen: Map<string, Range> } | undefined;
   for (const node of blocks) {
     if (node.type === 'heading') {
+      // H4 and deeper belong to the H3 above them.
+      if (node.depth > 3 && current) continue;
       current = undefined;
-      if (spec.headingItems && node.depth >= 3) {
-        const name = stripCode(plainText(node).trim());
+      const text = plainText(node).trim();
+      const isWrapper = spec.titles.includes(normaliseLabel(text));
+      if (spec.headingItems && node.depth === 3 && !isWrapper && ITEM_HEADING.test(text)) {
+        const name = stripCode(text);
         const i = items.length;
         const obj: Mutable = { name };
         items.push(obj);
@@ -478,11 +488,15 @@ function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootContent[]
       if (node.type === 'list' && isArray) {
         const arr = (Array.isArray(obj[key]) ? obj[key] : (obj[key] = [])) as unknown[];
         if (!b.map.has(p)) b.map.set(p, { key: field.range, value: b.loc.nodeRange(node) });
-        for (const item of node.children) {
-          const para = item.children[0]?.type === 'paragraph' ? (item.children[0] as Paragraph) : undefined;
-          b.map.set(`${p}/${arr.length}`, { value: b.loc.nodeRange(para ?? item) });
-          arr.push(para ? b.raw(para).trim() : '');
-        }
+        const visit = (list: List) => {
+          for (const item of list.children) {
+            const para = item.children[0]?.type === 'paragraph' ? (item.children[0] as Paragraph) : undefined;
+            b.map.set(`${p}/${arr.length}`, { value: b.loc.nodeRange(para ?? item) });
+            arr.push(para ? b.raw(para).trim() : '');
+            for (const child of item.children) if (child.type === 'list') visit(child);
+          }
+        };
+        visit(node);
         continue;
       }
       if (node.type === 'paragraph' && !isArray && obj[key] === undefined) {

@@ -131,7 +131,7 @@ export function interpretBullet(form: BulletForm, input: BulletInput): BulletOut
           spans.set('/severity', { value: span.value });
         }
         if (/^(?:fall\s*back|fallback|回退|降级|兜底)/i.test(a) && item['fallback'] === undefined) {
-          item['fallback'] = a.replace(/^(?:fall\s*back|fallback)\s*(?:to)?\s*/i, '');
+          item['fallback'] = stripCode(a.replace(/^(?:fall\s*back|fallback)\s*(?:to)?\s*/i, ''));
           spans.set('/fallback', { value: span.value });
         }
         const wait = /(?:max|within|最多|最长)\s+([^)）,]*)/i.exec(a);

@@ -97,7 +97,8 @@ function compose(text: string, sections: SectionModel[]): ParsedContract {
       owners.set(k, preamble);
     }
   }
-  const marker = fm['contract'] === true;
-  const kind: DocumentKind = marker || recognised >= 2 ? 'contract' : recognised === 1 ? 'partial' : 'freeform';
+  // `contract: true` forces a contract, `contract: false` a free-form file.
+  const marker = fm['contract'];
+  const kind: DocumentKind = marker === false ? 'freeform' : marker === true || recognised >= 2 ? 'contract' : recognised === 1 ? 'partial' : 'freeform';
   return { text, lineCount: new LineIndex(text).lineCount, kind, sections, owners, data, findings };
 }

@@ -37,9 +37,9 @@ export function coerceScalar(text: string, types: readonly string[]): unknown {
 
 /**
  * Splits an inline list (`a, b + c、d; e`) into parts with their offsets in `text`, skipping
- * separators inside backticks and parentheses. Used for `Write By` cells and inline arrays.
+ * separators inside backticks and parentheses, and thousands separators (`50,000`). Used for `Write By` cells and inline arrays.
  */
-export function splitInlineList(text: string, separators = /[,，、;；]/): { text: string; start: number; end: number }[] {
+export function splitInlineList(text: string, separators: RegExp = /[,，、;；]/): { text: string; start: number; end: number }[] {
   const parts: { text: string; start: number; end: number }[] = [];
   let depth = 0;
   let inCode = false;
@@ -55,7 +55,7 @@ export function splitInlineList(text: string, separators = /[,，、;；]/): { t
     if (c === '`') inCode = !inCode;
     else if (!inCode && (c === '(' || c === '（' || c === '[')) depth++;
     else if (!inCode && (c === ')' || c === '）' || c === ']')) depth = Math.max(0, depth - 1);
-    else if (!inCode && depth === 0 && separators.test(c)) {
+    else if (!inCode && depth === 0 && separators.test(c) && !(c === ',' && /\d/.test(text[i - 1] ?? '') && /^\d{3}(?!\d)/.test(text.slice(i + 1)))) {
       push(i);
       start = i + 1;
     }

@@ -6,10 +6,17 @@ import type { WorkspaceFacts } from '../workspace/facts.ts';
 /** Where a rule comes from, for its docs: a seed document or a section of the brief. */
 export type RuleSource = string;
 
-/** A rule's bad and good example: whole documents, shown in docs/rules.md and run as fixtures. */
+/**
+ * A rule's bad and good example: whole documents, shown in docs/rules.md and run as fixtures
+ * (test/rules.test.ts: the bad one triggers the rule, the good one does not). Both are linted
+ * as `AGENTS.md` at the root of a workspace holding `workspace.files` (paths relative to the
+ * root) and, when given, `workspace.config` as `.agents-md.json`. Empty strings mean the rule
+ * has no document example (its findings come from the file's bytes or from a bug).
+ */
 export interface RuleExample {
   readonly bad: string;
   readonly good: string;
+  readonly workspace?: { readonly files?: Readonly<Record<string, string>>; readonly config?: Readonly<Record<string, unknown>> };
 }
 
 /**

@@ -209,7 +209,7 @@ export class Workspace {
         continue;
       }
       const rootUri = URI.parse(root);
-      const candidates = [Utils.joinPath(docDir, name), Utils.joinPath(rootUri, name), ...config.resourceRoots.map((d) => Utils.joinPath(rootUri, d, name))];
+      const candidates = [...config.resourceRoots.map((d) => Utils.joinPath(rootUri, d, name)), Utils.joinPath(docDir, name), Utils.joinPath(rootUri, name)];
       let found: ResourceStatus | undefined;
       for (const c of candidates) {
         const st = await this.options.fs.stat(c.toString());

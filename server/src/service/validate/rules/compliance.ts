@@ -11,8 +11,9 @@ export const complianceUnknownClause: Rule = {
   needsWorkspace: true,
   messages: { default: 'Clause "{clause}" is not in the known compliance clauses of this workspace (complianceClauses in the config).' },
   examples: {
-    bad: `<!-- agents-md-configure-file { "compliance-unknown-clause": "warning" } -->\n${FM}\n## COMPLIANCE\n\n- **Clauses**: \`GDPR Art. 99\`\n`,
+    bad: `${FM}\n## COMPLIANCE\n\n- **Clauses**: \`GDPR Art. 99\`\n`,
     good: `${FM}\n## COMPLIANCE\n\n- **Clauses**: \`GDPR Art. 30\`\n`,
+    workspace: { config: { complianceClauses: ['GDPR Art. 30', 'ISO 27001 Annex A.9.4.2'] } },
   },
   *check({ data, facts, locate }) {
     const known = facts.config.complianceClauses;

@@ -52,7 +52,8 @@ export const templateUnknownEntity: Rule = {
         yield { code: 'template-unknown-entity', range: t.range, args: { template: t.raw }, variant: 'syntax' };
         continue;
       }
-      if (entities?.has(t.entity!) || entities?.has(t.variable)) continue;
+      // `{{query}}` is the user's query itself (docs/contract-format.md, "Templates").
+      if (t.variable === 'query' || entities?.has(t.entity!) || entities?.has(t.variable)) continue;
       yield { code: 'template-unknown-entity', range: t.range, args: { template: t.raw, entity: t.entity! }, ...(trigger ? { related: [{ range: trigger.value, message: 'entities are declared here' }] } : {}) };
     }
   },

@@ -13,7 +13,8 @@ export const resourceMissing: Rule = {
   messages: { default: 'Resource `{name}` was not found (looked in {tried}).' },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Core Mandate**: "Only handle vendors in \`vendor_whitelist_v9.csv\`"\n`,
-    good: `${FM}\n## AGENT_IDENTITY\n\n- **Core Mandate**: "Answer questions about the public catalogue"\n`,
+    good: `${FM}\n## AGENT_IDENTITY\n\n- **Core Mandate**: "Only handle vendors in \`vendor_whitelist.csv\`"\n`,
+    workspace: { files: { 'configs/resources/vendor_whitelist.csv': 'vendor,domain\nAcme,acme.example\n' } },
   },
   *check({ model, facts }): Generator<Finding> {
     const { references } = referencesOf(model);
@@ -53,6 +54,7 @@ export const resourceHashMismatch: Rule = {
   examples: {
     bad: `${FM}\n## RESOURCES\n\n| Path | SHA-256 |\n|---|---|\n| \`configs/resources/empty.csv\` | 0000000000000000000000000000000000000000000000000000000000000000 |\n`,
     good: `${FM}\n## RESOURCES\n\n| Path | SHA-256 |\n|---|---|\n| \`configs/resources/empty.csv\` | e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 |\n`,
+    workspace: { files: { 'configs/resources/empty.csv': '' } },
   },
   *check({ data, facts, locate }) {
     const rows = arr(data['resources']);

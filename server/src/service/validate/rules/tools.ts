@@ -92,12 +92,12 @@ export const toolNameVerb: Rule = {
   code: 'tool-name-verb',
   severity: 'warning',
   summary: 'Tool names start with a verb.',
-  description: 'Seed 003: "tool names start with a verb so that what they do is visible". `order_info` could read, write or delete; `get_order_status` cannot be misread. Add verbs of your domain with the config file\'s `verbs` list.',
+  description: 'Seed 003: "tool names start with a verb so that what they do is visible". `vendor_info` could read, write or delete; `get_vendor_info` cannot be misread. Add verbs of your domain with the config file\'s `verbs` list.',
   source: 'seed 003 §2.2',
   messages: { default: 'Tool name "{tool}" does not start with a verb; name what it does, e.g. "get_{tool}".' },
   examples: {
-    bad: TOOL('### `order_info`\n\n- **Description**: Order status by order id.\n'),
-    good: TOOL('### `get_order_status`\n\n- **Description**: Order status by order id.\n'),
+    bad: TOOL('### `vendor_info`\n\n- **Description**: Vendor record by domain.\n'),
+    good: TOOL('### `get_vendor_info`\n\n- **Description**: Vendor record by domain.\n'),
   },
   *check({ data, facts, locate }) {
     const extra = new Set(facts.config.verbs.map((v) => v.toLowerCase()));

@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createLanguageService, recheckAnalyzer, RULES } from '../server/src/service/index.ts';
+import { memoryFs } from './helpers/memoryFs.ts';
+import { renderRuleDocs } from '../scripts/ruleDocs.ts';
+
+const ROOT = 'file:///ws';
+
+async function lint(text: string, workspace: { files?: Record<string, string>; config?: Record<string, unknown> } = {}) {
+  const files: Record<string, string> = { [`${ROOT}/AGENTS.md`]: text };
+  for (const [p, c] of Object.entries(workspace.files ?? {})) files[`${ROOT}/${p}`] = c;
+  if (workspace.config) files[`${ROOT}/.agents-md.json`] = JSON.stringify(workspace.config);
+  const service = createLanguageService({ fs: memoryFs(files), roots: [ROOT], analyzeRegex: recheckAnalyzer });
+  return service.lintBytes(`${ROOT}/AGENTS.md`, new TextEncoder().encode(text));
+}
+
+// Each rule's documented examples are its fixtures (brief §9, "Rule fixtures").
+for (const rule of RULES) {
+  if (!rule.examples.bad) continue;
+  test(`${rule.code}: the bad example triggers it, the good one does not`, async () => {
+    const bad = await lint(rule.examples.bad, rule.examples.workspace);
+    assert.deepEqual(bad.configProblems, []);
+    assert.ok(bad.diagnostics.some((d) => d.code === rule.code), `bad example of ${rule.code} gave: ${bad.diagnostics.map((d) => d.code).join(', ')}`);
+    const good = await lint(rule.examples.good, rule.examples.workspace);
+    const hits = good.diagnostics.filter((d) => d.code === rule.code);
+    assert.deepEqual(hits.map((d) => d.message), [], `good example of ${rule.code} still triggers it`);
+  });
+}
+
+test('every rule has a code, a summary, a description, a source and a default message', () => {
+  const codes = new Set<string>();
+  for (const r of RULES) {
+    assert.match(r.code, /^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+    assert.ok(!codes.has(r.code), `duplicate code ${r.code}`);
+    codes.add(r.code);
+    for (const k of ['summary', 'description', 'source'] as const) assert.ok(r[k].length > 10, `${r.code}.${k}`);
+    assert.ok(r.messages.default.length > 10);
+  }
+});
+
+test('docs/rules.md is generated from the catalogue and up to date (npm run docs)', () => {
+  assert.equal(readFileSync(new URL('../docs/rules.md', import.meta.url), 'utf8'), renderRuleDocs());
+});
