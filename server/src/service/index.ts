@@ -103,3 +103,10 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   };
   return service;
 }
+
+export { hover, schemaDocs, ruleDocs, type FeatureOptions } from './features/hover.ts';
+export { completion } from './features/completion.ts';
+export { definition, references, prepareRename, rename } from './features/navigation.ts';
+export { documentSymbols, foldingRanges } from './features/symbols.ts';
+export { codeActions, sectionSkeleton, type DiagnosticRef, type CodeActionOptions } from './features/codeActions.ts';
+export type * from './features/types.ts';

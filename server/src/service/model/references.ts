@@ -134,6 +134,19 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
     }
   });
 
+  // A FAILURE_PROTOCOL condition that names a HITL scenario refers to it (docs/contract-format.md).
+  const scenarios = [...(names.get('scenario')?.keys() ?? [])];
+  arr(d['failure_protocol']).forEach((f, i) => {
+    if (f?.scenario || typeof f?.condition !== 'string' || scenarios.length === 0) return;
+    const span = locate(model, `/failure_protocol/${i}/condition`);
+    if (!span) return;
+    const raw = textAt(model, span.value).toLowerCase();
+    for (const sc of scenarios) {
+      const at = raw.indexOf(sc.toLowerCase());
+      if (at >= 0) references.push({ kind: 'scenario', name: sc, range: innerRange(model, span.value, at, at + sc.length), pointer: `/failure_protocol/${i}/condition`, via: 'condition' });
+    }
+  });
+
   // Backticked tokens and templates in every string value.
   const proseKinds = /^\/(?:identity\/hard_boundaries|identity\/may_act_directly|identity\/needs_confirmation|human_in_the_loop\/\d+\/(?:required_action|trigger_condition)|constraints\/\d+\/rule|budgets)/;
   for (const [pointer, value] of strings(d, '')) {

@@ -138,6 +138,11 @@ function labelOf(b: Builder, para: Paragraph, fields: readonly FieldSpec[] | und
   return undefined;
 }
 
+/** The items of every list nested directly in a list item (an HTML comment between them splits one list in two). */
+function nestedItems(item: ListItem): ListItem[] {
+  return item.children.flatMap((c) => (c.type === 'list' ? c.children : []));
+}
+
 function isYamlish(code: Code): 'yaml' | 'json' | undefined {
   const lang = (code.lang ?? '').toLowerCase();
   if (lang === 'yaml' || lang === 'yml') return 'yaml';
@@ -152,7 +157,7 @@ function setField(
   prefix: string,
   field: FieldSpec,
   l: Labelled,
-  nested: List | undefined,
+  nested: readonly ListItem[],
   seen: Map<string, Range>,
 ): void {
   const p = `${prefix}/${pointerSegment(field.key)}`;
@@ -162,13 +167,13 @@ function setField(
     return;
   }
   seen.set(field.key, l.labelRange);
-  const wantsArray = field.types.includes('array') && !(field.types.includes('string') && !nested);
+  const wantsArray = field.types.includes('array') && !(field.types.includes('string') && nested.length === 0);
   if (wantsArray) {
     const items: unknown[] = [];
     let i = 0;
     const itemRanges: [string, PointerSpan][] = [];
-    if (nested) {
-      for (const item of nested.children) {
+    if (nested.length > 0) {
+      for (const item of nested) {
         const para = item.children.find((c): c is Paragraph => c.type === 'paragraph');
         const r = b.loc.nodeRange(para ?? item);
         items.push(para ? stripCode(b.raw(para).trim()) : '');
@@ -183,7 +188,8 @@ function setField(
       }
     }
     obj[field.key] = items;
-    b.map.set(p, { key: l.labelRange, value: l.value || !nested ? l.valueRange : b.loc.nodeRange(nested) });
+    const last = nested[nested.length - 1];
+    b.map.set(p, { key: l.labelRange, value: l.value || !last ? l.valueRange : b.loc.range(nested[0]!.position?.start.offset ?? 0, last.position?.end.offset ?? 0) });
     for (const [ip, s] of itemRanges) b.map.set(ip, s);
     return;
   }
@@ -212,7 +218,7 @@ function fillObjectFromList(b: Builder, obj: Mutable, prefix: string, fields: re
       b.findings.push({ code: 'unknown-field', range: l.labelRange, args: { label: l.label, section: sectionTitle } });
       continue;
     }
-    const nested = item.children.find((c): c is List => c.type === 'list');
+    const nested = nestedItems(item);
     const code = item.children.find((c): c is Code => c.type === 'code' && !!isYamlish(c));
     if (code && !l.value && (field.types.includes('object') || field.types.length === 0)) {
       const block = parseYamlBlock(code.value, isYamlish(code));
@@ -350,7 +356,7 @@ function fillObjectFromTable(b: Builder, obj: Mutable, prefix: string, spec: Sec
       continue;
     }
     const value = cellContent(b, v);
-    setField(b, obj, prefix, field, { label, labelRange: keyRange, value: value.text, valueRange: value.range }, undefined, seen);
+    setField(b, obj, prefix, field, { label, labelRange: keyRange, value: value.text, valueRange: value.range }, [], seen);
   }
 }
 
@@ -387,7 +393,7 @@ function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootContent[])
       } else if (node.type === 'paragraph') {
         const l = labelOf(b, node, spec.fields);
         const field = l && fieldForLabel(spec.fields, l.label);
-        if (l && field) setField(b, current.obj, current.prefix, field, l, undefined, current.seen);
+        if (l && field) setField(b, current.obj, current.prefix, field, l, [], current.seen);
         else if (!l && spec.fields.some((f) => f.key === 'description') && current.obj['description'] === undefined) {
           current.obj['description'] = b.raw(node).trim();
           b.map.set(`${current.prefix}/description`, { value: b.loc.nodeRange(node) });
@@ -421,18 +427,15 @@ function appendBulletItem(b: Builder, items: unknown[], spec: SectionSpec, item:
   const itemRange = b.loc.nodeRange(item);
   if (spec.bullets) {
     const l = para ? labelOf(b, para, undefined) : undefined;
-    const nested = item.children.find((c): c is List => c.type === 'list');
-    const nestedItems = nested
-      ? nested.children.map((n) => {
-          const p = n.children[0]?.type === 'paragraph' ? (n.children[0] as Paragraph) : undefined;
-          return { text: p ? b.raw(p).trim() : '', range: b.loc.nodeRange(n), labelled: p ? labelOf(b, p, spec.fields) : undefined };
-        })
-      : [];
+    const nested = nestedItems(item).map((n) => {
+      const p = n.children[0]?.type === 'paragraph' ? (n.children[0] as Paragraph) : undefined;
+      return { text: p ? b.raw(p).trim() : '', range: b.loc.nodeRange(n), labelled: p ? labelOf(b, p, spec.fields) : undefined };
+    });
     const out = interpretBullet(spec.bullets, {
       text: para ? b.raw(para).trim() : '',
       range: para ? b.loc.nodeRange(para) : itemRange,
       label: l,
-      nested: nestedItems,
+      nested,
       fields: spec.fields,
     });
     items.push(out.value);
@@ -523,7 +526,7 @@ function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootContent[]
     } else if (node.type === 'paragraph') {
       const l = labelOf(b, node, spec.fields);
       const f = l && fieldForLabel(spec.fields, l.label);
-      if (l && f) setField(b, obj, '', f, l, undefined, seen);
+      if (l && f) setField(b, obj, '', f, l, [], seen);
       else if (l) b.findings.push({ code: 'unknown-field', range: l.labelRange, args: { label: l.label, section: spec.title } });
       else noteProse(b, node);
     }

@@ -1,0 +1,171 @@
+import type { Position, Range } from '../types.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+import type { CodeActionEntry, TextEditResult } from './types.ts';
+import type { SectionModel } from '../model/types.ts';
+import { SECTIONS, type SectionSpec } from '../catalogue/sections.ts';
+import { lineIndexOf, textAt } from '../model/text.ts';
+import { locate } from '../model/locate.ts';
+import { labelOf } from './completion.ts';
+
+/** The part of a diagnostic a code action needs. */
+export interface DiagnosticRef {
+  readonly code: string;
+  readonly range: Range;
+  readonly args?: Readonly<Record<string, string | number>>;
+}
+
+/** Options: today's date (YYYY-MM-DD) for audit rows, so results are deterministic in tests. */
+export interface CodeActionOptions {
+  readonly today?: string;
+}
+
+const pos = (line: number, character: number): Position => ({ line, character });
+const at = (p: Position): Range => ({ start: p, end: p });
+
+/** The end of the last non-blank line of a section (or of the document). */
+function endOfContent(model: ParsedContract, s: SectionModel | undefined): Position {
+  const idx = lineIndexOf(model);
+  let line = (s ? s.endLine : idx.lineCount) - 1;
+  const first = s ? s.startLine : 0;
+  while (line > first && !idx.lineText(line).trim()) line--;
+  return pos(line, idx.lineText(line).length);
+}
+
+/** A skeleton of a section, written the way the format doc recommends for it. */
+export function sectionSkeleton(spec: SectionSpec, context: { version?: string; today: string }): string {
+  const req = new Set(((spec.shape === 'array' ? (spec.schema['items'] as Record<string, unknown> | undefined)?.['required'] : spec.schema['required']) as string[] | undefined) ?? []);
+  const fields = spec.fields.filter((f) => req.has(f.key) || req.size === 0).slice(0, 6);
+  switch (spec.key) {
+    case 'failure_protocol':
+      return '- **If <condition>**: → <action> → Alert `#channel` with severity `P2` → Return error_code `E001`';
+    case 'versioning':
+      return `| Version | Date | Changed By | Key Changes |\n|---|---|---|---|\n| ${context.version ?? '1.0.0'} | ${context.today} | @you | <what changed> |`;
+    case 'tools':
+      return '### `get_something`\n\n- **Description**: <what it returns>\n- **When to use**: <questions it answers>\n- **When not to use**: <what it is not for>\n- **Side Effects**: none\n\n```yaml\ninput_schema:\n  type: object\n  properties: {}\noutput_schema:\n  type: object\n  properties: {}\n```';
+    case 'output_schema':
+      return '```yaml\ntype: object\nproperties: {}\n```';
+    case 'budgets':
+      return '- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 5m\n- **On Timeout**: <fallback>';
+    default:
+      break;
+  }
+  if (spec.shape === 'array' && spec.bullets === 'string') return '- <item>';
+  if (spec.shape === 'array') {
+    const cols = fields.length ? fields : spec.fields.slice(0, 4);
+    return `| ${cols.map(labelOf).join(' | ')} |\n|${cols.map(() => '---').join('|')}|\n| ${cols.map(() => ' ').join(' | ')} |`;
+  }
+  const bullets = (fields.length ? fields : spec.fields.slice(0, 4)).map((f) => `- **${labelOf(f)}**: `);
+  return bullets.join('\n');
+}
+
+function appendSection(model: ParsedContract, spec: SectionSpec, body: string): TextEditResult {
+  const end = endOfContent(model, undefined);
+  const lead = end.character === 0 && end.line === 0 ? '' : '\n\n';
+  return { range: at(end), newText: `${lead}## ${spec.title}\n\n${body}\n` };
+}
+
+const spec = (key: string) => SECTIONS.find((s) => s.key === key)!;
+
+/**
+ * Code actions for the diagnostics in a request's context: add a missing section's skeleton,
+ * add the audit row for the current version, add a FAILURE_PROTOCOL fallback for a HITL
+ * scenario, add missing tool schema stubs, quote an unquoted template, apply a suggested title,
+ * update a resource hash; and for every diagnostic, disable its rule for that line or the file.
+ */
+export function codeActions(model: ParsedContract, diagnostics: readonly DiagnosticRef[], options: CodeActionOptions = {}): CodeActionEntry[] {
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const out: CodeActionEntry[] = [];
+  const version = model.data['version'] === undefined ? undefined : String(model.data['version']);
+  for (const d of diagnostics) {
+    const args = d.args ?? {};
+    switch (d.code) {
+      case 'missing-section': {
+        const s = SECTIONS.find((x) => x.title === args['section']);
+        if (s) out.push({ title: `Add a ${s.title} section`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [appendSection(model, s, sectionSkeleton(s, { ...(version ? { version } : {}), today }))] });
+        break;
+      }
+      case 'version-not-audited': {
+        const v = String(args['version'] ?? version ?? '');
+        const section = model.owners.get('versioning');
+        const table = section?.kind === 'section' ? section.mdast.children.find((n) => n.type === 'table') : undefined;
+        const row = `| ${v} | ${today} | @you | <what changed> |`;
+        if (section && table?.position) {
+          const headerLine = section.startLine + table.position.start.line - 1;
+          out.push({ title: `Add the audit row for ${v}`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: at(pos(headerLine + 2, 0)), newText: `${row}\n` }] });
+        } else if (!section) {
+          out.push({ title: `Add VERSIONING & AUDIT with a row for ${v}`, kind: 'quickfix', fixes: [d.code], edits: [appendSection(model, spec('versioning'), sectionSkeleton(spec('versioning'), { version: v, today }))] });
+        }
+        break;
+      }
+      case 'hitl-needs-fallback': {
+        const used = new Set((Array.isArray(model.data['failure_protocol']) ? model.data['failure_protocol'] : []).map((f) => String((f as Record<string, unknown>)?.['code'] ?? '')));
+        let n = 1;
+        while (used.has(`HITL${String(n).padStart(3, '0')}`)) n++;
+        const entry = `- **If ${args['scenario']} gets no sign-off within ${args['sla']}**: → Auto-reject the request → Notify the requester → Return error_code \`HITL${String(n).padStart(3, '0')}\``;
+        const fp = model.owners.get('failure_protocol');
+        const edit = fp && fp.kind === 'section' ? { range: at(endOfContent(model, fp)), newText: `\n${entry}` } : appendSection(model, spec('failure_protocol'), entry);
+        out.push({ title: `Add a FAILURE_PROTOCOL fallback for "${args['scenario']}"`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [edit] });
+        break;
+      }
+      case 'tool-missing-schema': {
+        const missing = String(args['missing'] ?? '').split(' and ').filter(Boolean);
+        const tools = model.owners.get('tools');
+        const data = Array.isArray(model.data['tools']) ? (model.data['tools'] as Record<string, unknown>[]) : [];
+        const i = data.findIndex((t) => String(t?.['name'] ?? '') === String(args['tool']));
+        const heading = i >= 0 ? locate(model, `/tools/${i}`) : undefined;
+        if (!tools || tools.kind !== 'section' || !heading) break;
+        const next = tools.headings.find((h) => h.depth <= 3 && h.range.start.line > heading.value.start.line);
+        const stop = next ? { ...tools, endLine: next.range.start.line } : tools;
+        const block = ['```yaml', ...missing.flatMap((k) => [`${k}:`, '  type: object', '  properties: {}']), '```'].join('\n');
+        out.push({ title: `Add ${missing.join(' and ')} to "${args['tool']}"`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: at(endOfContent(model, stop)), newText: `\n\n${block}` }] });
+        break;
+      }
+      case 'template-unquoted':
+        out.push({ title: 'Quote the template', kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: d.range, newText: `"${textAt(model, d.range)}"` }] });
+        break;
+      case 'unknown-section':
+        if (args['suggestion']) out.push({ title: `Change to ${args['suggestion']}`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: d.range, newText: String(args['suggestion']) }] });
+        break;
+      case 'resource-hash-mismatch':
+        if (args['actual']) out.push({ title: `Record the current SHA-256 of ${args['name']}`, kind: 'quickfix', fixes: [d.code], edits: [{ range: d.range, newText: String(args['actual']) }] });
+        break;
+      default:
+        break;
+    }
+    out.push(...disableActions(model, d));
+  }
+  return out;
+}
+
+/** "Disable <rule> for this line" (around the table or fence it sits in) and "…for this file". */
+function disableActions(model: ParsedContract, d: DiagnosticRef): CodeActionEntry[] {
+  const idx = lineIndexOf(model);
+  const line = d.range.start.line;
+  const section = model.sections.find((s) => line >= s.startLine && line < Math.max(s.endLine, s.startLine + 1));
+  const block = section?.kind === 'section'
+    ? [...section.fences.map((f) => f.range), ...section.mdast.children.filter((n) => n.type === 'table').map((n) => ({ start: pos(section.startLine + n.position!.start.line - 1, 0), end: pos(section.startLine + n.position!.end.line - 1, 0) }))].find((r) => r.start.line <= line && line <= r.end.line)
+    : undefined;
+  const actions: CodeActionEntry[] = [];
+  const fm = model.sections[0]?.frontMatter;
+  const inFrontMatter = fm !== undefined && line <= fm.range.end.line;
+  if (inFrontMatter) {
+    // A comment inside front matter would break its YAML: only the file-wide action applies.
+  } else if (block) {
+    const indent = /^\s*/.exec(idx.lineText(block.start.line))![0];
+    actions.push({
+      title: `Disable ${d.code} for this block`,
+      kind: 'quickfix',
+      fixes: [d.code],
+      edits: [
+        { range: at(pos(block.start.line, 0)), newText: `${indent}<!-- agents-md-disable ${d.code} -->\n` },
+        { range: at(pos(block.end.line, idx.lineText(block.end.line).length)), newText: `\n${indent}<!-- agents-md-enable ${d.code} -->` },
+      ],
+    });
+  } else {
+    const indent = /^\s*/.exec(idx.lineText(line))![0];
+    actions.push({ title: `Disable ${d.code} for this line`, kind: 'quickfix', fixes: [d.code], edits: [{ range: at(pos(line, 0)), newText: `${indent}<!-- agents-md-disable-next-line ${d.code} -->\n` }] });
+  }
+  const fileLine = fm ? fm.range.end.line + 1 : 0;
+  actions.push({ title: `Disable ${d.code} for this file`, kind: 'quickfix', fixes: [d.code], edits: [{ range: at(pos(fileLine, 0)), newText: `<!-- agents-md-disable-file ${d.code} -->\n` }] });
+  return actions;
+}

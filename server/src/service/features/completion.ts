@@ -1,0 +1,143 @@
+import type { Position, Range } from '../types.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+import type { CompletionEntry } from './types.ts';
+import type { FieldSpec, SectionSpec } from '../catalogue/sections.ts';
+import { SECTIONS, fieldForLabel } from '../catalogue/sections.ts';
+import { sectionAt } from './position.ts';
+import { annotation, enumDescriptions } from '../catalogue/schemaAt.ts';
+import { lineIndexOf } from '../model/text.ts';
+import { referencesOf } from '../model/references.ts';
+import { RULES } from '../validate/catalogue.ts';
+import { schemaDocs, type FeatureOptions } from './hover.ts';
+import type { NameKind } from '../catalogue/sections.ts';
+
+const r = (line: number, from: number, to: number): Range => ({ start: { line, character: from }, end: { line, character: to } });
+
+/** The label a field is written with in Markdown: its first alias, else its key. */
+export function labelOf(f: FieldSpec): string {
+  const aliases = (f.schema['x-aliases'] as string[] | undefined) ?? [];
+  return aliases.find((a) => /^[A-Za-z]/.test(a)) ?? f.key;
+}
+
+function fieldEntries(fields: readonly FieldSpec[], range: Range, lang: string, asYaml: boolean): CompletionEntry[] {
+  return fields.map((f, i) => {
+    const label = asYaml ? f.key : labelOf(f);
+    return {
+      label,
+      kind: 'field',
+      detail: annotation(f.schema, 'title', lang) ?? f.key,
+      documentation: schemaDocs(f.schema, f.key, lang),
+      insertText: asYaml ? `${f.key}: ` : `**${label}**: `,
+      range,
+      sortText: String(i).padStart(3, '0'),
+      ...(asYaml ? {} : { filterText: `**${label}` }),
+    };
+  });
+}
+
+function valueEntries(field: FieldSpec, model: ParsedContract, range: Range, lang: string): CompletionEntry[] {
+  const en = field.schema['enum'] as unknown[] | undefined;
+  if (en) {
+    const d = enumDescriptions(field.schema, lang);
+    return en.map((v, i) => ({ label: String(v), kind: 'value', ...(d[i] ? { documentation: d[i] } : {}), insertText: String(v), range }));
+  }
+  if (field.types.includes('boolean')) return ['true', 'false'].map((v) => ({ label: v, kind: 'value', insertText: v, range }));
+  if (field.reference) return nameEntries(model, [field.reference], range, false);
+  return [];
+}
+
+function nameEntries(model: ParsedContract, kinds: readonly NameKind[], range: Range, wrap: boolean): CompletionEntry[] {
+  const refs = referencesOf(model);
+  const out: CompletionEntry[] = [];
+  for (const kind of kinds) {
+    for (const d of refs.names.get(kind)?.values() ?? []) {
+      out.push({ label: d.name, kind: 'reference', detail: `${kind}, line ${d.range.start.line + 1}`, insertText: wrap ? `\`${d.name}\`` : d.name, range });
+    }
+  }
+  return out;
+}
+
+/** The fields that apply at a line: a TOOLS/MEMORY_POOLS item's under an item H3, else the section's. */
+function fieldsAt(model: ParsedContract, spec: SectionSpec, line: number, sectionStart: number): readonly FieldSpec[] {
+  if (spec.shape === 'object') return spec.fields;
+  const section = sectionAt(model, { line, character: 0 });
+  const h3 = section?.headings.filter((h) => h.depth === 3 && h.range.start.line < line && h.range.start.line > sectionStart).pop();
+  return spec.headingItems ? (h3 ? spec.fields : []) : spec.fields;
+}
+
+/**
+ * Completion at a position, from the model and the schemas: section titles after `## `;
+ * field labels after `- ` (and `**Label**: ` is inserted); enum values, booleans and declared
+ * names after a label or a YAML key; YAML keys inside fenced blocks; declared tools, pools and
+ * entities inside backticks; `extracted_<entity>` after `{{`; rule codes in `agents-md-*` comments.
+ */
+export function completion(model: ParsedContract, position: Position, options: FeatureOptions = {}): CompletionEntry[] {
+  const lang = options.lang ?? 'en';
+  const lineText = lineIndexOf(model).lineText(position.line);
+  const before = lineText.slice(0, position.character);
+  const line = position.line;
+
+  let m = /<!--\s*agents-md-[a-z-]*\s+(?:[a-z0-9-]+[\s,]+)*([a-z0-9-]*)$/.exec(before);
+  if (m) {
+    const range = r(line, position.character - m[1]!.length, position.character);
+    return RULES.map((rule) => ({ label: rule.code, kind: 'rule', detail: rule.severity, documentation: rule.summary, insertText: rule.code, range }));
+  }
+
+  m = /^ {0,3}##[ \t]+([^#]*)$/.exec(before);
+  if (m) {
+    const present = new Set(model.sections.map((s) => s.spec?.key).filter(Boolean));
+    const range = r(line, position.character - m[1]!.length, lineText.length);
+    return SECTIONS.map((s, i) => ({
+      label: s.title,
+      kind: 'section',
+      detail: annotation(s.schema, 'title', lang) ?? s.title,
+      documentation: schemaDocs(s.schema, undefined, lang),
+      insertText: s.title,
+      range,
+      sortText: `${present.has(s.key) ? 1 : 0}${String(i).padStart(3, '0')}`,
+    }));
+  }
+
+  m = /\{\{\s*([\w]*)$/.exec(before);
+  if (m) {
+    const range = r(line, position.character - m[1]!.length, position.character);
+    const close = lineText.slice(position.character).startsWith('}}') ? '' : '}}';
+    const entities = [...(referencesOf(model).names.get('entity')?.keys() ?? [])];
+    return [
+      ...entities.map((e) => ({ label: `extracted_${e}`, kind: 'variable' as const, detail: `entity ${e}`, insertText: `extracted_${e}${close}`, range })),
+      { label: 'query', kind: 'variable', detail: 'the user query', insertText: `query${close}`, range },
+    ];
+  }
+
+  const section = sectionAt(model, position);
+  const spec = section?.spec;
+  if (!section || !spec) return [];
+
+  if ((before.match(/`/g) ?? []).length % 2 === 1) {
+    const word = /([\w.-]*)$/.exec(before)![1]!;
+    return nameEntries(model, ['tool', 'pool', 'entity', 'layer'], r(line, position.character - word.length, position.character), false);
+  }
+
+  const inFence = section.fences.some((f) => f.range.start.line < line && line < f.range.end.line && /^(ya?ml|json)$/i.test(f.lang));
+  const fields = fieldsAt(model, spec, line, section.startLine);
+  if (inFence) {
+    m = /^(\s*(?:-\s+)?)([\w]*)$/.exec(before);
+    if (m) return fieldEntries(fields, r(line, m[1]!.length, position.character), lang, true);
+    m = /^\s*(?:-\s+)?([\w]+):\s*([\w-]*)$/.exec(before);
+    if (m) {
+      const f = fieldForLabel(fields, m[1]!) ?? fieldForLabel(spec.fields, m[1]!);
+      return f ? valueEntries(f, model, r(line, position.character - m[2]!.length, position.character), lang) : [];
+    }
+    return [];
+  }
+
+  m = /^(\s*[-*+]\s+)(\*{0,2}[^*:：]*)$/.exec(before);
+  if (m) return fieldEntries(fields, r(line, m[1]!.length, position.character), lang, false);
+
+  m = /^\s*[-*+]\s+\*\*(.+?)\*\*\s*[:：]\s*([\w-]*)$/.exec(before);
+  if (m) {
+    const f = fieldForLabel(fields, m[1]!);
+    return f ? valueEntries(f, model, r(line, position.character - m[2]!.length, position.character), lang) : [];
+  }
+  return [];
+}

@@ -1,0 +1,129 @@
+import type { Position } from '../types.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+import type { HoverResult } from './types.ts';
+import type { WorkspaceFacts } from '../workspace/facts.ts';
+import type { JsonSchema } from '../catalogue/schemas.ts';
+import { contains, modelAt, sectionAt } from './position.ts';
+import { annotation, enumDescriptions, schemaAt } from '../catalogue/schemaAt.ts';
+import { referencesOf, cleanName, type Declaration } from '../model/references.ts';
+import { ruleByCode } from '../validate/catalogue.ts';
+import { locate } from '../model/locate.ts';
+import { lineIndexOf } from '../model/text.ts';
+import { EMPTY_FACTS } from '../workspace/facts.ts';
+
+/** Options of the editor features: the display language (`en`, `zh-cn`). */
+export interface FeatureOptions {
+  readonly lang?: string;
+  readonly facts?: WorkspaceFacts;
+}
+
+/** Markdown documentation of a schema: title, description, accepted labels, enum values, examples. */
+export function schemaDocs(schema: JsonSchema, key: string | undefined, lang = 'en'): string {
+  const title = annotation(schema, 'title', lang);
+  const desc = annotation(schema, 'markdownDescription', lang) ?? annotation(schema, 'description', lang);
+  const type = Array.isArray(schema['type']) ? (schema['type'] as string[]).join(' | ') : (schema['type'] as string | undefined);
+  const out: string[] = [];
+  out.push(`**${title ?? key ?? ''}**${key ? ` · \`${key}\`` : ''}${type ? ` · ${type}` : ''}`);
+  if (desc) out.push('', desc);
+  const aliases = (schema['x-aliases'] as string[] | undefined) ?? [];
+  if (aliases.length) out.push('', `Labels: ${aliases.map((a) => `\`${a}\``).join(', ')}`);
+  const en = schema['enum'] as unknown[] | undefined;
+  if (en?.length) {
+    const d = enumDescriptions(schema, lang);
+    out.push('', ...en.map((v, i) => `- \`${String(v)}\`${d[i] ? `: ${d[i]}` : ''}`));
+  }
+  const ex = schema['examples'] as unknown[] | undefined;
+  if (ex?.length) out.push('', `Examples: ${ex.slice(0, 3).map((e) => `\`${typeof e === 'string' ? e : JSON.stringify(e)}\``).join(', ')}`);
+  return out.join('\n');
+}
+
+/** Markdown documentation of a rule, for hovers on codes in disable comments and diagnostics. */
+export function ruleDocs(code: string): string | undefined {
+  const r = ruleByCode(code);
+  if (!r) return undefined;
+  return `**${r.code}** (${r.severity})\n\n${r.summary}\n\n${r.description}\n\n[docs/rules.md#${r.code}](docs/rules.md#${r.code})`;
+}
+
+const KIND_LABEL: Record<string, string> = { tool: 'Tool', pool: 'Memory pool', role: 'Role', entity: 'Entity', scenario: 'HITL scenario', resource: 'Resource', layer: 'Memory layer' };
+
+function declarationSummary(model: ParsedContract, d: Declaration): string {
+  const data = model.data as Record<string, any>;
+  const m = /^\/(\w+)\/(\d+)/.exec(d.pointer);
+  const item = m ? data[m[1]!]?.[Number(m[2])] : undefined;
+  switch (d.kind) {
+    case 'tool':
+      return [item?.description, item?.side_effects ? `Side effects: ${item.side_effects}` : ''].filter(Boolean).join('\n\n');
+    case 'pool':
+      return [item?.content, item?.lifecycle ? `Lifecycle: ${item.lifecycle}` : '', item?.metadata?.length ? `Metadata: ${item.metadata.join(', ')}` : ''].filter(Boolean).join('\n\n');
+    case 'scenario':
+      return [item?.trigger_condition ? `Trigger: ${item.trigger_condition}` : '', item?.required_action ? `Action: ${item.required_action}` : '', item?.sla ? `SLA: ${item.sla}` : ''].filter(Boolean).join('\n\n');
+    case 'entity': {
+      const e = data['trigger']?.required_entities?.find((x: unknown) => cleanName(typeof x === 'string' ? x : (x as { name?: unknown })?.name) === d.name);
+      return e && typeof e === 'object' && e.pattern ? `Pattern: \`${e.pattern}\`` : '';
+    }
+    default:
+      return '';
+  }
+}
+
+/**
+ * Hover at a position: rule docs on a code in an `agents-md-*` comment; where a name is declared
+ * and what it is, on a tool, pool, role, entity, scenario or layer; the section's docs on a
+ * section title; the field's schema docs (or an enum value's description) on a label, header,
+ * YAML key or value. Undefined where there is nothing to say.
+ */
+export function hover(model: ParsedContract, position: Position, options: FeatureOptions = {}): HoverResult | undefined {
+  const lang = options.lang ?? 'en';
+  const facts = options.facts ?? EMPTY_FACTS;
+  const section = sectionAt(model, position);
+  if (!section) return undefined;
+
+  for (const c of section.comments) {
+    if (!contains(c.range, position) || !/agents-md-/.test(c.text)) continue;
+    const line = lineIndexOf(model).lineText(position.line);
+    const re = /[a-z0-9]+(?:-[a-z0-9]+)+/g;
+    for (const m of line.matchAll(re)) {
+      if (position.character < m.index! || position.character > m.index! + m[0].length) continue;
+      const docs = ruleDocs(m[0]);
+      if (docs) return { contents: docs, range: { start: { line: position.line, character: m.index! }, end: { line: position.line, character: m.index! + m[0].length } } };
+    }
+  }
+
+  const refs = referencesOf(model);
+  const named = [...refs.declarations, ...refs.references].find((x) => contains(x.range, position) && x.kind !== 'resource');
+  if (named) {
+    const decl = refs.names.get(named.kind)?.get(named.name);
+    const lines = [`**${KIND_LABEL[named.kind] ?? named.kind}** \`${named.name}\``];
+    if (decl) {
+      lines.push('', `Declared at line ${decl.range.start.line + 1}.`);
+      const summary = declarationSummary(model, decl);
+      if (summary) lines.push('', summary);
+    } else {
+      const ext = named.kind === 'pool' ? facts.externalPools.get(named.name)?.[0] : named.kind === 'role' ? facts.externalAgents.get(named.name)?.[0] : undefined;
+      lines.push('', ext ? `Declared in ${ext.uri}.` : 'Not declared in this contract.');
+    }
+    return { contents: lines.join('\n'), range: named.range };
+  }
+
+  if (section.titleRange && section.spec && contains(section.titleRange, position)) {
+    const s = section.spec;
+    const fields = s.fields.map((f) => `\`${(f.schema['x-aliases'] as string[] | undefined)?.[0] ?? f.key}\``).join(', ');
+    const doc = schemaDocs(schemaAt(`/${s.key}`) ?? s.schema, undefined, lang);
+    return { contents: `${doc}${fields ? `\n\nFields: ${fields}` : ''}${s.required ? '\n\nRequired in every contract.' : ''}`, range: section.titleRange };
+  }
+
+  const hit = modelAt(model, position);
+  if (!hit) return undefined;
+  const schema = schemaAt(hit.pointer);
+  if (!schema) return undefined;
+  const key = hit.pointer.split('/').pop();
+  let contents = schemaDocs(schema, key && !/^\d+$/.test(key) ? key : undefined, lang);
+  if (hit.part === 'value') {
+    const v = hit.pointer.split('/').slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], model.data);
+    const en = schema['enum'] as unknown[] | undefined;
+    const i = en ? en.indexOf(v) : -1;
+    if (i >= 0) contents = `\`${String(v)}\`: ${enumDescriptions(schema, lang)[i] ?? ''}\n\n---\n\n${contents}`;
+  }
+  const range = hit.part === 'key' ? hit.range : (locate(model, hit.pointer)?.value ?? hit.range);
+  return { contents, range };
+}

@@ -1,0 +1,81 @@
+import type { Position, Range } from '../types.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+import type { LocationResult, TextEditResult } from './types.ts';
+import type { WorkspaceFacts } from '../workspace/facts.ts';
+import { EMPTY_FACTS } from '../workspace/facts.ts';
+import { referencesOf, type Declaration, type Reference } from '../model/references.ts';
+import { contains } from './position.ts';
+import { innerRange, textAt } from '../model/text.ts';
+
+type Named = Declaration | (Reference & { via?: string });
+
+/** The declaration or reference under the cursor (resources included). */
+export function nameAt(model: ParsedContract, p: Position): Named | undefined {
+  const refs = referencesOf(model);
+  return [...refs.declarations, ...refs.references].find((x) => contains(x.range, p));
+}
+
+/**
+ * Go to definition: the declaration of the tool, pool, role, entity, scenario or layer under the
+ * cursor, in this contract or, for pools and agents, in another contract or the config
+ * (`facts`); for a resource, the file. Empty when nothing is declared.
+ */
+export function definition(model: ParsedContract, uri: string, p: Position, facts: WorkspaceFacts = EMPTY_FACTS): LocationResult[] {
+  const n = nameAt(model, p);
+  if (!n) return [];
+  if (n.kind === 'resource') {
+    const st = facts.resources.get(n.name);
+    return st?.status === 'found' ? [{ uri: st.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }] : [];
+  }
+  const decl = referencesOf(model).names.get(n.kind)?.get(n.name);
+  if (decl) return [{ uri, range: decl.range }];
+  const ext = n.kind === 'pool' ? facts.externalPools.get(n.name) : n.kind === 'role' ? facts.externalAgents.get(n.name) : undefined;
+  return (ext ?? []).filter((e) => e.uri).map((e) => ({ uri: e.uri, range: e.range }));
+}
+
+/** Every place in this contract that names the same thing as the cursor, declarations included on request. */
+export function references(model: ParsedContract, uri: string, p: Position, includeDeclaration = true): LocationResult[] {
+  const n = nameAt(model, p);
+  if (!n) return [];
+  const refs = referencesOf(model);
+  const same = (x: { kind: string; name: string }) => x.kind === n.kind && x.name === n.name;
+  const out = [...(includeDeclaration ? refs.declarations.filter(same) : []), ...refs.references.filter(same)];
+  return out.map((x) => ({ uri, range: x.range }));
+}
+
+/** The range to rename, when the cursor is on a name declared in this contract. */
+export function prepareRename(model: ParsedContract, p: Position): { range: Range; placeholder: string } | undefined {
+  const n = nameAt(model, p);
+  if (!n || n.kind === 'resource') return undefined;
+  if (!referencesOf(model).names.get(n.kind)?.has(n.name)) return undefined;
+  return { range: nameRange(model, n), placeholder: n.name };
+}
+
+/** The part of a reference's range that is the name itself (`device_id` inside `{{extracted_device_id}}`). */
+function nameRange(model: ParsedContract, x: { range: Range; name: string }): Range {
+  const text = textAt(model, x.range);
+  if (text === x.name) return x.range;
+  const at = text.lastIndexOf(x.name);
+  return at >= 0 ? innerRange(model, x.range, at, at + x.name.length) : x.range;
+}
+
+/**
+ * Rename a declared name and every reference to it in this contract. Returns no edits when the
+ * cursor is not on a declared name or `newName` is empty.
+ */
+export function rename(model: ParsedContract, p: Position, newName: string): TextEditResult[] {
+  const n = nameAt(model, p);
+  if (!n || !newName.trim() || !prepareRename(model, p)) return [];
+  const refs = referencesOf(model);
+  const same = (x: { kind: string; name: string }) => x.kind === n.kind && x.name === n.name;
+  const seen = new Set<string>();
+  const edits: TextEditResult[] = [];
+  for (const x of [...refs.declarations.filter(same), ...refs.references.filter(same)]) {
+    const range = nameRange(model, x);
+    const key = `${range.start.line}:${range.start.character}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    edits.push({ range, newText: newName });
+  }
+  return edits;
+}
