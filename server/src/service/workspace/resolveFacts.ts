@@ -46,15 +46,35 @@ export class Workspace {
   private readonly configs = new Map<string, Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }>>();
   private contractList: Promise<string[]> | undefined;
   private readonly hashes = new Map<string, Promise<string | undefined>>();
+  private readonly stats = new Map<string, ReturnType<FileSystem['stat']>>();
 
   constructor(readonly options: WorkspaceOptions) {}
 
-  /** Forgets everything derived from `uri` (a contract, a config file or a resource). */
-  invalidate(uri: string): void {
+  /**
+   * Forgets what was derived from `uri` (a contract, a config file or a resource). `changed`:
+   * its content changed; `structure`: it was created or deleted, so file lists and lookups are
+   * stale too.
+   */
+  invalidate(uri: string, kind: 'changed' | 'structure' = 'structure'): void {
     this.summaries.delete(uri);
     this.hashes.delete(uri);
+    this.stats.delete(uri);
     if (CONFIG_NAMES.some((n) => uri.endsWith('/' + n))) this.configs.clear();
-    this.contractList = undefined;
+    if (kind === 'structure') {
+      this.contractList = undefined;
+      this.configs.clear();
+      this.stats.clear();
+    }
+  }
+
+  /** `fs.stat`, cached until the file is invalidated (resource lookups run on every validation). */
+  private stat(uri: string): ReturnType<FileSystem['stat']> {
+    let hit = this.stats.get(uri);
+    if (!hit) {
+      hit = this.options.fs.stat(uri);
+      this.stats.set(uri, hit);
+    }
+    return hit;
   }
 
   /** The root folder that contains `uri`, if any. */
@@ -212,7 +232,7 @@ export class Workspace {
       const candidates = [...config.resourceRoots.map((d) => Utils.joinPath(rootUri, d, name)), Utils.joinPath(docDir, name), Utils.joinPath(rootUri, name)];
       let found: ResourceStatus | undefined;
       for (const c of candidates) {
-        const st = await this.options.fs.stat(c.toString());
+        const st = await this.stat(c.toString());
         if (st?.type !== 'file') continue;
         if (st.size > (this.options.maxResourceBytes ?? 64 * 1024 * 1024)) {
           found = { status: 'unchecked', reason: `${st.size} bytes is over the hashing limit` };

@@ -1,0 +1,239 @@
+import {
+  CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
+  type CodeAction, type Connection, type Diagnostic, type InitializeParams, type InitializeResult, type CancellationToken,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  createLanguageService, recheckAnalyzer, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
+  DEFAULT_MAX_FILE_BYTES, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic,
+} from '../service/index.ts';
+import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
+import { overlayFileSystem } from './overlayFileSystem.ts';
+import { createNodeFileSystem } from '../cli/nodeFileSystem.ts';
+
+/** Settings under `agentsMd.*`, read per resource. */
+export interface ServerSettings {
+  readonly enable: boolean;
+  /** Run the ReDoS analysis of intent patterns (recheck). */
+  readonly checkRegexBacktracking: boolean;
+  readonly maxFileBytes: number;
+}
+
+const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES };
+
+/** What the server keeps per open document: the model of one version, and its facts once gathered. */
+interface DocState {
+  readonly version: number;
+  readonly model: ParsedContract;
+  facts?: Promise<WorkspaceFacts>;
+}
+
+/** Files whose changes can change diagnostics: contracts, configuration, resources. */
+const WATCHED = ['**/AGENTS.md', '**/*.agents.md', '**/.agents-md.{json,yaml,yml}', '**/*.{csv,tsv,json,jsonl,yaml,yml,txt,pdf,xlsx,xls,parquet,sql,xml,html,md}'];
+
+/**
+ * Starts the AGENTS.md contract language server on a connection (stdio or IPC). A thin adapter:
+ * every answer is computed by the language service from the cached model of the document's
+ * current version. Diagnostics are pulled when the client supports it (VS Code) and pushed
+ * otherwise (Neovim, Helix); a result computed for a version that is no longer current is never
+ * delivered.
+ */
+export function startServer(connection: Connection, docsBase: string): void {
+  const documents = new TextDocuments(TextDocument);
+  const states = new Map<string, DocState>();
+  const settingsCache = new Map<string, Promise<ServerSettings>>();
+  let service: LanguageService | undefined;
+  let roots: string[] = [];
+  let pull = false;
+  let configurationSupport = false;
+  let watchRegistration = false;
+  let lang = 'en';
+
+  const nodeFs = createNodeFileSystem();
+  const fs = overlayFileSystem(nodeFs, (uri) => documents.get(uri)?.getText());
+  const makeService = () => createLanguageService({ fs, roots, analyzeRegex: (p) => (currentRegexSetting ? recheckAnalyzer(p) : Promise.resolve({ status: 'unknown' as const })) });
+  let currentRegexSetting = true;
+
+  const settingsFor = (uri: string): Promise<ServerSettings> => {
+    if (!configurationSupport) return Promise.resolve(DEFAULTS);
+    let s = settingsCache.get(uri);
+    if (!s) {
+      s = connection.workspace
+        .getConfiguration({ scopeUri: uri, section: 'agentsMd' })
+        .then((v: Partial<ServerSettings> | null) => ({ ...DEFAULTS, ...(v ?? {}) }))
+        .catch(() => DEFAULTS);
+      settingsCache.set(uri, s);
+    }
+    return s;
+  };
+
+  const stateOf = (doc: TextDocument): DocState => {
+    const cached = states.get(doc.uri);
+    if (cached && cached.version === doc.version) return cached;
+    const state: DocState = { version: doc.version, model: service!.parse(doc.uri, doc.getText()) };
+    states.set(doc.uri, state);
+    return state;
+  };
+
+  const factsOf = (doc: TextDocument, state: DocState): Promise<WorkspaceFacts> => {
+    state.facts ??= service!.facts(doc.uri, state.model);
+    return state.facts;
+  };
+
+  /** Diagnostics of a document's current version, or undefined when the document changed meanwhile. */
+  const diagnose = async (doc: TextDocument, token?: CancellationToken): Promise<Diagnostic[] | undefined> => {
+    const settings = await settingsFor(doc.uri);
+    if (!settings.enable) return [];
+    currentRegexSetting = settings.checkRegexBacktracking;
+    const text = doc.getText();
+    if (text.length > settings.maxFileBytes) {
+      const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      const d = service!.validate(service!.parse(doc.uri, ''), undefined, [{ code: 'file-too-large', range: zero, args: { size: text.length, limit: settings.maxFileBytes } }]);
+      return d.map((x) => toDiagnostic(x, doc.uri, docsBase));
+    }
+    const version = doc.version;
+    const state = stateOf(doc);
+    const facts = await factsOf(doc, state);
+    if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
+    const diagnostics: ContractDiagnostic[] = service!.validate(state.model, facts);
+    return diagnostics.map((d) => toDiagnostic(d, doc.uri, docsBase));
+  };
+
+  const pushTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const schedulePush = (doc: TextDocument) => {
+    if (pull) return;
+    clearTimeout(pushTimers.get(doc.uri));
+    pushTimers.set(
+      doc.uri,
+      setTimeout(() => {
+        pushTimers.delete(doc.uri);
+        const current = documents.get(doc.uri);
+        if (!current) return;
+        void diagnose(current).then((items) => {
+          if (items && documents.get(current.uri)?.version === current.version) void connection.sendDiagnostics({ uri: current.uri, version: current.version, diagnostics: items });
+        });
+      }, 30),
+    );
+  };
+
+  const refreshAll = () => {
+    for (const s of states.values()) s.facts = undefined;
+    if (pull) void connection.languages.diagnostics.refresh();
+    else for (const d of documents.all()) schedulePush(d);
+  };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    roots = (params.workspaceFolders ?? []).map((f) => f.uri);
+    if (roots.length === 0 && params.rootUri) roots = [params.rootUri];
+    lang = (params.locale ?? 'en').toLowerCase();
+    pull = !!params.capabilities.textDocument?.diagnostic;
+    configurationSupport = !!params.capabilities.workspace?.configuration;
+    watchRegistration = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    service = makeService();
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: ['#', '*', '{', '`', ':', '-', ' '], resolveProvider: false },
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'agents-md', version: '0.1.0' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (watchRegistration) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED.map((globPattern) => ({ globPattern })) });
+    }
+    if (roots.length > 0) {
+      connection.workspace.onDidChangeWorkspaceFolders((e) => {
+        roots = [...roots.filter((r) => !e.removed.some((x) => x.uri === r)), ...e.added.map((x) => x.uri)];
+        service = makeService();
+        states.clear();
+        refreshAll();
+      });
+    }
+  });
+
+  connection.onDidChangeConfiguration(() => {
+    settingsCache.clear();
+    refreshAll();
+  });
+
+  connection.onDidChangeWatchedFiles((params) => {
+    for (const c of params.changes) service?.workspace.invalidate(c.uri, c.type === FileChangeType.Changed ? 'changed' : 'structure');
+    refreshAll();
+  });
+
+  documents.onDidChangeContent((e) => {
+    // Other contracts read this document's declarations; only its summary is stale.
+    service?.workspace.invalidate(e.document.uri, 'changed');
+    schedulePush(e.document);
+  });
+  documents.onDidClose((e) => {
+    states.delete(e.document.uri);
+    service?.forget(e.document.uri);
+    settingsCache.delete(e.document.uri);
+    if (!pull) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  });
+
+  connection.languages.diagnostics.on(async (params, token) => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return { kind: 'full', items: [] };
+    const items = await diagnose(doc, token);
+    if (!items) throw new ResponseError(LSPErrorCodes.ServerCancelled, 'The document changed; diagnostics are recomputed.', { retriggerRequest: true });
+    return { kind: 'full', items };
+  });
+
+  const withDoc = <T>(uri: string, fallback: T, f: (doc: TextDocument, state: DocState) => T): T => {
+    const doc = documents.get(uri);
+    if (!doc || !service) return fallback;
+    return f(doc, stateOf(doc));
+  };
+  const lastFacts = async (doc: TextDocument, state: DocState) => (await Promise.race([factsOf(doc, state), new Promise<undefined>((r) => setTimeout(r, 200, undefined))])) ?? undefined;
+
+  connection.onHover(async (p) => {
+    const doc = documents.get(p.textDocument.uri);
+    if (!doc) return null;
+    const state = stateOf(doc);
+    const facts = await lastFacts(doc, state);
+    const h = hover(state.model, p.position, { lang, ...(facts ? { facts } : {}) });
+    return h ? { contents: { kind: 'markdown', value: h.contents }, range: h.range } : null;
+  });
+  connection.onCompletion((p) => withDoc(p.textDocument.uri, [], (_, s) => completion(s.model, p.position, { lang }).map(toCompletionItem)));
+  connection.onDefinition(async (p) => {
+    const doc = documents.get(p.textDocument.uri);
+    if (!doc) return [];
+    const state = stateOf(doc);
+    const facts = await lastFacts(doc, state);
+    return definition(state.model, doc.uri, p.position, facts);
+  });
+  connection.onReferences((p) => withDoc(p.textDocument.uri, [], (doc, s) => references(s.model, doc.uri, p.position, p.context.includeDeclaration)));
+  connection.onPrepareRename((p) => withDoc(p.textDocument.uri, null, (_, s) => prepareRename(s.model, p.position) ?? null));
+  connection.onRenameRequest((p) => withDoc(p.textDocument.uri, null, (doc, s) => ({ changes: { [doc.uri]: rename(s.model, p.position, p.newName) } })));
+  connection.onDocumentSymbol((p) => withDoc(p.textDocument.uri, [], (_, s) => documentSymbols(s.model).map(toDocumentSymbol)));
+  connection.onFoldingRanges((p) => withDoc(p.textDocument.uri, [], (_, s) => foldingRanges(s.model).map(toFoldingRange)));
+  connection.onCodeAction((p) =>
+    withDoc(p.textDocument.uri, [], (doc, s) => {
+      const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
+      const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
+      return codeActions(s.model, refs).map((a): CodeAction => ({
+        title: a.title,
+        kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.Source,
+        diagnostics: ours.filter((d) => a.fixes.includes(String(d.code))),
+        edit: { changes: { [doc.uri]: [...a.edits] } },
+        ...(a.isPreferred ? { isPreferred: true } : {}),
+      }));
+    }),
+  );
+
+  documents.listen(connection);
+  connection.listen();
+}

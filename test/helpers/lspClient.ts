@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+
+/**
+ * A minimal LSP client for protocol tests: spawns the bundled server over stdio and speaks
+ * JSON-RPC to it, as an editor would. `pull` chooses whether the client announces pull
+ * diagnostics (VS Code) or expects them pushed (Neovim).
+ */
+export class LspClient {
+  readonly connection: MessageConnection;
+  private readonly proc: ChildProcess;
+  private readonly published = new Map<string, PublishDiagnosticsParams[]>();
+  private readonly waiters: { uri: string; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  readonly stderr: string[] = [];
+
+  constructor(serverPath: string) {
+    this.proc = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc.stderr!.on('data', (d) => this.stderr.push(String(d)));
+    this.connection = createMessageConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
+    this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+      const list = this.published.get(p.uri) ?? [];
+      list.push(p);
+      this.published.set(p.uri, list);
+      for (const w of this.waiters.filter((x) => x.uri === p.uri)) w.resolve(p);
+      this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((x) => x.uri !== p.uri));
+    });
+    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => null));
+    this.connection.onRequest('workspace/diagnostic/refresh', () => null);
+    this.connection.listen();
+  }
+
+  async initialize(rootUri: string | null, pull: boolean, locale = 'en') {
+    const result = await this.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri,
+      locale,
+      workspaceFolders: rootUri ? [{ uri: rootUri, name: 'ws' }] : null,
+      capabilities: {
+        textDocument: { ...(pull ? { diagnostic: { dynamicRegistration: false } } : { publishDiagnostics: { relatedInformation: true, versionSupport: true } }), hover: { contentFormat: ['markdown'] } },
+        workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true },
+      },
+    });
+    await this.connection.sendNotification('initialized', {});
+    return result as { capabilities: Record<string, unknown> };
+  }
+
+  open(uri: string, text: string, version = 1) {
+    return this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version, text } });
+  }
+
+  change(uri: string, version: number, changes: unknown[]) {
+    return this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+  }
+
+  /** The next diagnostics pushed for `uri` (push mode). */
+  nextPublished(uri: string, timeoutMs = 10_000): Promise<PublishDiagnosticsParams> {
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no diagnostics for ${uri} within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({ uri, resolve: (p) => (clearTimeout(t), resolve(p)) });
+    });
+  }
+
+  async pullDiagnostics(uri: string): Promise<Diagnostic[]> {
+    const r = (await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })) as { items: Diagnostic[] };
+    return r.items;
+  }
+
+  request<T>(method: string, params: unknown): Promise<T> {
+    return this.connection.sendRequest(method, params) as Promise<T>;
+  }
+
+  /** Sends shutdown and exit and resolves with the process's exit code. */
+  async shutdown(): Promise<number | null> {
+    const exited = new Promise<number | null>((r) => this.proc.once('exit', (code) => r(code)));
+    await this.connection.sendRequest('shutdown');
+    await this.connection.sendNotification('exit');
+    const code = await exited;
+    this.connection.dispose();
+    return code;
+  }
+
+  kill(): void {
+    this.proc.kill();
+  }
+}
