@@ -1,6 +1,12 @@
-/** Writes the generated docs (docs/rules.md). Run with `npm run docs`; tests fail when they drift. */
+/**
+ * Writes every generated file: docs/rules.md (from the rule catalogue), the TextMate injection
+ * grammars (from the section catalogue) and the rule list in schemas/config.schema.json. Run with
+ * `npm run generate`; test/generated.test.ts fails when a committed file drifts.
+ */
 import { writeFileSync } from 'node:fs';
-import { renderRuleDocs } from './ruleDocs.ts';
+import { GENERATED } from './generated.ts';
 
-writeFileSync(new URL('../docs/rules.md', import.meta.url), renderRuleDocs());
-console.log('wrote docs/rules.md');
+for (const [path, render] of Object.entries(GENERATED)) {
+  writeFileSync(new URL(`../${path}`, import.meta.url), render());
+  console.log(`wrote ${path}`);
+}

@@ -33,6 +33,8 @@ export interface SectionSpec {
   readonly title: string;
   /** Normalised titles that name this section. */
   readonly titles: readonly string[];
+  /** The aliases as written in the schema (`x-section.aliases`), English and Chinese. */
+  readonly aliases: readonly string[];
   readonly required: boolean;
   /** `object`: fields; `array`: a list of items; `schema`: a free JSON Schema (OUTPUT_SCHEMA). */
   readonly shape: 'object' | 'array' | 'schema';
@@ -94,6 +96,7 @@ function buildSpecs(): SectionSpec[] {
       key: key as SectionKey,
       title: meta.title,
       titles,
+      aliases: meta.aliases ?? [],
       required: meta.required === true,
       shape,
       schema,

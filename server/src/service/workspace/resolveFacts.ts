@@ -106,7 +106,9 @@ export class Workspace {
         if (st?.type === 'file') {
           const problems: ConfigProblem[] = [];
           const raw = await this.loadConfig(candidate, problems, 0);
-          return { config: { ...DEFAULT_CONFIG, ...raw } as ResolvedConfig, uri: candidate, problems };
+          // `contracts` is merged key by key: a file that sets only `include` keeps the default `exclude`.
+          const contracts = { ...DEFAULT_CONFIG.contracts, ...(raw['contracts'] && typeof raw['contracts'] === 'object' ? raw['contracts'] : {}) };
+          return { config: { ...DEFAULT_CONFIG, ...raw, contracts } as ResolvedConfig, uri: candidate, problems };
         }
       }
       if (!root || folder.toString() === URI.parse(root).toString()) break;

@@ -1,0 +1,63 @@
+/**
+ * The VS Code client: starts the AGENTS.md contract language server when a contract is opened
+ * and adds what only the editor can show (a status bar item and commands). Everything about
+ * contracts is computed by the server.
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions, type DocumentSelector } from 'vscode-languageclient/node.js';
+import { StatusItem } from './statusItem.ts';
+
+let client: LanguageClient | undefined;
+let starting: Promise<void> | undefined;
+
+/** Contract files: the built-in patterns plus `agentsMd.contractGlobs`. */
+function selector(): DocumentSelector {
+  const extra = vscode.workspace.getConfiguration('agentsMd').get<string[]>('contractGlobs') ?? [];
+  return ['**/AGENTS.md', '**/*.agents.md', ...extra].map((pattern) => ({ language: 'markdown', pattern }));
+}
+
+function isContract(doc: vscode.TextDocument): boolean {
+  return vscode.languages.match(selector(), doc) > 0;
+}
+
+async function start(context: vscode.ExtensionContext, status: StatusItem): Promise<void> {
+  const module = context.asAbsolutePath('dist/server.cjs');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: selector(),
+    synchronize: { configurationSection: 'agentsMd' },
+    diagnosticPullOptions: { onChange: true, onSave: true },
+  };
+  client = new LanguageClient('agentsMd', 'AGENTS.md Contracts', serverOptions, clientOptions);
+  await client.start();
+  status.setRunning(true);
+}
+
+export function activate(context: vscode.ExtensionContext): void {
+  const status = new StatusItem();
+  context.subscriptions.push(status);
+  // Start the server only once a contract is open, so that activation costs nothing otherwise.
+  const maybeStart = (doc: vscode.TextDocument | undefined) => {
+    if (doc && !client && !starting && isContract(doc)) starting = start(context, status).finally(() => (starting = undefined));
+    status.update(vscode.window.activeTextEditor?.document, isContract);
+  };
+  vscode.workspace.textDocuments.forEach(maybeStart);
+  context.subscriptions.push(
+    vscode.workspace.onDidOpenTextDocument(maybeStart),
+    vscode.window.onDidChangeActiveTextEditor((e) => maybeStart(e?.document)),
+    vscode.languages.onDidChangeDiagnostics(() => status.update(vscode.window.activeTextEditor?.document, isContract)),
+    vscode.commands.registerCommand('agentsMd.restartServer', async () => {
+      if (client) await client.restart();
+      else maybeStart(vscode.window.activeTextEditor?.document);
+    }),
+    vscode.commands.registerCommand('agentsMd.showOutput', () => client?.outputChannel.show()),
+    vscode.commands.registerCommand('agentsMd.showProblems', () => vscode.commands.executeCommand('workbench.actions.view.problems')),
+  );
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+
+/** A status bar item that shows, for the active contract, whether the checks pass. */
+export class StatusItem implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('agentsMd.status', vscode.StatusBarAlignment.Right, 100);
+  private running = false;
+
+  constructor() {
+    this.item.name = vscode.l10n.t('AGENTS.md contract');
+    this.item.command = 'agentsMd.showProblems';
+  }
+
+  setRunning(running: boolean): void {
+    this.running = running;
+  }
+
+  /** Shows the counts of contract problems in `doc`, or hides the item when `doc` is not a contract. */
+  update(doc: vscode.TextDocument | undefined, isContract: (d: vscode.TextDocument) => boolean): void {
+    if (!doc || !isContract(doc)) {
+      this.item.hide();
+      return;
+    }
+    const ours = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'agents-md');
+    const errors = ours.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
+    const warnings = ours.filter((d) => d.severity === vscode.DiagnosticSeverity.Warning).length;
+    if (!this.running) this.item.text = vscode.l10n.t('$(sync~spin) AGENTS.md');
+    else if (errors + warnings === 0) this.item.text = vscode.l10n.t('$(pass) AGENTS.md');
+    else this.item.text = vscode.l10n.t('$(error) {0} $(warning) {1} AGENTS.md', errors, warnings);
+    this.item.tooltip = vscode.l10n.t('AGENTS.md contract checks: {0} errors, {1} warnings. Click to open the Problems panel.', errors, warnings);
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
