@@ -4,9 +4,10 @@ import type { ParsedContract } from '../parse/parseContract.ts';
 /**
  * Finds the source of an absolute JSON Pointer into the contract data (`/tools/0/input_schema`):
  * the owning section's map entry for the pointer, or for its nearest ancestor that has one
- * (ajv reports a missing property at its parent object). Undefined when no owner is known.
+ * (ajv reports a missing property at its parent object), unless `exact`. Undefined when no
+ * owner is known.
  */
-export function locate(model: ParsedContract, pointer: string): PointerSpan | undefined {
+export function locate(model: ParsedContract, pointer: string, exact = false): PointerSpan | undefined {
   const parts = pointer.split('/').slice(1);
   const key = parts[0];
   if (key === undefined) return undefined;
@@ -21,6 +22,7 @@ export function locate(model: ParsedContract, pointer: string): PointerSpan | un
   for (;;) {
     const hit = map.get(rest);
     if (hit) return hit;
+    if (exact) return undefined;
     if (rest === '' || (fromFrontMatter && rest.split('/').length <= 2)) break;
     rest = rest.slice(0, rest.lastIndexOf('/'));
   }

@@ -47,6 +47,8 @@ export interface ReferenceIndex {
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A backticked identifier right after one of these words names a tool (docs/contract-format.md §8). */
+const USE_VERB = /(?:\b(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs|running|execute|executes|query|queries)|使用|调用|运行|执行)\s*$/i;
 const FILE_LIKE = /^(?!\w+:\/\/)[\w./-]*[\w-]\.(?:csv|tsv|json|jsonl|ya?ml|md|txt|pdf|xlsx?|parquet|sql|xml|html?)$/i;
 const TEMPLATE = /\{\{([^{}]*)\}\}/g;
 const TEMPLATE_VAR = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[\s*(-?\d*)\s*:\s*(-?\d*)\s*\])?\s*$/;
@@ -149,11 +151,14 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
 
   // Backticked tokens and templates in every string value.
   const proseKinds = /^\/(?:identity\/hard_boundaries|identity\/may_act_directly|identity\/needs_confirmation|human_in_the_loop\/\d+\/(?:required_action|trigger_condition)|constraints\/\d+\/rule|budgets)/;
-  for (const [pointer, value] of strings(d, '')) {
-    if (!value.includes('`') && !value.includes('{{')) continue;
-    const span = locate(model, pointer);
+  // A declaration is not a use of itself; a RESOURCES path still is a reference to a file.
+  const declaring = new Set(declarations.filter((x) => x.kind !== 'resource').map((x) => x.pointer));
+  for (const [pointer] of strings(d, '')) {
+    if (declaring.has(pointer)) continue;
+    const span = locate(model, pointer, true);
     if (!span) continue;
     const raw = textAt(model, span.value);
+    if (!raw.includes('`') && !raw.includes('{{')) continue;
     for (const m of raw.matchAll(TEMPLATE)) {
       const v = TEMPLATE_VAR.exec(m[1]!);
       const range = innerRange(model, span.value, m.index!, m.index! + m[0].length);
@@ -171,7 +176,7 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
         if (!IDENT.test(tok.text)) continue;
         const kind = (['tool', 'pool', 'entity', 'role', 'layer'] as const).find((k) => isDeclared(k, tok.text));
         if (kind) references.push({ kind, name: tok.text, range, pointer, via: 'code' });
-        else if (proseKinds.test(pointer) && tok.start === c.start && tok.text === c.text && !/^[A-Z0-9_]+$/.test(tok.text)) candidates.push({ kind: 'tool', name: tok.text, range, pointer, via: 'code' });
+        else if (proseKinds.test(pointer) && tok.start === c.start && tok.text === c.text && USE_VERB.test(raw.slice(0, c.start - 1))) candidates.push({ kind: 'tool', name: tok.text, range, pointer, via: 'code' });
       }
     }
   }

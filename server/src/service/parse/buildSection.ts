@@ -1,5 +1,6 @@
 import type { Code, Heading, List, ListItem, Nodes, Paragraph, Root, RootContent, Table, TableCell } from 'mdast';
 import type { Range } from '../types.ts';
+import type { JsonSchema } from '../catalogue/schemas.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 import { parseMarkdown } from './markdown.ts';
 import { parseYamlBlock, pointerSegment, type ParsedBlock } from './yamlBlock.ts';
@@ -167,6 +168,11 @@ function setField(
     return;
   }
   seen.set(field.key, l.labelRange);
+  if (nested.length > 0 && !l.value && field.types.includes('object') && !field.types.includes('array')) {
+    obj[field.key] = nestedObject(b, field, nested, p);
+    b.map.set(p, { key: l.labelRange, value: b.loc.range(nested[0]!.position?.start.offset ?? 0, nested[nested.length - 1]!.position?.end.offset ?? 0) });
+    return;
+  }
   const wantsArray = field.types.includes('array') && !(field.types.includes('string') && nested.length === 0);
   if (wantsArray) {
     const items: unknown[] = [];
@@ -195,6 +201,42 @@ function setField(
   }
   obj[field.key] = coerceScalar(l.value, field.types);
   b.map.set(p, { key: l.labelRange, value: l.valueRange });
+}
+
+/**
+ * An object written as nested bullets under a label (`- **Circuit Breaker**:` then
+ * `  - **Failures**: 3`), or a map (`- **Tool Timeouts**:` then `` - `read_file`: 30s ``): each
+ * nested `label: value` sets the property the label names (by alias) or, in a map, the label itself.
+ */
+function nestedObject(b: Builder, field: FieldSpec, nested: readonly ListItem[], p: string): Mutable {
+  const props = (field.schema['properties'] ?? {}) as Record<string, JsonSchema>;
+  const subFields: FieldSpec[] = Object.entries(props).map(([key, schema]) => ({
+    key,
+    labels: [normaliseLabel(key), ...((schema['x-aliases'] as string[] | undefined) ?? []).map(normaliseLabel)],
+    types: typeof schema['type'] === 'string' ? [schema['type'] as string] : Array.isArray(schema['type']) ? (schema['type'] as string[]) : [],
+    schema,
+  }));
+  const additional = field.schema['additionalProperties'];
+  const valueTypes = additional && typeof additional === 'object' ? [String((additional as JsonSchema)['type'] ?? 'string')] : ['string'];
+  const out: Mutable = {};
+  for (const item of nested) {
+    const para = item.children[0]?.type === 'paragraph' ? (item.children[0] as Paragraph) : undefined;
+    if (!para) continue;
+    const raw = b.raw(para);
+    const m = /^\s*(\*\*|`)?([^*`:：]+?)(?:\*\*|`)?\s*[:：]\s*/.exec(raw);
+    if (!m) continue;
+    const label = m[2]!.trim();
+    const sub = fieldForLabel(subFields, label);
+    if (!sub && subFields.length > 0 && !additional) {
+      b.findings.push({ code: 'unknown-field', range: b.loc.nodeRange(para), args: { label, section: field.key } });
+      continue;
+    }
+    const key = sub?.key ?? label;
+    const start = (para.position?.start.offset ?? 0) + m[0].length;
+    out[key] = coerceScalar(raw.slice(m[0].length).trim(), sub?.types ?? valueTypes);
+    b.map.set(`${p}/${pointerSegment(key)}`, { key: b.loc.range(para.position?.start.offset ?? 0, start), value: b.loc.range(start, para.position?.end.offset ?? start) });
+  }
+  return out;
 }
 
 /** A sub-range of a single-line value range, by character offsets into the value text. */
@@ -235,7 +277,7 @@ function fillObjectFromList(b: Builder, obj: Mutable, prefix: string, fields: re
 }
 
 /** Merges a YAML mapping into an object, keys matched by field key or alias. */
-function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly FieldSpec[] | undefined, block: ParsedBlock, code: Code, seen: Map<string, Range>, from = ''): void {
+function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly FieldSpec[] | undefined, block: ParsedBlock, code: Code, seen: Map<string, Range>, from = '', sectionTitle = ''): void {
   const value = from ? (block.value as Mutable)[from.slice(1)] : block.value;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return;
   const mapper = fenceMapper(b.loc, code);
@@ -247,7 +289,7 @@ function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly
     const span = block.spans.get(srcPtr);
     const keyRange = span?.key ? mapper(span.key) : mapper([0, 0]);
     if (fields && !field) {
-      b.findings.push({ code: 'unknown-field', range: keyRange, args: { label: k, section: '' } });
+      b.findings.push({ code: 'unknown-field', range: keyRange, args: { label: k, section: sectionTitle } });
       continue;
     }
     const prev = seen.get(key);
@@ -268,12 +310,23 @@ function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly
   for (const pr of block.problems) b.findings.push({ code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}) });
 }
 
+/**
+ * The key of a YAML mapping that wraps a whole section (`tools:` in TOOLS), when it is the
+ * mapping's only key: a field that shares a name with a section alias (`completion_criteria`
+ * in TASK) must not be unwrapped.
+ */
+function soleSectionKey(value: unknown, spec: SectionSpec): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value as Mutable);
+  return keys.length === 1 && sectionForTitle(keys[0]!)?.key === spec.key ? keys[0] : undefined;
+}
+
 /** Appends YAML list items (a top-level list, or the list under the section key) to `items`. */
 function appendBlockItems(b: Builder, items: unknown[], spec: SectionSpec, block: ParsedBlock, code: Code): boolean {
   let from = '';
   let list = block.value;
   if (list && typeof list === 'object' && !Array.isArray(list)) {
-    const keyed = Object.keys(list as Mutable).find((k) => sectionForTitle(k)?.key === spec.key);
+    const keyed = soleSectionKey(list, spec);
     if (keyed === undefined) return false;
     from = `/${pointerSegment(keyed)}`;
     list = (list as Mutable)[keyed];
@@ -389,7 +442,7 @@ function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootContent[])
     if (current) {
       if (node.type === 'list') fillObjectFromList(b, current.obj, current.prefix, spec.fields, node, current.seen, spec.title);
       else if (node.type === 'code' && isYamlish(node)) {
-        mergeMapping(b, current.obj, current.prefix, spec.fields, parseYamlBlock(node.value, isYamlish(node)), node, current.seen);
+        mergeMapping(b, current.obj, current.prefix, spec.fields, parseYamlBlock(node.value, isYamlish(node)), node, current.seen, '', spec.title);
       } else if (node.type === 'paragraph') {
         const l = labelOf(b, node, spec.fields);
         const field = l && fieldForLabel(spec.fields, l.label);
@@ -411,7 +464,7 @@ function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootContent[])
           const obj: Mutable = {};
           items.push(obj);
           b.map.set(`/${i}`, { value: b.loc.nodeRange(node) });
-          mergeMapping(b, obj, `/${i}`, spec.fields, block, node, new Map());
+          mergeMapping(b, obj, `/${i}`, spec.fields, block, node, new Map(), '', spec.title);
         } else b.addBlock({ ...block, spans: new Map() }, node, '');
       }
     } else if (node.type === 'list') {
@@ -438,10 +491,12 @@ function appendBulletItem(b: Builder, items: unknown[], spec: SectionSpec, item:
       nested,
       fields: spec.fields,
     });
+    for (const f of out.findings) b.findings.push(f);
+    // A bullet the form could not read is reported (unrecognised-content) and left out of the data.
+    if (out.value === undefined) return;
     items.push(out.value);
     b.map.set(`/${i}`, { value: itemRange });
     for (const [p, s] of out.spans) b.map.set(`/${i}${p}`, s);
-    for (const f of out.findings) b.findings.push(f);
     return;
   }
   // Objects written as bullets: `- **Pool**: device_log` with nested labelled bullets.
@@ -519,10 +574,8 @@ function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootContent[]
     else if (node.type === 'table') fillObjectFromTable(b, obj, '', spec, node, seen);
     else if (node.type === 'code' && isYamlish(node)) {
       const block = parseYamlBlock(node.value, isYamlish(node));
-      const keyed = block.value && typeof block.value === 'object' && !Array.isArray(block.value)
-        ? Object.keys(block.value as Mutable).find((k) => sectionForTitle(k)?.key === spec.key)
-        : undefined;
-      mergeMapping(b, obj, '', spec.fields, block, node, seen, keyed !== undefined ? `/${pointerSegment(keyed)}` : '');
+      const keyed = soleSectionKey(block.value, spec);
+      mergeMapping(b, obj, '', spec.fields, block, node, seen, keyed !== undefined ? `/${pointerSegment(keyed)}` : '', spec.title);
     } else if (node.type === 'paragraph') {
       const l = labelOf(b, node, spec.fields);
       const f = l && fieldForLabel(spec.fields, l.label);

@@ -29,7 +29,7 @@ export function subRange(r: Range, start: number, end: number): Range {
   return { start: { line: r.start.line, character: r.start.character + start }, end: { line: r.start.line, character: r.start.character + end } };
 }
 
-const DURATION = /(\d+(?:\.\d+)?)\s*(mins?|minutes?|分钟|m|hours?|hrs?|小时|h|days?|天|d|s|secs?|seconds?|秒)\b/i;
+const DURATION = /(\d+(?:\.\d+)?)\s*(mins?|minutes?|分钟|m|hours?|hrs?|小时|h|days?|天|d|s|secs?|seconds?|秒)(?![A-Za-z])/i;
 
 /** Normalises `15 mins` → `15m`, `2 hours` → `2h`, `3 days` → `3d`, `30 secs` → `30s`. */
 export function normaliseDuration(text: string): string | undefined {
@@ -61,17 +61,21 @@ export function interpretBullet(form: BulletForm, input: BulletInput): BulletOut
     case 'freshness': {
       if (!l) {
         findings.push({ code: 'unrecognised-content', range: input.range, args: { section: 'MEMORY_FRESHNESS' } });
-        return { value: { text: input.text }, spans, findings };
+        return { value: undefined, spans, findings };
       }
       const item: Record<string, unknown> = { source: stripCode(l.label) };
       spans.set('/source', { value: l.labelRange });
       const v = l.value;
       const time = '`?(\\d{1,2}:\\d{2}(?:\\s*UTC)?)`?';
-      const before = new RegExp(`(?:updated\\s+before|before|截止|之前)\\s*${time}`, 'i').exec(v);
-      const stale = new RegExp(`(?:stale\\s+after|过期于|之后过期)\\s*${time}`, 'i').exec(v);
+      // English: "updated before `05:00 UTC`. Stale after `07:00 UTC`"; Chinese: "须在 05:00 UTC 前更新，07:00 UTC 后过期".
+      const before = new RegExp(`(?:updated\\s+before|before|截止)\\s*${time}`, 'i').exec(v) ?? new RegExp(`${time}\\s*(?:之?前更新|前)`).exec(v);
+      const stale = new RegExp(`(?:stale\\s+after)\\s*${time}`, 'i').exec(v) ?? new RegExp(`${time}\\s*之?后过期`).exec(v);
       if (before || stale) item['kind'] = 'scheduled';
       else if (/\bstatic\b|静态/i.test(v)) item['kind'] = 'static';
-      else findings.push({ code: 'unrecognised-content', range: l.valueRange, args: { section: 'MEMORY_FRESHNESS' } });
+      else {
+        findings.push({ code: 'unrecognised-content', range: l.valueRange, args: { section: 'MEMORY_FRESHNESS' } });
+        return { value: undefined, spans, findings };
+      }
       for (const [key, m] of [['updated_before', before], ['stale_after', stale]] as const) {
         if (!m) continue;
         item[key] = m[1]!;
@@ -131,7 +135,7 @@ export function interpretBullet(form: BulletForm, input: BulletInput): BulletOut
           spans.set('/severity', { value: span.value });
         }
         if (/^(?:fall\s*back|fallback|回退|降级|兜底)/i.test(a) && item['fallback'] === undefined) {
-          item['fallback'] = stripCode(a.replace(/^(?:fall\s*back|fallback)\s*(?:to)?\s*/i, ''));
+          item['fallback'] = stripCode(a.replace(/^(?:fall\s*back|fallback)\s*(?:to)?\s*|^(?:回退|降级|兜底)(?:到|为|至)?\s*/i, ''));
           spans.set('/fallback', { value: span.value });
         }
         const wait = /(?:max|within|最多|最长)\s+([^)）,]*)/i.exec(a);

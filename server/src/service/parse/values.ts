@@ -19,7 +19,8 @@ export function stripQuotes(s: string): string {
 
 /**
  * Converts a Markdown scalar to the first type the schema allows that fits: numbers
- * (`20`, `0.85`, "`20`"), booleans (`true`/`yes`/`是`, `false`/`no`/`否`), else the text.
+ * (`20`, `0.85`, "`20`"), booleans (`true`/`yes`/`是`, `false`/`no`/`否`), else the text without
+ * enclosing backticks or quotes.
  */
 export function coerceScalar(text: string, types: readonly string[]): unknown {
   const t = stripCode(text);
@@ -32,7 +33,8 @@ export function coerceScalar(text: string, types: readonly string[]): unknown {
     if (/^(?:false|no|n|否|optional|可选)$/i.test(t)) return false;
   }
   if (types.length > 0 && !types.includes('string') && t === '') return null;
-  return text;
+  // A value written wholly in backticks or quotes is the text inside them (docs/contract-format.md §4.1).
+  return stripQuotes(t);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import type { Finding, PointerSpan } from '../model/types.ts';
 
@@ -43,14 +44,12 @@ export function parseYamlBlock(text: string, lang: 'yaml' | 'json' = 'yaml'): Pa
     problems.push({ code, span: [err.pos[0], Math.max(err.pos[1], err.pos[0] + 1)], args: { detail: firstLine(err.message) } });
   }
   if (lang === 'json') {
-    try {
-      JSON.parse(text);
-    } catch (e) {
-      const m = /position (\d+)/.exec(String(e));
-      const at = m ? Number(m[1]) : 0;
-      if (!problems.some((p) => p.code === syntaxCode)) {
-        problems.push({ code: syntaxCode, span: [at, Math.min(text.length, at + 1)], args: { detail: firstLine(String((e as Error).message)) } });
-      }
+    // YAML accepts what JSON does not (trailing commas, comments, single quotes): check JSON itself.
+    const errors: ParseError[] = [];
+    parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+    const first = errors[0];
+    if (first && !problems.some((p) => p.code === syntaxCode)) {
+      problems.push({ code: syntaxCode, span: [first.offset, Math.min(text.length, first.offset + Math.max(1, first.length))], args: { detail: printParseErrorCode(first.error) } });
     }
   }
   let budget = MAX_NODES;

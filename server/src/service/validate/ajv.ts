@@ -44,7 +44,11 @@ function checkJsonSchemaUncached(schema: unknown): { path: string; message: stri
     return typeof schema === 'boolean' ? [] : [{ path: '', message: 'a JSON Schema must be an object or a boolean' }];
   }
   const ok = metaAjv.validateSchema(schema as JsonSchema as object);
-  if (!ok) return (metaAjv.errors ?? []).map((e) => ({ path: e.instancePath, message: `${e.message ?? 'invalid'}` }));
+  if (!ok) {
+    // The most specific error first: anyOf/oneOf wrap the errors of their branches.
+    const errors = [...(metaAjv.errors ?? [])].sort((a, b) => Number(a.keyword === 'anyOf' || a.keyword === 'oneOf') - Number(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
+    return errors.map((e) => ({ path: e.instancePath, message: `${e.message ?? 'invalid'}${e.keyword === 'enum' ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')})` : ''}` }));
+  }
   try {
     metaAjv.compile(schema as object);
     metaAjv.removeSchema(schema as object);

@@ -49,8 +49,8 @@ export interface RuleContext {
   readonly options: Readonly<Record<string, unknown>>;
   /** The section (or preamble, for front-matter keys) that supplies a model key. */
   section(key: string): SectionModel | undefined;
-  /** The source span of an absolute JSON Pointer (`/tools/0/name`), or of its nearest ancestor. */
-  locate(pointer: string): PointerSpan | undefined;
+  /** The source span of an absolute JSON Pointer (`/tools/0/name`), or of its nearest ancestor unless `exact`. */
+  locate(pointer: string, exact?: boolean): PointerSpan | undefined;
 }
 
 /** A rule: its meta, and a check unless its findings come from the parser. */

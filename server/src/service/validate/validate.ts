@@ -40,7 +40,7 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
     findings.push({ code: 'partial-contract', range: s?.titleRange ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, args: { section: title } });
   }
 
-  const base = { model, data: model.data, facts, section: (k: string) => model.owners.get(k), locate: (p: string) => locate(model, p) };
+  const base = { model, data: model.data, facts, section: (k: string) => model.owners.get(k), locate: (p: string, exact?: boolean) => locate(model, p, exact) };
   for (const rule of RULES) {
     if (!rule.check || (partial && rule.scope === 'document')) continue;
     const setting = settingOf(settings[rule.code]);

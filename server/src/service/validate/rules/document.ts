@@ -222,6 +222,8 @@ export const schema: Rule = {
       if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
       // Unknown keys are reported by unknown-field where they are read; skip ajv's copy.
       if (e.keyword === 'additionalProperties') continue;
+      // Faults with a rule of their own are reported by that rule (invalid-version).
+      if (e.instancePath === '/version' && e.keyword === 'pattern') continue;
       const pointer = e.instancePath;
       let finding: Finding | undefined;
       if (e.keyword === 'required') {
@@ -239,7 +241,7 @@ export const schema: Rule = {
         if (!span) continue;
         finding = { code: 'schema', range: span.value, args: { path: READABLE_PATH(pointer), detail: e.message ?? e.keyword } };
       }
-      const key = `${pointer}|${finding.range.start.line}:${finding.range.start.character}|${finding.variant ?? ''}`;
+      const key = `${pointer}|${finding.range.start.line}:${finding.range.start.character}|${finding.variant ?? ''}|${JSON.stringify(finding.args)}`;
       if (seen.has(key)) continue;
       seen.add(key);
       yield finding;

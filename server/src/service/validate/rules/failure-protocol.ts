@@ -16,7 +16,7 @@ export const failureCodeMissing: Rule = {
     const list = arr(data['failure_protocol']);
     for (let i = 0; i < list.length; i++) {
       if (str(obj(list[i])?.['code'])) continue;
-      const span = locate(`/failure_protocol/${i}/condition`) ?? locate(`/failure_protocol/${i}`);
+      const span = locate(`/failure_protocol/${i}/condition`, true) ?? locate(`/failure_protocol/${i}`);
       if (span) yield { code: 'failure-code-missing', range: span.value };
     }
   },

@@ -27,7 +27,7 @@ export const freshnessOrder: Rule = {
       const b = minutesOf(s?.['updated_before']);
       const a = minutesOf(s?.['stale_after']);
       if (b === undefined || a === undefined || b < a) continue;
-      const span = locate(`/memory_freshness/${i}/stale_after`) ?? locate(`/memory_freshness/${i}`);
+      const span = locate(`/memory_freshness/${i}/stale_after`, true) ?? locate(`/memory_freshness/${i}`);
       if (span) yield { code: 'freshness-order', range: span.value, args: { source: str(s?.['source']) ?? `#${i + 1}`, before: String(s?.['updated_before']), stale: String(s?.['stale_after']) } };
     }
   },
@@ -49,7 +49,7 @@ export const freshnessMargin: Rule = {
       const b = minutesOf(s?.['updated_before']);
       const a = minutesOf(s?.['stale_after']);
       if (b === undefined || a === undefined || b >= a || a - b >= minimum) continue;
-      const span = locate(`/memory_freshness/${i}/stale_after`) ?? locate(`/memory_freshness/${i}`);
+      const span = locate(`/memory_freshness/${i}/stale_after`, true) ?? locate(`/memory_freshness/${i}`);
       if (span) yield { code: 'freshness-margin', range: span.value, args: { source: str(s?.['source']) ?? `#${i + 1}`, margin: a - b, minimum } };
     }
   },

@@ -52,7 +52,7 @@ export const toolMissingSchema: Rule = {
       const t = list[i]!;
       const missing = ['input_schema', 'output_schema'].filter((k) => t[k] === undefined || t[k] === null);
       if (missing.length === 0) continue;
-      const span = locate(`/tools/${i}/name`) ?? locate(`/tools/${i}`);
+      const span = locate(`/tools/${i}/name`, true) ?? locate(`/tools/${i}`);
       if (span) yield { code: 'tool-missing-schema', range: span.value, args: { tool: cleanName(t['name']) || `#${i + 1}`, missing: missing.join(' and ') } };
     }
   },
@@ -80,7 +80,11 @@ export const invalidJsonSchema: Rule = {
     if (data['output_schema'] !== undefined) targets.push('/output_schema');
     for (const pointer of targets) {
       const value = pointer.split('/').slice(1).reduce<unknown>((v, k) => (v as Obj | undefined)?.[k], data);
+      const reported = new Set<string>();
       for (const problem of checkJsonSchema(value)) {
+        // The meta-schema reports one bad keyword several ways (enum, type, anyOf): say it once.
+        if (reported.has(problem.path)) continue;
+        reported.add(problem.path);
         const span = locate(pointer + problem.path);
         if (span) yield { code: 'invalid-json-schema', range: span.value, args: { detail: `${problem.path || '(root)'} ${problem.message}` } };
       }
@@ -138,7 +142,7 @@ export const toolDescriptionUsage: Rule = {
       const hasUse = !!str(t['when_to_use']) || USE.test(text);
       const hasNot = !!str(t['when_not_to_use']) || NOT_USE.test(text);
       if (hasUse && hasNot) continue;
-      const span = locate(`/tools/${i}/description`) ?? locate(`/tools/${i}/name`);
+      const span = locate(`/tools/${i}/description`, true) ?? locate(`/tools/${i}/name`);
       if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: cleanName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : {}) };
     }
   },
@@ -193,7 +197,7 @@ export const toolNeedsApproval: Rule = {
       const t = list[i]!;
       const name = cleanName(t['name']);
       const effects = str(t['side_effects']);
-      const span = locate(`/tools/${i}/side_effects`) ?? locate(`/tools/${i}/name`);
+      const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
       if (!span) continue;
       if (!effects) {
         if (WRITE_VERBS.has(firstWord(name))) yield { code: 'tool-needs-approval', range: span.value, args: { tool: name }, variant: 'undeclared' };
@@ -224,7 +228,7 @@ export const toolWriteSafety: Rule = {
       const effects = str(t['side_effects']);
       if (effects !== 'write' && effects !== 'external') continue;
       if (t['idempotent'] === true || str(t['rollback'])) continue;
-      const span = locate(`/tools/${i}/side_effects`) ?? locate(`/tools/${i}/name`);
+      const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
       if (span) yield { code: 'tool-write-safety', range: span.value, args: { tool: cleanName(t['name']) } };
     }
   },
@@ -254,7 +258,7 @@ export const toolInputUnfed: Rule = {
       const input = obj(list[i]!['input_schema']);
       for (const param of arr(input?.['required'])) {
         if (typeof param !== 'string' || fed.has(param)) continue;
-        const span = locate(`/tools/${i}/input_schema/properties/${param}`) ?? locate(`/tools/${i}/input_schema/required`);
+        const span = locate(`/tools/${i}/input_schema/properties/${param}`, true) ?? locate(`/tools/${i}/input_schema/required`);
         if (span) yield { code: 'tool-input-unfed', range: span.key ?? span.value, args: { param, tool: cleanName(list[i]!['name']) } };
       }
     }
