@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createLanguageService, recheckAnalyzer, RULES } from '../server/src/service/index.ts';
 import { memoryFs } from './helpers/memoryFs.ts';
 
@@ -35,4 +36,14 @@ test('every rule has a code, a summary, a description, a source and a default me
     for (const k of ['summary', 'description', 'source'] as const) assert.ok(r[k].length > 10, `${r.code}.${k}`);
     assert.ok(r.messages.default.length > 10);
   }
+});
+
+test('the complete example in docs/contract-format.md passes every rule', async () => {
+  const doc = readFileSync(new URL('../docs/contract-format.md', import.meta.url), 'utf8');
+  const block = /<!-- example:start -->\s*`{3,}markdown\n([\s\S]*?)\n`{3,}\s*<!-- example:end -->/.exec(doc);
+  assert.ok(block, 'the example markers');
+  // Linted in a workspace without its resource files, which the doc does not ship.
+  const r = await lint(block[1]!);
+  assert.equal(r.model?.kind, 'contract');
+  assert.deepEqual(r.diagnostics.filter((d) => d.code !== 'resource-missing').map((d) => `${d.range.start.line + 1} ${d.code}`), []);
 });

@@ -239,7 +239,7 @@ export const toolInputUnfed: Rule = {
   severity: 'warning',
   scope: 'document',
   summary: 'A tool\'s required inputs can be fed from entities, memory or other tools.',
-  description: 'Seed 000\'s boot-time check: `query_manual_section` needs `section_id`, which must come from somewhere the agent can read: an extracted entity, a metadata field of a pool it retrieves (MEMORY_POOLS `metadata`), a memory filter field, or another tool\'s output. An input nothing provides forces the model to invent it.',
+  description: 'Seed 000\'s boot-time check: `query_manual_section` needs `section_id`, which must come from somewhere the agent can read: an extracted entity, a metadata field of a pool it retrieves (MEMORY_POOLS `metadata`), a memory filter field, another tool\'s output, or a field of the agent\'s own OUTPUT_SCHEMA (what it extracts from the request). An input nothing provides forces the model to invent it.',
   source: 'seed 000 §3.1',
   messages: { default: 'Required input "{param}" of tool "{tool}" is not provided by any entity, pool metadata field, memory filter or other tool\'s output.' },
   examples: {
@@ -254,6 +254,8 @@ export const toolInputUnfed: Rule = {
     for (const r of arr(data['memory_requirements'])) for (const f of arr(obj(r)?.['filters'])) fed.add(cleanName(obj(f)?.['field']));
     const list = tools(data);
     list.forEach((t) => Object.keys(obj(obj(t['output_schema'])?.['properties']) ?? {}).forEach((k) => fed.add(k)));
+    // What the agent itself extracts (its OUTPUT_SCHEMA) can feed a tool it calls afterwards.
+    Object.keys(obj(obj(data['output_schema'])?.['properties']) ?? {}).forEach((k) => fed.add(k));
     for (let i = 0; i < list.length; i++) {
       const input = obj(list[i]!['input_schema']);
       for (const param of arr(input?.['required'])) {
