@@ -10,36 +10,14 @@
  */
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { glob } from 'tinyglobby';
-import { createLanguageService, recheckAnalyzer, RULES, type FileSystem, type LintResult } from '../server/src/service/index.ts';
+import { fileURLToPath } from 'node:url';
+import { createLanguageService, recheckAnalyzer, RULES, type LintResult } from '../server/src/service/index.ts';
+import { createNodeFileSystem } from '../server/src/node/nodeFileSystem.ts';
 
 const ROOT = new URL('..', import.meta.url);
 
-/** The FileSystem of the service over node:fs (`findFiles` with tinyglobby). */
-const nodeFs: FileSystem = {
-  async readFile(uri) {
-    try {
-      return new Uint8Array(await readFile(fileURLToPath(uri)));
-    } catch {
-      return undefined;
-    }
-  },
-  async stat(uri) {
-    try {
-      const s = await stat(fileURLToPath(uri));
-      return { type: s.isDirectory() ? 'directory' : 'file', size: s.size };
-    } catch {
-      return undefined;
-    }
-  },
-  async findFiles(folder, include, exclude) {
-    const files = await glob([...include], { cwd: fileURLToPath(folder), ignore: [...exclude], absolute: true, dot: true });
-    return files.map((f) => pathToFileURL(f).href);
-  },
-};
+const nodeFs = createNodeFileSystem();
 
 const PASSING = {
   'device-diagnosis': 'contract',

@@ -9,7 +9,7 @@ import {
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
-import { createNodeFileSystem } from '../cli/nodeFileSystem.ts';
+import { createNodeFileSystem } from '../node/nodeFileSystem.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {

@@ -1,0 +1,84 @@
+// Bundles the CLI (and, once their sources exist, the language server and the VS Code client)
+// into dist/*.cjs. Run by `npm run build` and by `prepare` (so `npm ci` builds it).
+// Usage: node esbuild.mjs [--watch] [--minify] [--only cli,server,client] [--outdir DIR]
+// (--outdir builds elsewhere than dist/, e.g. for tests that must not race with other builds.)
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const watch = process.argv.includes('--watch');
+const minify = process.argv.includes('--minify');
+/** The value after a `--name` argument, if any. */
+const arg = (name) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const only = arg('--only')?.split(',');
+const outdir = arg('--outdir');
+
+/**
+ * recheck starts its own native binary (recheck-linux-x64, …) or jar from node_modules, found
+ * relative to its own files: it must stay a runtime dependency, not be bundled.
+ */
+const RECHECK = ['recheck', 'recheck-*'];
+
+/** @type {{ name: string, entry: string, outfile: string, external: string[] }[]} */
+const ENTRIES = [
+  { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK] },
+  { name: 'server', entry: 'server/src/server.ts', outfile: 'dist/server.cjs', external: [...RECHECK] },
+  { name: 'client', entry: 'client/src/extension.ts', outfile: 'dist/client.cjs', external: ['vscode'] },
+];
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  minify,
+  logLevel: 'warning',
+  // Prefer packages' ESM builds: some UMD builds (jsonc-parser) require files esbuild cannot see.
+  mainFields: ['module', 'main'],
+  // ESM-only code in dependencies (fdir, under tinyglobby) calls createRequire(import.meta.url);
+  // in a CommonJS bundle import.meta is empty, so point import.meta.url at the bundle itself.
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // JSON imports (schemas, package.json) are bundled by esbuild's json loader.
+};
+
+const present = ENTRIES.filter((e) => existsSync(join(root, e.entry)) && (!only || only.includes(e.name))).map((e) =>
+  outdir ? { ...e, outfile: join(resolve(outdir), basename(e.outfile)) } : e,
+);
+const contexts = await Promise.all(
+  present.map((e) =>
+    esbuild.context({
+      ...common,
+      absWorkingDir: root,
+      entryPoints: [e.entry],
+      outfile: e.outfile,
+      external: e.external,
+    }),
+  ),
+);
+
+if (present.length === 0) {
+  console.log('esbuild: nothing to build');
+} else if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log(`esbuild: watching ${present.map((e) => e.name).join(', ')}`);
+} else {
+  try {
+    const results = await Promise.all(contexts.map((c) => c.rebuild()));
+    const errors = results.reduce((n, r) => n + r.errors.length, 0);
+    if (errors > 0) process.exitCode = 1;
+    else console.log(`esbuild: built ${present.map((e) => e.outfile).join(', ')}`);
+  } catch {
+    // esbuild has printed the errors (logLevel).
+    process.exitCode = 1;
+  } finally {
+    await Promise.all(contexts.map((c) => c.dispose()));
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Turns the `lint` command's path arguments into the list of files to lint:
+ * - an existing file is linted whatever its name;
+ * - a directory is searched with the `contracts.include` / `contracts.exclude` globs of the
+ *   configuration that applies to it (default `**\/AGENTS.md`, `**\/*.agents.md`, without
+ *   node_modules and .git). The globs are relative to the workspace root, as the configuration
+ *   schema says: a directory inside the root gets the root's matches that lie in it; a directory
+ *   outside the root is searched with the globs relative to itself;
+ * - anything else that looks like a glob is expanded (relative to the working directory), with
+ *   the same excludes.
+ * An argument that matches nothing is a problem (the CLI exits 2), except the implicit `.` used
+ * when no path is given, which only earns a note.
+ */
+import { stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isDynamicPattern } from 'tinyglobby';
+import { URI, Utils } from 'vscode-uri';
+import type { ConfigProblem, Workspace } from '../service/index.ts';
+import { globFiles } from '../node/nodeFileSystem.ts';
+
+export interface CollectedFiles {
+  /** Absolute paths, deduplicated, sorted. */
+  readonly files: string[];
+  /** Arguments that could not be used: the CLI prints them and exits 2. */
+  readonly problems: string[];
+  /** Informational messages for stderr. */
+  readonly notes: string[];
+  /** Problems in the configuration files consulted to search directories. */
+  readonly configProblems: ConfigProblem[];
+}
+
+export interface CollectOptions {
+  readonly cwd: string;
+  /** The workspace root (absolute path). */
+  readonly root: string;
+  readonly workspace: Workspace;
+  /** True when the paths were not given by the user (the default `.`). */
+  readonly implicit?: boolean;
+}
+
+/** The `contracts` globs of the configuration that applies to documents directly inside `dir`. */
+async function globsOfFolder(workspace: Workspace, dir: string): Promise<{ include: string[]; exclude: string[]; problems: ConfigProblem[] }> {
+  // configFor() takes a document URI and looks from its folder up; any name inside `dir` will do.
+  const { config, problems } = await workspace.configFor(Utils.joinPath(URI.file(dir), 'AGENTS.md').toString());
+  // An invalid configuration is reported (exit 2); meanwhile search with what is usable.
+  const strings = (v: unknown, fallback: string[]) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : fallback);
+  return { include: strings(config.contracts?.include, ['**/AGENTS.md', '**/*.agents.md']), exclude: strings(config.contracts?.exclude, ['**/node_modules/**', '**/.git/**']), problems };
+}
+
+/** True when `path` is `dir` or inside it. */
+function isWithin(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+export async function collectFiles(args: readonly string[], options: CollectOptions): Promise<CollectedFiles> {
+  const files = new Set<string>();
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const configProblems: ConfigProblem[] = [];
+
+  for (const arg of args) {
+    const abs = resolve(options.cwd, arg);
+    let kind: 'file' | 'directory' | 'other' | 'missing';
+    let error = '';
+    try {
+      const st = await stat(abs);
+      kind = st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      kind = code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'other';
+      error = code ?? String(e);
+    }
+
+    if (kind === 'file') {
+      files.add(abs);
+    } else if (kind === 'directory') {
+      const globs = await globsOfFolder(options.workspace, abs);
+      configProblems.push(...globs.problems);
+      const found = isWithin(options.root, abs)
+        ? (await globFiles(options.root, globs.include, globs.exclude)).filter((f) => isWithin(abs, f))
+        : await globFiles(abs, globs.include, globs.exclude);
+      if (found.length === 0) {
+        const msg = `${arg}: no contract files found (looked for ${globs.include.join(', ')})`;
+        (options.implicit ? notes : problems).push(msg);
+      }
+      for (const f of found) files.add(f);
+    } else if (kind === 'missing' && isDynamicPattern(arg)) {
+      const globs = await globsOfFolder(options.workspace, options.cwd);
+      configProblems.push(...globs.problems);
+      const found = await globFiles(options.cwd, [arg], globs.exclude);
+      if (found.length === 0) problems.push(`${arg}: no files match this pattern`);
+      for (const f of found) files.add(f);
+    } else if (kind === 'missing') {
+      problems.push(`${arg}: no such file or directory`);
+    } else {
+      problems.push(`${arg}: cannot be read${error ? ` (${error})` : ' (not a regular file or directory)'}`);
+    }
+  }
+  return { files: [...files].sort(), problems, notes, configProblems };
+}

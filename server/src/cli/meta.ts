@@ -1,0 +1,16 @@
+/** The CLI's identity, shared by `--version`, the SARIF driver and rule help links. */
+import pkg from '../../../package.json' with { type: 'json' };
+
+export const TOOL_NAME = 'agents-md';
+export const TOOL_VERSION: string = pkg.version;
+
+/**
+ * The project's public repository. package.json has no `repository` field yet; when it gets one,
+ * keep this in step (SARIF `informationUri` and every rule's `helpUri` are built from it).
+ */
+export const REPOSITORY_URL = 'https://github.com/agents-md/agents-md-contracts';
+
+/** The documentation page of a rule: its heading in docs/rules.md. */
+export function ruleHelpUri(code: string): string {
+  return `${REPOSITORY_URL}/blob/main/docs/rules.md#${code}`;
+}
