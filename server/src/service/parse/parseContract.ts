@@ -46,7 +46,7 @@ export function parseContract(text: string, previous?: ParsedContract): ParsedCo
   const sections = slices.map((slice) => {
     const key = `${slice.kind}\u0000${slice.text}\u0000${!!slice.unclosedFence}`;
     const old = reusable.get(key)?.shift();
-    if (old && (slice.kind === 'section' || old.startLine === slice.startLine)) return shiftSection(old, slice.startLine - old.startLine);
+    if (old && old.endLine - old.startLine === slice.endLine - slice.startLine && (slice.kind === 'section' || old.startLine === slice.startLine)) return shiftSection(old, slice.startLine - old.startLine);
     return buildSection(slice, bom && slice.kind === 'preamble');
   });
   return compose(text, sections);

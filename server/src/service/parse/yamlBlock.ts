@@ -29,6 +29,7 @@ export function pointerSegment(s: string | number): string {
  * with a node budget, so an alias bomb cannot exhaust memory.
  */
 export function parseYamlBlock(text: string, lang: 'yaml' | 'json' = 'yaml'): ParsedBlock {
+  text = text.replace(/\r(?!\n)/g, '\n'); // the yaml package splits lines at \n only; lone CRs (LSP line ends) become \n, offsets unchanged
   const spans = new Map<string, { key?: OffsetSpan; value: OffsetSpan }>();
   const problems: { code: string; span: OffsetSpan; args?: Record<string, string | number>; variant?: string }[] = [];
   const syntaxCode = lang === 'json' ? 'json-syntax' : 'yaml-syntax';

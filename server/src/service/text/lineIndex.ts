@@ -58,7 +58,7 @@ export class LineIndex {
       if (this.starts[mid]! <= o) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + lineShift, character: o - this.starts[lo]! };
+    return { line: lo + lineShift, character: Math.min(o, this.lineEnd(lo)) - this.starts[lo]! }; // never between a CR and its LF
   }
 
   /** The range of [start, end) offsets. */

@@ -1,0 +1,349 @@
+// Property tests of the incremental edit path (brief §9, "Incremental parsing"):
+//  1. for generated contracts and random edits (lines or characters inserted, deleted or replaced
+//     anywhere, including inside fences, tables and front matter, and edits that add or remove
+//     H2 headings, setext underlines or fence markers), the model built incrementally,
+//     `parseContract(edited, previous)`, equals the model built from scratch, `parseContract(edited)`,
+//     and so do the validation diagnostics;
+//  2. on generated (realistic) contracts the section boundaries found by the line scanner are the
+//     top-level depth-2 headings (ATX and setext) that remark finds in the whole text.
+// Constructs where the scanner and remark disagree are listed at the end as `todo` tests.
+// Run: node --import tsx --test test/incremental.test.ts
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Root } from 'mdast';
+import { parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
+import { scanSections } from '../server/src/service/parse/scanSections.ts';
+import { parseMarkdown } from '../server/src/service/parse/markdown.ts';
+import { generateContract } from '../bench/generate.ts';
+
+/** Runs per property; FC_RUNS_SCALE=10 hunts longer (e.g. before a release). */
+const RUNS = (n: number): number => Math.max(1, Math.round(n * Number(process.env['FC_RUNS_SCALE'] ?? 1)));
+
+/** Everything observable in a model except the remark trees (relative to each slice) and spec objects. */
+function snapshot(m: ParsedContract): unknown {
+  const entries = (map: ReadonlyMap<string, unknown>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    text: m.text,
+    lineCount: m.lineCount,
+    kind: m.kind,
+    data: m.data,
+    findings: m.findings,
+    owners: [...m.owners.entries()].map(([k, s]) => [k, s.kind, s.startLine]),
+    sections: m.sections.map((s) => ({
+      kind: s.kind,
+      startLine: s.startLine,
+      endLine: s.endLine,
+      text: s.text,
+      bom: s.bom,
+      title: s.title,
+      titleRange: s.titleRange,
+      range: s.range,
+      spec: s.spec?.key,
+      value: s.value,
+      map: entries(s.map),
+      frontMatter: s.frontMatter ? { value: s.frontMatter.value, map: entries(s.frontMatter.map), range: s.frontMatter.range } : undefined,
+      findings: s.findings,
+      headings: s.headings,
+      prose: s.prose,
+      comments: s.comments,
+      fences: s.fences,
+    })),
+  };
+}
+
+function diagnostics(m: ParsedContract): unknown {
+  return validateContract(m).map((d) => ({ code: d.code, severity: d.severity, range: d.range, message: d.message, related: d.related }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edits
+// ---------------------------------------------------------------------------------------------
+
+/** Lines that change the block structure when inserted, deleted or typed over. */
+const STRUCTURAL_LINES = [
+  '',
+  '## TOOLS',
+  '## BUDGETS',
+  '## New Section',
+  '##',
+  '## AGENT_IDENTITY',
+  '# Title',
+  '### check_inventory_1',
+  'TOOLS',
+  'Budgets',
+  '---',
+  '-',
+  '===',
+  '***',
+  '...',
+  '```',
+  '```yaml',
+  '````',
+  '~~~',
+  '  ```',
+  '    ```json',
+  '| Scenario | Trigger Condition | Required Action | SLA |',
+  '|---|---|---|---|',
+  '| a | b |',
+  '- **Max Steps**: 7',
+  '- **Name**: x',
+  '  - nested',
+  '<!--',
+  '-->',
+  '<!-- agents-md-disable -->',
+  '<div>',
+  '</div>',
+  '<pre>',
+  '</pre>',
+  '> ## quoted',
+  '- ## in a list',
+  '    indented code',
+  '\t## tab',
+  'intent_patterns: [a, b]',
+  'key: [unclosed',
+  '  - pool: x',
+  '\uFEFF---',
+  'contract: true',
+  'Para\r',
+];
+
+const CHARS = ['|', '`', '#', '-', '\n', '\r', '\r\n', ' ', '\t', '>', '*', ':', 'a', '中', '\\', '{', '}', '~', '<', '=', '_', '\uFEFF', '\uD800', '😀'];
+
+type Edit =
+  | { kind: 'insertLine' | 'replaceLine'; at: number; content: string }
+  | { kind: 'deleteLine'; at: number }
+  | { kind: 'insertText'; at: number; content: string }
+  | { kind: 'deleteText'; at: number; length: number }
+  | { kind: 'replaceText'; at: number; length: number; content: string }
+  | { kind: 'targeted'; target: 'fence' | 'table' | 'heading' | 'frontMatter' | 'setext'; pick: number; op: 'delete' | 'duplicate' | 'underline' | 'typeChar'; content: string };
+
+const lineContent = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...STRUCTURAL_LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+const textContent = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...CHARS) }, { weight: 1, arbitrary: fc.constantFrom(...STRUCTURAL_LINES).map((l) => `${l}\n`) }, { weight: 1, arbitrary: fc.string({ maxLength: 6, unit: 'grapheme' }) });
+
+const editArb: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('insertLine' as const, 'replaceLine' as const), at: fc.nat(), content: lineContent }),
+  fc.record({ kind: fc.constant('deleteLine' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('insertText' as const), at: fc.nat(), content: textContent }),
+  fc.record({ kind: fc.constant('deleteText' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({ kind: fc.constant('replaceText' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 3 }), content: textContent }),
+  fc.record({
+    kind: fc.constant('targeted' as const),
+    target: fc.constantFrom('fence' as const, 'table' as const, 'heading' as const, 'frontMatter' as const, 'setext' as const),
+    pick: fc.nat(),
+    op: fc.constantFrom('delete' as const, 'duplicate' as const, 'underline' as const, 'typeChar' as const),
+    content: fc.constantFrom(...CHARS),
+  }),
+);
+
+const TARGETS: Record<string, RegExp> = {
+  fence: /^\s*(```|~~~)/,
+  table: /^\|/,
+  heading: /^#{1,3} /,
+  frontMatter: /^(---|[a-z_]+:)/,
+  setext: /^[A-Za-z][^|]*$/,
+};
+
+function applyEdit(text: string, e: Edit): string {
+  const lines = text.split('\n');
+  const lineAt = (n: number) => n % (lines.length + 1);
+  switch (e.kind) {
+    case 'insertLine':
+      lines.splice(lineAt(e.at), 0, e.content);
+      return lines.join('\n');
+    case 'replaceLine':
+      lines.splice(e.at % lines.length, 1, e.content);
+      return lines.join('\n');
+    case 'deleteLine':
+      lines.splice(e.at % lines.length, 1);
+      return lines.join('\n');
+    case 'insertText': {
+      const at = e.at % (text.length + 1);
+      return text.slice(0, at) + e.content + text.slice(at);
+    }
+    case 'deleteText': {
+      const at = e.at % (text.length + 1);
+      return text.slice(0, at) + text.slice(at + e.length);
+    }
+    case 'replaceText': {
+      const at = e.at % (text.length + 1);
+      return text.slice(0, at) + e.content + text.slice(at + e.length);
+    }
+    case 'targeted': {
+      const candidates = lines.flatMap((l, i) => (TARGETS[e.target]!.test(l) ? [i] : []));
+      if (candidates.length === 0) return text;
+      const i = candidates[e.pick % candidates.length]!;
+      const line = lines[i]!;
+      if (e.op === 'delete') lines.splice(i, 1);
+      else if (e.op === 'duplicate') lines.splice(i, 0, line);
+      else if (e.op === 'underline') lines.splice(i + 1, 0, '---');
+      else lines[i] = line.slice(0, e.pick % (line.length + 1)) + e.content + line.slice(e.pick % (line.length + 1));
+      return lines.join('\n');
+    }
+  }
+}
+
+const contractArb = fc.record({
+  seed: fc.integer({ min: 1, max: 1_000_000 }),
+  lines: fc.integer({ min: 0, max: 160 }),
+  crlf: fc.boolean(),
+  bom: fc.boolean(),
+});
+
+function contractOf(c: { seed: number; lines: number; crlf: boolean; bom: boolean }): string {
+  let t = generateContract(c.lines, c.seed);
+  if (c.crlf) t = t.replace(/\n/g, '\r\n');
+  return c.bom ? `\uFEFF${t}` : t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 1: incremental = from scratch
+// ---------------------------------------------------------------------------------------------
+
+test('a model built incrementally after random edits equals the model built from scratch', () => {
+  fc.assert(
+    fc.property(contractArb, fc.array(editArb, { minLength: 1, maxLength: 3 }), (c, edits) => {
+      let text = contractOf(c);
+      let previous = parseContract(text);
+      for (const e of edits) {
+        text = applyEdit(text, e);
+        const incremental = parseContract(text, previous);
+        const scratch = parseContract(text);
+        assert.deepStrictEqual(snapshot(incremental), snapshot(scratch));
+        assert.deepStrictEqual(diagnostics(incremental), diagnostics(scratch));
+        previous = incremental; // chain: the next edit reuses the incremental model
+      }
+    }),
+    { numRuns: RUNS(70) },
+  );
+});
+
+test('incremental parsing: a one-line edit reuses every section it did not touch', () => {
+  const text = generateContract(600, 3);
+  const previous = parseContract(text);
+  const lines = text.split('\n');
+  const target = previous.sections[Math.floor(previous.sections.length / 2)]!;
+  const at = target.startLine + 2;
+  lines.splice(at, 0, 'A new line of prose.');
+  const edited = parseContract(lines.join('\n'), previous);
+  for (const s of edited.sections) {
+    const old = previous.sections.find((p) => p.text === s.text && p.kind === s.kind);
+    if (s.startLine <= at && s.endLine > at) assert.equal(old, undefined, 'the edited section is re-parsed');
+    else {
+      assert.ok(old, `section at ${s.startLine} is reused`);
+      assert.equal(s.mdast, old.mdast, 'its remark tree is the same object');
+    }
+  }
+  assert.deepStrictEqual(snapshot(edited), snapshot(parseContract(lines.join('\n'))));
+});
+
+// Deterministic regressions: edits that change the structure around a section boundary.
+const REGRESSIONS: [string, string, string][] = [
+  ['remove a fence closer (the rest becomes code)', '## TRIGGER\n\n```yaml\na: 1\n```\n\n## TOOLS\n\n### x\n', '## TRIGGER\n\n```yaml\na: 1\n\n## TOOLS\n\n### x\n'],
+  ['add a fence opener above a heading', '## A\n\ntext\n\n## B\n\n- x\n', '## A\n\n```\ntext\n\n## B\n\n- x\n'],
+  ['turn a paragraph into a setext heading', '## A\n\nTOOLS\n\n- x\n', '## A\n\nTOOLS\n---\n\n- x\n'],
+  ['break front matter', '---\nname: x\n---\n\n## TOOLS\n', '---\nname: x\n\n## TOOLS\n'],
+  ['BOM added', '---\nname: x\n---\n\n## TOOLS\n', '\uFEFF---\nname: x\n---\n\n## TOOLS\n'],
+  ['an identical section moves', '## A\n\n- x\n\n## A\n\n- x\n', '\n## A\n\n- x\n\n## A\n\n- x\n'],
+  ['CR line ends appear', '## A\n\n- x\n\n## B\n', '## A\r\n\r\n- x\r\n\r\n## B\r\n'],
+];
+for (const [name, before, after] of REGRESSIONS) {
+  test(`incremental parsing: ${name}`, () => {
+    const incremental = parseContract(after, parseContract(before));
+    const scratch = parseContract(after);
+    assert.deepStrictEqual(snapshot(incremental), snapshot(scratch));
+    assert.deepStrictEqual(diagnostics(incremental), diagnostics(scratch));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 2: scanner boundaries = remark's top-level H2s
+// ---------------------------------------------------------------------------------------------
+
+/** 0-based start lines of the top-level depth-2 headings remark finds in the whole text. */
+function remarkH2Lines(text: string): number[] {
+  const tree: Root = parseMarkdown(text);
+  return tree.children.filter((n) => n.type === 'heading' && n.depth === 2).map((n) => n.position!.start.line - 1);
+}
+
+/** 0-based start lines of the H2 sections the scanner finds (as `parseContract` runs it, BOM removed). */
+function scannerH2Lines(text: string): number[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return scanSections(body)
+    .filter((s) => s.kind === 'section')
+    .map((s) => s.startLine);
+}
+
+test('on generated contracts the scanner splits exactly at the top-level H2s that remark finds', () => {
+  fc.assert(
+    fc.property(contractArb, (c) => {
+      const text = contractOf(c);
+      assert.deepStrictEqual(scannerH2Lines(text), remarkH2Lines(text));
+    }),
+    { numRuns: RUNS(60) },
+  );
+});
+
+test('the 2,000-line benchmark contract: scanner sections = remark H2s, and it has a setext H2', () => {
+  const text = generateContract(2000, 1);
+  assert.deepStrictEqual(scannerH2Lines(text), remarkH2Lines(text));
+  const tree = parseMarkdown(text);
+  const lines = text.split('\n');
+  const setext = tree.children.filter((n) => n.type === 'heading' && n.depth === 2 && !lines[n.position!.start.line - 1]!.startsWith('#'));
+  // Not every seed draws one (the generator uses setext for one small section half the time); seed 1 does.
+  assert.ok(setext.length >= 1, 'a setext H2');
+  assert.deepEqual(scannerH2Lines(text).filter((l) => !lines[l]!.startsWith('#')), setext.map((n) => n.position!.start.line - 1));
+});
+
+test('scanner = remark on constructs that realistic contracts use', () => {
+  const cases = [
+    'Title\n---\n\ntext\n',
+    'para\nmore para\n---\n',
+    '- item\n---\n',
+    '- item\n\n  para in item\n---\n',
+    '> quote\n---\n',
+    '```\n## not a heading\n```\n## heading\n',
+    '~~~yaml\n## comment\n~~~\n\n## H\n',
+    '````md\n```\n## still code\n```\n````\n## H\n',
+    '<!--\n## commented out\n-->\n## H\n',
+    '<div>\n## inside html\n\n## H\n',
+    '<pre>\n## inside pre\n</pre>\n## H\n',
+    '---\ntitle: x\n---\n## H\n',
+    '---\n## H\n',
+    '| a | b |\n|---|---|\n| 1 | 2 |\n\n## H\n',
+    '- **Input Schema**:\n  ```json\n  {"## x": 1}\n  ```\n## H\n',
+    'text\n    ## indented code continuation\n## H\n',
+    '    ## indented code\n\n## H\n',
+    '## ATX closed ##\n',
+    '##\n',
+    '  ## indented two\n',
+    '## 🤖 智能体身份\n',
+    'setext with trailing spaces\n---   \n',
+    'A\n-\n',
+    '<!-- a --> text\n## H\n',
+    '[ref]: /url\n## H\n',
+    '> ```\n## H\n',
+  ];
+  for (const c of cases) assert.deepStrictEqual(scannerH2Lines(c), remarkH2Lines(c), JSON.stringify(c));
+});
+
+// Constructs where the scanner and remark disagree (reported; exotic, so the generator avoids
+// them). Each is a `todo`: it runs and shows the disagreement without failing the suite.
+const DISAGREEMENTS: [string, string][] = [
+  ['an H2 indented inside a list item', '- item\n  ## heading inside the item\n'],
+  ['an unclosed fence inside a list item ends with the item', '- item\n  ```\n## H\n'],
+  ['an HTML comment opened inside a list item ends with the item', '- item\n  <!--\n## H\n-->\n'],
+  ['a table directly followed by `---`', '| a | b |\n|---|---|\n| 1 | 2 |\n---\n'],
+  ['a setext H1 directly followed by `---`', 'Title\n=====\n---\n'],
+  ['an indented code block directly followed by `---`', '    code\n---\n'],
+  ['front matter closed by `...`', '---\ntitle: x\n...\n## H\n---\n'],
+  ['HTML block type 3 (processing instruction)', '<?php\n## H\n?>\n'],
+  ['HTML block type 4 (declaration)', '<!DOCTYPE html\n## H\n>\n'],
+  ['HTML block type 5 (CDATA)', '<![CDATA[\n## H\n]]>\n'],
+  ['a link reference definition followed by `---`', '[ref]: /url\n---\n'],
+];
+for (const [name, text] of DISAGREEMENTS) {
+  test(`scanner vs remark: ${name}`, { todo: 'known disagreement (reported)' }, () => {
+    assert.deepStrictEqual(scannerH2Lines(text), remarkH2Lines(text), JSON.stringify(text));
+  });
+}
