@@ -27,7 +27,9 @@ const RECHECK = ['recheck', 'recheck-*'];
 /** @type {{ name: string, entry: string, outfile: string, external: string[] }[]} */
 const ENTRIES = [
   { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK] },
-  { name: 'server', entry: 'server/src/server.ts', outfile: 'dist/server.cjs', external: [...RECHECK] },
+  // The language server ships in the .vsix without node_modules: recheck is bundled and runs on
+  // its JavaScript backend there (its native binary cannot be found from the bundle).
+  { name: 'server', entry: 'server/src/server.ts', outfile: 'dist/server.cjs', external: [] },
   { name: 'client', entry: 'client/src/extension.ts', outfile: 'dist/client.cjs', external: ['vscode'] },
 ];
 
@@ -40,6 +42,9 @@ const common = {
   sourcemap: true,
   minify,
   logLevel: 'warning',
+  // recheck's worker backend calls require.resolve on a file the bundle does not have; bundled,
+  // recheck falls back to its pure JavaScript backend, which is what the server uses.
+  logOverride: { 'require-resolve-not-external': 'silent' },
   // Prefer packages' ESM builds: some UMD builds (jsonc-parser) require files esbuild cannot see.
   mainFields: ['module', 'main'],
   // ESM-only code in dependencies (fdir, under tinyglobby) calls createRequire(import.meta.url);

@@ -125,7 +125,7 @@ test('invalid UTF-8: `invalid-utf8` at the first bad byte (LSP position, UTF-16 
   assert.deepEqual(only(r2.diagnostics, 'invalid-utf8').map((d) => d.range.start), [{ line: 0, character: 1 }]);
 });
 
-test('invalid UTF-8 after a real U+FFFD character: reported at the bad byte, not at the U+FFFD', { todo: 'bug: decodeText finds the first U+FFFD of the decoded text (reported)' }, async () => {
+test('invalid UTF-8 after a real U+FFFD character: reported at the bad byte, not at the U+FFFD', async () => {
   const bytes = new Uint8Array([...new TextEncoder().encode('\uFFFD ok\n'), 0xff, 0x0a]);
   const r = await createLanguageService().lintBytes(URI, bytes);
   assert.deepEqual(only(r.diagnostics, 'invalid-utf8').map((d) => d.range.start), [{ line: 1, character: 0 }]);
@@ -157,7 +157,7 @@ test('a BOM before front matter: front matter recognised, positions on line 0 sh
   assert.equal(fm.model.sections[0]!.frontMatter!.map.get('/name')!.key!.start.line, 2);
 });
 
-test('a BOM directly before an H2 on line 0: the title range is shifted by one', { todo: 'bug: only the preamble gets the BOM shift (reported)' }, () => {
+test('a BOM directly before an H2 on line 0: the title range is shifted by one', () => {
   const text = '\uFEFF## AGENT_IDENTITY\n\n- **Name**: x\n\n## BUDGETS\n';
   const m = parseContract(text);
   const s = m.sections.find((x) => x.title === 'AGENT_IDENTITY')!;
@@ -270,7 +270,7 @@ test('duplicate YAML keys: `duplicate-key` on the second key', () => {
   assert.equal(d[0]!.range.start.line, 10);
 });
 
-test('duplicate YAML keys: the message names the key', { todo: 'bug: the yaml problem passes { detail } but the message needs {key} (reported)' }, () => {
+test('duplicate YAML keys: the message names the key', () => {
   const text = `${FM}## TRIGGER\n\n\`\`\`yaml\nintent_patterns: [a]\nintent_patterns: [b]\n\`\`\`\n`;
   const r = lint(text);
   assertSane(text, r);
@@ -331,7 +331,6 @@ test('a YAML alias bomb in front matter returns quickly', () => {
 
 test(
   'a YAML alias bomb after 2,000 ordinary keys returns quickly',
-  { skip: 'bug: every alias is resolved by a walk of the whole document (yaml Alias.resolve): ~15 s here (reported)' },
   () => {
     const pad = Array.from({ length: 2000 }, (_, i) => `p${i}: ${i}`).join('\n');
     const text = `${FM}## TRIGGER\n\n\`\`\`yaml\n${pad}\n${BILLION_LAUGHS}\n\`\`\`\n`;
@@ -340,20 +339,21 @@ test(
   },
 );
 
-test('deeply nested block quotes (5,000 levels of `>`): no exception', { todo: 'bug: RangeError (stack) in buildSection collectInfo (reported)' }, () => {
+test('deeply nested block quotes (5,000 levels of `>`): reported as too complex, no exception', () => {
   const text = `${FM}## TOOLS\n\n${'>'.repeat(5000)} x\n`;
   const r = lint(text);
   assertSane(text, r);
+  assert.ok(r.diagnostics.some((d) => d.code === 'content-too-complex'));
   assert.ok(r.ms < 10000, `took ${r.ms.toFixed(0)} ms`);
 });
 
 test(
-  'deeply nested lists (5,000 levels of `-`): no exception, within a time bound',
-  { skip: 'remark: ~22 s to parse (quadratic in depth), then RangeError (stack) in remark-gfm mdast-util-find-and-replace; 2,000 levels take ~3 s (reported)' },
+  'deeply nested lists (5,000 levels of `-`): reported as too complex (remark would take ~22 s, then overflow its stack), no exception',
   () => {
     const text = `${FM}## TOOLS\n\n${'- '.repeat(5000)}x\n`;
     const r = lint(text);
     assertSane(text, r);
+    assert.ok(r.diagnostics.some((d) => d.code === 'content-too-complex'));
     assert.ok(r.ms < 10000, `took ${r.ms.toFixed(0)} ms`);
   },
 );
@@ -366,33 +366,39 @@ test('nested lists and quotes (1,000 levels on one line, 200 levels by indentati
   }
 });
 
-test('a 200,000-character single line of prose: no exception, within a time bound', () => {
+test('a 19,000-character single line of prose is analysed; a 200,000-character one is reported and skipped', () => {
   const words = ['approval', 'budget', '**vendor**', '`tool_x`', 'https://example.com/a', '供应商', '😀', 'a_b', 'x.', 'and'];
   let line = '';
-  for (let i = 0; line.length < 200_000; i++) line += `${words[i % words.length]} `;
+  for (let i = 0; line.length < 19_000; i++) line += `${words[i % words.length]} `;
+  const long = `${FM}## USER_STORIES\n\n- ${line}\n`;
+  const ok = lint(long);
+  assertSane(long, ok);
+  assert.equal((ok.model.data['user_stories'] as unknown[]).length, 1);
+  while (line.length < 200_000) line += line;
   const text = `${FM}## USER_STORIES\n\n- ${line}\n\n## BUDGETS\n\n- **Max Steps**: 3\n`;
   const r = lint(text);
   assertSane(text, r);
-  assert.equal((r.model.data['user_stories'] as unknown[]).length, 1);
+  assert.ok(r.diagnostics.some((d) => d.code === 'content-too-complex'));
   assert.equal((r.model.data['budgets'] as Record<string, unknown>)['max_steps'], 3);
   assert.ok(r.ms < 15000, `took ${r.ms.toFixed(0)} ms`);
 });
 
 test(
-  'a 200,000-character single line that remark parses in quadratic time',
-  { skip: 'remark/micromark: `a|`b` ` repeated (47 s), `a* ` repeated (> 2 min), a 50,000-cell table row (> 2 min) (reported)' },
+  'a 200,000-character single line that remark parses in quadratic time: the section is skipped, the rest analysed',
   () => {
-    const text = `${FM}## USER_STORIES\n\n${'a|`b` '.repeat(33_000)}\n`;
+    const text = `${FM}## USER_STORIES\n\n${'a|`b` '.repeat(33_000)}\n\n## BUDGETS\n\n- **Max Steps**: 3\n`;
     const r = lint(text);
+    assertSane(text, r);
+    assert.ok(r.diagnostics.some((d) => d.code === 'content-too-complex'));
+    assert.equal((r.model.data['budgets'] as Record<string, unknown>)['max_steps'], 3);
     assert.ok(r.ms < 15000, `took ${r.ms.toFixed(0)} ms`);
   },
 );
 
 test(
-  'a 200,000-character minified JSON list in a fenced block',
-  { skip: 'bug: appendBlockItems/mergeMapping scan every span per item, O(items × spans): ~17 s for 20,000 items (reported)' },
+  'a large JSON list in a fenced block (20,000 items on 20,000 lines)',
   () => {
-    const json = JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ k: i })));
+    const json = JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ k: i })), null, 0).replace(/},/g, '},\n');
     const text = `${FM}## USER_STORIES\n\n\`\`\`json\n${json}\n\`\`\`\n`;
     const r = lint(text);
     assert.ok(r.ms < 15000, `took ${r.ms.toFixed(0)} ms`);

@@ -86,6 +86,28 @@ function fenceMapper(loc: SliceLocator, code: Code): ((span: readonly [number, n
   return (span) => ({ start: at(span[0]), end: at(span[1]) });
 }
 
+/** Longest line and deepest block nesting remark is given; beyond them its time grows too fast (bench/robustness). */
+export const MAX_LINE_LENGTH = 20_000;
+export const MAX_NESTING = 100;
+
+/**
+ * Why a slice is too complex to hand to remark, or undefined: a line longer than
+ * MAX_LINE_LENGTH characters, or more than MAX_NESTING nested block quotes and list markers.
+ */
+function complexity(text: string): string | undefined {
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (end - start > MAX_LINE_LENGTH) return `a line of ${end - start} characters (the limit is ${MAX_LINE_LENGTH})`;
+    const prefix = /^(?:[ \t]*(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t])))*/.exec(text.slice(start, Math.min(end, start + 4 * MAX_NESTING + 400)))![0];
+    const depth = (prefix.match(/>|[-+*]|\d{1,9}[.)]/g) ?? []).length;
+    if (depth > MAX_NESTING) return `${depth} nested block quotes or list items (the limit is ${MAX_NESTING})`;
+    start = end + 1;
+  }
+  return undefined;
+}
+
 /** Plain text of a node (inline code keeps its content, emphasis markers dropped). */
 export function plainText(node: Nodes): string {
   if ('value' in node && typeof node.value === 'string' && node.type !== 'html') return node.value;
@@ -282,11 +304,12 @@ function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly
   if (!value || typeof value !== 'object' || Array.isArray(value)) return;
   const mapper = fenceMapper(b.loc, code);
   if (!mapper) return;
+  // Source key segment → destination key, for the keys that were merged.
+  const accepted = new Map<string, string>();
   for (const [k, v] of Object.entries(value as Mutable)) {
     const field = fields ? fieldForLabel(fields, k) : undefined;
     const key = field?.key ?? k;
-    const srcPtr = `${from}/${pointerSegment(k)}`;
-    const span = block.spans.get(srcPtr);
+    const span = block.spans.get(`${from}/${pointerSegment(k)}`);
     const keyRange = span?.key ? mapper(span.key) : mapper([0, 0]);
     if (fields && !field) {
       b.findings.push({ code: 'unknown-field', range: keyRange, args: { label: k, section: sectionTitle } });
@@ -299,13 +322,18 @@ function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly
     }
     seen.set(key, keyRange);
     obj[key] = v;
-    const dst = `${prefix}/${pointerSegment(key)}`;
-    for (const [p, s] of block.spans) {
-      if (p === srcPtr || p.startsWith(srcPtr + '/')) {
-        const value = mapper(s.value);
-        b.map.set(dst + p.slice(srcPtr.length), s.key ? { key: mapper(s.key), value } : { value });
-      }
-    }
+    accepted.set(pointerSegment(k), pointerSegment(key));
+  }
+  // One pass over the block's spans (a block may hold thousands of values).
+  const lead = `${from}/`;
+  for (const [p, s] of block.spans) {
+    if (!p.startsWith(lead)) continue;
+    const slash = p.indexOf('/', lead.length);
+    const seg = slash < 0 ? p.slice(lead.length) : p.slice(lead.length, slash);
+    const dst = accepted.get(seg);
+    if (dst === undefined) continue;
+    const value = mapper(s.value);
+    b.map.set(`${prefix}/${dst}${slash < 0 ? '' : p.slice(slash)}`, s.key ? { key: mapper(s.key), value } : { value });
   }
   for (const pr of block.problems) b.findings.push({ code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}) });
 }
@@ -335,15 +363,16 @@ function appendBlockItems(b: Builder, items: unknown[], spec: SectionSpec, block
   const mapper = fenceMapper(b.loc, code);
   if (!mapper) return true;
   const base = items.length;
-  for (let i = 0; i < list.length; i++) {
-    items.push(list[i]);
-    const srcPtr = `${from}/${i}`;
-    for (const [p, s] of block.spans) {
-      if (p === srcPtr || p.startsWith(srcPtr + '/')) {
-        const value = mapper(s.value);
-        b.map.set(`/${base + i}` + p.slice(srcPtr.length), s.key ? { key: mapper(s.key), value } : { value });
-      }
-    }
+  for (const item of list) items.push(item);
+  // One pass over the block's spans (a block may hold thousands of items).
+  const lead = `${from}/`;
+  for (const [p, s] of block.spans) {
+    if (!p.startsWith(lead)) continue;
+    const slash = p.indexOf('/', lead.length);
+    const i = Number(slash < 0 ? p.slice(lead.length) : p.slice(lead.length, slash));
+    if (!Number.isInteger(i)) continue;
+    const value = mapper(s.value);
+    b.map.set(`/${base + i}${slash < 0 ? '' : p.slice(slash)}`, s.key ? { key: mapper(s.key), value } : { value });
   }
   for (const pr of block.problems) b.findings.push({ code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}) });
   return true;
@@ -641,8 +670,21 @@ function buildFrontMatter(b: Builder, tree: Root): SectionModel['frontMatter'] {
  */
 export function buildSection(slice: SectionSlice, bom: boolean): SectionModel {
   const loc = new SliceLocator(slice.text, slice.startLine, bom);
-  const tree = parseMarkdown(slice.text);
+  const tooComplex = complexity(slice.text);
+  let tree: Root = { type: 'root', children: [] };
+  let parseError: string | undefined;
+  if (!tooComplex) {
+    try {
+      tree = parseMarkdown(slice.text);
+    } catch (e) {
+      // remark overflows its stack on some pathological inputs; the section is reported, not lost silently.
+      parseError = String((e as Error)?.message ?? e);
+    }
+  }
   const b = new Builder(loc);
+  if (tooComplex || parseError) {
+    b.findings.push({ code: 'content-too-complex', range: loc.range(0, loc.index.lineEnd(0)), args: { detail: tooComplex ?? parseError! } });
+  }
   const headings: HeadingInfo[] = [];
   const comments: CommentInfo[] = [];
   const fences: { lang: string; range: Range }[] = [];
@@ -698,9 +740,14 @@ export function buildSection(slice: SectionSlice, bom: boolean): SectionModel {
   };
 }
 
-function collectInfo(b: Builder, node: Nodes, headings: HeadingInfo[], comments: CommentInfo[], fences: { lang: string; range: Range }[]): void {
-  if (node.type === 'heading') headings.push({ depth: node.depth, text: plainText(node).trim(), range: b.loc.nodeRange(node) });
-  else if (node.type === 'html' && node.value.startsWith('<!--')) comments.push({ range: b.loc.nodeRange(node), text: node.value });
-  else if (node.type === 'code') fences.push({ lang: node.lang ?? '', range: b.loc.nodeRange(node) });
-  if ('children' in node) for (const c of node.children as Nodes[]) collectInfo(b, c, headings, comments, fences);
+function collectInfo(b: Builder, root: Nodes, headings: HeadingInfo[], comments: CommentInfo[], fences: { lang: string; range: Range }[]): void {
+  // Iterative: a contract may nest blockquotes or lists thousands deep.
+  const stack: Nodes[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'heading') headings.push({ depth: node.depth, text: plainText(node).trim(), range: b.loc.nodeRange(node) });
+    else if (node.type === 'html' && node.value.startsWith('<!--')) comments.push({ range: b.loc.nodeRange(node), text: node.value });
+    else if (node.type === 'code') fences.push({ lang: node.lang ?? '', range: b.loc.nodeRange(node) });
+    if ('children' in node) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes);
+  }
 }

@@ -8,7 +8,8 @@ const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatte
 
 /**
  * Parses Markdown (CommonMark + GFM + YAML front matter) into an mdast tree whose node
- * positions carry UTF-16 `offset`s into `text`. remark does not throw on any string input.
+ * positions carry UTF-16 `offset`s into `text`. remark can overflow its stack on pathological
+ * nesting: callers guard (parse/buildSection.ts limits nesting and line length, and catches).
  */
 export function parseMarkdown(text: string): Root {
   return processor.parse(text) as Root;

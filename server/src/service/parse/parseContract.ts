@@ -36,7 +36,6 @@ export function parseContract(text: string, previous?: ParsedContract): ParsedCo
   const reusable = new Map<string, SectionModel[]>();
   if (previous) {
     for (const s of previous.sections) {
-      if (s.kind === 'preamble' && s.bom !== bom) continue;
       const key = `${s.kind}\u0000${s.text}\u0000${s.findings.some((f) => f.code === 'unclosed-fence')}`;
       const list = reusable.get(key);
       if (list) list.push(s);
@@ -46,8 +45,12 @@ export function parseContract(text: string, previous?: ParsedContract): ParsedCo
   const sections = slices.map((slice) => {
     const key = `${slice.kind}\u0000${slice.text}\u0000${!!slice.unclosedFence}`;
     const old = reusable.get(key)?.shift();
-    if (old && old.endLine - old.startLine === slice.endLine - slice.startLine && (slice.kind === 'section' || old.startLine === slice.startLine)) return shiftSection(old, slice.startLine - old.startLine);
-    return buildSection(slice, bom && slice.kind === 'preamble');
+    // A BOM shifts the characters of line 0, whichever slice starts there.
+    const sliceBom = bom && slice.startLine === 0;
+    if (old && old.bom === sliceBom && old.endLine - old.startLine === slice.endLine - slice.startLine && (slice.kind === 'section' || old.startLine === slice.startLine)) {
+      return shiftSection(old, slice.startLine - old.startLine);
+    }
+    return buildSection(slice, sliceBom);
   });
   return compose(text, sections);
 }

@@ -21,8 +21,17 @@ const THEMATIC = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const ATX_ANY = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
 const BLOCKQUOTE = /^ {0,3}>/;
-const HTML_1 = /^ {0,3}<(?:script|pre|style|textarea)(?:[\s>]|$)/i;
-const HTML_1_END = /<\/(?:script|pre|style|textarea)>/i;
+const SETEXT_H1 = /^ {0,3}=+[ \t]*$/;
+const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+const LINK_DEF = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:/;
+/** HTML blocks of CommonMark types 1–5: how each opens, and what ends it (on the same line or later). */
+const HTML_SPECIAL: readonly (readonly [RegExp, RegExp])[] = [
+  [/^ {0,3}<(?:script|pre|style|textarea)(?=[\s>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^ {0,3}<!--/, /-->/],
+  [/^ {0,3}<\?/, /\?>/],
+  [/^ {0,3}<![A-Za-z]/, />/],
+  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
+];
 const HTML_6 =
   /^ {0,3}<\/?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)/i;
 const HTML_7 = /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
@@ -44,7 +53,8 @@ export function scanSections(text: string): SectionSlice[] {
   // Front matter: `---` on the first line, closed by `---` or `...`.
   if (/^\uFEFF?---[ \t]*$/.test(index.lineText(0))) {
     for (let l = 1; l < lines; l++) {
-      if (/^(?:---|\.\.\.)[ \t]*$/.test(index.lineText(l))) {
+      // remark-frontmatter closes front matter with `---` only.
+    if (/^---[ \t]*$/.test(index.lineText(l))) {
         line = l + 1;
         break;
       }
@@ -52,10 +62,13 @@ export function scanSections(text: string): SectionSlice[] {
   }
 
   let fence: { char: string; len: number; line: number } | undefined;
-  let html: { end: 'blank' | 'comment' | 'tag'; } | undefined;
+  /** An open HTML block: it ends at a blank line, or on the line that contains `end`. */
+  let html: { end: 'blank' } | { end: RegExp } | undefined;
   let paraStart = -1;
   let paraInContainer = false;
+  let paraIsLinkDefs = false;
   let inContainer = false;
+  let inTable = false;
 
   for (; line < lines; line++) {
     const s = index.lineText(line);
@@ -65,14 +78,13 @@ export function scanSections(text: string): SectionSlice[] {
       continue;
     }
     if (html) {
-      if (html.end === 'blank' && BLANK.test(s)) html = undefined;
-      else if (html.end === 'comment' && s.includes('-->')) html = undefined;
-      else if (html.end === 'tag' && HTML_1_END.test(s)) html = undefined;
-      if (html?.end === 'blank' || !html) paraStart = -1;
+      if (html.end === 'blank' ? BLANK.test(s) : html.end.test(s)) html = undefined;
+      paraStart = -1;
       continue;
     }
     if (BLANK.test(s)) {
       paraStart = -1;
+      inTable = false;
       continue;
     }
     if (ATX_H2.test(s)) {
@@ -81,10 +93,24 @@ export function scanSections(text: string): SectionSlice[] {
       inContainer = false;
       continue;
     }
-    if (SETEXT_H2.test(s) && paraStart >= 0 && !paraInContainer) {
+    if (SETEXT_H2.test(s) && paraStart >= 0 && !paraInContainer && !paraIsLinkDefs) {
       starts.push(paraStart);
       paraStart = -1;
       inContainer = false;
+      continue;
+    }
+    if (SETEXT_H1.test(s) && paraStart >= 0 && !paraInContainer && !paraIsLinkDefs) {
+      paraStart = -1;
+      continue;
+    }
+    if (inTable) {
+      // A table's rows run until a blank line or another block (a thematic break, say).
+      if (THEMATIC.test(s) || ATX_ANY.test(s) || FENCE_OPEN.test(s) || BLOCKQUOTE.test(s)) inTable = false;
+      else continue;
+    }
+    if (paraStart >= 0 && !paraInContainer && TABLE_DELIMITER.test(s) && s.includes('|')) {
+      inTable = true;
+      paraStart = -1;
       continue;
     }
     const f = FENCE_OPEN.exec(s);
@@ -93,13 +119,11 @@ export function scanSections(text: string): SectionSlice[] {
       paraStart = -1;
       continue;
     }
-    if (/^ {0,3}<!--/.test(s)) {
-      if (!s.slice(s.indexOf('<!--') + 4).includes('-->')) html = { end: 'comment' };
-      paraStart = -1;
-      continue;
-    }
-    if (HTML_1.test(s)) {
-      if (!HTML_1_END.test(s)) html = { end: 'tag' };
+    const special = HTML_SPECIAL.find(([open]) => open.test(s));
+    if (special) {
+      const [open, end] = special;
+      const after = s.slice(open.exec(s)![0].length);
+      if (!end.test(after)) html = { end };
       paraStart = -1;
       continue;
     }
@@ -116,13 +140,19 @@ export function scanSections(text: string): SectionSlice[] {
       inContainer = true;
       paraStart = line;
       paraInContainer = true;
+      paraIsLinkDefs = false;
       continue;
     }
     if (paraStart < 0) {
       // An indented line after a list belongs to it; an unindented one ends it.
       if (!/^[ \t]/.test(s)) inContainer = false;
+      // Outside a list, a line indented by four spaces (or a tab) is indented code, not a paragraph.
+      if (!inContainer && /^(?: {4}|\t)/.test(s)) continue;
       paraStart = line;
       paraInContainer = inContainer;
+      paraIsLinkDefs = LINK_DEF.test(s);
+    } else if (paraIsLinkDefs && !LINK_DEF.test(s)) {
+      paraIsLinkDefs = false;
     }
   }
 

@@ -1,5 +1,5 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { Finding, PointerSpan } from '../model/types.ts';
 
 /** Offsets [start, end) inside the parsed YAML text. */
@@ -41,9 +41,27 @@ export function parseYamlBlock(text: string, lang: 'yaml' | 'json' = 'yaml'): Pa
     return { value: undefined, spans, problems };
   }
   for (const err of doc.errors) {
-    const code = err.code === 'DUPLICATE_KEY' ? 'duplicate-key' : syntaxCode;
-    problems.push({ code, span: [err.pos[0], Math.max(err.pos[1], err.pos[0] + 1)], args: { detail: firstLine(err.message) } });
+    if (err.code === 'DUPLICATE_KEY') {
+      // yaml points at the repeated key; report the key's whole text.
+      const key = /^[^:\n]*/.exec(text.slice(err.pos[0]))![0].trim();
+      problems.push({ code: 'duplicate-key', span: [err.pos[0], err.pos[0] + Math.max(1, key.length)], args: { key: key.replace(/^["']|["']$/g, '') } });
+      continue;
+    }
+    problems.push({ code: syntaxCode, span: [err.pos[0], Math.max(err.pos[1], err.pos[0] + 1)], args: { detail: firstLine(err.message) } });
   }
+  // Anchors in document order, so that an alias resolves to the last anchor of its name before it
+  // without the yaml package's walk of the whole document per alias.
+  const anchors: { name: string; offset: number; node: Node }[] = [];
+  visit(doc, (_key, node) => {
+    const n = node as Node & { anchor?: string };
+    if (n && typeof n === 'object' && n.anchor && n.range) anchors.push({ name: n.anchor, offset: n.range[0], node: n });
+  });
+  const resolveAlias = (alias: { source: string; range?: [number, number, number] | null }): Node | undefined => {
+    const at = alias.range?.[0] ?? Infinity;
+    let found: Node | undefined;
+    for (const a of anchors) if (a.name === alias.source && a.offset < at) found = a.node;
+    return found;
+  };
   if (lang === 'json') {
     // YAML accepts what JSON does not (trailing commas, comments, single quotes): check JSON itself.
     const errors: ParseError[] = [];
@@ -57,7 +75,7 @@ export function parseYamlBlock(text: string, lang: 'yaml' | 'json' = 'yaml'): Pa
   const convert = (node: unknown, pointer: string, depth: number): unknown => {
     if (--budget < 0 || depth > 200) return undefined;
     if (isAlias(node)) {
-      const target = node.resolve(doc);
+      const target = resolveAlias(node);
       if (!target) {
         problems.push({ code: syntaxCode, span: span(node), args: { detail: `unresolved alias *${node.source}` } });
         return undefined;

@@ -21,7 +21,24 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     return { text: strict.decode(bytes), binary };
   } catch {
     const text = lenient.decode(bytes);
-    const at = text.indexOf('\uFFFD');
+    const bad = firstInvalidByte(bytes);
+    // The valid prefix decodes to the same UTF-16 text, so its length is the offset in `text`.
+    const at = bad === undefined ? text.indexOf('\uFFFD') : strict.decode(bytes.subarray(0, bad)).length;
     return { text, binary, ...(at >= 0 ? { invalidUtf8At: at } : {}) };
   }
+}
+
+/** Index of the first byte that does not start a valid UTF-8 sequence (RFC 3629), if any. */
+export function firstInvalidByte(bytes: Uint8Array): number | undefined {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const n = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (n < 0 || (n > 0 && i + n >= bytes.length)) return i;
+    for (let k = 1; k <= n; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
+    const b1 = bytes[i + 1] ?? 0;
+    if ((b === 0xe0 && b1 < 0xa0) || (b === 0xed && b1 > 0x9f) || (b === 0xf0 && b1 < 0x90) || (b === 0xf4 && b1 > 0x8f)) return i;
+    i += n + 1;
+  }
+  return undefined;
 }

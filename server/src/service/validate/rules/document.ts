@@ -250,6 +250,16 @@ export const schema: Rule = {
 };
 
 
+export const contentTooComplex: Rule = {
+  code: 'content-too-complex',
+  severity: 'warning',
+  summary: 'A section is not analysed when its Markdown is too deep or its lines too long.',
+  description: 'Markdown parsers slow down sharply on thousands of nested block quotes or list items and on lines of hundreds of thousands of characters. A section with a line over 20,000 characters or more than 100 nested levels is skipped so that the editor stays responsive; split the line or flatten the nesting.',
+  source: 'DEVELOPERS.md ("the server never crashes or hangs"); bench/robustness findings',
+  messages: { default: 'This section is not analysed: {detail}.' },
+  examples: { bad: '', good: '' },
+};
+
 export const fileNotText: Rule = {
   code: 'file-not-text',
   severity: 'warning',
@@ -282,5 +292,5 @@ export const fileTooLarge: Rule = {
 
 export const DOCUMENT_RULES: readonly Rule[] = [
   yamlSyntax, jsonSyntax, templateUnquoted, duplicateSection, duplicateKey, unknownSection, missingSection, unknownField,
-  tableShape, unclosedFence, unrecognisedContent, partialContract, schema, fileNotText, invalidUtf8, fileTooLarge, internalError,
+  tableShape, unclosedFence, unrecognisedContent, partialContract, schema, contentTooComplex, fileNotText, invalidUtf8, fileTooLarge, internalError,
 ];
