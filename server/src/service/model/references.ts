@@ -1,4 +1,5 @@
 import type { Range } from '../types.ts';
+import type { PointerSpan } from './types.ts';
 import type { NameKind } from '../catalogue/sections.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { locate } from './locate.ts';
@@ -74,11 +75,33 @@ export function entityOfVariable(v: string): string {
   return v.startsWith('extracted_') ? v.slice('extracted_'.length) : v;
 }
 
-function* strings(value: unknown, pointer: string): Generator<[string, string]> {
-  if (typeof value === 'string') yield [pointer, value];
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* strings(value[i], `${pointer}/${i}`);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+/**
+ * Every string value of the contract data with its pointer and source span, read per owning
+ * section straight from its source map (an explicit stack, no pointer parsing per value).
+ */
+function stringSpans(model: ParsedContract): { pointer: string; span: PointerSpan }[] {
+  const out: { pointer: string; span: PointerSpan }[] = [];
+  for (const [key, owner] of model.owners) {
+    const fromFrontMatter = owner.kind === 'preamble';
+    const map = fromFrontMatter ? owner.frontMatter?.map : owner.map;
+    if (!map) continue;
+    const stack: [unknown, string][] = [[model.data[key], fromFrontMatter ? `/${escapeSegment(key)}` : '']];
+    while (stack.length > 0) {
+      const [value, rel] = stack.pop()!;
+      if (typeof value === 'string') {
+        const span = map.get(rel);
+        if (span) out.push({ pointer: fromFrontMatter ? rel : `/${escapeSegment(key)}${rel}`, span });
+      } else if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) stack.push([value[i], `${rel}/${i}`]);
+      } else if (value && typeof value === 'object') {
+        for (const [k, v] of Object.entries(value)) stack.push([v, `${rel}/${escapeSegment(k)}`]);
+      }
+    }
+  }
+  return out;
 }
+
+const escapeSegment = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const cache = new WeakMap<ParsedContract, ReferenceIndex>();
 
@@ -153,10 +176,8 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
   const proseKinds = /^\/(?:identity\/hard_boundaries|identity\/may_act_directly|identity\/needs_confirmation|human_in_the_loop\/\d+\/(?:required_action|trigger_condition)|constraints\/\d+\/rule|budgets)/;
   // A declaration is not a use of itself; a RESOURCES path still is a reference to a file.
   const declaring = new Set(declarations.filter((x) => x.kind !== 'resource').map((x) => x.pointer));
-  for (const [pointer] of strings(d, '')) {
+  for (const { pointer, span } of stringSpans(model)) {
     if (declaring.has(pointer)) continue;
-    const span = locate(model, pointer, true);
-    if (!span) continue;
     const raw = textAt(model, span.value);
     if (!raw.includes('`') && !raw.includes('{{')) continue;
     for (const m of raw.matchAll(TEMPLATE)) {

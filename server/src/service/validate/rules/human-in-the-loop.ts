@@ -27,12 +27,17 @@ export const hitlNeedsFallback: Rule = {
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL}\n## FAILURE_PROTOCOL\n\n- **If New vendor onboarding gets no sign-off within 24h**: → Auto-reject the request → Return error_code \`HITL001\`\n`,
   },
   *check({ data, locate }) {
-    const entries = arr(data['failure_protocol']);
+    // Lower-cased once: a contract may have hundreds of rows and entries.
+    const entries = arr(data['failure_protocol']).map((e) => {
+      const named = str(obj(e)?.['scenario']);
+      return { named: named ? cleanName(named).toLowerCase() : undefined, condition: (str(obj(e)?.['condition']) ?? '').toLowerCase() };
+    });
     const rows = arr(data['human_in_the_loop']);
     for (let i = 0; i < rows.length; i++) {
       const scenario = cleanName(obj(rows[i])?.['scenario']);
       if (!scenario) continue;
-      if (entries.some((e) => coversScenario(e, scenario))) continue;
+      const s = scenario.toLowerCase();
+      if (entries.some((e) => (e.named !== undefined ? e.named === s : e.condition.includes(s)))) continue;
       const span = locate(`/human_in_the_loop/${i}/scenario`);
       if (!span) continue;
       const fp = locate('/failure_protocol');
