@@ -30,6 +30,7 @@ const ENTRIES = [
   // The language server ships in the .vsix without node_modules: recheck is bundled and runs on
   // its JavaScript backend there (its native binary cannot be found from the bundle).
   { name: 'server', entry: 'server/src/server.ts', outfile: 'dist/server.cjs', external: [] },
+  { name: 'server-regex-worker', entry: 'server/src/lsp/regexWorker.ts', outfile: 'dist/regexWorker.cjs', external: [] },
   { name: 'client', entry: 'client/src/extension.ts', outfile: 'dist/client.cjs', external: ['vscode'] },
 ];
 
@@ -54,7 +55,7 @@ const common = {
   // JSON imports (schemas, package.json) are bundled by esbuild's json loader.
 };
 
-const present = ENTRIES.filter((e) => existsSync(join(root, e.entry)) && (!only || only.includes(e.name))).map((e) =>
+const present = ENTRIES.filter((e) => existsSync(join(root, e.entry)) && (!only || only.some((o) => e.name === o || e.name.startsWith(`${o}-`)))).map((e) =>
   outdir ? { ...e, outfile: join(resolve(outdir), basename(e.outfile)) } : e,
 );
 const contexts = await Promise.all(

@@ -6,7 +6,9 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.j
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from './lsp/server.ts';
+import { workerAnalyzer } from './lsp/workerAnalyzer.ts';
 
-// The bundle lives in dist/; the rule docs ship beside it in docs/.
-const docsBase = pathToFileURL(join(dirname(process.argv[1] ?? __filename), '..', 'docs', 'rules.md')).href;
-startServer(createConnection(ProposedFeatures.all), docsBase);
+// The bundle lives in dist/ beside its ReDoS worker; the rule docs ship in docs/.
+const dist = dirname(process.argv[1] ?? __filename);
+const docsBase = pathToFileURL(join(dist, '..', 'docs', 'rules.md')).href;
+startServer(createConnection(ProposedFeatures.all), docsBase, workerAnalyzer(join(dist, 'regexWorker.cjs')));

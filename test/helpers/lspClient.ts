@@ -84,4 +84,9 @@ export class LspClient {
   kill(): void {
     this.proc.kill();
   }
+
+  /** The server process's id (for memory measurements). */
+  get pid(): number {
+    return this.proc.pid ?? 0;
+  }
 }

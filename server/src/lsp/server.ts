@@ -4,8 +4,8 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  createLanguageService, recheckAnalyzer, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
-  DEFAULT_MAX_FILE_BYTES, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic,
+  createLanguageService, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
+  DEFAULT_MAX_FILE_BYTES, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
@@ -38,7 +38,7 @@ const WATCHED = ['**/AGENTS.md', '**/*.agents.md', '**/.agents-md.{json,yaml,yml
  * otherwise (Neovim, Helix); a result computed for a version that is no longer current is never
  * delivered.
  */
-export function startServer(connection: Connection, docsBase: string): void {
+export function startServer(connection: Connection, docsBase: string, analyzeRegex: RegexAnalyzer): void {
   const documents = new TextDocuments(TextDocument);
   const states = new Map<string, DocState>();
   const settingsCache = new Map<string, Promise<ServerSettings>>();
@@ -51,7 +51,7 @@ export function startServer(connection: Connection, docsBase: string): void {
 
   const nodeFs = createNodeFileSystem();
   const fs = overlayFileSystem(nodeFs, (uri) => documents.get(uri)?.getText());
-  const makeService = () => createLanguageService({ fs, roots, analyzeRegex: (p) => (currentRegexSetting ? recheckAnalyzer(p) : Promise.resolve({ status: 'unknown' as const })) });
+  const makeService = () => createLanguageService({ fs, roots, analyzeRegex: (p) => (currentRegexSetting ? analyzeRegex(p) : Promise.resolve({ status: 'unknown' as const })) });
   let currentRegexSetting = true;
 
   const settingsFor = (uri: string): Promise<ServerSettings> => {

@@ -23,7 +23,7 @@ export { RULES, ruleByCode } from './validate/catalogue.ts';
 export type { Rule, RuleMeta } from './validate/rule.ts';
 export { parseContract } from './parse/parseContract.ts';
 export { validateContract } from './validate/validate.ts';
-export { recheckAnalyzer } from './workspace/regexAnalysis.ts';
+export { recheckAnalyzer, analyzeWithRecheck, memoised, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './catalogue/sections.ts';
 

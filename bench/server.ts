@@ -1,0 +1,113 @@
+/**
+ * Benchmarks of the language server over real stdio (`npm run bench`, after bench/run.ts): the
+ * bundled server is spawned and driven by a JSON-RPC client, as an editor drives it.
+ *
+ *   - didChange → diagnostics: a one-line edit in a table cell of the generated 2,000-line
+ *     contract, then a pull-diagnostics request; time from sending didChange to the answer
+ *     (target: p95 under 50 ms);
+ *   - hover and completion latency on that document (completion target: under 20 ms);
+ *   - server memory (RSS) with 50 contracts open (target: under 150 MB);
+ *   - bundle sizes.
+ * Prints medians and p95; never fails the build.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { LspClient } from '../test/helpers/lspClient.ts';
+import { editTableCell, findLines, generateContract } from './generate.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const N = 50;
+
+function stats(xs: number[]): { median: number; p95: number } {
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: s[s.length >> 1]!, p95: s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)]! };
+}
+const fmt = (x: number) => x.toFixed(1).padStart(8);
+const row = (name: string, xs: number[], target?: number) => {
+  const { median, p95 } = stats(xs);
+  const verdict = target === undefined ? '' : p95 <= target ? `   target p95 <= ${target} ms: met` : `   target p95 <= ${target} ms: target missed`;
+  console.log(`${name.padEnd(44)}${fmt(median)}${fmt(p95)}${verdict}`);
+};
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function main(): Promise<void> {
+  const out = mkdtempSync(join(tmpdir(), 'agents-md-bench-'));
+  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--minify', '--outdir', out], { cwd: ROOT });
+  const client = new LspClient(join(out, 'server.cjs'));
+  try {
+    const wsUri = pathToFileURL(out).href;
+    await client.initialize(wsUri, true);
+    const uri = `${wsUri}/big/AGENTS.md`;
+    let text = generateContract(2000, 1);
+    await client.open(uri, text, 1);
+    await client.pullDiagnostics(uri);
+
+    console.log(`\nLanguage server over stdio (bundled, minified), ${N} samples each\n${''.padEnd(44)}  median     p95  (ms)`);
+    const change: number[] = [];
+    const cellLines = findLines(text, /^\| /);
+    for (let i = 0; i < N + 5; i++) {
+      const edit = editTableCell(text, cellLines[(i * 7) % cellLines.length], i);
+      const line = edit.line;
+      const newLine = edit.text.split('\n')[line]!;
+      const t0 = performance.now();
+      await client.change(uri, i + 2, [{ range: { start: { line, character: 0 }, end: { line, character: text.split('\n')[line]!.length } }, text: newLine }]);
+      await client.pullDiagnostics(uri);
+      if (i >= 5) change.push(performance.now() - t0);
+      text = edit.text;
+    }
+    row('didChange (one line) → diagnostics', change, 50);
+
+    const lines = text.split('\n');
+    const labelLine = lines.findIndex((l) => /^- \*\*Side Effects\*\*/.test(l));
+    const hover: number[] = [];
+    const completion: number[] = [];
+    for (let i = 0; i < N + 5; i++) {
+      const t0 = performance.now();
+      await client.request('textDocument/hover', { textDocument: { uri }, position: { line: labelLine, character: 6 } });
+      const t1 = performance.now();
+      await client.request('textDocument/completion', { textDocument: { uri }, position: { line: labelLine, character: lines[labelLine]!.length } });
+      const t2 = performance.now();
+      if (i >= 5) {
+        hover.push(t1 - t0);
+        completion.push(t2 - t1);
+      }
+    }
+    row('hover', hover);
+    row('completion', completion, 20);
+
+    const before = rssMb(client.pid);
+    for (let i = 0; i < 50; i++) {
+      const u = `${wsUri}/c${i}/AGENTS.md`;
+      await client.open(u, generateContract(150 + (i % 10) * 50, 100 + i));
+      await client.pullDiagnostics(u);
+    }
+    const peak = rssMb(client.pid);
+    // The ReDoS worker (recheck) is terminated after 5 s idle and its memory returned.
+    await new Promise((r) => setTimeout(r, 7000));
+    const after = rssMb(client.pid);
+    console.log(`${'server RSS: 1 large contract open'.padEnd(44)}${fmt(before)} MB   (ReDoS worker running)`);
+    console.log(`${'server RSS: + 50 contracts open'.padEnd(44)}${fmt(peak)} MB   (ReDoS worker running)`);
+    console.log(`${'server RSS: + 50 contracts open, worker idle'.padEnd(44)}${fmt(after)} MB   target < 150 MB: ${after < 150 ? 'met' : 'target missed'}`);
+    await client.shutdown();
+  } finally {
+    client.kill();
+    rmSync(out, { recursive: true, force: true });
+  }
+
+  console.log('\nBundle sizes (npm run build; .vsix from npm run package)');
+  const dist = join(ROOT, 'dist');
+  for (const f of existsSync(dist) ? readdirSync(dist).filter((x) => /\.(cjs|vsix)$/.test(x)) : []) {
+    console.log(`  ${f.padEnd(40)}${(statSync(join(dist, f)).size / 1024).toFixed(0).padStart(8)} KiB`);
+  }
+}
+
+main().catch((e) => {
+  console.log(`bench error: ${String((e as Error)?.stack ?? e)}`);
+});
