@@ -162,9 +162,14 @@ export function startServer(connection: Connection, docsBase: string, analyzeReg
     }
   });
 
-  connection.onDidChangeConfiguration(() => {
+  connection.onDidChangeConfiguration(async () => {
+    // Clients send this once right after `initialized` too: refresh only when a setting of a
+    // document already diagnosed really changed, so the first diagnostics are not cancelled.
+    const before = new Map(settingsCache);
     settingsCache.clear();
-    refreshAll();
+    let changed = false;
+    for (const [uri, old] of before) if (JSON.stringify(await old) !== JSON.stringify(await settingsFor(uri))) changed = true;
+    if (changed) refreshAll();
   });
 
   connection.onDidChangeWatchedFiles((params) => {
@@ -188,6 +193,7 @@ export function startServer(connection: Connection, docsBase: string, analyzeReg
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return { kind: 'full', items: [] };
     const items = await diagnose(doc, token);
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'The request was cancelled.');
     if (!items) throw new ResponseError(LSPErrorCodes.ServerCancelled, 'The document changed; diagnostics are recomputed.', { retriggerRequest: true });
     return { kind: 'full', items };
   });

@@ -1,0 +1,236 @@
+// The real extension in a real VS Code: `npm run package` builds the .vsix, code-server installs
+// it, and headless Chromium opens samples/broken/AGENTS.md (a contract that breaks every rule)
+// from the explorer. Checked on the page: squiggles and the Problems panel (source agents-md, our
+// rule codes), our status bar item, a hover with schema docs on a field label, and a quick fix
+// that adds a FAILURE_PROTOCOL fallback for a HITL scenario.
+//
+//   bash test/e2e/setup.sh                                   # once
+//   node --import tsx --test test/e2e/extension.e2e.ts      # from the repo root
+//
+// Skips with the reason printed when the tools are not installed (E2E_REQUIRE=1 makes that a
+// failure). Screenshots: test-results/e2e/extension-*.png. On failure the extension host's log and
+// the language server's output channel are printed.
+import assert from 'node:assert/strict';
+import { copyFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import {
+  DEFAULT_TIMEOUT_MS, REPO_DIR, codeServerLogs, e2eSkipReason, goToLine, openBrowser, openFileFromExplorer, openWorkbench, outputChannelText,
+  packageRepoExtension, press, processGroupMemoryMb, processesMemoryMb, screenshot, startCodeServer, statusBarItem,
+  waitForSelector, type CodeServer, type Page,
+} from './codeServer.ts';
+
+const SAMPLE_DIR = join(REPO_DIR, 'samples', 'broken');
+const SCENARIO = 'New vendor onboarding';
+const FIX_TITLE = `Add a FAILURE_PROTOCOL fallback for "${SCENARIO}"`;
+const FIX_TEXT = `If ${SCENARIO} gets no sign-off within 24h`;
+const CHANNEL = 'AGENTS.md Contracts';
+const EDITOR = '.editor-instance .monaco-editor';
+
+/** A workspace with the broken sample as AGENTS.md, the files beside it, and the samples' config. */
+async function writeWorkspace(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'e2e-extension-ws-'));
+  for (const name of await readdir(SAMPLE_DIR)) await copyFile(join(SAMPLE_DIR, name), join(dir, name));
+  await copyFile(join(REPO_DIR, 'samples', '.agents-md.json'), join(dir, '.agents-md.json'));
+  return dir;
+}
+
+/** 1-based number of the first line of `text` that contains `needle`. */
+function lineOf(text: string, needle: string | RegExp): { line: number; column: number } {
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const m = typeof needle === 'string' ? lines[i]!.indexOf(needle) : lines[i]!.search(needle);
+    if (m >= 0) return { line: i + 1, column: m + 1 };
+  }
+  throw new Error(`no line of the sample contains ${String(needle)}`);
+}
+
+/** Polls `check` until it returns a value or the time is up (then throws `what`). */
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const skip = e2eSkipReason();
+
+test('e2e extension: diagnostics, status bar, hover and quick fix in code-server', { skip, timeout: 420_000 }, async (t: TestContext) => {
+  const { vsix, ms: packageMs } = await packageRepoExtension();
+  t.diagnostic(`npm run package (minified bundles + vsce): ${packageMs} ms -> ${vsix}`);
+  const sample = await readFile(join(SAMPLE_DIR, 'AGENTS.md'), 'utf8');
+  const workspace = await writeWorkspace();
+  t.after(() => rm(workspace, { recursive: true, force: true }));
+
+  const t0 = Date.now();
+  const server: CodeServer = await startCodeServer({
+    workspaceDir: workspace, extensions: [vsix],
+    // The hover appears after the mouse rests this long (default 300 ms); no minimap to hide text.
+    // Tracing fills the language server's output channel, which a failure prints.
+    settings: { 'editor.minimap.enabled': false, 'editor.hover.delay': 300, 'agentsMd.trace.server': 'messages' },
+  });
+  t.diagnostic(`code-server: extension installed and /healthz up after ${Date.now() - t0} ms (port ${server.port})`);
+  let page: Page | undefined;
+  let passed = false;
+  t.after(async () => {
+    // A failure names what the extension host and the language server said.
+    if (!passed) {
+      if (page) t.diagnostic(`screenshot at failure: ${await screenshot(page, 'extension-failure').catch(() => '(none)')}`);
+      console.log(`# logs of the failed run:\n${await codeServerLogs(server, { lines: 80 })}`);
+    }
+    await server.stop();
+  });
+
+  const browser = await openBrowser();
+  t.after(() => browser.close());
+  page = browser.page;
+  const consoleErrors: string[] = [];
+  page.on('console', (m: { type(): string; text(): string }) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+
+  const workbenchMs = await openWorkbench(page, server.url);
+  t.diagnostic(`workbench with explorer: ${workbenchMs} ms`);
+
+  // (a) diagnostics: squiggles in the editor.
+  const t1 = Date.now();
+  await openFileFromExplorer(page, 'AGENTS.md');
+  // This wait spans the extension host's start, the language server's start and its first
+  // (cold) analysis: 15-35 s on 2 busy cores, so it gets twice the usual time.
+  await waitForSelector(page, `${EDITOR} .squiggly-error, ${EDITOR} .squiggly-warning`, { what: 'squiggle of a diagnostic', timeoutMs: 2 * DEFAULT_TIMEOUT_MS });
+  const firstDiagnosticsMs = Date.now() - t1;
+  t.diagnostic(`AGENTS.md opened -> first squiggle: ${firstDiagnosticsMs} ms`);
+
+  // (b) our status bar item, with the error and warning counts once the diagnostics are in.
+  const status = statusBarItem(page, /\d+\s+\d+\s+AGENTS\.md/).first();
+  await status.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  const statusText = (await status.innerText()).replace(/\s+/g, ' ').trim();
+  t.diagnostic(`status bar item: "${statusText}"`);
+  const counts = /^(\d+) (\d+) AGENTS\.md$/.exec(statusText);
+  assert.ok(counts, `status bar item text "${statusText}": errors, warnings, AGENTS.md`);
+  const [errors, warnings] = [Number(counts[1]), Number(counts[2])];
+  assert.ok(errors > 0 && warnings > 0, 'the broken sample has errors and warnings');
+
+  // (a) the Problems panel (Ctrl+Shift+M): entries from source agents-md with our rule codes.
+  await press(page, 'Control+Shift+M');
+  const markerRows = page.locator('.markers-panel .monaco-list-row:has(.marker-source)');
+  await markerRows.first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  const shown = await markerRows.evaluateAll((rows: any[]) => rows.map((r) => ({
+    source: r.querySelector('.marker-source')?.textContent ?? '',
+    code: r.querySelector('.marker-code')?.textContent ?? '',
+    line: r.querySelector('.marker-line')?.textContent ?? '',
+  })));
+  t.diagnostic(`Problems panel rows shown: ${shown.map((r: { code: string; line: string }) => `${r.code} ${r.line}`).join(', ')}`);
+  assert.ok(shown.length >= 3, 'several problems listed');
+  const fileRow = (await page.locator('.markers-panel .monaco-list-row[aria-label*="problems in file AGENTS.md"]').first().getAttribute('aria-label')) ?? '';
+  const total = Number(/^(\d+) problems/.exec(fileRow)?.[1]);
+  t.diagnostic(`Problems panel: "${fileRow}"`);
+  assert.ok(total >= errors + warnings, `Problems lists ${total}, the status bar counts ${errors} errors and ${warnings} warnings`);
+  for (const r of shown) {
+    assert.equal(r.source, 'agents-md', `source of ${r.code}`);
+    assert.match(r.code, /^[a-z]+(-[a-z0-9]+)*$/, 'a rule code');
+  }
+  t.diagnostic(`screenshot: ${await screenshot(page, 'extension-diagnostics')}`);
+  // Filtered by a rule code: the two HITL scenarios without a fallback.
+  await problemsWithCode(page, 'hitl-needs-fallback', 2);
+  // The ReDoS analysis runs in a worker thread (dist/regexWorker.cjs in the .vsix): its warning
+  // proves the worker loads in the packaged extension.
+  const redos = await problemsWithCode(page, 'intent-pattern-redos', 1);
+  t.diagnostic(`intent-pattern-redos (worker thread): ${JSON.stringify(redos[0]?.slice(0, 120))}`);
+  await problemsWithCode(page, 'hitl-needs-fallback', 2);
+
+  // (c) hover on a field label shows its schema docs.
+  const label = lineOf(sample, '**Side Effects**');
+  const line = await goToLine(page, label.line, label.column + 2);
+  const token = line.locator('span > span').filter({ hasText: 'Side Effects' }).first();
+  const t2 = Date.now();
+  await token.hover();
+  const hover = page.locator('.monaco-hover').filter({ hasText: 'side_effects' }).first();
+  await hover.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  const hoverMs = Date.now() - t2;
+  const hoverText = (await hover.innerText()).trim();
+  t.diagnostic(`hover on **Side Effects** (line ${label.line}): mouse over the label -> docs shown in ${hoverMs} ms (editor.hover.delay 300): ${JSON.stringify(hoverText.slice(0, 160))}…`);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'extension-hover')}`);
+  assert.match(hoverText, /side_effects/);
+
+  // (d) the quick fix for hitl-needs-fallback on the scenario cell of its row.
+  await press(page, 'Escape');
+  const row = lineOf(sample, `| ${SCENARIO} |`);
+  await goToLine(page, row.line, row.column + 4);
+  const t3 = Date.now();
+  await press(page, 'Control+.');
+  const action = page.locator('.action-widget .monaco-list-row').filter({ hasText: FIX_TITLE }).first();
+  await action.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  const menuMs = Date.now() - t3;
+  const menu = (await page.locator('.action-widget').first().innerText()).trim();
+  t.diagnostic(`Ctrl+. on line ${row.line} -> code actions in ${menuMs} ms: ${JSON.stringify(menu)}`);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'extension-quickfix-menu')}`);
+  const t4 = Date.now();
+  await action.click();
+  await waitForSelector(page, '.action-widget', { state: 'hidden', what: 'code action menu closed' });
+  // The diagnostic of that scenario is gone from the Problems panel; the other one stays.
+  await problemsWithCode(page, 'hitl-needs-fallback', 1, `"${SCENARIO}"`);
+  const quickFixMs = Date.now() - t4;
+  // The document holds the new entry: Find (Ctrl+F) counts it and reveals it for the screenshot.
+  await page.locator(`${EDITOR} .view-lines`).first().click();
+  await press(page, 'Control+F');
+  const find = '.editor-instance .find-widget.visible';
+  await waitForSelector(page, `${find} textarea, ${find} input`, { what: 'find widget' });
+  await page.locator(`${find} textarea, ${find} input`).first().fill(FIX_TEXT);
+  await page.locator(`${find} .matchesCount`).filter({ hasText: /^1 of 1$/ }).waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`quick fix chosen -> its diagnostic gone from Problems: ${quickFixMs} ms`);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'extension-quickfix')}`);
+  // And it is saved as such.
+  await press(page, 'Escape');
+  await press(page, 'Control+S');
+  const saved = await until('AGENTS.md saved with the fallback', async () => {
+    const text = await readFile(join(workspace, 'AGENTS.md'), 'utf8');
+    return text.includes(FIX_TEXT) ? text : undefined;
+  });
+  const entry = saved.split('\n').find((l) => l.includes(FIX_TEXT))!;
+  t.diagnostic(`saved entry: ${entry}`);
+  assert.match(entry, /^- \*\*If New vendor onboarding gets no sign-off within 24h\*\*: → /);
+
+  // (b) again: the status bar item follows the diagnostics (one error fewer) and opens Problems.
+  const after = statusBarItem(page, /AGENTS\.md/).filter({ hasText: new RegExp(`^\\D*${errors - 1}\\s+${warnings}\\s+AGENTS\\.md`) }).first();
+  await after.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await press(page, 'Control+J'); // hide the panel
+  await waitForSelector(page, '.markers-panel', { state: 'hidden', what: 'Problems panel hidden' });
+  await after.click(); // agentsMd.showProblems
+  await waitForSelector(page, '.markers-panel', { what: 'Problems panel opened by the status bar item' });
+
+  const ours = consoleErrors.filter((m) => /agents-?md/i.test(m));
+  // Others are the workbench's own (vsda 404s, no extension gallery offline).
+  if (consoleErrors.length) t.diagnostic(`browser console errors (${ours.length} naming agents-md): ${consoleErrors.map((m) => JSON.stringify(m.replace(/\s+/g, ' ').slice(0, 160))).join(', ')}`);
+  assert.deepEqual(ours, [], 'no errors of the extension in the browser console');
+  // The language server's side of the timings, from its trace in the output channel.
+  const trace = (await outputChannelText(server, CHANNEL)) ?? '';
+  const responses = [...trace.matchAll(/Received response '(initialize|textDocument\/(?:diagnostic|hover|codeAction)) - \((\d+)\)' in (\d+)ms\.(.*)/g)];
+  const firsts = ['initialize', 'textDocument/diagnostic', 'textDocument/hover', 'textDocument/codeAction'].map((m) => {
+    const r = responses.filter((x) => x[1] === m);
+    return r.length ? `${m} ${r.slice(0, 3).map((x) => `${x[3]} ms${x[4]?.includes('failed') ? ' (failed)' : ''}`).join(', ')}` : `${m} -`;
+  });
+  t.diagnostic(`language server (first responses): ${firsts.join('; ')}`);
+  t.diagnostic(`memory (PSS): code-server ${processGroupMemoryMb(server.pid)} MB, chromium ${processesMemoryMb(browser.userDataDir)} MB`);
+  passed = true;
+});
+
+/**
+ * Filters the Problems panel by a rule code and waits until it lists exactly `n` problems, all
+ * from source agents-md with that code (none of them naming `absent`, e.g. a scenario). Returns
+ * the rows' messages.
+ */
+async function problemsWithCode(page: Page, code: string, n: number, absent?: string): Promise<string[]> {
+  const filter = page.locator('input[aria-label="Filter Problems"]').first();
+  if ((await filter.inputValue()) !== code) await filter.fill(code);
+  const rows = page.locator('.markers-panel .monaco-list-row:has(.marker-code)');
+  const ours = rows.filter({ has: page.locator('.marker-source', { hasText: /^agents-md$/ }) }).filter({ has: page.locator('.marker-code', { hasText: new RegExp(`^${code}$`) }) });
+  await until(`Problems panel lists ${n} ${code} problem(s) from agents-md${absent ? ` and none naming ${absent}` : ''}`, async () => {
+    const [all, mine] = [await rows.count(), await ours.count()];
+    const stale = absent ? await ours.filter({ hasText: absent }).count() : 0;
+    return all === n && mine === n && stale === 0 ? true : undefined;
+  });
+  return ours.locator('.marker-message').allInnerTexts();
+}
