@@ -47,3 +47,14 @@ test('the complete example in docs/contract-format.md passes every rule', async 
   assert.equal(r.model?.kind, 'contract');
   assert.deepEqual(r.diagnostics.filter((d) => d.code !== 'resource-missing').map((d) => `${d.range.start.line + 1} ${d.code}`), []);
 });
+
+test('coding-agent AGENTS.md headings that are contract aliases do not make a contract', async () => {
+  const text = [
+    '# Project', '', '## Dev environment tips', '', '- Use pnpm.', '', '## Error Handling', '', '- Log errors.', '- Retry network calls.', '',
+    '## Definition of Done', '', '- Tests pass.', '', '## Changelog', '', 'Keep CHANGELOG.md current.', '', '## Role', '', '- **Style**: terse', '',
+    '## Versioning', '', 'Semver.', '', '## Compliance', '', 'No secrets in logs.', '', '## Human in the loop', '', 'Ask before deleting files.', '',
+  ].join('\n');
+  const r = await lint(text);
+  assert.equal(r.model?.kind, 'freeform');
+  assert.deepEqual(r.diagnostics, []);
+});

@@ -146,6 +146,14 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
 
   arr(d['memory_requirements']).forEach((r, i) => refField('pool', cleanName(r?.pool), `/memory_requirements/${i}/pool`));
   arr(d['budgets']?.requires_approval).forEach((t, i) => refField('tool', cleanName(t), `/budgets/requires_approval/${i}`));
+  const timeouts = d['budgets']?.tool_timeouts;
+  if (timeouts && typeof timeouts === 'object' && !Array.isArray(timeouts)) {
+    for (const k of Object.keys(timeouts)) {
+      const span = locate(model, `/budgets/tool_timeouts/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, true);
+      const name = cleanName(k);
+      if (span && name) references.push({ kind: 'tool', name, range: span.key ?? span.value, pointer: `/budgets/tool_timeouts/${k}`, via: 'field' });
+    }
+  }
   arr(d['failure_protocol']).forEach((f, i) => {
     if (f?.scenario) refField('scenario', cleanName(f.scenario), `/failure_protocol/${i}/scenario`);
   });

@@ -166,6 +166,11 @@ function nestedItems(item: ListItem): ListItem[] {
   return item.children.flatMap((c) => (c.type === 'list' ? c.children : []));
 }
 
+/** The nested items of a list item at every depth, in document order (list fields flatten them). */
+function allNestedItems(item: ListItem): ListItem[] {
+  return nestedItems(item).flatMap((n) => [n, ...allNestedItems(n)]);
+}
+
 function isYamlish(code: Code): 'yaml' | 'json' | undefined {
   const lang = (code.lang ?? '').toLowerCase();
   if (lang === 'yaml' || lang === 'yml') return 'yaml';
@@ -201,7 +206,7 @@ function setField(
     let i = 0;
     const itemRanges: [string, PointerSpan][] = [];
     if (nested.length > 0) {
-      for (const item of nested) {
+      for (const item of nested.flatMap((n) => [n, ...allNestedItems(n)])) {
         const para = item.children.find((c): c is Paragraph => c.type === 'paragraph');
         const r = b.loc.nodeRange(para ?? item);
         items.push(para ? stripCode(b.raw(para).trim()) : '');
@@ -701,6 +706,10 @@ export function buildSection(slice: SectionSlice, bom: boolean): SectionModel {
   const blocks = tree.children;
   if (slice.kind === 'preamble') {
     frontMatter = buildFrontMatter(b, tree);
+    if (!frontMatter && /^---[ \t]*(?:\r\n|\n|\r)/.test(slice.text) && tree.children[0]?.type !== 'yaml') {
+      // An opening `---` never closed: remark reads a thematic break and the YAML as text.
+      b.findings.push({ code: 'yaml-syntax', range: loc.range(0, 3), variant: 'unclosedFrontMatter' });
+    }
   } else {
     const h = blocks[0];
     if (h && h.type === 'heading' && h.depth === 2) {

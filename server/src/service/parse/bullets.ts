@@ -88,7 +88,7 @@ export function interpretBullet(form: BulletForm, input: BulletInput): BulletOut
     case 'failure-entry': {
       if (!l) {
         findings.push({ code: 'unrecognised-content', range: input.range, args: { section: 'FAILURE_PROTOCOL' } });
-        return { value: { condition: input.text, actions: [] }, spans, findings };
+        return { value: undefined, spans, findings };
       }
       const item: Record<string, unknown> = {};
       const condition = l.label.replace(/^\s*(?:if|when|on|如果|若|当)\s*/i, '').trim();

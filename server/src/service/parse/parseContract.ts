@@ -2,7 +2,7 @@ import type { ContractModel, DocumentKind, Finding, SectionModel } from '../mode
 import { scanSections } from './scanSections.ts';
 import { buildSection } from './buildSection.ts';
 import { shiftSection } from './shift.ts';
-import { sectionForTitle, type SectionKey } from '../catalogue/sections.ts';
+import { sectionForTitle } from '../catalogue/sections.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 
 /** A parsed document plus findings that need the whole document (duplicates, recognition). */
@@ -11,16 +11,16 @@ export interface ParsedContract extends ContractModel {
 }
 
 /**
- * Sections that appear in ordinary coding-agent AGENTS.md files too (`## Tools`, `## Constraints`):
- * they count towards recognising a contract only when written in the contract's ALL_CAPS style.
+ * Whether a recognised section counts towards recognising the file as a contract: its title is
+ * written in the contract's ALL_CAPS style (`## HUMAN_IN_THE_LOOP`, `## VERSIONING & AUDIT`) or
+ * in Chinese. Ordinary AGENTS.md files use titles such as `## Error Handling`, `## Changelog` or
+ * `## Role`, which are aliases of contract sections but must not turn the file into a contract
+ * (docs/contract-format.md §1). Such sections are still read once the file is a contract.
  */
-const GENERIC: ReadonlySet<SectionKey> = new Set(['tools', 'constraints', 'task', 'budgets', 'resources', 'user_stories']);
-
 function countsForRecognition(s: SectionModel): boolean {
   if (!s.spec) return false;
-  if (!GENERIC.has(s.spec.key)) return true;
   const t = s.title ?? '';
-  return t === t.toUpperCase() || /\p{Script=Han}/u.test(t);
+  return (/[A-Z]/.test(t) && t === t.toUpperCase()) || /\p{Script=Han}/u.test(t);
 }
 
 /**

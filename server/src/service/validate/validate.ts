@@ -30,7 +30,11 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
   if (model.kind === 'freeform') return toDiagnostics(findings, settings, directives);
 
   for (const s of model.sections) {
-    if (partial && !s.spec && !(s.kind === 'preamble' && [...model.owners.values()].includes(s))) continue;
+    if (partial && !s.spec && !(s.kind === 'preamble' && [...model.owners.values()].includes(s))) {
+      // Front matter that does not parse is the file's problem whatever its kind.
+      if (s.kind === 'preamble') findings.push(...s.findings.filter((f) => f.code === 'yaml-syntax'));
+      continue;
+    }
     findings.push(...s.findings);
   }
   findings.push(...model.findings);

@@ -159,8 +159,12 @@ export class Workspace {
       hit = (async () => {
         const bytes = await this.options.fs.readFile(uri);
         if (!bytes || bytes.length > 5 * 1024 * 1024) return { pools: [], agents: [] };
-        const model = parseContract(decodeText(bytes).text);
-        return summarise(model, uri);
+        try {
+          return summarise(parseContract(decodeText(bytes).text), uri);
+        } catch {
+          // Another file's problem must not break this one's checks; it is reported when linted itself.
+          return { pools: [], agents: [] };
+        }
       })();
       this.summaries.set(uri, hit);
     }

@@ -18,7 +18,7 @@ export const yamlSyntax: Rule = {
   summary: 'Front matter and fenced `yaml` blocks must be valid YAML.',
   description: 'A YAML block that does not parse leaves its section without data, so every check of that section is blind. The message is the YAML parser\'s own, placed at the offending character.',
   source: 'brief §9 (seed 000 writes unquoted `{{…}}`, which is not valid YAML)',
-  messages: { default: 'Invalid YAML: {detail}.' },
+  messages: { default: 'Invalid YAML: {detail}.', unclosedFrontMatter: 'The front matter opened here is never closed: add a `---` line after it.' },
   examples: {
     bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: [定位.*故障\nrequired_entities: [device_id]\n\`\`\`\n`,
     good: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: ["定位.*故障"]\nrequired_entities: [device_id]\n\`\`\`\n`,

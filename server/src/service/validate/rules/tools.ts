@@ -253,13 +253,16 @@ export const toolInputUnfed: Rule = {
     for (const p of facts.config.sharedPools) for (const m of p.metadata ?? []) fed.add(m);
     for (const r of arr(data['memory_requirements'])) for (const f of arr(obj(r)?.['filters'])) fed.add(cleanName(obj(f)?.['field']));
     const list = tools(data);
-    list.forEach((t) => Object.keys(obj(obj(t['output_schema'])?.['properties']) ?? {}).forEach((k) => fed.add(k)));
+    // Which tools output each field: a tool's own output cannot feed its own input.
+    const outputOf = new Map<string, Set<number>>();
+    list.forEach((t, i) => Object.keys(obj(obj(t['output_schema'])?.['properties']) ?? {}).forEach((k) => outputOf.set(k, (outputOf.get(k) ?? new Set()).add(i))));
     // What the agent itself extracts (its OUTPUT_SCHEMA) can feed a tool it calls afterwards.
     Object.keys(obj(obj(data['output_schema'])?.['properties']) ?? {}).forEach((k) => fed.add(k));
     for (let i = 0; i < list.length; i++) {
       const input = obj(list[i]!['input_schema']);
       for (const param of arr(input?.['required'])) {
         if (typeof param !== 'string' || fed.has(param)) continue;
+        if ([...(outputOf.get(param) ?? [])].some((j) => j !== i)) continue;
         const span = locate(`/tools/${i}/input_schema/properties/${param}`, true) ?? locate(`/tools/${i}/input_schema/required`);
         if (span) yield { code: 'tool-input-unfed', range: span.key ?? span.value, args: { param, tool: cleanName(list[i]!['name']) } };
       }
