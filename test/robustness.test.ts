@@ -482,3 +482,11 @@ test('property: parse and validate never throw, return in time, and every range 
     { numRuns: RUNS(300) },
   );
 });
+
+test('a UTF-16LE file with a BOM (PowerShell 5) is read, with a note to re-save it as UTF-8', async () => {
+  const text = `${FM}## BUDGETS\n\n- **Max Steps**: twenty\n`;
+  const bytes = new Uint8Array([0xff, 0xfe, ...new Uint8Array(new Uint16Array([...text].map((c) => c.charCodeAt(0))).buffer)]);
+  const r = await createLanguageService().lintBytes('file:///u.agents.md', bytes);
+  assert.ok(r.diagnostics.some((d) => d.code === 'invalid-utf8' && /UTF-16/.test(d.message)));
+  assert.ok(r.diagnostics.some((d) => d.code === 'schema' && d.range.start.line === 8), r.diagnostics.map((d) => `${d.code}@${d.range.start.line}`).join(', '));
+});

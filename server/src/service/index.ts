@@ -89,6 +89,7 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
         return { uri, diagnostics: validateContract(empty, EMPTY_FACTS, [{ code: 'file-not-text', range: zero }]), configProblems: [] };
       }
       const fileFindings: Finding[] = [];
+      if (decoded.utf16) fileFindings.push({ code: 'invalid-utf8', range: zero, variant: 'utf16' });
       if (decoded.invalidUtf8At !== undefined) {
         const at = new LineIndex(decoded.text).positionAt(decoded.invalidUtf8At);
         fileFindings.push({ code: 'invalid-utf8', range: { start: at, end: { line: at.line, character: at.character + 1 } } });

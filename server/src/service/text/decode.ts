@@ -5,6 +5,8 @@ export interface DecodedText {
   readonly binary: boolean;
   /** UTF-16 offset in `text` of the first byte sequence that is not valid UTF-8 (shown as U+FFFD). */
   readonly invalidUtf8At?: number;
+  /** Set when the bytes are UTF-16 with a byte order mark: decoded as such, to be re-saved as UTF-8. */
+  readonly utf16?: 'le' | 'be';
 }
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -15,6 +17,9 @@ const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
  * Invalid sequences become U+FFFD and the first one's offset is reported. Never throws.
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
+  // Windows tools (PowerShell 5's Out-File) write UTF-16 with a BOM: read it rather than call it binary.
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'be' : undefined;
+  if (utf16) return { text: new TextDecoder(`utf-16${utf16}`, { fatal: false, ignoreBOM: true }).decode(bytes), binary: false, utf16 };
   const head = bytes.subarray(0, 8192);
   const binary = head.includes(0);
   try {

@@ -276,7 +276,10 @@ export const invalidUtf8: Rule = {
   summary: 'A contract file is valid UTF-8.',
   description: 'Bytes that are not UTF-8 are shown as U+FFFD (�); the text around them is probably not what the author wrote. Re-save the file as UTF-8.',
   source: 'brief §2 (messy files)',
-  messages: { default: 'The file is not valid UTF-8 here; the bytes were replaced with U+FFFD. Re-save it as UTF-8.' },
+  messages: {
+    default: 'The file is not valid UTF-8 here; the bytes were replaced with U+FFFD. Re-save it as UTF-8.',
+    utf16: 'The file is UTF-16; it was read as such, but other tools expect UTF-8. Re-save it as UTF-8.',
+  },
   examples: { bad: '', good: '' },
 };
 
