@@ -4,6 +4,7 @@ import {
   parseContract, validateContract, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
   type Position, type TextEditResult,
 } from '../server/src/service/index.ts';
+import { TOOLS_AND_HITL } from './helpers/fixtures.ts';
 
 const CURSOR = '‸';
 
@@ -40,19 +41,7 @@ intent_patterns: ["(?<sku>SKU-\\\\d+)"]
 required_entities: [sku]
 \`\`\`
 
-## TOOLS
-
-### \`get_stock\`
-
-- **Description**: Stock per SKU.
-- **Side Effects**: read
-
-## HUMAN_IN_THE_LOOP
-
-| Scenario | Trigger Condition | Required Action | SLA |
-|---|---|---|---|
-| Large order | amount > 100 | Manager approves | 4h |
-
+${TOOLS_AND_HITL}
 ## FAILURE_PROTOCOL
 
 - **If the model returns non-JSON**: → Fall back to a template → Return error_code \`FMT001\`

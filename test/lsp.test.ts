@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import type { CodeAction, CompletionItem, Diagnostic, Hover, Location, WorkspaceEdit, DocumentSymbol } from 'vscode-languageserver-protocol';
 import { LspClient } from './helpers/lspClient.ts';
+import { TOOLS_AND_HITL } from './helpers/fixtures.ts';
 
 // Protocol tests: the bundled server, spawned over stdio and driven as an editor would drive it.
 const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-'));
@@ -25,19 +26,7 @@ version: 1.1.0
 - **Hard Boundaries**:
   - ✅ May use \`get_stock\` to check stock
 
-## TOOLS
-
-### \`get_stock\`
-
-- **Description**: Stock per SKU.
-- **Side Effects**: read
-
-## HUMAN_IN_THE_LOOP
-
-| Scenario | Trigger Condition | Required Action | SLA |
-|---|---|---|---|
-| Large order | amount > 100 | Manager approves | 4h |
-
+${TOOLS_AND_HITL}
 ## BUDGETS
 
 - **Max Steps**: 20

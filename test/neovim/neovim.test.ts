@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TOOLS_AND_HITL } from '../helpers/fixtures.ts';
 
 // The language server used from another editor: Debian's headless Neovim and its built-in LSP
 // client (push diagnostics, hover, completion). Run with `npm run test:neovim`; .ci/run installs
@@ -25,19 +26,7 @@ contract: true
 name: demo
 version: 1.0.0
 ---
-## TOOLS
-
-### \`get_stock\`
-
-- **Description**: Stock per SKU.
-- **Side Effects**: read
-
-## HUMAN_IN_THE_LOOP
-
-| Scenario | Trigger Condition | Required Action | SLA |
-|---|---|---|---|
-| Large order | amount > 100 | Manager approves | 4h |
-`;
+${TOOLS_AND_HITL}`;
 
 test('Neovim shows the server\'s diagnostics, hover and completion', { skip: missing }, () => {
   const file = join(work, 'AGENTS.md');
