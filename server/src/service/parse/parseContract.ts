@@ -3,7 +3,6 @@ import { scanSections } from './scanSections.ts';
 import { buildSection } from './buildSection.ts';
 import { shiftSection } from './shift.ts';
 import { sectionForTitle } from '../catalogue/sections.ts';
-import { LineIndex } from '../text/lineIndex.ts';
 
 /** A parsed document plus findings that need the whole document (duplicates, recognition). */
 export interface ParsedContract extends ContractModel {
@@ -103,5 +102,5 @@ function compose(text: string, sections: SectionModel[]): ParsedContract {
   // `contract: true` forces a contract, `contract: false` a free-form file.
   const marker = fm['contract'];
   const kind: DocumentKind = marker === false ? 'freeform' : marker === true || recognised >= 2 ? 'contract' : recognised === 1 ? 'partial' : 'freeform';
-  return { text, lineCount: new LineIndex(text).lineCount, kind, sections, owners, data, findings };
+  return { text, lineCount: sections[sections.length - 1]!.endLine, kind, sections, owners, data, findings };
 }
