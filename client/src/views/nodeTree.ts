@@ -1,0 +1,80 @@
+/**
+ * One generic tree view over `ViewNode` trees computed by the language server (the trace view and
+ * the semantic diff view). The client adds no contract logic: icons by node kind, a click reveals
+ * the node's location, a context command reveals its other location.
+ */
+import * as vscode from 'vscode';
+import type { ViewLocation, ViewNode, ViewNodeKind } from '../../../server/src/service/features/viewNode.ts';
+
+const ICONS: Record<ViewNodeKind, [string, string | undefined]> = {
+  group: ['folder', undefined],
+  ok: ['pass', 'testing.iconPassed'],
+  error: ['error', 'errorForeground'],
+  warning: ['warning', 'editorWarning.foreground'],
+  info: ['info', 'editorInfo.foreground'],
+  pending: ['loading~spin', undefined],
+  paused: ['debug-pause', 'editorWarning.foreground'],
+  added: ['diff-added', 'gitDecoration.addedResourceForeground'],
+  removed: ['diff-removed', 'gitDecoration.deletedResourceForeground'],
+  changed: ['diff-modified', 'gitDecoration.modifiedResourceForeground'],
+  renamed: ['diff-renamed', 'gitDecoration.renamedResourceForeground'],
+};
+
+/** The command a click runs: opens `location` and selects its range. */
+export const REVEAL_COMMAND = 'agentsMd.revealLocation';
+
+/** Opens a document at a range (a `ViewLocation` from the server). */
+export async function revealLocation(location: ViewLocation | undefined): Promise<void> {
+  if (!location) return;
+  const r = location.range;
+  const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+  await vscode.window.showTextDocument(vscode.Uri.parse(location.uri), { selection: range, preserveFocus: false });
+}
+
+/** A tree data provider over a replaceable `ViewNode[]`. */
+export class NodeTreeProvider implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
+  private roots: readonly ViewNode[] = [];
+  private readonly parents = new Map<ViewNode, ViewNode>();
+  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  /** Replaces the whole tree. */
+  set(roots: readonly ViewNode[]): void {
+    this.roots = roots;
+    this.parents.clear();
+    const walk = (n: ViewNode) => n.children?.forEach((c) => (this.parents.set(c, n), walk(c)));
+    roots.forEach(walk);
+    this.changed.fire(undefined);
+  }
+
+  get nodes(): readonly ViewNode[] {
+    return this.roots;
+  }
+
+  getChildren(node?: ViewNode): ViewNode[] {
+    return [...(node ? (node.children ?? []) : this.roots)];
+  }
+
+  getParent(node: ViewNode): ViewNode | undefined {
+    return this.parents.get(node);
+  }
+
+  getTreeItem(node: ViewNode): vscode.TreeItem {
+    const state = !node.children?.length
+      ? vscode.TreeItemCollapsibleState.None
+      : node.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    const item = new vscode.TreeItem(node.label, state);
+    item.id = node.id;
+    if (node.description) item.description = node.description;
+    if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip);
+    const [icon, color] = ICONS[node.kind];
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.contextValue = node.otherLocation ? `agentsMd.${node.kind}.twoSided` : `agentsMd.${node.kind}`;
+    if (node.location) item.command = { command: REVEAL_COMMAND, title: '', arguments: [node.location] };
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
