@@ -6,6 +6,8 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions, type DocumentSelector } from 'vscode-languageclient/node.js';
 import { StatusItem } from './statusItem.ts';
+import { registerHumanDecisions, registerRunAgent } from './runAgent.ts';
+import { registerSemanticDiff } from './semanticDiff.ts';
 
 let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;
@@ -33,6 +35,7 @@ async function start(context: vscode.ExtensionContext, status: StatusItem): Prom
   };
   client = new LanguageClient('agentsMd', 'AGENTS.md Contracts', serverOptions, clientOptions);
   await client.start();
+  context.subscriptions.push(registerHumanDecisions(client));
   status.setRunning(true);
 }
 
@@ -45,6 +48,14 @@ export function activate(context: vscode.ExtensionContext): void {
     status.update(vscode.window.activeTextEditor?.document, isContract);
   };
   vscode.workspace.textDocuments.forEach(maybeStart);
+  /** The running client; commands that need the server start it. */
+  const running = async (): Promise<LanguageClient> => {
+    if (!client && !starting) starting = start(context, status).finally(() => (starting = undefined));
+    await starting;
+    return client!;
+  };
+  registerRunAgent(context, running);
+  registerSemanticDiff(context, running);
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(maybeStart),
     vscode.window.onDidChangeActiveTextEditor((e) => maybeStart(e?.document)),

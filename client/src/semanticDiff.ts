@@ -1,0 +1,78 @@
+/**
+ * **Show semantic diff**: the contract against HEAD, the index, another git ref or another file,
+ * computed by the server; the changes grouped by section and impact in a tree view, each linking
+ * to both sides, and VS Code's text diff one click away.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node.js';
+import { REVISION_TEXT, SEMANTIC_DIFF, type DiffAgainst, type RevisionTextResult, type SemanticDiffResult } from '../../server/src/lsp/protocol.ts';
+import type { ViewNode } from '../../server/src/service/features/viewNode.ts';
+import { NodeTreeProvider, revealLocation } from './views/nodeTree.ts';
+
+/** The scheme of a contract's text at a git ref or in the index, served by the language server. */
+export const REVISION_SCHEME = 'agents-md-rev';
+
+interface AgainstPick extends vscode.QuickPickItem {
+  readonly choose: () => Promise<DiffAgainst | undefined>;
+}
+
+/** The argument of a command run from the editor title, the explorer or the source control view. */
+type Resource = vscode.Uri | { readonly resourceUri: vscode.Uri } | undefined;
+
+export function registerSemanticDiff(context: vscode.ExtensionContext, client: () => Promise<LanguageClient>): void {
+  const tree = new NodeTreeProvider();
+  const view = vscode.window.createTreeView('agentsMd.diff', { treeDataProvider: tree, showCollapseAll: true });
+  let last: { before: vscode.Uri; after: vscode.Uri } | undefined;
+
+  const pickAgainst = async (): Promise<DiffAgainst | undefined> => {
+    const picks: AgainstPick[] = [
+      { label: 'HEAD', description: vscode.l10n.t('the last commit'), choose: async () => ({ kind: 'ref', ref: 'HEAD' }) },
+      { label: vscode.l10n.t('Staged version'), description: vscode.l10n.t('the git index'), choose: async () => ({ kind: 'index' }) },
+      {
+        label: vscode.l10n.t('Another git ref…'),
+        description: vscode.l10n.t('a branch, tag or commit'),
+        choose: async () => {
+          const ref = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Compare with which git ref?'), value: 'HEAD~1' });
+          return ref ? { kind: 'ref', ref } : undefined;
+        },
+      },
+      {
+        label: vscode.l10n.t('Another file…'),
+        choose: async () => {
+          const [file] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { Markdown: ['md'] } })) ?? [];
+          return file ? { kind: 'file', uri: file.toString() } : undefined;
+        },
+      },
+    ];
+    const picked = await vscode.window.showQuickPick(picks, { placeHolder: vscode.l10n.t('Compare the contract with…') });
+    return picked?.choose();
+  };
+
+  const show = async (resource?: Resource, againstArg?: DiffAgainst) => {
+    const uri = resource instanceof vscode.Uri ? resource : (resource?.resourceUri ?? vscode.window.activeTextEditor?.document.uri);
+    if (!uri) return;
+    const against = againstArg ?? (await pickAgainst());
+    if (!against) return;
+    const c = await client();
+    const result = await c.sendRequest<SemanticDiffResult>(SEMANTIC_DIFF, { uri: uri.toString(), against });
+    tree.set(result.tree);
+    view.message = result.summary;
+    last = { before: vscode.Uri.parse(result.beforeUri), after: uri };
+    await vscode.commands.executeCommand('agentsMd.diff.focus');
+  };
+
+  context.subscriptions.push(
+    tree,
+    view,
+    vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, {
+      provideTextDocumentContent: async (uri) => (await (await client()).sendRequest<RevisionTextResult>(REVISION_TEXT, { uri: uri.toString() })).text,
+    }),
+    vscode.commands.registerCommand('agentsMd.showSemanticDiff', show),
+    vscode.commands.registerCommand('agentsMd.openTextDiff', async () => {
+      if (!last) return;
+      const title = vscode.l10n.t('{0} (before ↔ after)', last.after.path.split('/').pop() ?? '');
+      await vscode.commands.executeCommand('vscode.diff', last.before, last.after, title);
+    }),
+    vscode.commands.registerCommand('agentsMd.revealBefore', (node: ViewNode) => revealLocation(node.otherLocation)),
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The custom requests and notifications between the VS Code client and the language server, beyond
+ * LSP: the dry run (issue 4) and the semantic diff (issue 5). Both sides import these names and
+ * shapes, so the two cannot drift. URIs are strings; ranges are LSP ranges.
+ */
+import type { ViewLocation, ViewNode } from '../service/features/viewNode.ts';
+
+/** Client → server: the snapshots found for a contract (by the naming rule in docs/dry-run.md). */
+export const LIST_SNAPSHOTS = 'agentsMd/listSnapshots';
+export interface ListSnapshotsParams {
+  readonly uri: string;
+}
+export interface SnapshotChoice {
+  readonly uri: string;
+  /** The snapshot's file name relative to the contract's folder. */
+  readonly label: string;
+  readonly queries: readonly { readonly id: string; readonly label: string }[];
+  /** Why the snapshot cannot run (it does not parse, it names another contract), in the user's language. */
+  readonly problem?: string;
+}
+export interface ListSnapshotsResult {
+  readonly snapshots: readonly SnapshotChoice[];
+}
+
+/** Client → server: dry-runs the contract on a snapshot (one query, or all of them). Cancellable. */
+export const RUN_AGENT = 'agentsMd/runAgent';
+export interface RunAgentParams {
+  readonly uri: string;
+  readonly snapshotUri: string;
+  /** Run only this query; all of the snapshot's queries when omitted. */
+  readonly queryId?: string;
+  /** Chosen by the client; names the progress notifications and human-decision requests of this run. */
+  readonly runId: string;
+  /** The model endpoint's API key from the client's secret storage, for this run only; never stored. */
+  readonly apiKey?: string;
+  /** False in an untrusted workspace: only the scripted model may run. */
+  readonly trusted: boolean;
+}
+export interface RunAgentResult {
+  readonly runId: string;
+  /** One line, in the user's language, e.g. "2 of 3 queries as expected". */
+  readonly summary: string;
+  readonly ok: boolean;
+  /** The trace files written under `.agents-md/runs/`. */
+  readonly traceUris: readonly string[];
+  readonly tree: readonly ViewNode[];
+}
+
+/** Server → client: the run's tree so far, after each event. */
+export const RUN_PROGRESS = 'agentsMd/runProgress';
+export interface RunProgressParams {
+  readonly runId: string;
+  /** What the run is doing now, for the progress notification. */
+  readonly message: string;
+  readonly tree: readonly ViewNode[];
+}
+
+/** Server → client: a HUMAN_IN_THE_LOOP gate paused the run; the user approves or rejects. */
+export const HUMAN_DECISION = 'agentsMd/humanDecision';
+export interface HumanDecisionParams {
+  readonly runId: string;
+  /** The question, in the user's language (scenario and what the agent wants to do). */
+  readonly message: string;
+  /** The HITL row that asks for the decision. */
+  readonly location?: ViewLocation;
+}
+export interface HumanDecisionResult {
+  readonly decision: 'approve' | 'reject';
+}
+
+/** Where the "before" side of a semantic diff comes from. */
+export type DiffAgainst =
+  | { readonly kind: 'ref'; readonly ref: string }
+  | { readonly kind: 'file'; readonly uri: string }
+  | { readonly kind: 'index' };
+
+/** Client → server: the semantic diff of a contract against another version. */
+export const SEMANTIC_DIFF = 'agentsMd/semanticDiff';
+export interface SemanticDiffParams {
+  readonly uri: string;
+  readonly against: DiffAgainst;
+}
+export interface SemanticDiffResult {
+  /** One line, in the user's language: counts by impact and the version advice. */
+  readonly summary: string;
+  readonly tree: readonly ViewNode[];
+  /** The "before" document: a file URI, or an `agents-md-rev:` URI whose text `REVISION_TEXT` returns. */
+  readonly beforeUri: string;
+}
+
+/** Client → server: the text of an `agents-md-rev:` URI (a contract at a git ref or in the index). */
+export const REVISION_TEXT = 'agentsMd/revisionText';
+export interface RevisionTextParams {
+  readonly uri: string;
+}
+export interface RevisionTextResult {
+  readonly text: string;
+}
