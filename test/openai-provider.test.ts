@@ -406,6 +406,11 @@ describe('base URL and key checks', () => {
     }
   });
 
+  test('a timeout or retry count that is not a whole number is a programming error', () => {
+    assert.throws(() => createOpenAiProvider({ ...BASE, baseUrl: 'http://127.0.0.1:1/v1', timeoutMs: 0 }), RangeError);
+    assert.throws(() => createOpenAiProvider({ ...BASE, baseUrl: 'http://127.0.0.1:1/v1', retries: Number.NaN }), RangeError);
+  });
+
   test('a key that cannot be sent in a header is refused without quoting it', () => {
     assert.throws(
       () => createOpenAiProvider({ ...BASE, baseUrl: 'http://127.0.0.1:1/v1', apiKey: `${KEY}\n` }),

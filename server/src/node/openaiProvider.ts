@@ -44,7 +44,8 @@ type Attempt = { readonly text: string } | { readonly retry: ModelError; readonl
 /**
  * Creates a provider for the endpoint. Throws `ModelError('MODEL_UNAVAILABLE')` when `baseUrl`
  * is not an http(s) URL or carries credentials, a query or a fragment, or when `apiKey` cannot
- * be sent in a header. `step` rejects with a `ModelError` only:
+ * be sent in a header; a `RangeError` when `timeoutMs` or `retries` is not a positive /
+ * non-negative integer. `step` rejects with a `ModelError` only:
  * - `CANCELLED` as soon as the request's `signal` aborts (no retry);
  * - `MODEL_TIMEOUT` when the last attempt timed out, `MODEL_UNAVAILABLE` when the endpoint could
  *   not be reached, refused the credentials (401/403), was not found (404), redirected, or kept
@@ -60,6 +61,9 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   const error = (code: ModelError['code'], id: ModelMessageId, args: Record<string, string | number> = {}, status?: number) =>
     new ModelError(code, redact(modelMessage(id, args)), status);
 
+  // Settings reach here checked against the schema; other values are the caller's bug.
+  if (!(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0)) throw new RangeError(`timeoutMs must be a positive integer, got ${options.timeoutMs}`);
+  if (!(Number.isInteger(options.retries) && options.retries >= 0)) throw new RangeError(`retries must be a non-negative integer, got ${options.retries}`);
   const baseUrl = checkBaseUrl(options.baseUrl, error);
   // Header values are visible ASCII; anything else would make fetch throw a message quoting it.
   if (apiKey && !/^[\x21-\x7e]+$/.test(apiKey)) throw error('MODEL_UNAVAILABLE', 'model.apiKey.invalid');
