@@ -21,8 +21,8 @@ export function validateConfig(data: unknown): string[] {
     for (const e of validate.errors ?? []) {
       const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
       const params = e.params as { additionalProperty?: string; allowedValues?: unknown[]; propertyName?: string };
-      // Branch and name errors repeat what the specific messages below say.
-      if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'propertyNames' || params.propertyName !== undefined || (e as { propertyName?: string }).propertyName !== undefined) continue;
+      // Branch, condition and name errors repeat what the specific messages below say.
+      if (e.keyword === 'anyOf' || e.keyword === 'if' || e.keyword === 'oneOf' || e.keyword === 'propertyNames' || params.propertyName !== undefined || (e as { propertyName?: string }).propertyName !== undefined) continue;
       if (unknownRules.some((k) => path === `rules.${k}` || path.startsWith(`rules.${k}.`))) continue;
       // A rule set to an object is checked by the object branch; the string branch's errors are noise.
       const rule = /^rules\.([^.]+)$/.exec(path)?.[1];

@@ -1,4 +1,5 @@
 import type { Range, Severity } from '../types.ts';
+import type { ModelSettings } from '../run/modelSettings.ts';
 
 /** A rule's setting in configuration: a severity, `off`, or a severity with options. */
 export type RuleSetting = Severity | 'off' | { readonly severity?: Severity | 'off'; readonly options?: Readonly<Record<string, unknown>> };
@@ -14,6 +15,8 @@ export interface ResolvedConfig {
   readonly overrideReasons: readonly string[];
   readonly resourceRoots: readonly string[];
   readonly verbs: readonly string[];
+  /** The dry run's model, as written (merge and check with `resolveModelSettings`). */
+  readonly model?: ModelSettings;
 }
 
 export const DEFAULT_CONFIG: ResolvedConfig = {
