@@ -61,11 +61,14 @@ test('coding-agent AGENTS.md headings that are contract aliases do not make a co
 
 test('configuration problems name the setting and the allowed values', async () => {
   const { validateConfig } = await import('../server/src/service/workspace/configSchema.ts');
-  assert.deepEqual(validateConfig({ rules: { 'undeclared-tool': 'eror', 'no-such': 'off' }, bogus: 1 }), [
+  const { format } = await import('../server/src/service/l10n/format.ts');
+  const texts = (data: unknown) => validateConfig(data).map((p) => format(p.messageId, p.args));
+  assert.deepEqual(texts({ rules: { 'undeclared-tool': 'eror', 'no-such': 'off' }, bogus: 1 }), [
     'bogus: unknown setting',
-    'rules.undeclared-tool: must be one of "off", "info", "warning", "error"',
+    'rules.undeclared-tool: must be one of "off", "info", "warning", "error".',
     'rules.no-such: unknown rule',
   ]);
-  assert.deepEqual(validateConfig({ rules: { 'undeclared-tool': { severity: 'loud' } } }), ['rules.undeclared-tool.severity: must be one of "off", "info", "warning", "error"']);
-  assert.deepEqual(validateConfig({ rules: { 'undeclared-tool': 'warning' }, roles: ['Ops'] }), []);
+  assert.deepEqual(texts({ rules: { 'undeclared-tool': { severity: 'loud' } } }), ['rules.undeclared-tool.severity: must be one of "off", "info", "warning", "error".']);
+  assert.deepEqual(texts({ rules: { 'undeclared-tool': 'warning' }, roles: ['Ops'] }), []);
+  assert.deepEqual(texts({ roles: 'Ops' }), ['roles: must be of type array.']);
 });
