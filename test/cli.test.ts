@@ -358,7 +358,7 @@ describe('agents-md CLI', { concurrency: true }, () => {
       const ds = results[1]!.diagnostics;
       assert.ok(ds.length > 0);
       for (const d of ds) {
-        assert.deepEqual(Object.keys(d).sort(), ['code', 'column', 'endColumn', 'endLine', 'line', 'message', 'range', 'related', 'severity']);
+        assert.deepEqual(Object.keys(d).sort(), ['args', 'code', 'column', 'endColumn', 'endLine', 'line', 'message', 'messageId', 'range', 'related', 'severity']);
         assert.equal(d.line, d.range.start.line + 1);
         assert.equal(d.column, d.range.start.character + 1);
         assert.equal(d.endLine, d.range.end.line + 1);

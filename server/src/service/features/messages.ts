@@ -1,6 +1,6 @@
 /**
- * The editor features' user-visible strings (hover, completion, code action titles, outline) and
- * the severity names shared with the CLI and the docs. English templates by id; translations in
+ * The editor features' user-visible strings (hover, completion, code action titles, outline, the
+ * language server's error replies) and the severity names shared with the CLI and the docs. English templates by id; translations in
  * `l10n/bundle.l10n.<lang>.json` (docs/localisation.md). Names of kinds (tool, pool…) are spelt
  * out in each message rather than inserted as words, so that every message translates whole.
  */
@@ -54,4 +54,7 @@ export const FEATURE_MESSAGES = {
   'action.disableFile': 'Disable {code} for this file',
 
   'symbol.frontMatter': 'front matter',
+
+  'lsp.requestCancelled': 'The request was cancelled.',
+  'lsp.documentChanged': 'The document changed; diagnostics are recomputed.',
 } as const;

@@ -29,7 +29,7 @@ export const CLI_MESSAGES = {
   'cli.help.arguments': 'Arguments:',
   'cli.help.options': 'Options:',
   'cli.help.commands': 'Commands:',
-  'cli.help.choicesDefault': '{description} (choices: {choices}; default: {default})',
+  'cli.help.choicesDefault': '{description} (choices: {choices}, default: {default})',
   'cli.help.default': '{description} (default: {default})',
 
   'cli.error.unknownOption': "error: unknown option '{option}'",
