@@ -1,6 +1,7 @@
 /**
  * Commander's own texts in the CLI's language (issue 6), where commander lets them be replaced:
- * help section titles and option details through `configureHelp`, widths through string-width
+ * help section titles, option details and command terms through `configureHelp` (usage lines
+ * through each command's `.usage()`), widths through string-width
  * (so Chinese help text wraps by display width), and error messages through `configureOutput`.
  * Commander builds its errors as English sentences with no id; the patterns below recognise the
  * ones a user meets and give the catalogue's whole message instead. Anything unrecognised is
@@ -8,7 +9,7 @@
  */
 import type { Command, Help, Option } from 'commander';
 import { format } from '../service/l10n/format.ts';
-import { displayWidth } from '../service/text/width.ts';
+import { displayWidth, wrapDisplay } from '../service/text/width.ts';
 
 const TITLES: Readonly<Record<string, string>> = { 'Usage:': 'cli.help.usage', 'Arguments:': 'cli.help.arguments', 'Options:': 'cli.help.options', 'Commands:': 'cli.help.commands' };
 
@@ -25,7 +26,13 @@ export function localisedHelp(lang: string): Partial<Help> {
       if (dflt) return format('cli.help.default', { description, default: dflt }, lang);
       return description;
     },
+    // A command's term in the Commands list: its name and its (localised) usage, not commander's English `[options]`.
+    subcommandTerm: (cmd: Command) => `${cmd.name()} ${cmd.usage()}`.trimEnd(),
     displayWidth: (s: string) => displayWidth(s),
+    // Commander wraps at spaces only; Chinese text has none between words.
+    boxWrap(this: Help, str: string, width: number): string {
+      return width < this.minWidthToWrap ? str : wrapDisplay(str, width);
+    },
   };
 }
 

@@ -110,6 +110,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   const exitCodes = `\n${t('cli.exitCodes')}`;
   const program = localiseCommander(new Command(TOOL_NAME), lang)
     .description(t('cli.description'))
+    .usage(t('cli.usage.program'))
     .version(TOOL_VERSION, '-V, --version', t('cli.option.version'))
     .helpOption('-h, --help', t('cli.option.help'))
     .helpCommand('help [command]', t('cli.command.help'))
@@ -122,6 +123,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   program
     .command('lint')
     .description(t('cli.lint.description'))
+    .usage(t('cli.usage.lint'))
     .argument('[paths...]', t('cli.lint.paths'))
     .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
     .option('--root <dir>', t('cli.option.root'))
@@ -137,6 +139,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   program
     .command('rules')
     .description(t('cli.rules.description'))
+    .usage(t('cli.usage.rules'))
     .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(['text', 'json']).default('text'))
     .action((options: { format: 'text' | 'json' }) => {
       process.stdout.write(options.format === 'json' ? formatRulesJson(lang) : formatRulesText(lang));

@@ -25,6 +25,9 @@ export const CLI_MESSAGES = {
   'cli.option.noColor': 'disable coloured text output (also: NO_COLOR=1, or output not to a terminal)',
   'cli.rules.description': 'List the rules: code, default severity and summary.',
 
+  'cli.usage.program': '[options] [command]',
+  'cli.usage.lint': '[options] [paths...]',
+  'cli.usage.rules': '[options]',
   'cli.help.usage': 'Usage:',
   'cli.help.arguments': 'Arguments:',
   'cli.help.options': 'Options:',

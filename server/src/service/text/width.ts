@@ -24,3 +24,32 @@ export function alignColumns(rows: readonly (readonly string[])[], gap = 2): str
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell))));
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : padEndDisplay(cell, widths[i]! + gap))).join('')).join('\n');
 }
+
+/** Chinese (and Japanese) characters, each a possible line break; brackets stay with their text. */
+const WRAP_TOKEN = /\s*(?:[（「『【《]*[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}（「『【《]+)[，。、；：？！）」』】》]*/gu;
+
+/**
+ * Text wrapped to `width` display columns: lines break at spaces, and also between Chinese
+ * characters (which have no spaces), never before closing punctuation (，。）) or after an opening
+ * bracket. A word longer than the width gets a line of its own. Existing line breaks are kept.
+ */
+export function wrapDisplay(text: string, width: number): string {
+  return text
+    .split(/\r\n|\n/)
+    .map((line) => {
+      const tokens = line.match(WRAP_TOKEN);
+      if (!tokens) return '';
+      const lines: string[] = [];
+      let current = tokens[0]!;
+      for (const token of tokens.slice(1)) {
+        if (displayWidth(current + token) <= width) current += token;
+        else {
+          lines.push(current);
+          current = token.trimStart();
+        }
+      }
+      lines.push(current);
+      return lines.join('\n');
+    })
+    .join('\n');
+}
