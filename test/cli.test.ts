@@ -62,7 +62,7 @@ async function cliWithEnv(cwd: string, extra: Readonly<Record<string, string>>, 
   if (running >= MAX_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   try {
-    const env = { ...process.env, LANG: 'C.UTF-8', ...extra };
+    const env: NodeJS.ProcessEnv = { ...process.env, LANG: 'C.UTF-8', ...extra };
     delete env['NO_COLOR'];
     delete env['FORCE_COLOR'];
     for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANGUAGE']) if (!(k in extra)) delete env[k];
@@ -539,7 +539,7 @@ describe('agents-md CLI', { concurrency: true }, () => {
 
     test('the locale picks the language when --lang is absent; --lang wins; an unknown --lang is a usage error', async () => {
       const dir = workspace({ 'AGENTS.md': ONE_WARNING });
-      for (const env of [{ LANG: 'zh_CN.UTF-8' }, { LC_ALL: 'zh_CN.UTF-8', LANG: 'en_US.UTF-8' }, { LC_MESSAGES: 'zh_CN.UTF-8' }]) {
+      for (const env of [{ LANG: 'zh_CN.UTF-8' }, { LC_ALL: 'zh_CN.UTF-8', LANG: 'en_US.UTF-8' }, { LC_MESSAGES: 'zh_CN.UTF-8' }] as Record<string, string>[]) {
         const r = await cliWithEnv(dir, env, 'lint');
         assert.match(r.stdout, /^AGENTS\.md:1:4 警告 budgets-incomplete /, JSON.stringify(env));
       }
