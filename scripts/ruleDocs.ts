@@ -2,6 +2,11 @@ import { RULES, type Rule } from '../server/src/service/index.ts';
 import { format } from '../server/src/service/l10n/format.ts';
 import { ruleDocId } from '../server/src/service/validate/messages.ts';
 
+/** A Markdown table row of whole cells. */
+function row(...cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
 function fence(body: string, lang = 'markdown'): string {
   return `~~~~${lang}\n${body.endsWith('\n') ? body : body + '\n'}~~~~`;
 }
@@ -54,11 +59,11 @@ export function renderRuleDocs(lang = 'en'): string {
     '',
     t('docs.rules.directiveHeader'),
     '|---|---|',
-    `| \`<!-- agents-md-disable-next-line tool-name-verb -->\` | ${t('docs.rules.nextLine')} |`,
-    `| \`<!-- agents-md-disable-line tool-name-verb -->\` | ${t('docs.rules.ownLine')} |`,
-    `| \`<!-- agents-md-disable prose-rules -->\` … \`<!-- agents-md-enable prose-rules -->\` | ${t('docs.rules.between')} |`,
-    `| \`<!-- agents-md-disable-file prose-rules -->\` | ${t('docs.rules.wholeFile')} |`,
-    `| \`<!-- agents-md-configure-file { "tool-name-verb": "error" } -->\` | ${t('docs.rules.fileSeverities')} |`,
+    row('`<!-- agents-md-disable-next-line tool-name-verb -->`', t('docs.rules.nextLine')),
+    row('`<!-- agents-md-disable-line tool-name-verb -->`', t('docs.rules.ownLine')),
+    row('`<!-- agents-md-disable prose-rules -->` … `<!-- agents-md-enable prose-rules -->`', t('docs.rules.between')),
+    row('`<!-- agents-md-disable-file prose-rules -->`', t('docs.rules.wholeFile')),
+    row('`<!-- agents-md-configure-file { "tool-name-verb": "error" } -->`', t('docs.rules.fileSeverities')),
     '',
     t('docs.rules.allRulesDirective'),
     '',
@@ -66,7 +71,7 @@ export function renderRuleDocs(lang = 'en'): string {
     '',
     t('docs.rules.tableHeader'),
     '|---|---|---|',
-    ...RULES.map((r) => `| [${r.code}](#${r.code}) | ${t(`severity.${r.severity}`)} | ${t(ruleDocId(r.code, 'summary')).replace(/\|/g, '\\|')} |`),
+    ...RULES.map((r) => row(`[${r.code}](#${r.code})`, t(`severity.${r.severity}`), t(ruleDocId(r.code, 'summary')).replace(/\|/g, '\\|'))),
     '',
   ];
   return [...head, ...RULES.map((r) => ruleSection(r, lang))].join('\n');

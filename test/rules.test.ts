@@ -1,18 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createLanguageService, recheckAnalyzer, RULES } from '../server/src/service/index.ts';
-import { memoryFs } from './helpers/memoryFs.ts';
-
-const ROOT = 'file:///ws';
-
-async function lint(text: string, workspace: { files?: Record<string, string>; config?: Record<string, unknown> } = {}) {
-  const files: Record<string, string> = { [`${ROOT}/AGENTS.md`]: text };
-  for (const [p, c] of Object.entries(workspace.files ?? {})) files[`${ROOT}/${p}`] = c;
-  if (workspace.config) files[`${ROOT}/.agents-md.json`] = JSON.stringify(workspace.config);
-  const service = createLanguageService({ fs: memoryFs(files), roots: [ROOT], analyzeRegex: recheckAnalyzer });
-  return service.lintBytes(`${ROOT}/AGENTS.md`, new TextEncoder().encode(text));
-}
+import { RULES } from '../server/src/service/index.ts';
+import { lintExample as lint } from './helpers/lintExample.ts';
 
 // Each rule's documented examples are its fixtures (brief §9, "Rule fixtures").
 for (const rule of RULES) {

@@ -57,9 +57,7 @@ function errorLine(message: string): void {
 async function runLint(paths: readonly string[], options: LintOptions): Promise<number> {
   const cwd = process.cwd();
   const root = resolve(cwd, options.root ?? '.');
-  try {
-    if (!(await stat(root)).isDirectory()) throw new Error('not a directory');
-  } catch {
+  if (!(await stat(root).then((s) => s.isDirectory(), () => false))) {
     errorLine(format('cli.error.rootNotDirectory', { root: options.root ?? '.' }, options.lang));
     return EXIT.USAGE;
   }
@@ -77,7 +75,8 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   for (const p of problems) errorLine(p);
   for (const p of configProblems.values()) {
     const path = uriToPath(p.uri);
-    process.stderr.write(`${path ? displayPath(cwd, path) : p.uri}: ${format(p.messageId, p.args, options.lang)}\n`);
+    const file = path ? displayPath(cwd, path) : p.uri;
+    process.stderr.write(`${format('cli.fileProblem', { file, problem: format(p.messageId, p.args, options.lang) }, options.lang)}\n`);
   }
 
   const counts = countSeverities(run.reports);
@@ -107,7 +106,8 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
 
 function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command {
   const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => format(id, args, lang);
-  const exitCodes = `\n${t('cli.exitCodes')}`;
+  // A blank line, then the exit codes, after the help text.
+  const exitCodes = ['', t('cli.exitCodes')].join('\n');
   const program = localiseCommander(new Command(TOOL_NAME), lang)
     .description(t('cli.description'))
     .usage(t('cli.usage.program'))

@@ -51,6 +51,7 @@ export const CLI_MESSAGES = {
   'cli.error.internal': 'internal error: {detail}',
   'cli.error.tooManyWarnings': '{count, plural, one {# warning} other {# warnings}} found, more than --max-warnings {max} allows',
 
+  'cli.fileProblem': '{file}: {problem}',
   'cli.files.noContracts': '{arg}: no contract files found (looked for {globs})',
   'cli.files.noMatch': '{arg}: no files match this pattern',
   'cli.files.missing': '{arg}: no such file or directory',

@@ -37,6 +37,11 @@ export class SliceLocator {
 type Mutable = Record<string, unknown>;
 
 /** Collects a section's value and source map while walking its blocks. */
+/** A problem of a YAML/JSON block as a finding at its place in the document (variant and arguments kept). */
+function problemFinding(pr: ParsedBlock['problems'][number], mapper: (span: readonly [number, number]) => Range): Finding {
+  return { code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}), ...(pr.variant ? { variant: pr.variant } : {}) };
+}
+
 class Builder {
   readonly map = new Map<string, PointerSpan>();
   readonly findings: Finding[] = [];
@@ -56,7 +61,7 @@ class Builder {
       this.map.set(prefix + p, s.key ? { key: mapper(s.key), value } : { value });
     }
     for (const pr of block.problems) {
-      this.findings.push({ code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}) });
+      this.findings.push(problemFinding(pr, mapper));
     }
   }
 }
@@ -341,7 +346,7 @@ function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly
     const value = mapper(s.value);
     b.map.set(`${prefix}/${dst}${slash < 0 ? '' : p.slice(slash)}`, s.key ? { key: mapper(s.key), value } : { value });
   }
-  for (const pr of block.problems) b.findings.push({ code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}) });
+  for (const pr of block.problems) b.findings.push(problemFinding(pr, mapper));
 }
 
 /**
@@ -380,7 +385,7 @@ function appendBlockItems(b: Builder, items: unknown[], spec: SectionSpec, block
     const value = mapper(s.value);
     b.map.set(`/${base + i}${slash < 0 ? '' : p.slice(slash)}`, s.key ? { key: mapper(s.key), value } : { value });
   }
-  for (const pr of block.problems) b.findings.push({ code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}) });
+  for (const pr of block.problems) b.findings.push(problemFinding(pr, mapper));
   return true;
 }
 

@@ -25,8 +25,12 @@ export function alignColumns(rows: readonly (readonly string[])[], gap = 2): str
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : padEndDisplay(cell, widths[i]! + gap))).join('')).join('\n');
 }
 
-/** Chinese (and Japanese) characters, each a possible line break; brackets stay with their text. */
-const WRAP_TOKEN = /\s*(?:[（「『【《]*[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}（「『【《]+)[，。、；：？！）」』】》]*/gu;
+/**
+ * A piece of text that never breaks: one Chinese (or Japanese) character, or a run of other
+ * non-space characters; with the spaces before it, the opening brackets before it and the closing
+ * punctuation after it. Lines break between pieces.
+ */
+const WRAP_TOKEN = /\s*(?:[（「『【《]*[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[（「『【《]*[^\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}（「『【《]+|[（「『【《]+)[，。、；：？！）」』】》]*/gu;
 
 /**
  * Text wrapped to `width` display columns: lines break at spaces, and also between Chinese

@@ -19,7 +19,12 @@ export const yamlSyntax: Rule = {
   summary: 'Front matter and fenced `yaml` blocks must be valid YAML.',
   description: 'A YAML block that does not parse leaves its section without data, so every check of that section is blind. The message is the YAML parser\'s own, placed at the offending character.',
   source: 'brief §9 (seed 000 writes unquoted `{{…}}`, which is not valid YAML)',
-  messages: { default: 'Invalid YAML: {detail}.', unclosedFrontMatter: 'The front matter opened here is never closed: add a `---` line after it.' },
+  messages: {
+    default: 'Invalid YAML: {detail}.',
+    unclosedFrontMatter: 'The front matter opened here is never closed: add a `---` line after it.',
+    unresolvedAlias: 'Invalid YAML: the alias *{alias} refers to no anchor.',
+    tooManyNodes: 'This YAML block expands to more than {limit} nodes (alias expansion); it is not read.',
+  },
   examples: {
     bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: [定位.*故障\nrequired_entities: [device_id]\n\`\`\`\n`,
     good: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: ["定位.*故障"]\nrequired_entities: [device_id]\n\`\`\`\n`,
@@ -32,7 +37,7 @@ export const jsonSyntax: Rule = {
   summary: 'Fenced `json` blocks must be valid JSON.',
   description: 'JSON blocks are read strictly: trailing commas, comments and single quotes are errors, because the runtime that loads the contract will reject them too.',
   source: 'brief §3 (fenced json blocks)',
-  messages: { default: 'Invalid JSON: {detail}.' },
+  messages: { default: 'Invalid JSON: {detail}.', tooManyNodes: 'This JSON block has more than {limit} nodes; it is not read.' },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object", }\n\`\`\`\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object" }\n\`\`\`\n`,
