@@ -486,6 +486,10 @@ describe('agents-md CLI', { concurrency: true }, () => {
         assert.ok(samples.code === 0 || samples.code === 1, samples.stderr);
         inputs.push(join(dir, 'samples.sarif'));
         writeFileSync(inputs[1]!, samples.stdout);
+        // And in Chinese: every text localised, run.language zh-CN.
+        const zh = await cli(repo, 'lint', '--format', 'sarif', '--lang', 'zh-cn', 'samples');
+        inputs.push(join(dir, 'samples.zh-cn.sarif'));
+        writeFileSync(inputs[2]!, zh.stdout);
       }
 
       // Multitool exits 0 even when it reports errors: its own SARIF log (-o) is what tells.
