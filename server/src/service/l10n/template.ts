@@ -43,6 +43,11 @@ function parse(template: string): readonly Part[] {
   let text = '';
   let i = 0;
   while (i < template.length) {
+    if (template[i] !== '{') {
+      text += template[i];
+      i++;
+      continue;
+    }
     const arg = /^\{(\w+)\}/.exec(template.slice(i, i + 200));
     if (arg) {
       if (text) parts.push({ kind: 'text', text });
