@@ -15,9 +15,8 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isDynamicPattern } from 'tinyglobby';
 import { URI, Utils } from 'vscode-uri';
-import type { ConfigProblem, Workspace } from '../service/index.ts';
+import { format, type ConfigProblem, type Workspace } from '../service/index.ts';
 import { globFiles } from '../node/nodeFileSystem.ts';
-import { format } from '../service/l10n/format.ts';
 
 export interface CollectedFiles {
   /** Absolute paths, deduplicated, sorted. */

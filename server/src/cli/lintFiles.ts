@@ -3,10 +3,9 @@
  * is reported as a problem (the CLI exits 2); the others are linted regardless.
  */
 import { readFile } from 'node:fs/promises';
-import { decodeText, type ConfigProblem, type LanguageService } from '../service/index.ts';
+import { decodeText, format, type ConfigProblem, type LanguageService } from '../service/index.ts';
 import { fileUri } from '../node/nodeFileSystem.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
-import { format } from '../service/l10n/format.ts';
 
 export interface LintRun {
   /** One report per readable file, in the order of `paths`. */

@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { createLanguageService, recheckAnalyzer, type ConfigProblem } from '../service/index.ts';
+import { createLanguageService, format, recheckAnalyzer, type ConfigProblem, type Lang } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { lintFiles } from './lintFiles.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
@@ -17,8 +17,6 @@ import { formatText } from './format/text.ts';
 import { formatJson } from './format/json.ts';
 import { formatSarif } from './format/sarif.ts';
 import { formatRulesJson, formatRulesText } from './format/rules.ts';
-import { format } from '../service/l10n/format.ts';
-import type { Lang } from '../service/l10n/lang.ts';
 import { cliLang } from './lang.ts';
 import { localiseCommander } from './commanderText.ts';
 

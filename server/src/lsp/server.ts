@@ -5,14 +5,11 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   createLanguageService, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
-  DEFAULT_MAX_FILE_BYTES, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer,
+  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
 import { createNodeFileSystem } from '../node/nodeFileSystem.ts';
-import { resolveLang, type Lang } from '../service/l10n/lang.ts';
-import { format } from '../service/l10n/format.ts';
-import { localiseDiagnostic } from '../service/l10n/diagnostics.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {

@@ -5,10 +5,9 @@
  * 1-based (end exclusive). `file` is relative to the working directory. `message` is in the
  * display language; `messageId` and `args` (the message's id and arguments) are the same in all.
  */
-import type { ContractDiagnostic, RelatedLocation } from '../../service/index.ts';
+import { localiseDiagnostic, type ContractDiagnostic, type RelatedLocation } from '../../service/index.ts';
 import { uriToPath } from '../../node/nodeFileSystem.ts';
 import { displayPath, oneBased, type FileReport, type OneBasedRange } from '../report.ts';
-import { localiseDiagnostic } from '../../service/l10n/diagnostics.ts';
 
 export interface JsonRelated extends OneBasedRange {
   readonly file: string;

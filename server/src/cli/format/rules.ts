@@ -1,9 +1,6 @@
 /** The `rules` command's output: the rule catalogue as aligned columns (display width) or as JSON, in the display language. */
-import { RULES } from '../../service/index.ts';
+import { RULES, alignColumns, format, ruleDocId } from '../../service/index.ts';
 import { ruleHelpUri } from '../meta.ts';
-import { format } from '../../service/l10n/format.ts';
-import { ruleDocId } from '../../service/validate/messages.ts';
-import { alignColumns } from '../../service/text/width.ts';
 
 export function formatRulesText(lang = 'en'): string {
   return alignColumns(RULES.map((r) => [r.code, format(`severity.${r.severity}`, {}, lang), format(ruleDocId(r.code, 'summary'), {}, lang)])) + '\n';

@@ -9,13 +9,10 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import type * as Sarif from 'sarif';
-import { RULES, type ConfigProblem, type ContractDiagnostic, type Range, type Rule, type Severity } from '../../service/index.ts';
+import { RULES, format, localiseDiagnostic, ruleDocId, type ConfigProblem, type ContractDiagnostic, type Range, type Rule, type Severity } from '../../service/index.ts';
 import { fileUri, uriToPath } from '../../node/nodeFileSystem.ts';
 import { REPOSITORY_URL, ruleHelpUri, TOOL_NAME, TOOL_VERSION } from '../meta.ts';
 import type { FileReport } from '../report.ts';
-import { format } from '../../service/l10n/format.ts';
-import { localiseDiagnostic } from '../../service/l10n/diagnostics.ts';
-import { ruleDocId } from '../../service/validate/messages.ts';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 export const SRCROOT = '%SRCROOT%';

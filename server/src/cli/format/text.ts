@@ -3,10 +3,8 @@
  * and column, path relative to the working directory), files in path order, then a summary line.
  * Severity names, messages and the summary are in the display language.
  */
-import type { Severity } from '../../service/index.ts';
+import { format, localiseDiagnostic, type Severity } from '../../service/index.ts';
 import { countSeverities, displayPath, oneBased, type FileReport } from '../report.ts';
-import { format } from '../../service/l10n/format.ts';
-import { localiseDiagnostic } from '../../service/l10n/diagnostics.ts';
 
 export interface TextOptions {
   /** Paths are shown relative to this folder. */
