@@ -28,7 +28,7 @@ export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './catalogue/sections.ts';
 export { format, type MessageArgs } from './l10n/format.ts';
 export { localiseDiagnostic } from './l10n/diagnostics.ts';
-export { LANGS, resolveLang, langFromEnvironment, type Lang } from './l10n/lang.ts';
+export { resolveLang, langFromEnvironment, type Lang } from './l10n/lang.ts';
 export { ruleDocId, ruleMessageId } from './validate/messages.ts';
 export { displayWidth, padEndDisplay, alignColumns, wrapDisplay } from './text/width.ts';
 

@@ -16,7 +16,7 @@ import type { Lang } from './lang.ts';
 export type MessageArgs = Readonly<Record<string, string | number>>;
 
 /** The translation bundles of the shipped languages other than English, in @vscode/l10n's format. */
-export const TRANSLATIONS: Readonly<Record<Exclude<Lang, 'en'>, l10nJsonFormat>> = { 'zh-cn': zhCn as l10nJsonFormat };
+const TRANSLATIONS: Readonly<Record<Exclude<Lang, 'en'>, l10nJsonFormat>> = { 'zh-cn': zhCn as l10nJsonFormat };
 
 /** The template of a message in a language (translation, else English), or undefined for an unknown id. */
 export function template(id: string, lang: string = 'en'): string | undefined {

@@ -6,9 +6,6 @@
 /** A shipped display language, as VS Code spells it (`vscode.env.language`, LSP `locale`). */
 export type Lang = 'en' | 'zh-cn';
 
-/** Every shipped language, English first. */
-export const LANGS: readonly Lang[] = ['en', 'zh-cn'];
-
 /**
  * The shipped language a locale tag asks for, or undefined when none fits. Accepts BCP 47 tags
  * (`zh-CN`, `zh-Hans-CN`, `en-GB`), POSIX locales (`zh_CN.UTF-8`, `en_US@euro`) and VS Code's
