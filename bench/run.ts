@@ -9,7 +9,9 @@
  *       and against markdownlint 0.40 (`lint({ strings: { doc: text } })` from `markdownlint/sync`);
  *   (b) re-validation after a one-line edit inside one section (`parseContract(edited, previous)`,
  *       `validateContract(...)`), against (a).
- * Targets: (a) within 1.3× of bare remark; (b) under 10% of (a).
+ *   (c) the cost of localisation: every diagnostic of (a) formatted again in Chinese
+ *       (`localiseDiagnostic(d, 'zh-cn')`, what the server and the CLI do per diagnostic), against (a).
+ * Targets: (a) within 1.3× of bare remark; (b) under 10% of (a); (c) reported only.
  *
  * Cases run interleaved: every iteration runs each case once, in a rotating order, so that load
  * from other processes on the machine hits all cases alike and the ratios stay meaningful.
@@ -24,6 +26,7 @@ import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import { lint as markdownlint } from 'markdownlint/sync';
 import { parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
+import { localiseDiagnostic } from '../server/src/service/l10n/diagnostics.ts';
 import { countLines, editBullet, editTableCell, editYamlValue, generateContract, type EditResult } from './generate.ts';
 
 // A benchmark never fails the build: report unexpected errors and exit 0.
@@ -124,6 +127,7 @@ export const cases: BenchCase[] = [
   { name: 'ours: edit in a small section, parse + validate', run: (i) => editOurs(edits.small, i) },
   { name: 'remark parse, new document each time', run: (i) => void remark.parse(FRESH[i % FRESH.length]!) },
   { name: 'ours: cold, new document each time', run: (i) => coldOurs(FRESH[i % FRESH.length]!) },
+  { name: 'ours: every diagnostic localised to zh-cn', run: () => void firstDiagnostics.map((d) => localiseDiagnostic(d, 'zh-cn')) },
 ];
 
 interface Result {
@@ -215,6 +219,8 @@ function main(): void {
     const label = `(b) ${c.name.replace('ours: ', '').replace(', parse + validate', '')} / cold`;
     line(label, percent(med(c.name), med(COLD)), percent(min(c.name), min(COLD)), `target < 10%: ${verdict(med(c.name) / med(COLD) < 0.1)}`);
   }
+  const ZH = 'ours: every diagnostic localised to zh-cn';
+  line(`(c) ${firstDiagnostics.length} diagnostics in zh-cn / cold`, percent(med(ZH), med(COLD)), percent(min(ZH), min(COLD)));
 }
 
 try {

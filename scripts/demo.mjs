@@ -10,6 +10,6 @@ const run = (args) => {
 
 const all = run(['lint', 'samples/']);
 console.log(`(exit code ${all}: samples/broken/AGENTS.md is broken on purpose)`);
-const good = run(['lint', 'samples/device-diagnosis', 'samples/procurement-analyzer', 'samples/contract-extraction', 'samples/coding-agent']);
+const good = run(['lint', 'samples/device-diagnosis', 'samples/procurement-analyzer', 'samples/contract-extraction', 'samples/after-sales-zh', 'samples/coding-agent']);
 console.log(`(exit code ${good})`);
 process.exit(all === 1 && good === 0 ? 0 : 1);

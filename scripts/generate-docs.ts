@@ -1,12 +1,16 @@
 /**
- * Writes every generated file: docs/rules.md (from the rule catalogue), the TextMate injection
- * grammars (from the section catalogue) and the rule list in schemas/config.schema.json. Run with
- * `npm run generate`; test/generated.test.ts fails when a committed file drifts.
+ * Writes every generated file: docs/rules.md and docs/zh-cn/rules.md (from the rule catalogue),
+ * l10n/bundle.l10n.json (every message catalogue), the alias tables of docs/localisation.md (from
+ * the schemas), the TextMate injection grammars (from the section catalogue) and the rule list in
+ * schemas/config.schema.json. Run with `npm run generate`; test/generated.test.ts fails when a
+ * committed file drifts.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { GENERATED } from './generated.ts';
 
 for (const [path, render] of Object.entries(GENERATED)) {
-  writeFileSync(new URL(`../${path}`, import.meta.url), render());
+  const url = new URL(`../${path}`, import.meta.url);
+  mkdirSync(new URL('.', url), { recursive: true });
+  writeFileSync(url, render());
   console.log(`wrote ${path}`);
 }

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { renderRuleDocs } from './ruleDocs.ts';
 import { renderInjectionGrammar, renderTemplateGrammar } from './grammar.ts';
 import { RULES } from '../server/src/service/index.ts';
+import { renderEnglishBundle } from './l10nBundle.ts';
+import { renderLocalisationDoc } from './localisationDoc.ts';
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
@@ -14,7 +16,10 @@ function renderConfigSchema(): string {
 
 /** Every generated file (path relative to the repository root) and how to render it. */
 export const GENERATED: Record<string, () => string> = {
-  'docs/rules.md': renderRuleDocs,
+  'docs/rules.md': () => renderRuleDocs('en'),
+  'docs/zh-cn/rules.md': () => renderRuleDocs('zh-cn'),
+  'l10n/bundle.l10n.json': renderEnglishBundle,
+  'docs/localisation.md': renderLocalisationDoc,
   'syntaxes/agents-md.injection.tmLanguage.json': () => json(renderInjectionGrammar()),
   'syntaxes/agents-md.templates.injection.tmLanguage.json': () => json(renderTemplateGrammar()),
   'schemas/config.schema.json': renderConfigSchema,

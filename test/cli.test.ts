@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Sarif from 'sarif';
 import { RULES } from '../server/src/service/index.ts';
+import { displayWidth } from '../server/src/service/text/width.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
@@ -48,14 +49,23 @@ const MAX_PROCESSES = 4;
 let running = 0;
 const waiting: (() => void)[] = [];
 
-/** Runs the CLI in `cwd`, with a colour-neutral environment (stdout is a pipe, not a TTY). */
+/** Runs the CLI in `cwd`, with a colour-neutral environment (stdout is a pipe, not a TTY) in English. */
 async function cli(cwd: string, ...args: string[]): Promise<Run> {
+  return cliWithEnv(cwd, {}, ...args);
+}
+
+/**
+ * Runs the CLI with `extra` environment variables. The locale is neutral (`LANG=C.UTF-8`, no
+ * `LC_ALL` / `LC_MESSAGES`) unless `extra` sets it, so the English tests pass on a Chinese desktop.
+ */
+async function cliWithEnv(cwd: string, extra: Readonly<Record<string, string>>, ...args: string[]): Promise<Run> {
   if (running >= MAX_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   try {
-    const env = { ...process.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, LANG: 'C.UTF-8', ...extra };
     delete env['NO_COLOR'];
     delete env['FORCE_COLOR'];
+    for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANGUAGE']) if (!(k in extra)) delete env[k];
     return await new Promise<Run>((resolve, reject) => {
       const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
       let stdout = '';
@@ -358,7 +368,7 @@ describe('agents-md CLI', { concurrency: true }, () => {
       const ds = results[1]!.diagnostics;
       assert.ok(ds.length > 0);
       for (const d of ds) {
-        assert.deepEqual(Object.keys(d).sort(), ['code', 'column', 'endColumn', 'endLine', 'line', 'message', 'range', 'related', 'severity']);
+        assert.deepEqual(Object.keys(d).sort(), ['args', 'code', 'column', 'endColumn', 'endLine', 'line', 'message', 'messageId', 'range', 'related', 'severity']);
         assert.equal(d.line, d.range.start.line + 1);
         assert.equal(d.column, d.range.start.character + 1);
         assert.equal(d.endLine, d.range.end.line + 1);
@@ -476,6 +486,10 @@ describe('agents-md CLI', { concurrency: true }, () => {
         assert.ok(samples.code === 0 || samples.code === 1, samples.stderr);
         inputs.push(join(dir, 'samples.sarif'));
         writeFileSync(inputs[1]!, samples.stdout);
+        // And in Chinese: every text localised, run.language zh-CN.
+        const zh = await cli(repo, 'lint', '--format', 'sarif', '--lang', 'zh-cn', 'samples');
+        inputs.push(join(dir, 'samples.zh-cn.sarif'));
+        writeFileSync(inputs[2]!, zh.stdout);
       }
 
       // Multitool exits 0 even when it reports errors: its own SARIF log (-o) is what tells.
@@ -508,6 +522,96 @@ describe('agents-md CLI', { concurrency: true }, () => {
       for (const [i, rule] of RULES.entries()) assert.match(lines[i]!, new RegExp(`^${rule.code} +${rule.severity} +\\S`));
       const asJson = JSON.parse((await cli(dir, 'rules', '--format', 'json')).stdout) as { code: string }[];
       assert.deepEqual(asJson.map((x) => x.code), RULES.map((x) => x.code));
+    });
+  });
+
+  describe('agents-md in Chinese (--lang zh-cn, or the locale)', { concurrency: true }, () => {
+    test('--lang zh-cn: severities, messages and the summary in Chinese', async () => {
+      const dir = workspace({ 'AGENTS.md': ONE_WARNING });
+      const r = await cli(dir, 'lint', '--lang', 'zh-cn');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(r.stdout.split('\n'), [
+        'AGENTS.md:1:4 警告 budgets-incomplete BUDGETS 没有设置 **Timeout**。',
+        'AGENTS.md:1:4 信息 partial-contract 只有 BUDGETS 被识别为契约章节，因此只检查它。在 front matter 中加上 `contract: true` 即可把整个文件按契约检查。',
+        '✖ 1 个文件中有 2 个问题（0 个错误，1 个警告，1 条信息）',
+        '',
+      ]);
+      const over = await cli(dir, 'lint', '--lang=zh-cn', '--max-warnings', '0');
+      assert.equal(over.code, 1);
+      assert.equal(over.stderr, 'agents-md: 发现 1 个警告，超过 --max-warnings 0 的允许值\n');
+    });
+
+    test('the locale picks the language when --lang is absent; --lang wins; an unknown --lang is a usage error', async () => {
+      const dir = workspace({ 'AGENTS.md': ONE_WARNING });
+      for (const env of [{ LANG: 'zh_CN.UTF-8' }, { LC_ALL: 'zh_CN.UTF-8', LANG: 'en_US.UTF-8' }, { LC_MESSAGES: 'zh_CN.UTF-8' }] as Record<string, string>[]) {
+        const r = await cliWithEnv(dir, env, 'lint');
+        assert.match(r.stdout, /^AGENTS\.md:1:4 警告 budgets-incomplete /, JSON.stringify(env));
+      }
+      const en = await cliWithEnv(dir, { LANG: 'zh_CN.UTF-8' }, 'lint', '--lang', 'en');
+      assert.match(en.stdout, /^AGENTS\.md:1:4 warning budgets-incomplete BUDGETS does not set/);
+      const traditional = await cliWithEnv(dir, { LANG: 'zh_TW.UTF-8' }, 'lint');
+      assert.match(traditional.stdout, / warning budgets-incomplete /, 'zh-TW is not shipped: English');
+      const bad = await cliWithEnv(dir, { LANG: 'zh_CN.UTF-8' }, 'lint', '--lang', 'fr');
+      assert.equal(bad.code, 2);
+      assert.equal(bad.stderr, 'agents-md: --lang 的语言 "fr" 未知：请使用 en 或 zh-cn\n');
+    });
+
+    test('usage errors and file problems in Chinese', async () => {
+      const dir = workspace({});
+      const unknown = await cli(dir, 'lint', '--lang', 'zh-cn', '--formt', 'json');
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /^错误：未知选项 '--formt'\n（是否想用 --format？）\n（运行 "agents-md --help" 查看用法）\n$/);
+      const choice = await cli(dir, 'lint', '--lang', 'zh-cn', '-f', 'xml');
+      assert.match(choice.stderr, /^错误：选项 '-f, --format <format>' 的参数 'xml' 无效。可选值为 text, json, sarif。\n/);
+      const count = await cli(dir, 'lint', '--lang', 'zh-cn', '--max-warnings', 'many');
+      assert.match(count.stderr, /^错误：选项 '--max-warnings <n>' 的参数 'many' 无效。需要一个非负整数。\n/);
+      const missing = await cli(dir, 'lint', '--lang', 'zh-cn', 'nothere.md');
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /^agents-md: nothere\.md：没有这个文件或目录$/m);
+    });
+
+    test('help in Chinese: translated titles and texts, wrapped and aligned by display width', async () => {
+      const dir = workspace({});
+      const r = await cli(dir, '--lang', 'zh-cn', 'lint', '--help');
+      assert.equal(r.code, 0);
+      const lines = r.stdout.trimEnd().split('\n');
+      assert.equal(lines[0], '用法: agents-md lint [选项] [路径...]');
+      for (const title of ['参数：', '选项：', '退出码：']) assert.ok(lines.includes(title), title);
+      assert.ok(lines.includes('  -q, --quiet            只报告错误'), 'option descriptions in Chinese');
+      // Commander's width without a terminal is 80 columns; CJK characters count two.
+      for (const l of lines) assert.ok(displayWidth(l) <= 80, `wider than 80 columns: ${l}`);
+      // Every option's description (and its continuation lines) starts in the same display column.
+      const column = lines.filter((l) => /^ {2}-/.test(l)).map((l) => displayWidth(/^ {2}\S.*?\s{2,}(?=\S)/.exec(l)![0]));
+      assert.ok(column.length >= 6 && column.every((c) => c === column[0]), `description columns ${column.join(', ')}`);
+      const program = await cli(dir, '--help', '--lang', 'zh-cn');
+      assert.match(program.stdout, /^用法: agents-md \[选项\] \[命令\]\n\n检查 AGENTS\.md 智能体契约/);
+      assert.match(program.stdout, /^ {2}lint \[选项\] \[路径\.\.\.\] +检查契约文件。/m);
+    });
+
+    test('rules --lang zh-cn: three columns aligned by display width', async () => {
+      const r = await cli(workspace({}), 'rules', '--lang', 'zh-cn');
+      assert.equal(r.code, 0);
+      const lines = r.stdout.trimEnd().split('\n');
+      assert.equal(lines.length, RULES.length);
+      // The summary (third column) starts at the same display column on every line, after a Chinese severity.
+      const starts = lines.map((l) => displayWidth(/^\S+ +\S+ +/.exec(l)![0]));
+      assert.ok(starts.every((c) => c === starts[0]), `summary columns: ${[...new Set(starts)].join(', ')}`);
+      assert.match(lines.find((l) => l.startsWith('hitl-needs-fallback '))!, /^hitl-needs-fallback +错误 +每个 HUMAN_IN_THE_LOOP 场景都有 FAILURE_PROTOCOL 兜底条目。$/);
+    });
+
+    test('JSON and SARIF in Chinese keep ids, arguments and fingerprints', async () => {
+      const dir = workspace({ 'AGENTS.md': BAD });
+      const [en, zh] = [json(await cli(dir, 'lint', '-f', 'json')), json(await cli(dir, 'lint', '-f', 'json', '--lang', 'zh-cn'))];
+      const ids = (r: JsonResult[]) => r[0]!.diagnostics.map((d) => `${(d as { messageId?: string }).messageId} ${JSON.stringify((d as { args?: unknown }).args)}`);
+      assert.deepEqual(ids(zh), ids(en));
+      assert.ok(zh[0]!.diagnostics.every((d) => /\p{Script=Han}/u.test(d.message)), 'every message in Chinese');
+      const sarif = async (...args: string[]) => JSON.parse((await cli(dir, 'lint', '-f', 'sarif', ...args)).stdout) as Sarif.Log;
+      const [se, sz] = [await sarif(), await sarif('--lang', 'zh-cn')];
+      assert.equal(sz.runs[0]!.language, 'zh-CN');
+      assert.equal(se.runs[0]!.language, undefined);
+      assert.deepEqual(sz.runs[0]!.results!.map((r) => r.partialFingerprints), se.runs[0]!.results!.map((r) => r.partialFingerprints), 'the same alert whatever the language');
+      assert.match(sz.runs[0]!.results![0]!.message.text!, /\p{Script=Han}/u);
+      assert.match(sz.runs[0]!.tool.driver.rules!.find((r) => r.id === 'hitl-needs-fallback')!.helpUri!, /docs\/zh-cn\/rules\.md#hitl-needs-fallback$/);
     });
   });
 

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -122,6 +122,70 @@ test('a free-form AGENTS.md gets no diagnostics; garbage input does not crash th
     await client.pullDiagnostics(uri);
     const hover = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 999, character: 999 } });
     assert.equal(hover, null);
+    assert.equal(await client.shutdown(), 0);
+  } finally {
+    client.kill();
+  }
+});
+
+// Issue 6: the server speaks the client's language. VS Code's LanguageClient sends
+// `vscode.env.language` as LSP `initialize.params.locale`; code-server offline only reports zh-cn
+// with a language pack installed (test/e2e/README.md), so this protocol test starts the real
+// server bundle with that locale directly, as the client would.
+test('initialized with locale zh-cn: Chinese diagnostics, hover, code actions and rule docs links', async () => {
+  const uri = `${wsUri}/agents/zh.agents.md`;
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true, 'zh-CN');
+    await client.open(uri, CONTRACT);
+    const diags = await client.pullDiagnostics(uri);
+    const hitl = diags.find((d) => d.code === 'hitl-needs-fallback')!;
+    assert.equal(hitl.message, '人工介入场景 "Large order" 没有 FAILURE_PROTOCOL 兜底条目。请添加一个条目，例如 "- **如果 Large order 在 4h 内未获签批**：→ 自动拒绝"。');
+    assert.match(String(hitl.codeDescription?.href), /\/docs\/zh-cn\/rules\.md#hitl-needs-fallback$/);
+    assert.ok(diags.every((d) => /\p{Script=Han}/u.test(d.message)), diags.map((d) => d.message).join('\n'));
+
+    // Hover on the **Side Effects** label: the schema's Chinese title and description.
+    const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 16, character: 6 } });
+    const text = (h.contents as { value: string }).value;
+    assert.match(text, /^\*\*副作用\*\* · `side_effects`/);
+    assert.match(text, /标签：`Side Effects`/);
+    // Hover on a tool reference: what it is and where it is declared.
+    const tool = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 9, character: 16 } });
+    assert.match((tool.contents as { value: string }).value, /^\*\*工具\*\* `get_stock`\n\n声明于第 14 行。/);
+
+    const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: hitl.range, context: { diagnostics: [hitl] } });
+    assert.deepEqual(actions.map((a) => a.title), ['为 "Large order" 添加 FAILURE_PROTOCOL 兜底条目', '在此代码块中禁用 hitl-needs-fallback', '在此文件中禁用 hitl-needs-fallback']);
+    assert.equal(await client.shutdown(), 0);
+  } finally {
+    client.kill();
+  }
+});
+
+test('a contract written in Chinese: no diagnostics, and definition and references on Chinese names', async () => {
+  const text = readFileSync(new URL('../samples/after-sales-zh/AGENTS.md', import.meta.url), 'utf8');
+  const lines = text.split('\n');
+  const at = (needle: string, occurrence = 0) => {
+    const hits = lines.flatMap((l, line) => [...l.matchAll(new RegExp(needle, 'g'))].map((m) => ({ line, character: m.index! + 1 })));
+    return hits[occurrence]!;
+  };
+  const uri = `${wsUri}/agents/after-sales.agents.md`;
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true, 'zh-cn');
+    await client.open(uri, text);
+    assert.deepEqual((await client.pullDiagnostics(uri)).map((d) => d.message), []);
+    // The role 财务审核员: declared under 授权写入者, used in backticks and in the 写入方 column.
+    const role = at('`财务审核员`');
+    const def = await client.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: { line: role.line, character: role.character + 1 } });
+    assert.deepEqual(def.map((d) => d.range.start), [{ line: lines.findIndex((l) => l.startsWith('- **授权写入者**')), character: lines.find((l) => l.startsWith('- **授权写入者**'))!.indexOf('财务审核员') }]);
+    const refs = await client.request<Location[]>('textDocument/references', { textDocument: { uri }, position: { line: role.line, character: role.character + 1 }, context: { includeDeclaration: true } });
+    assert.deepEqual(refs.map((r) => r.range.start.line + 1).sort((a, b) => a - b), [24, 32, 71]);
+    // The HITL scenario 大额退款, named by the FAILURE_PROTOCOL entry that is its fallback.
+    const entry = at('如果 大额退款');
+    const scenario = await client.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: { line: entry.line, character: entry.character + 3 } });
+    assert.equal(lines[scenario[0]!.range.start.line], '| 大额退款 | `refund_amount > 5000` | 财务审核员审批退款单后才能打款 | 24h | reject |');
+    const edit = await client.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position: { line: entry.line, character: entry.character + 3 }, newName: '高额退款' });
+    assert.equal(edit.changes?.[uri]?.length, 2);
     assert.equal(await client.shutdown(), 0);
   } finally {
     client.kill();

@@ -12,6 +12,7 @@ import { createOpenAiProvider, type OpenAiProviderOptions } from '../server/src/
 import { createModelProvider, type ModelHost } from '../server/src/node/modelConfig.ts';
 import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ToolSpec } from '../server/src/service/run/modelProvider.ts';
 import { DEFAULT_MODEL_SETTINGS, MODEL_SETTINGS_SCHEMA, resolveModelSettings } from '../server/src/service/run/modelSettings.ts';
+import { format } from '../server/src/service/index.ts';
 import { estimateTokens } from '../server/src/service/run/estimateTokens.ts';
 
 const KEY = 'sk-test-7f3a9c1e5b2d4f6a8c0e';
@@ -446,10 +447,13 @@ describe('model settings and the provider factory', () => {
   });
 
   test('invalid settings are reported like configuration problems', () => {
-    assert.deepEqual(resolveModelSettings([{ provider: 'openai' }]), { problems: ["model: must have required property 'baseUrl'", "model: must have required property 'model'"] });
-    assert.deepEqual(resolveModelSettings([{ provider: 'openai', baseUrl: 'file:///etc', model: 'm', apiKeyEnv: 'AWS_SECRET_ACCESS_KEY', timeoutMs: 10 }]), {
-      problems: ['model.baseUrl: must match pattern "^https?://"', 'model.apiKeyEnv: must match pattern "^AGENTS_MD_[A-Z0-9_]+$"', 'model.timeoutMs: must be >= 1000'],
-    });
+    const texts = (r: ReturnType<typeof resolveModelSettings>) => ('problems' in r ? r.problems.map((p) => format(p.messageId, p.args)) : []);
+    assert.deepEqual(texts(resolveModelSettings([{ provider: 'openai' }])), ['model: required field "baseUrl" is missing.', 'model: required field "model" is missing.']);
+    assert.deepEqual(texts(resolveModelSettings([{ provider: 'openai', baseUrl: 'file:///etc', model: 'm', apiKeyEnv: 'AWS_SECRET_ACCESS_KEY', timeoutMs: 10 }])), [
+      'model.baseUrl: must match the pattern ^https?://.',
+      'model.apiKeyEnv: must match the pattern ^AGENTS_MD_[A-Z0-9_]+$.',
+      'model.timeoutMs: must be >= 1000.',
+    ]);
   });
 
   test('scripted by default, also in an untrusted workspace', () => {

@@ -1,18 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createLanguageService, recheckAnalyzer, RULES } from '../server/src/service/index.ts';
-import { memoryFs } from './helpers/memoryFs.ts';
-
-const ROOT = 'file:///ws';
-
-async function lint(text: string, workspace: { files?: Record<string, string>; config?: Record<string, unknown> } = {}) {
-  const files: Record<string, string> = { [`${ROOT}/AGENTS.md`]: text };
-  for (const [p, c] of Object.entries(workspace.files ?? {})) files[`${ROOT}/${p}`] = c;
-  if (workspace.config) files[`${ROOT}/.agents-md.json`] = JSON.stringify(workspace.config);
-  const service = createLanguageService({ fs: memoryFs(files), roots: [ROOT], analyzeRegex: recheckAnalyzer });
-  return service.lintBytes(`${ROOT}/AGENTS.md`, new TextEncoder().encode(text));
-}
+import { RULES } from '../server/src/service/index.ts';
+import { lintExample as lint } from './helpers/lintExample.ts';
 
 // Each rule's documented examples are its fixtures (brief §9, "Rule fixtures").
 for (const rule of RULES) {
@@ -61,11 +51,14 @@ test('coding-agent AGENTS.md headings that are contract aliases do not make a co
 
 test('configuration problems name the setting and the allowed values', async () => {
   const { validateConfig } = await import('../server/src/service/workspace/configSchema.ts');
-  assert.deepEqual(validateConfig({ rules: { 'undeclared-tool': 'eror', 'no-such': 'off' }, bogus: 1 }), [
+  const { format } = await import('../server/src/service/l10n/format.ts');
+  const texts = (data: unknown) => validateConfig(data).map((p) => format(p.messageId, p.args));
+  assert.deepEqual(texts({ rules: { 'undeclared-tool': 'eror', 'no-such': 'off' }, bogus: 1 }), [
     'bogus: unknown setting',
-    'rules.undeclared-tool: must be one of "off", "info", "warning", "error"',
+    'rules.undeclared-tool: must be one of "off", "info", "warning", "error".',
     'rules.no-such: unknown rule',
   ]);
-  assert.deepEqual(validateConfig({ rules: { 'undeclared-tool': { severity: 'loud' } } }), ['rules.undeclared-tool.severity: must be one of "off", "info", "warning", "error"']);
-  assert.deepEqual(validateConfig({ rules: { 'undeclared-tool': 'warning' }, roles: ['Ops'] }), []);
+  assert.deepEqual(texts({ rules: { 'undeclared-tool': { severity: 'loud' } } }), ['rules.undeclared-tool.severity: must be one of "off", "info", "warning", "error".']);
+  assert.deepEqual(texts({ rules: { 'undeclared-tool': 'warning' }, roles: ['Ops'] }), []);
+  assert.deepEqual(texts({ roles: 'Ops' }), ['roles: must be of type array.']);
 });

@@ -33,7 +33,7 @@ async function start(context: vscode.ExtensionContext, status: StatusItem): Prom
     synchronize: { configurationSection: 'agentsMd' },
     diagnosticPullOptions: { onChange: true, onSave: true },
   };
-  client = new LanguageClient('agentsMd', 'AGENTS.md Contracts', serverOptions, clientOptions);
+  client = new LanguageClient('agentsMd', vscode.l10n.t('AGENTS.md Contracts'), serverOptions, clientOptions);
   await client.start();
   context.subscriptions.push(registerHumanDecisions(client));
   status.setRunning(true);

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { startServer } from './lsp/server.ts';
 import { workerAnalyzer } from './lsp/workerAnalyzer.ts';
 
-// The bundle lives in dist/ beside its ReDoS worker; the rule docs ship in docs/.
+// The bundle lives in dist/ beside its ReDoS worker; the rule docs ship in docs/ (and docs/zh-cn/).
 const dist = dirname(process.argv[1] ?? __filename);
-const docsBase = pathToFileURL(join(dist, '..', 'docs', 'rules.md')).href;
-startServer(createConnection(ProposedFeatures.all), docsBase, workerAnalyzer(join(dist, 'regexWorker.cjs')));
+const docsFolder = pathToFileURL(join(dist, '..', 'docs')).href;
+startServer(createConnection(ProposedFeatures.all), docsFolder, workerAnalyzer(join(dist, 'regexWorker.cjs')));

@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -639,4 +639,54 @@ export async function viewLine(page: Page, line: number, timeoutMs = DEFAULT_TIM
   const text = page.locator(`${editor} .view-lines .view-line[style*="top:${top.replace(/\s/g, '')}"], ${editor} .view-lines .view-line[style*="top: ${top.replace(/\s/g, '')}"]`).first();
   await text.waitFor({ state: 'visible', timeout: timeoutMs });
   return text;
+}
+
+/**
+ * A temporary workspace holding a sample's files (AGENTS.md and the resources beside it) and the
+ * samples' configuration (samples/.agents-md.json). The caller removes it.
+ */
+export async function sampleWorkspace(sampleDir: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'e2e-extension-ws-'));
+  for (const name of await readdir(sampleDir)) await copyFile(join(sampleDir, name), join(dir, name));
+  await copyFile(join(REPO_DIR, 'samples', '.agents-md.json'), join(dir, '.agents-md.json'));
+  return dir;
+}
+
+/** 1-based line and column of the first line of `text` that contains `needle`. */
+export function lineOf(text: string, needle: string | RegExp): { line: number; column: number } {
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const m = typeof needle === 'string' ? lines[i]!.indexOf(needle) : lines[i]!.search(needle);
+    if (m >= 0) return { line: i + 1, column: m + 1 };
+  }
+  throw new Error(`no line of the sample contains ${String(needle)}`);
+}
+
+/** Polls `check` until it returns a value or the time is up (then throws `what`). */
+export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not after ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+/**
+ * Filters the Problems panel by a rule code and waits until it lists exactly `n` problems, all
+ * from source agents-md with that code (none of them naming `absent`, e.g. a scenario). Returns
+ * the rows' messages. The panel must be open (Ctrl+Shift+M).
+ */
+export async function problemsWithCode(page: Page, code: string, n: number, absent?: string): Promise<string[]> {
+  const filter = page.locator('input[aria-label="Filter Problems"]').first();
+  if ((await filter.inputValue()) !== code) await filter.fill(code);
+  const rows = page.locator('.markers-panel .monaco-list-row:has(.marker-code)');
+  const ours = rows.filter({ has: page.locator('.marker-source', { hasText: /^agents-md$/ }) }).filter({ has: page.locator('.marker-code', { hasText: new RegExp(`^${code}$`) }) });
+  await until(`Problems panel lists ${n} ${code} problem(s) from agents-md${absent ? ` and none naming ${absent}` : ''}`, async () => {
+    const [all, mine] = [await rows.count(), await ours.count()];
+    const stale = absent ? await ours.filter({ hasText: absent }).count() : 0;
+    return all === n && mine === n && stale === 0 ? true : undefined;
+  });
+  return ours.locator('.marker-message').allInnerTexts();
 }

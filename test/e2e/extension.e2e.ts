@@ -11,14 +11,13 @@
 // failure). Screenshots: test-results/e2e/extension-*.png. On failure the extension host's log and
 // the language server's output channel are printed.
 import assert from 'node:assert/strict';
-import { copyFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, REPO_DIR, codeServerLogs, e2eSkipReason, goToLine, openBrowser, openFileFromExplorer, openWorkbench, outputChannelText,
-  packageRepoExtension, press, processGroupMemoryMb, processesMemoryMb, screenshot, startCodeServer, statusBarItem,
-  waitForSelector, type CodeServer, type Page,
+  DEFAULT_TIMEOUT_MS, REPO_DIR, codeServerLogs, e2eSkipReason, goToLine, lineOf, openBrowser, openFileFromExplorer, openWorkbench, outputChannelText,
+  packageRepoExtension, press, problemsWithCode, processGroupMemoryMb, processesMemoryMb, sampleWorkspace, screenshot, startCodeServer, statusBarItem,
+  until, waitForSelector, type CodeServer, type Page,
 } from './codeServer.ts';
 
 const SAMPLE_DIR = join(REPO_DIR, 'samples', 'broken');
@@ -28,42 +27,13 @@ const FIX_TEXT = `If ${SCENARIO} gets no sign-off within 24h`;
 const CHANNEL = 'AGENTS.md Contracts';
 const EDITOR = '.editor-instance .monaco-editor';
 
-/** A workspace with the broken sample as AGENTS.md, the files beside it, and the samples' config. */
-async function writeWorkspace(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'e2e-extension-ws-'));
-  for (const name of await readdir(SAMPLE_DIR)) await copyFile(join(SAMPLE_DIR, name), join(dir, name));
-  await copyFile(join(REPO_DIR, 'samples', '.agents-md.json'), join(dir, '.agents-md.json'));
-  return dir;
-}
-
-/** 1-based number of the first line of `text` that contains `needle`. */
-function lineOf(text: string, needle: string | RegExp): { line: number; column: number } {
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const m = typeof needle === 'string' ? lines[i]!.indexOf(needle) : lines[i]!.search(needle);
-    if (m >= 0) return { line: i + 1, column: m + 1 };
-  }
-  throw new Error(`no line of the sample contains ${String(needle)}`);
-}
-
-/** Polls `check` until it returns a value or the time is up (then throws `what`). */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const skip = e2eSkipReason();
 
 test('e2e extension: diagnostics, status bar, hover and quick fix in code-server', { skip, timeout: 420_000 }, async (t: TestContext) => {
   const { vsix, ms: packageMs } = await packageRepoExtension();
   t.diagnostic(`npm run package (minified bundles + vsce): ${packageMs} ms -> ${vsix}`);
   const sample = await readFile(join(SAMPLE_DIR, 'AGENTS.md'), 'utf8');
-  const workspace = await writeWorkspace();
+  const workspace = await sampleWorkspace(SAMPLE_DIR);
   t.after(() => rm(workspace, { recursive: true, force: true }));
 
   const t0 = Date.now();
@@ -216,21 +186,3 @@ test('e2e extension: diagnostics, status bar, hover and quick fix in code-server
   t.diagnostic(`memory (PSS): code-server ${processGroupMemoryMb(server.pid)} MB, chromium ${processesMemoryMb(browser.userDataDir)} MB`);
   passed = true;
 });
-
-/**
- * Filters the Problems panel by a rule code and waits until it lists exactly `n` problems, all
- * from source agents-md with that code (none of them naming `absent`, e.g. a scenario). Returns
- * the rows' messages.
- */
-async function problemsWithCode(page: Page, code: string, n: number, absent?: string): Promise<string[]> {
-  const filter = page.locator('input[aria-label="Filter Problems"]').first();
-  if ((await filter.inputValue()) !== code) await filter.fill(code);
-  const rows = page.locator('.markers-panel .monaco-list-row:has(.marker-code)');
-  const ours = rows.filter({ has: page.locator('.marker-source', { hasText: /^agents-md$/ }) }).filter({ has: page.locator('.marker-code', { hasText: new RegExp(`^${code}$`) }) });
-  await until(`Problems panel lists ${n} ${code} problem(s) from agents-md${absent ? ` and none naming ${absent}` : ''}`, async () => {
-    const [all, mine] = [await rows.count(), await ours.count()];
-    const stale = absent ? await ours.filter({ hasText: absent }).count() : 0;
-    return all === n && mine === n && stale === 0 ? true : undefined;
-  });
-  return ours.locator('.marker-message').allInnerTexts();
-}

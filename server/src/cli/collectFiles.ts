@@ -15,7 +15,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isDynamicPattern } from 'tinyglobby';
 import { URI, Utils } from 'vscode-uri';
-import type { ConfigProblem, Workspace } from '../service/index.ts';
+import { format, type ConfigProblem, type Workspace } from '../service/index.ts';
 import { globFiles } from '../node/nodeFileSystem.ts';
 
 export interface CollectedFiles {
@@ -36,6 +36,8 @@ export interface CollectOptions {
   readonly workspace: Workspace;
   /** True when the paths were not given by the user (the default `.`). */
   readonly implicit?: boolean;
+  /** Language of the problems and notes (`en` by default). */
+  readonly lang?: string;
 }
 
 /** The `contracts` globs of the configuration that applies to documents directly inside `dir`. */
@@ -58,6 +60,7 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
   const problems: string[] = [];
   const notes: string[] = [];
   const configProblems: ConfigProblem[] = [];
+  const t = (id: string, a: Readonly<Record<string, string>>) => format(id, a, options.lang);
 
   for (const arg of args) {
     const abs = resolve(options.cwd, arg);
@@ -81,7 +84,7 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
         ? (await globFiles(options.root, globs.include, globs.exclude)).filter((f) => isWithin(abs, f))
         : await globFiles(abs, globs.include, globs.exclude);
       if (found.length === 0) {
-        const msg = `${arg}: no contract files found (looked for ${globs.include.join(', ')})`;
+        const msg = t('cli.files.noContracts', { arg, globs: globs.include.join(', ') });
         (options.implicit ? notes : problems).push(msg);
       }
       for (const f of found) files.add(f);
@@ -89,12 +92,12 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
       const globs = await globsOfFolder(options.workspace, options.cwd);
       configProblems.push(...globs.problems);
       const found = await globFiles(options.cwd, [arg], globs.exclude);
-      if (found.length === 0) problems.push(`${arg}: no files match this pattern`);
+      if (found.length === 0) problems.push(t('cli.files.noMatch', { arg }));
       for (const f of found) files.add(f);
     } else if (kind === 'missing') {
-      problems.push(`${arg}: no such file or directory`);
+      problems.push(t('cli.files.missing', { arg }));
     } else {
-      problems.push(`${arg}: cannot be read${error ? ` (${error})` : ' (not a regular file or directory)'}`);
+      problems.push(error ? t('cli.files.unreadable', { arg, error }) : t('cli.files.notRegular', { arg }));
     }
   }
   return { files: [...files].sort(), problems, notes, configProblems };

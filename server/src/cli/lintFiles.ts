@@ -3,7 +3,7 @@
  * is reported as a problem (the CLI exits 2); the others are linted regardless.
  */
 import { readFile } from 'node:fs/promises';
-import { decodeText, type ConfigProblem, type LanguageService } from '../service/index.ts';
+import { decodeText, format, type ConfigProblem, type LanguageService } from '../service/index.ts';
 import { fileUri } from '../node/nodeFileSystem.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
 
@@ -18,7 +18,8 @@ export interface LintRun {
 
 const CONCURRENCY = 8;
 
-export async function lintFiles(service: LanguageService, paths: readonly string[], displayName: (path: string) => string): Promise<LintRun> {
+/** Lints `paths`; read errors are worded in `lang`, diagnostics stay English (formatters localise them). */
+export async function lintFiles(service: LanguageService, paths: readonly string[], displayName: (path: string) => string, lang = 'en'): Promise<LintRun> {
   const slots: (FileReport | string | undefined)[] = new Array(paths.length);
   const configProblems = new Map<string, ConfigProblem>();
   let next = 0;
@@ -31,7 +32,7 @@ export async function lintFiles(service: LanguageService, paths: readonly string
       try {
         bytes = await readFile(path);
       } catch (e) {
-        slots[i] = `${displayName(path)}: cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+        slots[i] = format('cli.files.unreadable', { arg: displayName(path), error: (e as NodeJS.ErrnoException).code ?? String(e) }, lang);
         continue;
       }
       const uri = fileUri(path);

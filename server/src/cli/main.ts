@@ -1,12 +1,13 @@
 /**
  * The `agents-md` command line: `agents-md lint [paths...]` and `agents-md rules`. A thin adapter
  * over the language service; bundled by esbuild.mjs into dist/cli.cjs and started by
- * bin/agents-md.cjs, which calls `main()` and exits with the code it returns.
+ * bin/agents-md.cjs, which calls `main()` and exits with the code it returns. Every text it
+ * prints is in the display language (`--lang`, else the locale: cli/lang.ts).
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { createLanguageService, recheckAnalyzer, type ConfigProblem } from '../service/index.ts';
+import { createLanguageService, format, recheckAnalyzer, type ConfigProblem, type Lang } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { lintFiles } from './lintFiles.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
@@ -16,21 +17,17 @@ import { formatText } from './format/text.ts';
 import { formatJson } from './format/json.ts';
 import { formatSarif } from './format/sarif.ts';
 import { formatRulesJson, formatRulesText } from './format/rules.ts';
+import { cliLang } from './lang.ts';
+import { localiseCommander } from './commanderText.ts';
 
 /** Exit codes of `agents-md`. */
 export const EXIT = { OK: 0, LINT_FAILED: 1, USAGE: 2 } as const;
-
-export const EXIT_CODES_HELP = `
-Exit codes:
-  0  no errors, and no more warnings than --max-warnings allows
-  1  errors found, or more warnings than --max-warnings allows
-  2  usage error (unknown option, bad value), a path that cannot be read or
-     matches no file, an invalid configuration file, or an internal error`;
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
 
 interface LintOptions {
+  readonly lang: Lang;
   readonly format: Format;
   readonly root?: string;
   readonly maxWarnings?: number;
@@ -38,9 +35,11 @@ interface LintOptions {
   readonly color?: boolean;
 }
 
-function parseCount(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Expected a non-negative integer.');
-  return Number(value);
+function countParser(lang: Lang): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(format('cli.error.notCount', {}, lang));
+    return Number(value);
+  };
 }
 
 /** Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
@@ -56,17 +55,15 @@ function errorLine(message: string): void {
 async function runLint(paths: readonly string[], options: LintOptions): Promise<number> {
   const cwd = process.cwd();
   const root = resolve(cwd, options.root ?? '.');
-  try {
-    if (!(await stat(root)).isDirectory()) throw new Error('not a directory');
-  } catch {
-    errorLine(`--root ${options.root ?? '.'}: not a directory`);
+  if (!(await stat(root).then((s) => s.isDirectory(), () => false))) {
+    errorLine(format('cli.error.rootNotDirectory', { root: options.root ?? '.' }, options.lang));
     return EXIT.USAGE;
   }
 
   const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   const implicit = paths.length === 0;
-  const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit });
-  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p));
+  const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang: options.lang });
+  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang);
 
   const problems = [...collected.problems, ...run.readErrors];
   const configProblems = new Map<string, ConfigProblem>();
@@ -76,7 +73,8 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   for (const p of problems) errorLine(p);
   for (const p of configProblems.values()) {
     const path = uriToPath(p.uri);
-    process.stderr.write(`${path ? displayPath(cwd, path) : p.uri}: ${p.message}\n`);
+    const file = path ? displayPath(cwd, path) : p.uri;
+    process.stderr.write(`${format('cli.fileProblem', { file, problem: format(p.messageId, p.args, options.lang) }, options.lang)}\n`);
   }
 
   const counts = countSeverities(run.reports);
@@ -84,58 +82,65 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   let output: string;
   switch (options.format) {
     case 'json':
-      output = formatJson(shown, cwd);
+      output = formatJson(shown, cwd, options.lang);
       break;
     case 'sarif':
-      output = formatSarif(shown, { root, configProblems: [...configProblems.values()], problems });
+      output = formatSarif(shown, { root, configProblems: [...configProblems.values()], problems, lang: options.lang });
       break;
     default:
-      output = formatText(shown, { cwd, color: useColor(options.color) });
+      output = formatText(shown, { cwd, color: useColor(options.color), lang: options.lang });
   }
   process.stdout.write(output);
 
   let code: number = EXIT.OK;
   if (counts.error > 0) code = EXIT.LINT_FAILED;
   if (options.maxWarnings !== undefined && counts.warning > options.maxWarnings) {
-    errorLine(`${counts.warning} warning${counts.warning === 1 ? '' : 's'} found, more than --max-warnings ${options.maxWarnings} allows`);
+    errorLine(format('cli.error.tooManyWarnings', { count: counts.warning, max: options.maxWarnings }, options.lang));
     code = EXIT.LINT_FAILED;
   }
   if (problems.length > 0 || configProblems.size > 0) code = EXIT.USAGE;
   return code;
 }
 
-function buildProgram(setExitCode: (code: number) => void): Command {
-  const program = new Command(TOOL_NAME)
-    .description('Check AGENTS.md agent contracts: structure, schemas, cross-references.')
-    .version(TOOL_VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
+function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command {
+  const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => format(id, args, lang);
+  // A blank line, then the exit codes, after the help text.
+  const exitCodes = ['', t('cli.exitCodes')].join('\n');
+  const program = localiseCommander(new Command(TOOL_NAME), lang)
+    .description(t('cli.description'))
+    .usage(t('cli.usage.program'))
+    .version(TOOL_VERSION, '-V, --version', t('cli.option.version'))
+    .helpOption('-h, --help', t('cli.option.help'))
+    .helpCommand('help [command]', t('cli.command.help'))
+    // Read before parsing (cli/lang.ts); declared so that commander accepts and documents it.
+    .option('--lang <lang>', t('cli.option.lang'))
     .exitOverride()
-    .showHelpAfterError(`(run "${TOOL_NAME} --help" for usage)`)
-    .addHelpText('after', EXIT_CODES_HELP);
+    .showHelpAfterError(t('cli.helpAfterError', { tool: TOOL_NAME }))
+    .addHelpText('after', exitCodes);
 
   program
     .command('lint')
-    .description(
-      'Lint contract files. Directories are searched with the configuration\'s contracts.include globs (default **/AGENTS.md and **/*.agents.md, without node_modules and .git); files named explicitly are linted whatever their name; globs are expanded. Without paths, lints the current directory.',
-    )
-    .argument('[paths...]', 'files, directories or glob patterns (default: .)')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(FORMATS).default('text'))
-    .option('--root <dir>', 'workspace root: where configuration lookup stops, cross-file references and resources are resolved, SARIF paths are relative to (default: the current directory)')
-    .option('--max-warnings <n>', 'exit 1 when more than n warnings are found (info and hints do not count)', parseCount)
-    .option('-q, --quiet', 'report errors only')
-    .option('--color', 'force coloured text output')
-    .option('--no-color', 'disable coloured text output (also: NO_COLOR=1, or output not to a terminal)')
-    .addHelpText('after', EXIT_CODES_HELP)
-    .action(async (paths: string[], options: LintOptions) => {
-      setExitCode(await runLint(paths, options));
+    .description(t('cli.lint.description'))
+    .usage(t('cli.usage.lint'))
+    .argument('[paths...]', t('cli.lint.paths'))
+    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
+    .option('--root <dir>', t('cli.option.root'))
+    .option('--max-warnings <n>', t('cli.option.maxWarnings'), countParser(lang))
+    .option('-q, --quiet', t('cli.option.quiet'))
+    .option('--color', t('cli.option.color'))
+    .option('--no-color', t('cli.option.noColor'))
+    .addHelpText('after', exitCodes)
+    .action(async (paths: string[], options: Omit<LintOptions, 'lang'>) => {
+      setExitCode(await runLint(paths, { ...options, lang }));
     });
 
   program
     .command('rules')
-    .description('List the rules: code, default severity and summary.')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .description(t('cli.rules.description'))
+    .usage(t('cli.usage.rules'))
+    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(['text', 'json']).default('text'))
     .action((options: { format: 'text' | 'json' }) => {
-      process.stdout.write(options.format === 'json' ? formatRulesJson() : formatRulesText());
+      process.stdout.write(options.format === 'json' ? formatRulesJson(lang) : formatRulesText(lang));
       setExitCode(EXIT.OK);
     });
 
@@ -144,8 +149,13 @@ function buildProgram(setExitCode: (code: number) => void): Command {
 
 /** Runs the CLI on `argv` (node's form: two leading entries, then the arguments) and returns the exit code. */
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
+  const { lang, unknown } = cliLang(argv.slice(2), process.env, Intl.DateTimeFormat().resolvedOptions().locale);
+  if (unknown !== undefined) {
+    errorLine(format('cli.error.unknownLang', { lang: unknown }, lang));
+    return EXIT.USAGE;
+  }
   let code: number = EXIT.OK;
-  const program = buildProgram((c) => (code = c));
+  const program = buildProgram(lang, (c) => (code = c));
   try {
     await program.parseAsync([...argv]);
     return code;
@@ -156,7 +166,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
       // no command was given, is a usage error.
       return e.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
-    errorLine(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    errorLine(format('cli.error.internal', { detail: e instanceof Error ? (e.stack ?? e.message) : String(e) }, lang));
     return EXIT.USAGE;
   }
 }

@@ -10,7 +10,7 @@ export const TOOL_VERSION: string = pkg.version;
  */
 export const REPOSITORY_URL = 'https://github.com/agents-md/agents-md-contracts';
 
-/** The documentation page of a rule: its heading in docs/rules.md. */
-export function ruleHelpUri(code: string): string {
-  return `${REPOSITORY_URL}/blob/main/docs/rules.md#${code}`;
+/** The documentation page of a rule: its heading in docs/rules.md, or in docs/zh-cn/rules.md for Chinese. */
+export function ruleHelpUri(code: string, lang = 'en'): string {
+  return `${REPOSITORY_URL}/blob/main/docs/${lang === 'zh-cn' ? 'zh-cn/' : ''}rules.md#${code}`;
 }

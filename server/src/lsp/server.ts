@@ -5,7 +5,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   createLanguageService, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
-  DEFAULT_MAX_FILE_BYTES, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer,
+  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
@@ -36,9 +36,11 @@ const WATCHED = ['**/AGENTS.md', '**/*.agents.md', '**/.agents-md.{json,yaml,yml
  * every answer is computed by the language service from the cached model of the document's
  * current version. Diagnostics are pulled when the client supports it (VS Code) and pushed
  * otherwise (Neovim, Helix); a result computed for a version that is no longer current is never
- * delivered.
+ * delivered. Texts are in the client's locale (LSP `initialize` `locale`; VS Code sends
+ * `vscode.env.language`) when it is a shipped language, else English. `docsFolder` is the `file:`
+ * URL of the folder holding rules.md (and zh-cn/rules.md), which diagnostics link to.
  */
-export function startServer(connection: Connection, docsBase: string, analyzeRegex: RegexAnalyzer): void {
+export function startServer(connection: Connection, docsFolder: string, analyzeRegex: RegexAnalyzer): void {
   const documents = new TextDocuments(TextDocument);
   const states = new Map<string, DocState>();
   const settingsCache = new Map<string, Promise<ServerSettings>>();
@@ -47,7 +49,8 @@ export function startServer(connection: Connection, docsBase: string, analyzeReg
   let pull = false;
   let configurationSupport = false;
   let watchRegistration = false;
-  let lang = 'en';
+  let lang: Lang = 'en';
+  let docsBase = `${docsFolder}/rules.md`;
 
   const nodeFs = createNodeFileSystem();
   const fs = overlayFileSystem(nodeFs, (uri) => documents.get(uri)?.getText());
@@ -89,14 +92,14 @@ export function startServer(connection: Connection, docsBase: string, analyzeReg
     if (text.length > settings.maxFileBytes) {
       const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
       const d = service!.validate(service!.parse(doc.uri, ''), undefined, [{ code: 'file-too-large', range: zero, args: { size: text.length, limit: settings.maxFileBytes } }]);
-      return d.map((x) => toDiagnostic(x, doc.uri, docsBase));
+      return d.map((x) => toDiagnostic(localiseDiagnostic(x, lang), doc.uri, docsBase));
     }
     const version = doc.version;
     const state = stateOf(doc);
     const facts = await factsOf(doc, state);
     if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
     const diagnostics: ContractDiagnostic[] = service!.validate(state.model, facts);
-    return diagnostics.map((d) => toDiagnostic(d, doc.uri, docsBase));
+    return diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, docsBase));
   };
 
   const pushTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -125,7 +128,8 @@ export function startServer(connection: Connection, docsBase: string, analyzeReg
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     roots = (params.workspaceFolders ?? []).map((f) => f.uri);
     if (roots.length === 0 && params.rootUri) roots = [params.rootUri];
-    lang = (params.locale ?? 'en').toLowerCase();
+    lang = resolveLang(params.locale) ?? 'en';
+    docsBase = `${docsFolder}/${lang === 'zh-cn' ? 'zh-cn/' : ''}rules.md`;
     pull = !!params.capabilities.textDocument?.diagnostic;
     configurationSupport = !!params.capabilities.workspace?.configuration;
     watchRegistration = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
@@ -193,8 +197,8 @@ export function startServer(connection: Connection, docsBase: string, analyzeReg
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return { kind: 'full', items: [] };
     const items = await diagnose(doc, token);
-    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'The request was cancelled.');
-    if (!items) throw new ResponseError(LSPErrorCodes.ServerCancelled, 'The document changed; diagnostics are recomputed.', { retriggerRequest: true });
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, format('lsp.requestCancelled', {}, lang));
+    if (!items) throw new ResponseError(LSPErrorCodes.ServerCancelled, format('lsp.documentChanged', {}, lang), { retriggerRequest: true });
     return { kind: 'full', items };
   });
 
@@ -224,13 +228,13 @@ export function startServer(connection: Connection, docsBase: string, analyzeReg
   connection.onReferences((p) => withDoc(p.textDocument.uri, [], (doc, s) => references(s.model, doc.uri, p.position, p.context.includeDeclaration)));
   connection.onPrepareRename((p) => withDoc(p.textDocument.uri, null, (_, s) => prepareRename(s.model, p.position) ?? null));
   connection.onRenameRequest((p) => withDoc(p.textDocument.uri, null, (doc, s) => ({ changes: { [doc.uri]: rename(s.model, p.position, p.newName) } })));
-  connection.onDocumentSymbol((p) => withDoc(p.textDocument.uri, [], (_, s) => documentSymbols(s.model).map(toDocumentSymbol)));
+  connection.onDocumentSymbol((p) => withDoc(p.textDocument.uri, [], (_, s) => documentSymbols(s.model, lang).map(toDocumentSymbol)));
   connection.onFoldingRanges((p) => withDoc(p.textDocument.uri, [], (_, s) => foldingRanges(s.model).map(toFoldingRange)));
   connection.onCodeAction((p) =>
     withDoc(p.textDocument.uri, [], (doc, s) => {
       const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
       const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
-      return codeActions(s.model, refs).map((a): CodeAction => ({
+      return codeActions(s.model, refs, { lang }).map((a): CodeAction => ({
         title: a.title,
         kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.Source,
         diagnostics: ours.filter((d) => a.fixes.includes(String(d.code))),

@@ -4,9 +4,9 @@
  * is passed per run and never stored). See docs/model-providers.md.
  */
 import { ModelError, type ModelProvider } from '../service/run/modelProvider.ts';
-import { modelMessage } from '../service/run/modelMessages.ts';
 import { resolveModelSettings, type ModelSettings } from '../service/run/modelSettings.ts';
 import { bareUrl, createOpenAiProvider } from './openaiProvider.ts';
+import { format } from '../service/index.ts';
 
 /** What the host (CLI, language server) knows that settings must not hold. */
 export interface ModelHost {
@@ -33,11 +33,11 @@ export interface ModelHost {
  */
 export function createModelProvider(layers: readonly (ModelSettings | undefined)[], host: ModelHost): ModelProvider {
   const resolved = resolveModelSettings(layers);
-  if ('problems' in resolved) throw new ModelError('MODEL_UNAVAILABLE', modelMessage('model.settings.invalid', { problems: resolved.problems.join('; ') }));
+  if ('problems' in resolved) throw new ModelError('MODEL_UNAVAILABLE', format('model.settings.invalid', { problems: resolved.problems.map((p) => format(p.messageId, p.args)).join('; ') }));
   const { settings } = resolved;
   if (settings.provider === 'scripted') return host.scripted();
   const baseUrl = settings.baseUrl ?? '';
-  if (!host.trusted) throw new ModelError('MODEL_UNAVAILABLE', modelMessage('model.untrusted', { endpoint: URL.canParse(baseUrl) ? bareUrl(new URL(baseUrl)) : baseUrl }));
+  if (!host.trusted) throw new ModelError('MODEL_UNAVAILABLE', format('model.untrusted', { endpoint: URL.canParse(baseUrl) ? bareUrl(new URL(baseUrl)) : baseUrl }));
   const apiKey = host.apiKey || host.env[settings.apiKeyEnv] || undefined;
   return createOpenAiProvider({
     baseUrl,

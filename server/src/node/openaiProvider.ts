@@ -6,7 +6,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ModelStep, type ToolCall } from '../service/run/modelProvider.ts';
-import { modelMessage, type ModelMessageId } from '../service/run/modelMessages.ts';
+import type { ModelMessageId } from '../service/run/modelMessages.ts';
+import { format } from '../service/index.ts';
 import { estimateTokens } from '../service/run/estimateTokens.ts';
 
 /** Options of `createOpenAiProvider`. Times are milliseconds. */
@@ -59,11 +60,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   const apiKey = options.apiKey ?? '';
   const redact = (text: string): string => (apiKey ? text.split(apiKey).join('[redacted]') : text);
   const error = (code: ModelError['code'], id: ModelMessageId, args: Record<string, string | number> = {}, status?: number) =>
-    new ModelError(code, redact(modelMessage(id, args)), status);
+    new ModelError(code, redact(format(id, args)), status);
 
   // Settings reach here checked against the schema; other values are the caller's bug.
-  if (!(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0)) throw new RangeError(`timeoutMs must be a positive integer, got ${options.timeoutMs}`);
-  if (!(Number.isInteger(options.retries) && options.retries >= 0)) throw new RangeError(`retries must be a non-negative integer, got ${options.retries}`);
+  if (!(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0)) throw new RangeError(format('model.option.invalid', { option: 'timeoutMs', expected: '> 0', value: String(options.timeoutMs) }));
+  if (!(Number.isInteger(options.retries) && options.retries >= 0)) throw new RangeError(format('model.option.invalid', { option: 'retries', expected: '>= 0', value: String(options.retries) }));
   const baseUrl = checkBaseUrl(options.baseUrl, error);
   // Header values are visible ASCII; anything else would make fetch throw a message quoting it.
   if (apiKey && !/^[\x21-\x7e]+$/.test(apiKey)) throw error('MODEL_UNAVAILABLE', 'model.apiKey.invalid');

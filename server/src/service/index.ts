@@ -26,6 +26,11 @@ export { validateContract } from './validate/validate.ts';
 export { recheckAnalyzer, analyzeWithRecheck, memoised, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './catalogue/sections.ts';
+export { format, type MessageArgs } from './l10n/format.ts';
+export { localiseDiagnostic } from './l10n/diagnostics.ts';
+export { resolveLang, langFromEnvironment, type Lang } from './l10n/lang.ts';
+export { ruleDocId, ruleMessageId } from './validate/messages.ts';
+export { displayWidth, padEndDisplay, alignColumns, wrapDisplay } from './text/width.ts';
 
 /** Default size above which a file is not analysed (bytes). */
 export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;

@@ -23,12 +23,16 @@ export interface RelatedLocation {
   /** The document's URI; the diagnostic's own document when omitted. */
   readonly uri?: string;
   readonly range: Range;
+  /** The note in English (or in the language the diagnostic was localised to). */
   readonly message: string;
+  /** The note's message id and arguments (server/src/service/validate/related.ts). */
+  readonly messageId: string;
+  readonly args?: Readonly<Record<string, string | number>>;
 }
 
 /**
- * One finding of the validator. `messageId` and `args` rebuild `message` in any language
- * (see messages/); `message` is the English text.
+ * One finding of the validator. `messageId` and `args` rebuild `message` in any shipped language
+ * (`localiseDiagnostic`, server/src/service/l10n/); `message` is the English text unless localised.
  */
 export interface ContractDiagnostic {
   /** The stable rule code, e.g. `hitl-needs-fallback`. */

@@ -2,9 +2,10 @@
  * The machine format: a JSON array with one entry per linted file,
  * `{ file, diagnostics: [{ code, severity, message, range, line, column, endLine, endColumn, related }] }`.
  * `range` is 0-based (LSP: line, UTF-16 character); `line`/`column`/`endLine`/`endColumn` are
- * 1-based (end exclusive). `file` is relative to the working directory.
+ * 1-based (end exclusive). `file` is relative to the working directory. `message` is in the
+ * display language; `messageId` and `args` (the message's id and arguments) are the same in all.
  */
-import type { ContractDiagnostic, RelatedLocation } from '../../service/index.ts';
+import { localiseDiagnostic, type ContractDiagnostic, type RelatedLocation } from '../../service/index.ts';
 import { uriToPath } from '../../node/nodeFileSystem.ts';
 import { displayPath, oneBased, type FileReport, type OneBasedRange } from '../report.ts';
 
@@ -18,6 +19,8 @@ export interface JsonDiagnostic extends OneBasedRange {
   readonly code: string;
   readonly severity: ContractDiagnostic['severity'];
   readonly message: string;
+  readonly messageId: string;
+  readonly args: ContractDiagnostic['args'];
   readonly range: ContractDiagnostic['range'];
   readonly related: JsonRelated[];
 }
@@ -27,15 +30,17 @@ export interface JsonFileResult {
   readonly diagnostics: JsonDiagnostic[];
 }
 
-export function toJson(reports: readonly FileReport[], cwd: string): JsonFileResult[] {
+export function toJson(reports: readonly FileReport[], cwd: string, lang = 'en'): JsonFileResult[] {
   const results = reports.map((r) => {
     const file = displayPath(cwd, r.path);
     return {
       file,
-      diagnostics: r.diagnostics.map((d) => ({
+      diagnostics: r.diagnostics.map((d) => localiseDiagnostic(d, lang)).map((d) => ({
         code: d.code,
         severity: d.severity,
         message: d.message,
+        messageId: d.messageId,
+        args: d.args,
         range: d.range,
         ...oneBased(d.range),
         related: (d.related ?? []).map((rel) => {
@@ -48,6 +53,6 @@ export function toJson(reports: readonly FileReport[], cwd: string): JsonFileRes
   return results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
-export function formatJson(reports: readonly FileReport[], cwd: string): string {
-  return JSON.stringify(toJson(reports, cwd), null, 2) + '\n';
+export function formatJson(reports: readonly FileReport[], cwd: string, lang = 'en'): string {
+  return JSON.stringify(toJson(reports, cwd, lang), null, 2) + '\n';
 }

@@ -1,14 +1,14 @@
-/** The `rules` command's output: the rule catalogue as a table or as JSON. */
-import { RULES } from '../../service/index.ts';
+/** The `rules` command's output: the rule catalogue as aligned columns (display width) or as JSON, in the display language. */
+import { RULES, alignColumns, format, ruleDocId } from '../../service/index.ts';
 import { ruleHelpUri } from '../meta.ts';
 
-export function formatRulesText(): string {
-  const codeWidth = Math.max(...RULES.map((r) => r.code.length));
-  const sevWidth = Math.max(...RULES.map((r) => r.severity.length));
-  return RULES.map((r) => `${r.code.padEnd(codeWidth)}  ${r.severity.padEnd(sevWidth)}  ${r.summary}`).join('\n') + '\n';
+export function formatRulesText(lang = 'en'): string {
+  return alignColumns(RULES.map((r) => [r.code, format(`severity.${r.severity}`, {}, lang), format(ruleDocId(r.code, 'summary'), {}, lang)])) + '\n';
 }
 
-export function formatRulesJson(): string {
-  const rules = RULES.map((r) => ({ code: r.code, severity: r.severity, summary: r.summary, description: r.description, source: r.source, helpUri: ruleHelpUri(r.code) }));
+/** `severity` stays the machine value (`error`); the texts are in `lang`. */
+export function formatRulesJson(lang = 'en'): string {
+  const text = (code: string, part: 'summary' | 'description' | 'source') => format(ruleDocId(code, part), {}, lang);
+  const rules = RULES.map((r) => ({ code: r.code, severity: r.severity, summary: text(r.code, 'summary'), description: text(r.code, 'description'), source: text(r.code, 'source'), helpUri: ruleHelpUri(r.code, lang) }));
   return JSON.stringify(rules, null, 2) + '\n';
 }

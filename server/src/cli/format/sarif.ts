@@ -3,11 +3,13 @@
  * rule of the catalogue; results point into the files with paths relative to the workspace root
  * (`uriBaseId: "%SRCROOT%"`) and 1-based regions. SARIF's default `columnKind`,
  * `utf16CodeUnits`, is how the service counts characters, so columns need no conversion beyond +1.
+ * Texts are in the display language (`run.language` says which); fingerprints use the English
+ * message, so that an alert keeps its identity whatever language each run used.
  */
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import type * as Sarif from 'sarif';
-import { RULES, type ConfigProblem, type ContractDiagnostic, type Range, type Rule, type Severity } from '../../service/index.ts';
+import { RULES, format, localiseDiagnostic, ruleDocId, type ConfigProblem, type ContractDiagnostic, type Range, type Rule, type Severity } from '../../service/index.ts';
 import { fileUri, uriToPath } from '../../node/nodeFileSystem.ts';
 import { REPOSITORY_URL, ruleHelpUri, TOOL_NAME, TOOL_VERSION } from '../meta.ts';
 import type { FileReport } from '../report.ts';
@@ -22,8 +24,10 @@ export interface SarifOptions {
   readonly root: string;
   /** Configuration problems, reported as tool configuration notifications. */
   readonly configProblems?: readonly ConfigProblem[];
-  /** Other problems of the run (unreadable or unmatched paths). */
+  /** Other problems of the run (unreadable or unmatched paths), already in the display language. */
   readonly problems?: readonly string[];
+  /** Display language of the texts (`en` by default). */
+  readonly lang?: string;
 }
 
 export function sarifLevel(severity: Severity): Sarif.ReportingConfiguration.level {
@@ -39,25 +43,29 @@ function pascalCase(code: string): string {
     .join('');
 }
 
-/** SARIF wants plain-text messages to be sentences ending with a period. */
+/** SARIF wants plain-text messages to be sentences ending with a period (a Chinese one, 。, counts). */
 function sentence(s: string): string {
   const t = s.trim();
-  return /[.!?]$/.test(t) ? t : `${t}.`;
+  return /[.!?。！？]$/.test(t) ? t : `${t}.`;
 }
 
-export function ruleDescriptor(rule: Pick<Rule, 'code' | 'severity' | 'summary' | 'description' | 'source'>): Sarif.ReportingDescriptor {
-  const helpUri = ruleHelpUri(rule.code);
+/** The reporting descriptor of a rule, its texts in `lang` (from the rule catalogue by id). */
+export function ruleDescriptor(rule: Pick<Rule, 'code' | 'severity'>, lang = 'en'): Sarif.ReportingDescriptor {
+  const helpUri = ruleHelpUri(rule.code, lang);
+  const summary = sentence(format(ruleDocId(rule.code, 'summary'), {}, lang));
+  const description = format(ruleDocId(rule.code, 'description'), {}, lang);
+  const source = format(ruleDocId(rule.code, 'source'), {}, lang);
   let name = pascalCase(rule.code);
   // SARIF1001: the name must differ from the id, and not only by case (`schema` → `SchemaCheck`).
   if (name.toLowerCase() === rule.code.toLowerCase()) name += 'Check';
   return {
     id: rule.code,
     name,
-    shortDescription: { text: sentence(rule.summary) },
-    fullDescription: { text: sentence(`${sentence(rule.summary)} ${rule.description}`) },
+    shortDescription: { text: summary },
+    fullDescription: { text: sentence(format('cli.sarif.fullDescription', { summary, description }, lang)) },
     help: {
-      text: `${sentence(rule.description)}\n\nSource: ${rule.source}. Documentation: ${helpUri}`,
-      markdown: `${rule.description}\n\nSource: ${rule.source}.\n\n[Rule documentation](${helpUri})`,
+      text: format('cli.sarif.helpText', { description: sentence(description), source, uri: helpUri }, lang),
+      markdown: format('cli.sarif.helpMarkdown', { description, source, uri: helpUri }, lang),
     },
     helpUri,
     defaultConfiguration: { level: sarifLevel(rule.severity) },
@@ -85,7 +93,8 @@ export function region(range: Range): Sarif.Region {
 }
 
 export function toSarif(reports: readonly FileReport[], options: SarifOptions): Sarif.Log {
-  const rules = RULES.map(ruleDescriptor);
+  const lang = options.lang ?? 'en';
+  const rules = RULES.map((r) => ruleDescriptor(r, lang));
   const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
   const indexOf = (d: ContractDiagnostic): number => {
     let i = ruleIndex.get(d.code);
@@ -103,9 +112,10 @@ export function toSarif(reports: readonly FileReport[], options: SarifOptions): 
     const artifact = artifactLocation(report.path, options.root);
     const lines = report.text ? report.text.split(/\r\n|\r|\n/) : [];
     const seen = new Map<string, number>();
-    for (const d of report.diagnostics) {
+    for (const english of report.diagnostics) {
+      const d = localiseDiagnostic(english, lang);
       const base = createHash('sha256')
-        .update([d.code, artifact.uri, d.message, (lines[d.range.start.line] ?? '').trim()].join('\0'))
+        .update([d.code, artifact.uri, english.message, (lines[d.range.start.line] ?? '').trim()].join('\0'))
         .digest('hex');
       const n = (seen.get(base) ?? 0) + 1;
       seen.set(base, n);
@@ -138,7 +148,7 @@ export function toSarif(reports: readonly FileReport[], options: SarifOptions): 
     const path = uriToPath(p.uri);
     return {
       level: 'error',
-      message: { text: sentence(p.message) },
+      message: { text: sentence(format(p.messageId, p.args, lang)) },
       locations: [{ physicalLocation: { artifactLocation: path ? artifactLocation(path, options.root) : { uri: p.uri } } }],
     };
   });
@@ -160,6 +170,7 @@ export function toSarif(reports: readonly FileReport[], options: SarifOptions): 
     invocations: [invocation],
     originalUriBaseIds: { [SRCROOT]: { uri: ensureSlash(fileUri(options.root)) } },
     columnKind: 'utf16CodeUnits',
+    ...(lang === 'zh-cn' ? { language: 'zh-CN' } : {}),
     results,
   };
   return { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] };

@@ -1,8 +1,9 @@
 /**
  * The human format: one line per diagnostic, `path:line:col severity code message` (1-based line
  * and column, path relative to the working directory), files in path order, then a summary line.
+ * Severity names, messages and the summary are in the display language.
  */
-import type { Severity } from '../../service/index.ts';
+import { format, localiseDiagnostic, type Severity } from '../../service/index.ts';
 import { countSeverities, displayPath, oneBased, type FileReport } from '../report.ts';
 
 export interface TextOptions {
@@ -10,16 +11,14 @@ export interface TextOptions {
   readonly cwd: string;
   /** Use ANSI colours (only when writing to a terminal, and NO_COLOR is not set). */
   readonly color: boolean;
+  /** Display language (`en` by default). */
+  readonly lang?: string;
 }
 
 const ANSI = { red: 31, yellow: 33, cyan: 36, gray: 90, green: 32, bold: 1, dim: 2 } as const;
 type Style = keyof typeof ANSI;
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan', hint: 'gray' };
-
-function plural(n: number, word: string, words = `${word}s`): string {
-  return `${n} ${n === 1 ? word : words}`;
-}
 
 /** Message text on one line. */
 function oneLine(s: string): string {
@@ -28,26 +27,25 @@ function oneLine(s: string): string {
 
 export function formatText(reports: readonly FileReport[], options: TextOptions): string {
   const paint = (style: Style, s: string) => (options.color ? `\x1b[${ANSI[style]}m${s}\x1b[0m` : s);
+  const lang = options.lang ?? 'en';
   const lines: string[] = [];
   const named = reports.map((r) => ({ r, name: displayPath(options.cwd, r.path) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const { r, name } of named) {
     for (const d of r.diagnostics) {
       const at = oneBased(d.range);
-      lines.push(`${name}:${at.line}:${at.column} ${paint(SEVERITY_STYLE[d.severity], d.severity)} ${paint('dim', d.code)} ${oneLine(d.message)}`);
+      const severity = format(`severity.${d.severity}`, {}, lang);
+      lines.push(`${name}:${at.line}:${at.column} ${paint(SEVERITY_STYLE[d.severity], severity)} ${paint('dim', d.code)} ${oneLine(localiseDiagnostic(d, lang).message)}`);
     }
   }
-  lines.push(summary(reports, paint));
+  lines.push(summary(reports, paint, lang));
   return lines.join('\n') + '\n';
 }
 
-function summary(reports: readonly FileReport[], paint: (style: Style, s: string) => string): string {
+function summary(reports: readonly FileReport[], paint: (style: Style, s: string) => string, lang: string): string {
   const c = countSeverities(reports);
-  const total = c.error + c.warning + c.info + c.hint;
-  const files = plural(reports.length, 'file');
-  if (total === 0) return paint('green', `✔ no problems in ${files}`);
-  const parts = [plural(c.error, 'error'), plural(c.warning, 'warning')];
-  if (c.info > 0) parts.push(`${c.info} info`);
-  if (c.hint > 0) parts.push(plural(c.hint, 'hint'));
-  const line = `✖ ${plural(total, 'problem')} (${parts.join(', ')}) in ${files}`;
+  const problems = c.error + c.warning + c.info + c.hint;
+  const files = reports.length;
+  if (problems === 0) return paint('green', format('cli.summary.clean', { files }, lang));
+  const line = format('cli.summary.problems', { problems, errors: c.error, warnings: c.warning, infos: c.info, hints: c.hint, files }, lang);
   return paint(c.error > 0 ? 'red' : 'yellow', paint('bold', line));
 }

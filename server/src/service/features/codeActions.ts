@@ -6,6 +6,7 @@ import { SECTIONS, type SectionSpec } from '../catalogue/sections.ts';
 import { lineIndexOf, textAt } from '../model/text.ts';
 import { locate } from '../model/locate.ts';
 import { labelOf } from './completion.ts';
+import { format } from '../l10n/format.ts';
 
 /** The part of a diagnostic a code action needs. */
 export interface DiagnosticRef {
@@ -14,9 +15,14 @@ export interface DiagnosticRef {
   readonly args?: Readonly<Record<string, string | number>>;
 }
 
-/** Options: today's date (YYYY-MM-DD) for audit rows, so results are deterministic in tests. */
+/**
+ * Options: today's date (YYYY-MM-DD) for audit rows, so results are deterministic in tests; the
+ * language of the titles (`en`, `zh-cn`). Text inserted into the contract stays in its canonical
+ * English labels whatever the display language: a contract's language is its authors' choice.
+ */
 export interface CodeActionOptions {
   readonly today?: string;
+  readonly lang?: string;
 }
 
 const pos = (line: number, character: number): Position => ({ line, character });
@@ -74,6 +80,8 @@ const spec = (key: string) => SECTIONS.find((s) => s.key === key)!;
  */
 export function codeActions(model: ParsedContract, diagnostics: readonly DiagnosticRef[], options: CodeActionOptions = {}): CodeActionEntry[] {
   const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const lang = options.lang ?? 'en';
+  const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => format(id, args, lang);
   const out: CodeActionEntry[] = [];
   const version = model.data['version'] === undefined ? undefined : String(model.data['version']);
   for (const d of diagnostics) {
@@ -81,7 +89,7 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
     switch (d.code) {
       case 'missing-section': {
         const s = SECTIONS.find((x) => x.title === args['section']);
-        if (s) out.push({ title: `Add a ${s.title} section`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [appendSection(model, s, sectionSkeleton(s, { ...(version ? { version } : {}), today }))] });
+        if (s) out.push({ title: t('action.addSection', { section: s.title }), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [appendSection(model, s, sectionSkeleton(s, { ...(version ? { version } : {}), today }))] });
         break;
       }
       case 'version-not-audited': {
@@ -91,9 +99,9 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
         const row = `| ${v} | ${today} | @you | <what changed> |`;
         if (section && table?.position) {
           const headerLine = section.startLine + table.position.start.line - 1;
-          out.push({ title: `Add the audit row for ${v}`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: at(pos(headerLine + 2, 0)), newText: `${row}\n` }] });
+          out.push({ title: t('action.addAuditRow', { version: v }), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: at(pos(headerLine + 2, 0)), newText: `${row}\n` }] });
         } else if (!section) {
-          out.push({ title: `Add VERSIONING & AUDIT with a row for ${v}`, kind: 'quickfix', fixes: [d.code], edits: [appendSection(model, spec('versioning'), sectionSkeleton(spec('versioning'), { version: v, today }))] });
+          out.push({ title: t('action.addVersioning', { version: v }), kind: 'quickfix', fixes: [d.code], edits: [appendSection(model, spec('versioning'), sectionSkeleton(spec('versioning'), { version: v, today }))] });
         }
         break;
       }
@@ -101,14 +109,15 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
         const used = new Set((Array.isArray(model.data['failure_protocol']) ? model.data['failure_protocol'] : []).map((f) => String((f as Record<string, unknown>)?.['code'] ?? '')));
         let n = 1;
         while (used.has(`HITL${String(n).padStart(3, '0')}`)) n++;
-        const entry = `- **If ${args['scenario']} gets no sign-off within ${args['sla']}**: → Auto-reject the request → Notify the requester → Return error_code \`HITL${String(n).padStart(3, '0')}\``;
+        const when = args['sla'] ? `within ${args['sla']}` : 'in time';
+        const entry = `- **If ${args['scenario']} gets no sign-off ${when}**: → Auto-reject the request → Notify the requester → Return error_code \`HITL${String(n).padStart(3, '0')}\``;
         const fp = model.owners.get('failure_protocol');
         const edit = fp && fp.kind === 'section' ? { range: at(endOfContent(model, fp)), newText: `\n${entry}` } : appendSection(model, spec('failure_protocol'), entry);
-        out.push({ title: `Add a FAILURE_PROTOCOL fallback for "${args['scenario']}"`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [edit] });
+        out.push({ title: t('action.addFallback', { scenario: String(args['scenario']) }), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [edit] });
         break;
       }
       case 'tool-missing-schema': {
-        const missing = String(args['missing'] ?? '').split(' and ').filter(Boolean);
+        const missing = String(args['missing'] ?? '').split(/,\s*/).filter(Boolean);
         const tools = model.owners.get('tools');
         const data = Array.isArray(model.data['tools']) ? (model.data['tools'] as Record<string, unknown>[]) : [];
         const i = data.findIndex((t) => String(t?.['name'] ?? '') === String(args['tool']));
@@ -117,28 +126,29 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
         const next = tools.headings.find((h) => h.depth <= 3 && h.range.start.line > heading.value.start.line);
         const stop = next ? { ...tools, endLine: next.range.start.line } : tools;
         const block = ['```yaml', ...missing.flatMap((k) => [`${k}:`, '  type: object', '  properties: {}']), '```'].join('\n');
-        out.push({ title: `Add ${missing.join(' and ')} to "${args['tool']}"`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: at(endOfContent(model, stop)), newText: `\n\n${block}` }] });
+        const title = missing.length === 2 ? 'action.addSchemas' : missing[0] === 'input_schema' ? 'action.addInputSchema' : 'action.addOutputSchema';
+        out.push({ title: t(title, { tool: String(args['tool']) }), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: at(endOfContent(model, stop)), newText: `\n\n${block}` }] });
         break;
       }
       case 'template-unquoted':
-        out.push({ title: 'Quote the template', kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: d.range, newText: `"${textAt(model, d.range)}"` }] });
+        out.push({ title: t('action.quoteTemplate'), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: d.range, newText: `"${textAt(model, d.range)}"` }] });
         break;
       case 'unknown-section':
-        if (args['suggestion']) out.push({ title: `Change to ${args['suggestion']}`, kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: d.range, newText: String(args['suggestion']) }] });
+        if (args['suggestion']) out.push({ title: t('action.changeTitle', { title: String(args['suggestion']) }), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: d.range, newText: String(args['suggestion']) }] });
         break;
       case 'resource-hash-mismatch':
-        if (args['actual']) out.push({ title: `Record the current SHA-256 of ${args['name']}`, kind: 'quickfix', fixes: [d.code], edits: [{ range: d.range, newText: String(args['actual']) }] });
+        if (args['actual']) out.push({ title: t('action.recordHash', { name: String(args['name']) }), kind: 'quickfix', fixes: [d.code], edits: [{ range: d.range, newText: String(args['actual']) }] });
         break;
       default:
         break;
     }
-    out.push(...disableActions(model, d));
+    out.push(...disableActions(model, d, lang));
   }
   return out;
 }
 
 /** "Disable <rule> for this line" (around the table or fence it sits in) and "…for this file". */
-function disableActions(model: ParsedContract, d: DiagnosticRef): CodeActionEntry[] {
+function disableActions(model: ParsedContract, d: DiagnosticRef, lang: string): CodeActionEntry[] {
   const idx = lineIndexOf(model);
   const line = d.range.start.line;
   const section = model.sections.find((s) => line >= s.startLine && line < Math.max(s.endLine, s.startLine + 1));
@@ -153,7 +163,7 @@ function disableActions(model: ParsedContract, d: DiagnosticRef): CodeActionEntr
   } else if (block) {
     const indent = /^\s*/.exec(idx.lineText(block.start.line))![0];
     actions.push({
-      title: `Disable ${d.code} for this block`,
+      title: format('action.disableBlock', { code: d.code }, lang),
       kind: 'quickfix',
       fixes: [d.code],
       edits: [
@@ -163,9 +173,9 @@ function disableActions(model: ParsedContract, d: DiagnosticRef): CodeActionEntr
     });
   } else {
     const indent = /^\s*/.exec(idx.lineText(line))![0];
-    actions.push({ title: `Disable ${d.code} for this line`, kind: 'quickfix', fixes: [d.code], edits: [{ range: at(pos(line, 0)), newText: `${indent}<!-- agents-md-disable-next-line ${d.code} -->\n` }] });
+    actions.push({ title: format('action.disableLine', { code: d.code }, lang), kind: 'quickfix', fixes: [d.code], edits: [{ range: at(pos(line, 0)), newText: `${indent}<!-- agents-md-disable-next-line ${d.code} -->\n` }] });
   }
   const fileLine = fm ? fm.range.end.line + 1 : 0;
-  actions.push({ title: `Disable ${d.code} for this file`, kind: 'quickfix', fixes: [d.code], edits: [{ range: at(pos(fileLine, 0)), newText: `<!-- agents-md-disable-file ${d.code} -->\n` }] });
+  actions.push({ title: format('action.disableFile', { code: d.code }, lang), kind: 'quickfix', fixes: [d.code], edits: [{ range: at(pos(fileLine, 0)), newText: `<!-- agents-md-disable-file ${d.code} -->\n` }] });
   return actions;
 }

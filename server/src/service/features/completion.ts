@@ -10,6 +10,8 @@ import { referencesOf } from '../model/references.ts';
 import { RULES } from '../validate/catalogue.ts';
 import { schemaDocs, type FeatureOptions } from './hover.ts';
 import type { NameKind } from '../catalogue/sections.ts';
+import { format } from '../l10n/format.ts';
+import { ruleDocId } from '../validate/messages.ts';
 
 const r = (line: number, from: number, to: number): Range => ({ start: { line, character: from }, end: { line, character: to } });
 
@@ -42,16 +44,16 @@ function valueEntries(field: FieldSpec, model: ParsedContract, range: Range, lan
     return en.map((v, i) => ({ label: String(v), kind: 'value', ...(d[i] ? { documentation: d[i] } : {}), insertText: String(v), range }));
   }
   if (field.types.includes('boolean')) return ['true', 'false'].map((v) => ({ label: v, kind: 'value', insertText: v, range }));
-  if (field.reference) return nameEntries(model, [field.reference], range, false);
+  if (field.reference) return nameEntries(model, [field.reference], range, false, lang);
   return [];
 }
 
-function nameEntries(model: ParsedContract, kinds: readonly NameKind[], range: Range, wrap: boolean): CompletionEntry[] {
+function nameEntries(model: ParsedContract, kinds: readonly NameKind[], range: Range, wrap: boolean, lang: string): CompletionEntry[] {
   const refs = referencesOf(model);
   const out: CompletionEntry[] = [];
   for (const kind of kinds) {
     for (const d of refs.names.get(kind)?.values() ?? []) {
-      out.push({ label: d.name, kind: 'reference', detail: `${kind}, line ${d.range.start.line + 1}`, insertText: wrap ? `\`${d.name}\`` : d.name, range });
+      out.push({ label: d.name, kind: 'reference', detail: format(`completion.name.${kind}`, { line: d.range.start.line + 1 }, lang), insertText: wrap ? `\`${d.name}\`` : d.name, range });
     }
   }
   return out;
@@ -80,7 +82,7 @@ export function completion(model: ParsedContract, position: Position, options: F
   let m = /<!--\s*agents-md-[a-z-]*\s+(?:[a-z0-9-]+[\s,]+)*([a-z0-9-]*)$/.exec(before);
   if (m) {
     const range = r(line, position.character - m[1]!.length, position.character);
-    return RULES.map((rule) => ({ label: rule.code, kind: 'rule', detail: rule.severity, documentation: rule.summary, insertText: rule.code, range }));
+    return RULES.map((rule) => ({ label: rule.code, kind: 'rule', detail: format(`severity.${rule.severity}`, {}, lang), documentation: format(ruleDocId(rule.code, 'summary'), {}, lang), insertText: rule.code, range }));
   }
 
   m = /^ {0,3}##[ \t]+([^#]*)$/.exec(before);
@@ -98,14 +100,14 @@ export function completion(model: ParsedContract, position: Position, options: F
     }));
   }
 
-  m = /\{\{\s*([\w]*)$/.exec(before);
+  m = /\{\{\s*([\p{L}\p{N}_]*)$/u.exec(before);
   if (m) {
     const range = r(line, position.character - m[1]!.length, position.character);
     const close = lineText.slice(position.character).startsWith('}}') ? '' : '}}';
     const entities = [...(referencesOf(model).names.get('entity')?.keys() ?? [])];
     return [
-      ...entities.map((e) => ({ label: `extracted_${e}`, kind: 'variable' as const, detail: `entity ${e}`, insertText: `extracted_${e}${close}`, range })),
-      { label: 'query', kind: 'variable', detail: 'the user query', insertText: `query${close}`, range },
+      ...entities.map((e) => ({ label: `extracted_${e}`, kind: 'variable' as const, detail: format('completion.entityVariable', { entity: e }, lang), insertText: `extracted_${e}${close}`, range })),
+      { label: 'query', kind: 'variable', detail: format('completion.queryVariable', {}, lang), insertText: `query${close}`, range },
     ];
   }
 
@@ -114,8 +116,9 @@ export function completion(model: ParsedContract, position: Position, options: F
   if (!section || !spec) return [];
 
   if ((before.match(/`/g) ?? []).length % 2 === 1) {
-    const word = /([\w.-]*)$/.exec(before)![1]!;
-    return nameEntries(model, ['tool', 'pool', 'entity', 'layer'], r(line, position.character - word.length, position.character), false);
+    // Names may be CJK (docs/localisation.md): the word before the cursor is any letters and digits.
+    const word = /([\p{L}\p{N}_.-]*)$/u.exec(before)![1]!;
+    return nameEntries(model, ['tool', 'pool', 'entity', 'layer'], r(line, position.character - word.length, position.character), false, lang);
   }
 
   const inFence = section.fences.some((f) => f.range.start.line < line && line < f.range.end.line && /^(ya?ml|json)$/i.test(f.lang));
@@ -134,7 +137,7 @@ export function completion(model: ParsedContract, position: Position, options: F
   m = /^(\s*[-*+]\s+)(\*{0,2}[^*:：]*)$/.exec(before);
   if (m) return fieldEntries(fields, r(line, m[1]!.length, position.character), lang, false);
 
-  m = /^\s*[-*+]\s+\*\*(.+?)\*\*\s*[:：]\s*([\w-]*)$/.exec(before);
+  m = /^\s*[-*+]\s+\*\*(.+?)\*\*\s*[:：]\s*([\p{L}\p{N}_-]*)$/u.exec(before);
   if (m) {
     const f = fieldForLabel(fields, m[1]!);
     return f ? valueEntries(f, model, r(line, position.character - m[2]!.length, position.character), lang) : [];

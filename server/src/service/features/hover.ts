@@ -10,8 +10,10 @@ import { ruleByCode } from '../validate/catalogue.ts';
 import { locate } from '../model/locate.ts';
 import { lineIndexOf } from '../model/text.ts';
 import { EMPTY_FACTS } from '../workspace/facts.ts';
+import { format } from '../l10n/format.ts';
+import { ruleDocId } from '../validate/messages.ts';
 
-/** Options of the editor features: the display language (`en`, `zh-cn`). */
+/** Options of the editor features: the display language (`en`, `zh-cn`; others are English). */
 export interface FeatureOptions {
   readonly lang?: string;
   readonly facts?: WorkspaceFacts;
@@ -26,40 +28,51 @@ export function schemaDocs(schema: JsonSchema, key: string | undefined, lang = '
   out.push(`**${title ?? key ?? ''}**${key ? ` · \`${key}\`` : ''}${type ? ` · ${type}` : ''}`);
   if (desc) out.push('', desc);
   const aliases = (schema['x-aliases'] as string[] | undefined) ?? [];
-  if (aliases.length) out.push('', `Labels: ${aliases.map((a) => `\`${a}\``).join(', ')}`);
+  if (aliases.length) out.push('', format('hover.labels', { labels: aliases.map((a) => `\`${a}\``).join(', ') }, lang));
   const en = schema['enum'] as unknown[] | undefined;
   if (en?.length) {
     const d = enumDescriptions(schema, lang);
     out.push('', ...en.map((v, i) => `- \`${String(v)}\`${d[i] ? `: ${d[i]}` : ''}`));
   }
   const ex = schema['examples'] as unknown[] | undefined;
-  if (ex?.length) out.push('', `Examples: ${ex.slice(0, 3).map((e) => `\`${typeof e === 'string' ? e : JSON.stringify(e)}\``).join(', ')}`);
+  if (ex?.length) out.push('', format('hover.examples', { examples: ex.slice(0, 3).map((e) => `\`${typeof e === 'string' ? e : JSON.stringify(e)}\``).join(', ') }, lang));
   return out.join('\n');
 }
 
-/** Markdown documentation of a rule, for hovers on codes in disable comments and diagnostics. */
-export function ruleDocs(code: string): string | undefined {
+/** Markdown documentation of a rule in `lang`, for hovers on codes in disable comments and diagnostics. */
+export function ruleDocs(code: string, lang = 'en'): string | undefined {
   const r = ruleByCode(code);
   if (!r) return undefined;
-  return `**${r.code}** (${r.severity})\n\n${r.summary}\n\n${r.description}\n\n[docs/rules.md#${r.code}](docs/rules.md#${r.code})`;
+  return [
+    format('hover.ruleTitle', { code: r.code, severity: format(`severity.${r.severity}`, {}, lang) }, lang),
+    format(ruleDocId(r.code, 'summary'), {}, lang),
+    format(ruleDocId(r.code, 'description'), {}, lang),
+    format('hover.ruleLink', { code: r.code }, lang),
+  ].join('\n\n');
 }
 
-const KIND_LABEL: Record<string, string> = { tool: 'Tool', pool: 'Memory pool', role: 'Role', entity: 'Entity', scenario: 'HITL scenario', resource: 'Resource', layer: 'Memory layer' };
+/** A `Label: value` line whose label is the title of the schema at `pointer` (one source for field names). */
+function fieldLine(pointer: string, value: unknown, lang: string): string {
+  const schema = schemaAt(pointer);
+  const label = (schema && annotation(schema, 'title', lang)) ?? pointer.split('/').pop()!;
+  return format('hover.field', { label, value: String(value) }, lang);
+}
 
-function declarationSummary(model: ParsedContract, d: Declaration): string {
+function declarationSummary(model: ParsedContract, d: Declaration, lang: string): string {
   const data = model.data as Record<string, any>;
   const m = /^\/(\w+)\/(\d+)/.exec(d.pointer);
   const item = m ? data[m[1]!]?.[Number(m[2])] : undefined;
+  const line = (field: string, value: unknown) => (value ? fieldLine(`/${m![1]}/0/${field}`, value, lang) : '');
   switch (d.kind) {
     case 'tool':
-      return [item?.description, item?.side_effects ? `Side effects: ${item.side_effects}` : ''].filter(Boolean).join('\n\n');
+      return [item?.description, line('side_effects', item?.side_effects)].filter(Boolean).join('\n\n');
     case 'pool':
-      return [item?.content, item?.lifecycle ? `Lifecycle: ${item.lifecycle}` : '', item?.metadata?.length ? `Metadata: ${item.metadata.join(', ')}` : ''].filter(Boolean).join('\n\n');
+      return [item?.content, line('lifecycle', item?.lifecycle), line('metadata', item?.metadata?.length ? item.metadata.join(', ') : '')].filter(Boolean).join('\n\n');
     case 'scenario':
-      return [item?.trigger_condition ? `Trigger: ${item.trigger_condition}` : '', item?.required_action ? `Action: ${item.required_action}` : '', item?.sla ? `SLA: ${item.sla}` : ''].filter(Boolean).join('\n\n');
+      return [line('trigger_condition', item?.trigger_condition), line('required_action', item?.required_action), line('sla', item?.sla)].filter(Boolean).join('\n\n');
     case 'entity': {
       const e = data['trigger']?.required_entities?.find((x: unknown) => cleanName(typeof x === 'string' ? x : (x as { name?: unknown })?.name) === d.name);
-      return e && typeof e === 'object' && e.pattern ? `Pattern: \`${e.pattern}\`` : '';
+      return e && typeof e === 'object' && e.pattern ? format('hover.pattern', { pattern: e.pattern }, lang) : '';
     }
     default:
       return '';
@@ -84,7 +97,7 @@ export function hover(model: ParsedContract, position: Position, options: Featur
     const re = /[a-z0-9]+(?:-[a-z0-9]+)+/g;
     for (const m of line.matchAll(re)) {
       if (position.character < m.index! || position.character > m.index! + m[0].length) continue;
-      const docs = ruleDocs(m[0]);
+      const docs = ruleDocs(m[0], lang);
       if (docs) return { contents: docs, range: { start: { line: position.line, character: m.index! }, end: { line: position.line, character: m.index! + m[0].length } } };
     }
   }
@@ -93,14 +106,14 @@ export function hover(model: ParsedContract, position: Position, options: Featur
   const named = [...refs.declarations, ...refs.references].find((x) => contains(x.range, position) && x.kind !== 'resource');
   if (named) {
     const decl = refs.names.get(named.kind)?.get(named.name);
-    const lines = [`**${KIND_LABEL[named.kind] ?? named.kind}** \`${named.name}\``];
+    const lines = [format(`hover.name.${named.kind}`, { name: named.name }, lang)];
     if (decl) {
-      lines.push('', `Declared at line ${decl.range.start.line + 1}.`);
-      const summary = declarationSummary(model, decl);
+      lines.push('', format('hover.declaredAtLine', { line: decl.range.start.line + 1 }, lang));
+      const summary = declarationSummary(model, decl, lang);
       if (summary) lines.push('', summary);
     } else {
       const ext = named.kind === 'pool' ? facts.externalPools.get(named.name)?.[0] : named.kind === 'role' ? facts.externalAgents.get(named.name)?.[0] : undefined;
-      lines.push('', ext ? `Declared in ${ext.uri}.` : 'Not declared in this contract.');
+      lines.push('', ext ? format('hover.declaredIn', { uri: ext.uri }, lang) : format('hover.notDeclared', {}, lang));
     }
     return { contents: lines.join('\n'), range: named.range };
   }
@@ -109,7 +122,8 @@ export function hover(model: ParsedContract, position: Position, options: Featur
     const s = section.spec;
     const fields = s.fields.map((f) => `\`${(f.schema['x-aliases'] as string[] | undefined)?.[0] ?? f.key}\``).join(', ');
     const doc = schemaDocs(schemaAt(`/${s.key}`) ?? s.schema, undefined, lang);
-    return { contents: `${doc}${fields ? `\n\nFields: ${fields}` : ''}${s.required ? '\n\nRequired in every contract.' : ''}`, range: section.titleRange };
+    const parts = [doc, ...(fields ? [format('hover.fields', { fields }, lang)] : []), ...(s.required ? [format('hover.requiredSection', {}, lang)] : [])];
+    return { contents: parts.join('\n\n'), range: section.titleRange };
   }
 
   const hit = modelAt(model, position);

@@ -4,6 +4,7 @@ import { referencesOf } from '../model/references.ts';
 import { locate } from '../model/locate.ts';
 import type { Range } from '../types.ts';
 import { LineIndex } from '../text/lineIndex.ts';
+import { format } from '../l10n/format.ts';
 
 const DECL_KIND: Record<string, SymbolEntryKind> = { tool: 'tool', pool: 'pool', entity: 'entity', scenario: 'scenario', layer: 'layer' };
 
@@ -13,9 +14,10 @@ const inside = (r: Range, outer: Range) => r.start.line >= outer.start.line && r
  * A contract-aware outline: every H2 section (recognised ones named by their canonical title),
  * and inside them the tools, pools, entities, HITL scenarios, memory layers, failure entries
  * (with their error code) and audit versions they declare. Free-form files get no symbols, as
- * VS Code's Markdown outline already covers plain headings.
+ * VS Code's Markdown outline already covers plain headings. `lang` names the front matter entry
+ * when the contract has no `name`.
  */
-export function documentSymbols(model: ParsedContract): SymbolEntry[] {
+export function documentSymbols(model: ParsedContract, lang = 'en'): SymbolEntry[] {
   if (model.kind === 'freeform') return [];
   const refs = referencesOf(model);
   const data = model.data as Record<string, any>;
@@ -23,7 +25,7 @@ export function documentSymbols(model: ParsedContract): SymbolEntry[] {
   const fm = model.sections[0]?.frontMatter;
   if (fm) {
     const v = data['version'] ? String(data['version']) : '';
-    out.push({ name: String(data['name'] ?? 'front matter'), detail: v, kind: 'section', range: fm.range, selectionRange: fm.range, children: [] });
+    out.push({ name: String(data['name'] ?? format('symbol.frontMatter', {}, lang)), detail: v, kind: 'section', range: fm.range, selectionRange: fm.range, children: [] });
   }
   for (const s of model.sections) {
     if (s.kind !== 'section' || !s.titleRange) continue;

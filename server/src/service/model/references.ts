@@ -47,12 +47,15 @@ export interface ReferenceIndex {
   readonly names: ReadonlyMap<NameKind, ReadonlyMap<string, Declaration>>;
 }
 
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A name in backticks: letters of any script (Chinese names too), digits after the first, `_`. */
+const IDENT = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+/** The name-like tokens of a code span that is not one name (`query_a(x)` → `query_a`, `x`). */
+const TOKEN = /[\p{L}\p{N}_./-]+/gu;
 /** A backticked identifier right after one of these words names a tool (docs/contract-format.md §8). */
 const USE_VERB = /(?:\b(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs|running|execute|executes|query|queries)|使用|调用|运行|执行)\s*$/i;
-const FILE_LIKE = /^(?!\w+:\/\/)[\w./-]*[\w-]\.(?:csv|tsv|json|jsonl|ya?ml|md|txt|pdf|xlsx?|parquet|sql|xml|html?)$/i;
+const FILE_LIKE = /^(?!\w+:\/\/)[\p{L}\p{N}_./-]*[\p{L}\p{N}_-]\.(?:csv|tsv|json|jsonl|ya?ml|md|txt|pdf|xlsx?|parquet|sql|xml|html?)$/iu;
 const TEMPLATE = /\{\{([^{}]*)\}\}/g;
-const TEMPLATE_VAR = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[\s*(-?\d*)\s*:\s*(-?\d*)\s*\])?\s*$/;
+const TEMPLATE_VAR = /^\s*([\p{L}_][\p{L}\p{N}_]*)\s*(?:\[\s*(-?\d*)\s*:\s*(-?\d*)\s*\])?\s*$/u;
 
 /** The name a bullet or cell declares: backticks and quotes removed, trimmed. */
 export function cleanName(s: unknown): string {
@@ -195,7 +198,7 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
       if (v) references.push({ kind: 'entity', name: entityOfVariable(v[1]!), range, pointer, via: 'template' });
     }
     for (const c of codeSpans(raw)) {
-      const tokens = IDENT.test(c.text) || FILE_LIKE.test(c.text) ? [{ text: c.text, start: c.start }] : [...c.text.matchAll(/[\w./-]+/g)].map((m) => ({ text: m[0], start: c.start + m.index! }));
+      const tokens = IDENT.test(c.text) || FILE_LIKE.test(c.text) ? [{ text: c.text, start: c.start }] : [...c.text.matchAll(TOKEN)].map((m) => ({ text: m[0], start: c.start + m.index! }));
       for (const tok of tokens) {
         const range = innerRange(model, span.value, tok.start, tok.start + tok.text.length);
         if (FILE_LIKE.test(tok.text)) {

@@ -1,5 +1,6 @@
 import type { Root } from 'mdast';
-import type { Range, RelatedLocation } from '../types.ts';
+import type { Range } from '../types.ts';
+import type { RelatedMessageId } from '../validate/related.ts';
 import type { SectionSpec } from '../catalogue/sections.ts';
 
 /**
@@ -22,9 +23,18 @@ export interface Finding {
   readonly code: string;
   readonly range: Range;
   readonly args?: Readonly<Record<string, string | number>>;
-  /** Message variant within the rule (messages/en.ts), when a rule has more than one. */
+  /** Message variant within the rule (its `messages` key), when a rule has more than one. */
   readonly variant?: string;
-  readonly related?: readonly RelatedLocation[];
+  readonly related?: readonly RelatedFinding[];
+}
+
+/** Another place a finding points at, with the id and arguments of its note (validate/related.ts). */
+export interface RelatedFinding {
+  /** The document's URI; the finding's own document when omitted. */
+  readonly uri?: string;
+  readonly range: Range;
+  readonly messageId: RelatedMessageId;
+  readonly args?: Readonly<Record<string, string | number>>;
 }
 
 /** A heading anywhere in the document, for the outline and navigation. */

@@ -37,6 +37,11 @@ export class SliceLocator {
 type Mutable = Record<string, unknown>;
 
 /** Collects a section's value and source map while walking its blocks. */
+/** A problem of a YAML/JSON block as a finding at its place in the document (variant and arguments kept). */
+function problemFinding(pr: ParsedBlock['problems'][number], mapper: (span: readonly [number, number]) => Range): Finding {
+  return { code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}), ...(pr.variant ? { variant: pr.variant } : {}) };
+}
+
 class Builder {
   readonly map = new Map<string, PointerSpan>();
   readonly findings: Finding[] = [];
@@ -56,7 +61,7 @@ class Builder {
       this.map.set(prefix + p, s.key ? { key: mapper(s.key), value } : { value });
     }
     for (const pr of block.problems) {
-      this.findings.push({ code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}) });
+      this.findings.push(problemFinding(pr, mapper));
     }
   }
 }
@@ -91,18 +96,19 @@ export const MAX_LINE_LENGTH = 20_000;
 export const MAX_NESTING = 100;
 
 /**
- * Why a slice is too complex to hand to remark, or undefined: a line longer than
- * MAX_LINE_LENGTH characters, or more than MAX_NESTING nested block quotes and list markers.
+ * Why a slice is too complex to hand to remark, as the `content-too-complex` message variant and
+ * its arguments, or undefined: a line longer than MAX_LINE_LENGTH characters (`size` = its
+ * length), or more than MAX_NESTING nested block quotes and list markers (`size` = the depth).
  */
-function complexity(text: string): string | undefined {
+function complexity(text: string): { variant: 'longLine' | 'nesting'; args: { size: number; limit: number } } | undefined {
   let start = 0;
   while (start <= text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    if (end - start > MAX_LINE_LENGTH) return `a line of ${end - start} characters (the limit is ${MAX_LINE_LENGTH})`;
+    if (end - start > MAX_LINE_LENGTH) return { variant: 'longLine', args: { size: end - start, limit: MAX_LINE_LENGTH } };
     const prefix = /^(?:[ \t]*(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t])))*/.exec(text.slice(start, Math.min(end, start + 4 * MAX_NESTING + 400)))![0];
     const depth = (prefix.match(/>|[-+*]|\d{1,9}[.)]/g) ?? []).length;
-    if (depth > MAX_NESTING) return `${depth} nested block quotes or list items (the limit is ${MAX_NESTING})`;
+    if (depth > MAX_NESTING) return { variant: 'nesting', args: { size: depth, limit: MAX_NESTING } };
     start = end + 1;
   }
   return undefined;
@@ -191,7 +197,7 @@ function setField(
   const p = `${prefix}/${pointerSegment(field.key)}`;
   const prev = seen.get(field.key);
   if (prev) {
-    b.findings.push({ code: 'duplicate-key', range: l.labelRange, args: { key: l.label }, related: [{ range: prev, message: 'first defined here' }] });
+    b.findings.push({ code: 'duplicate-key', range: l.labelRange, args: { key: l.label }, related: [{ range: prev, messageId: 'related.firstDefined' }] });
     return;
   }
   seen.set(field.key, l.labelRange);
@@ -322,7 +328,7 @@ function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly
     }
     const prev = seen.get(key);
     if (prev) {
-      b.findings.push({ code: 'duplicate-key', range: keyRange, args: { key: k }, related: [{ range: prev, message: 'first defined here' }] });
+      b.findings.push({ code: 'duplicate-key', range: keyRange, args: { key: k }, related: [{ range: prev, messageId: 'related.firstDefined' }] });
       continue;
     }
     seen.set(key, keyRange);
@@ -340,7 +346,7 @@ function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly
     const value = mapper(s.value);
     b.map.set(`${prefix}/${dst}${slash < 0 ? '' : p.slice(slash)}`, s.key ? { key: mapper(s.key), value } : { value });
   }
-  for (const pr of block.problems) b.findings.push({ code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}) });
+  for (const pr of block.problems) b.findings.push(problemFinding(pr, mapper));
 }
 
 /**
@@ -379,7 +385,7 @@ function appendBlockItems(b: Builder, items: unknown[], spec: SectionSpec, block
     const value = mapper(s.value);
     b.map.set(`/${base + i}${slash < 0 ? '' : p.slice(slash)}`, s.key ? { key: mapper(s.key), value } : { value });
   }
-  for (const pr of block.problems) b.findings.push({ code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}) });
+  for (const pr of block.problems) b.findings.push(problemFinding(pr, mapper));
   return true;
 }
 
@@ -656,13 +662,13 @@ function buildFrontMatter(b: Builder, tree: Root): SectionModel['frontMatter'] {
   for (const f of fm.findings) b.findings.push(f);
   const value = block.value && typeof block.value === 'object' && !Array.isArray(block.value) ? (block.value as Record<string, unknown>) : {};
   if (block.value !== null && block.value !== undefined && value !== block.value) {
-    b.findings.push({ code: 'schema', range: b.loc.nodeRange(node), args: { detail: 'front matter must be a mapping' }, variant: 'frontMatter' });
+    b.findings.push({ code: 'schema', range: b.loc.nodeRange(node), variant: 'frontMatter' });
   }
   for (const k of Object.keys(value)) {
     if (!FRONT_MATTER_FIELDS.some((f) => f.key === k) && !sectionForTitle(k)) {
       const s = fm.map.get(`/${pointerSegment(k)}`);
       // Unknown front-matter keys are common (tools of other agents' formats): warn, keep going.
-      b.findings.push({ code: 'unknown-field', range: s?.key ?? b.loc.nodeRange(node), args: { label: k, section: 'front matter' } });
+      b.findings.push({ code: 'unknown-field', range: s?.key ?? b.loc.nodeRange(node), args: { label: k }, variant: 'frontMatter' });
     }
   }
   return { value, map: fm.map, range: b.loc.nodeRange(node) };
@@ -687,9 +693,9 @@ export function buildSection(slice: SectionSlice, bom: boolean): SectionModel {
     }
   }
   const b = new Builder(loc);
-  if (tooComplex || parseError) {
-    b.findings.push({ code: 'content-too-complex', range: loc.range(0, loc.index.lineEnd(0)), args: { detail: tooComplex ?? parseError! } });
-  }
+  const firstLine = loc.range(0, loc.index.lineEnd(0));
+  if (tooComplex) b.findings.push({ code: 'content-too-complex', range: firstLine, ...tooComplex });
+  else if (parseError) b.findings.push({ code: 'content-too-complex', range: firstLine, args: { detail: parseError } });
   const headings: HeadingInfo[] = [];
   const comments: CommentInfo[] = [];
   const fences: { lang: string; range: Range }[] = [];

@@ -71,7 +71,7 @@ function compose(text: string, sections: SectionModel[]): ParsedContract {
         code: 'duplicate-section',
         range: s.titleRange ?? s.range,
         args: { section: s.spec.title },
-        related: [{ range: first.titleRange ?? first.range, message: 'first defined here' }],
+        related: [{ range: first.titleRange ?? first.range, messageId: 'related.firstDefined' }],
       });
       continue;
     }
@@ -87,7 +87,7 @@ function compose(text: string, sections: SectionModel[]): ParsedContract {
           code: 'duplicate-section',
           range: section.titleRange ?? section.range,
           args: { section: spec.title },
-          related: [{ range: preamble.frontMatter!.map.get(`/${k}`)?.key ?? preamble.range, message: 'also defined in front matter' }],
+          related: [{ range: preamble.frontMatter!.map.get(`/${k}`)?.key ?? preamble.range, messageId: 'related.alsoInFrontMatter' }],
         });
         continue;
       }

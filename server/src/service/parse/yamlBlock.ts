@@ -77,7 +77,7 @@ export function parseYamlBlock(text: string, lang: 'yaml' | 'json' = 'yaml'): Pa
     if (isAlias(node)) {
       const target = resolveAlias(node);
       if (!target) {
-        problems.push({ code: syntaxCode, span: span(node), args: { detail: `unresolved alias *${node.source}` } });
+        problems.push({ code: syntaxCode, span: span(node), args: { alias: node.source }, variant: 'unresolvedAlias' });
         return undefined;
       }
       return convert(target, pointer, depth + 1);
@@ -119,7 +119,7 @@ export function parseYamlBlock(text: string, lang: 'yaml' | 'json' = 'yaml'): Pa
   const root = doc.contents;
   if (root) spans.set('', { value: span(root as Node) });
   const value = root ? convert(root, '', 0) : null;
-  if (budget < 0) problems.push({ code: syntaxCode, span: [0, Math.min(1, text.length)], args: { detail: 'too many nodes (alias expansion)' } });
+  if (budget < 0) problems.push({ code: syntaxCode, span: [0, Math.min(1, text.length)], args: { limit: MAX_NODES }, variant: 'tooManyNodes' });
   return { value, spans, problems };
 }
 

@@ -1,5 +1,3 @@
-import { formatMessage } from '../validate/messages.ts';
-
 /**
  * Every message of the model providers (issue 4 item 4), by id: whole English templates with
  * `{name}` arguments, translated by id later (issue 6). `{endpoint}` is always the request URL
@@ -24,13 +22,10 @@ export const MODEL_MESSAGES = {
   'model.response.tooLarge': 'The model endpoint {endpoint} sent an answer larger than {limit} bytes.',
   'model.response.notJson': 'The model endpoint {endpoint} did not answer with JSON ({error}); the answer starts with: {start}',
   'model.response.missing': 'The model endpoint {endpoint} did not answer with a chat completion: `{path}` is missing.',
+  'model.option.invalid': 'The model option {option} must be {expected}; got {value}.',
   'model.response.type': 'The model endpoint {endpoint} did not answer with a chat completion: `{path}` has type {got}, expected {expected}.',
 } as const;
 
 /** The id of a model provider message. */
 export type ModelMessageId = keyof typeof MODEL_MESSAGES;
 
-/** Formats a model provider message (English) from its id and arguments. */
-export function modelMessage(id: ModelMessageId, args: Readonly<Record<string, string | number>> = {}): string {
-  return formatMessage(MODEL_MESSAGES[id], args);
-}

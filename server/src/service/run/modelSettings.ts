@@ -1,5 +1,5 @@
 import { configSchema, type JsonSchema } from '../catalogue/schemas.ts';
-import { validateConfig } from '../workspace/configSchema.ts';
+import { validateConfig, type ConfigMessage } from '../workspace/configSchema.ts';
 
 /**
  * The dry run's model settings (issue 4 item 4, brief §5 "The model is mocked by default; an
@@ -50,7 +50,7 @@ export const DEFAULT_MODEL_SETTINGS = {
  */
 export function resolveModelSettings(
   layers: readonly (ModelSettings | undefined)[],
-): { readonly settings: ResolvedModelSettings } | { readonly problems: readonly string[] } {
+): { readonly settings: ResolvedModelSettings } | { readonly problems: readonly ConfigMessage[] } {
   const merged: Record<string, unknown> = { ...DEFAULT_MODEL_SETTINGS };
   for (const layer of layers) {
     // A malformed configuration file (`"model": "openai"`) is reported by its own validation.

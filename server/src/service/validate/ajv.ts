@@ -24,13 +24,23 @@ export function validateContractData(data: unknown): readonly ErrorObject[] {
 }
 
 const metaAjv = createAjv();
-const schemaChecks = new Lru<string, { path: string; message: string }[]>(500);
+/**
+ * A problem of a user-written JSON Schema: where (JSON Pointer inside the schema, '' for its root)
+ * and the meta-schema error, or `notObject` (neither an object nor a boolean), or the compiler's
+ * own message (an unresolvable `$ref`, a bad pattern).
+ */
+export type SchemaProblem =
+  | { readonly path: string; readonly error: ErrorObject }
+  | { readonly path: ''; readonly notObject: true }
+  | { readonly path: ''; readonly compileError: string };
+
+const schemaChecks = new Lru<string, SchemaProblem[]>(500);
 
 /**
  * Checks that a value is a valid JSON Schema (draft 2020-12 meta-schema, plus a compile, which
  * catches unresolvable `$ref`s and bad patterns). Returns the problems, empty when valid.
  */
-export function checkJsonSchema(schema: unknown): { path: string; message: string }[] {
+export function checkJsonSchema(schema: unknown): SchemaProblem[] {
   const key = JSON.stringify(schema) ?? 'undefined';
   const hit = schemaChecks.get(key);
   if (hit) return hit;
@@ -39,21 +49,21 @@ export function checkJsonSchema(schema: unknown): { path: string; message: strin
   return result;
 }
 
-function checkJsonSchemaUncached(schema: unknown): { path: string; message: string }[] {
+function checkJsonSchemaUncached(schema: unknown): SchemaProblem[] {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    return typeof schema === 'boolean' ? [] : [{ path: '', message: 'a JSON Schema must be an object or a boolean' }];
+    return typeof schema === 'boolean' ? [] : [{ path: '', notObject: true }];
   }
   const ok = metaAjv.validateSchema(schema as JsonSchema as object);
   if (!ok) {
     // The most specific error first: anyOf/oneOf wrap the errors of their branches.
     const errors = [...(metaAjv.errors ?? [])].sort((a, b) => Number(a.keyword === 'anyOf' || a.keyword === 'oneOf') - Number(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
-    return errors.map((e) => ({ path: e.instancePath, message: `${e.message ?? 'invalid'}${e.keyword === 'enum' ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')})` : ''}` }));
+    return errors.map((e) => ({ path: e.instancePath, error: e }));
   }
   try {
     metaAjv.compile(schema as object);
     metaAjv.removeSchema(schema as object);
   } catch (e) {
-    return [{ path: '', message: String((e as Error).message).split('\n')[0]! }];
+    return [{ path: '', compileError: String((e as Error).message).split('\n')[0]! }];
   }
   return [];
 }

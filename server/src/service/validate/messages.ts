@@ -1,9 +1,29 @@
 /**
- * Fills a message template's `{name}` placeholders from `args`. Unknown placeholders stay as
- * written, so a missing argument is visible rather than silently empty. Messages are always
- * whole templates (one per rule variant), never concatenated fragments, so that each can be
- * translated as a unit.
+ * The rule catalogue as messages (issue 6): each rule's message templates, summary, description
+ * and source under stable ids, so that diagnostics, hover, code actions, the CLI and the generated
+ * rule docs can show them in any shipped language. English stays in the rule modules (one source);
+ * translations are keyed by these ids in `l10n/bundle.l10n.<lang>.json`.
+ *
+ * Ids: `<code>` (the default message) and `<code>.<variant>` (ContractDiagnostic.messageId), and
+ * `rule.<code>.summary`, `rule.<code>.description`, `rule.<code>.source`.
  */
-export function formatMessage(template: string, args: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in args ? String(args[k]) : m));
+import { RULES } from './catalogue.ts';
+
+/** The message id of a finding: its rule code, with the variant after a dot when it has one. */
+export function ruleMessageId(code: string, variant?: string): string {
+  return variant ? `${code}.${variant}` : code;
 }
+
+/** The id of a rule's documentation text: `rule.<code>.summary`, `.description` or `.source`. */
+export function ruleDocId(code: string, part: 'summary' | 'description' | 'source'): string {
+  return `rule.${code}.${part}`;
+}
+
+export const RULE_MESSAGES: Readonly<Record<string, string>> = Object.fromEntries(
+  RULES.flatMap((r) => [
+    ...Object.entries(r.messages).map(([variant, text]) => [ruleMessageId(r.code, variant === 'default' ? undefined : variant), text]),
+    [ruleDocId(r.code, 'summary'), r.summary],
+    [ruleDocId(r.code, 'description'), r.description],
+    [ruleDocId(r.code, 'source'), r.source],
+  ]),
+);

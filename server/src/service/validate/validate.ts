@@ -6,7 +6,8 @@ import { readDirectives } from './directives.ts';
 import { RULES, ruleByCode } from './catalogue.ts';
 import type { RuleContext } from './rule.ts';
 import { locate } from '../model/locate.ts';
-import { formatMessage } from './messages.ts';
+import { ruleMessageId } from './messages.ts';
+import { format } from '../l10n/format.ts';
 
 function settingOf(s: RuleSetting | undefined): { severity?: Severity | 'off'; options: Record<string, unknown> } {
   if (s === undefined) return { options: {} };
@@ -68,10 +69,11 @@ function toDiagnostics(findings: readonly Finding[], settings: Record<string, Ru
     if (setting.severity === 'off') continue;
     if (directives.isDisabled(f.code, f.range.start.line)) continue;
     const severity: Severity = setting.severity ?? rule?.severity ?? 'error';
-    const messageId = f.variant ? `${f.code}.${f.variant}` : f.code;
-    const template = (f.variant && rule?.messages[f.variant]) || rule?.messages.default || f.code;
+    // An unknown variant falls back to the rule's default message rather than showing an id.
+    const messageId = ruleMessageId(f.code, f.variant && rule?.messages[f.variant] ? f.variant : undefined);
     const args = f.args ?? {};
-    out.push({ code: f.code, severity, range: f.range, message: formatMessage(template, args), messageId, args, ...(f.related ? { related: f.related } : {}) });
+    const related = f.related?.map((r) => ({ ...r, message: format(r.messageId, r.args) }));
+    out.push({ code: f.code, severity, range: f.range, message: format(messageId, args), messageId, args, ...(related ? { related } : {}) });
   }
   out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.code.localeCompare(b.code));
   return out;

@@ -1,19 +1,29 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import { configSchema } from '../catalogue/schemas.ts';
 import { RULES } from '../validate/catalogue.ts';
+import { schemaErrorMessage } from '../validate/ajvMessages.ts';
+import { ruleMessageId } from '../validate/messages.ts';
+
+/** A configuration problem as a message id and its arguments (workspace/messages.ts). */
+export interface ConfigMessage {
+  readonly messageId: string;
+  readonly args: Readonly<Record<string, string | number>>;
+}
 
 let validate: ReturnType<Ajv2020['compile']> | undefined;
 
 /**
  * Validates a configuration file's data against schemas/config.schema.json and checks that
- * every rule it configures exists. Returns readable problems (`rules.foo: unknown rule`).
+ * every rule it configures exists. Returns the problems as messages (`config.unknownRule` with
+ * `{ rule: 'foo' }` reads "rules.foo: unknown rule"), each once.
  */
-export function validateConfig(data: unknown): string[] {
+export function validateConfig(data: unknown): ConfigMessage[] {
   if (!validate) {
     const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
     validate = ajv.compile(configSchema as object);
   }
-  const problems = new Set<string>();
+  const problems = new Map<string, ConfigMessage>();
+  const add = (messageId: string, args: Record<string, string | number>) => problems.set(`${messageId}|${JSON.stringify(args)}`, { messageId, args });
   const rules = (data as { rules?: unknown } | null)?.rules;
   const known = new Set(RULES.map((r) => r.code));
   const unknownRules = rules && typeof rules === 'object' ? Object.keys(rules).filter((k) => !known.has(k)) : [];
@@ -27,11 +37,13 @@ export function validateConfig(data: unknown): string[] {
       // A rule set to an object is checked by the object branch; the string branch's errors are noise.
       const rule = /^rules\.([^.]+)$/.exec(path)?.[1];
       if (rule && typeof (rules as Record<string, unknown>)[rule] === 'object') continue;
-      if (e.keyword === 'additionalProperties') problems.add(`${path ? `${path}.` : ''}${params.additionalProperty}: unknown setting`);
-      else if (e.keyword === 'enum') problems.add(`${path || '(root)'}: must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`);
-      else if (!(e.keyword === 'type' && /^rules\./.test(path))) problems.add(`${path || '(root)'}: ${e.message ?? e.keyword}`);
+      if (e.keyword === 'additionalProperties') add('config.unknownSetting', { path: `${path ? `${path}.` : ''}${params.additionalProperty}` });
+      else if (!(e.keyword === 'type' && /^rules\./.test(path))) {
+        const m = schemaErrorMessage(e, path || '/');
+        add(ruleMessageId('schema', m.variant), m.args);
+      }
     }
   }
-  for (const k of unknownRules) problems.add(`rules.${k}: unknown rule`);
-  return [...problems];
+  for (const k of unknownRules) add('config.unknownRule', { rule: k });
+  return [...problems.values()];
 }

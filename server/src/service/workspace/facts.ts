@@ -40,7 +40,9 @@ export interface ExternalName {
 export type ResourceStatus =
   | { readonly status: 'found'; readonly uri: string; readonly sha256: string }
   | { readonly status: 'missing'; readonly tried: readonly string[] }
-  | { readonly status: 'unchecked'; readonly reason: string };
+  /** `no-workspace`: the document is in no workspace folder; `too-large`: `size` bytes is over the hashing limit `limit`. */
+  | { readonly status: 'unchecked'; readonly reason: 'no-workspace' }
+  | { readonly status: 'unchecked'; readonly reason: 'too-large'; readonly size: number; readonly limit: number };
 
 /** The ReDoS analysis of one intent pattern (recheck), if it ran. */
 export interface RegexVerdict {

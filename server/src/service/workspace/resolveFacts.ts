@@ -7,15 +7,23 @@ import { parseContract, type ParsedContract } from '../parse/parseContract.ts';
 import { cleanName, referencesOf } from '../model/references.ts';
 import { checkPatternDialect } from '../validate/regexDialect.ts';
 import { decodeText } from '../text/decode.ts';
-import { validateConfig } from './configSchema.ts';
+import { validateConfig, type ConfigMessage } from './configSchema.ts';
+import { format } from '../l10n/format.ts';
 
 /** Names of the configuration file, in the order they are looked for in each folder. */
 export const CONFIG_NAMES = ['.agents-md.json', '.agents-md.yaml', '.agents-md.yml'] as const;
 
-/** A problem with a configuration file: the CLI exits 2 on these, the server shows them in the file. */
-export interface ConfigProblem {
+/**
+ * A problem with a configuration file: the CLI exits 2 on these, the server shows them in the
+ * file. `message` is English; `messageId` and `args` give it in another language (`format`).
+ */
+export interface ConfigProblem extends ConfigMessage {
   readonly uri: string;
   readonly message: string;
+}
+
+function configProblem(uri: string, messageId: string, args: Readonly<Record<string, string | number>> = {}): ConfigProblem {
+  return { uri, messageId, args, message: format(messageId, args) };
 }
 
 /** Options of a workspace: its folders (multi-root), file access and regex analyzer. */
@@ -122,18 +130,18 @@ export class Workspace {
   private async loadConfig(uri: string, problems: ConfigProblem[], depth: number): Promise<Record<string, unknown>> {
     const bytes = await this.options.fs.readFile(uri);
     if (!bytes) {
-      problems.push({ uri, message: 'cannot be read' });
+      problems.push(configProblem(uri, 'config.unreadable'));
       return {};
     }
     let data: unknown;
     try {
       data = parseYaml(decodeText(bytes).text, { maxAliasCount: 100 });
     } catch (e) {
-      problems.push({ uri, message: `is not valid ${uri.endsWith('.json') ? 'JSON' : 'YAML'}: ${String((e as Error).message).split('\n')[0]}` });
+      problems.push(configProblem(uri, uri.endsWith('.json') ? 'config.invalidJson' : 'config.invalidYaml', { detail: String((e as Error).message).split('\n')[0]! }));
       return {};
     }
     if (data === null || data === undefined) return {};
-    for (const p of validateConfig(data)) problems.push({ uri, message: p });
+    for (const p of validateConfig(data)) problems.push(configProblem(uri, p.messageId, p.args));
     if (typeof data !== 'object' || Array.isArray(data)) return {};
     const own = data as Record<string, unknown>;
     if (typeof own['extends'] === 'string' && depth < 5) {
@@ -231,7 +239,7 @@ export class Workspace {
     const docDir = Utils.dirname(URI.parse(uri));
     for (const name of names) {
       if (!root) {
-        out.set(name, { status: 'unchecked', reason: 'the file is not in a workspace folder' });
+        out.set(name, { status: 'unchecked', reason: 'no-workspace' });
         continue;
       }
       const rootUri = URI.parse(root);
@@ -240,8 +248,9 @@ export class Workspace {
       for (const c of candidates) {
         const st = await this.stat(c.toString());
         if (st?.type !== 'file') continue;
-        if (st.size > (this.options.maxResourceBytes ?? 64 * 1024 * 1024)) {
-          found = { status: 'unchecked', reason: `${st.size} bytes is over the hashing limit` };
+        const limit = this.options.maxResourceBytes ?? 64 * 1024 * 1024;
+        if (st.size > limit) {
+          found = { status: 'unchecked', reason: 'too-large', size: st.size, limit };
           break;
         }
         const sha = await this.sha256(c.toString());

@@ -23,7 +23,7 @@ export const roleCompleteness: Rule = {
   summary: 'AGENT_IDENTITY states the goal, allowed and forbidden actions, what to do when information is missing, the output standard and the executable boundary.',
   description: 'Seed 003: a role definition is a work manual, not a name tag. Without a goal the agent cannot arbitrate conflicts; without ✅/❌ boundaries it invents tools; without a rule for missing information it loops trying to fill gaps; without an output standard nobody can check it; and without saying what it may do directly versus what needs confirmation it keeps asking for confirmation (seed 003\'s troubleshooting table).',
   source: 'seed 003 §2.1 and §4.1',
-  messages: { default: 'AGENT_IDENTITY does not state {missing}. Add {fields}.' },
+  messages: { default: 'AGENT_IDENTITY is not a complete role definition (goal, allowed and forbidden actions, behaviour on missing information, output standard, what it may do directly). Add {fields}.' },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Core Mandate**: "Analyze procurement requests."\n`,
     good: `${FM}\n${ID_GOOD}`,
@@ -32,19 +32,16 @@ export const roleCompleteness: Rule = {
     const id = obj(data['identity']);
     const s = section('identity');
     if (!id || !s) return;
-    const missing: [string, string][] = [];
-    if (!str(id['goal']) && !str(id['core_mandate'])) missing.push(['its goal', '**Goal**']);
+    // Labels only (language-neutral contract vocabulary): the message itself says what they are for.
+    const missing: string[] = [];
+    if (!str(id['goal']) && !str(id['core_mandate'])) missing.push('**Goal**');
     const b = arr(id['hard_boundaries']).map((x) => String(x));
-    if (!b.some((x) => x.includes('✅')) || !b.some((x) => x.includes('❌'))) missing.push(['both allowed (✅) and forbidden (❌) actions', '**Hard Boundaries** with ✅ and ❌ items']);
-    if (!str(id['on_missing_information'])) missing.push(['what to do when information is missing', '**On Missing Information**']);
-    if (!str(id['output_standard'])) missing.push(['the output standard', '**Output Standard**']);
-    if (!id['may_act_directly'] && !id['needs_confirmation']) missing.push(['what it may do directly and what needs confirmation', '**May Act Directly** / **Needs Confirmation**']);
+    if (!b.some((x) => x.includes('✅')) || !b.some((x) => x.includes('❌'))) missing.push('**Hard Boundaries** (✅ + ❌)');
+    if (!str(id['on_missing_information'])) missing.push('**On Missing Information**');
+    if (!str(id['output_standard'])) missing.push('**Output Standard**');
+    if (!id['may_act_directly'] && !id['needs_confirmation']) missing.push('**May Act Directly** / **Needs Confirmation**');
     if (missing.length === 0) return;
-    yield {
-      code: 'role-completeness',
-      range: s.titleRange ?? s.range,
-      args: { missing: missing.map((m) => m[0]).join('; '), fields: missing.map((m) => m[1]).join(', ') },
-    };
+    yield { code: 'role-completeness', range: s.titleRange ?? s.range, args: { fields: missing.join(', ') } };
   },
 };
 
@@ -64,7 +61,7 @@ export const undeclaredTool: Rule = {
     const refs = referencesOf(model);
     const tools = locate('/tools');
     for (const c of refs.candidates) {
-      yield { code: 'undeclared-tool', range: c.range, args: { name: c.name }, ...(tools ? { related: [{ range: tools.value, message: 'tools are declared here' }] } : {}) };
+      yield { code: 'undeclared-tool', range: c.range, args: { name: c.name }, ...(tools ? { related: [{ range: tools.value, messageId: 'related.toolsDeclared' }] } : {}) };
     }
     for (const r of refs.references) {
       if (r.kind === 'tool' && r.via === 'field' && !refs.names.get('tool')?.has(r.name)) {
@@ -94,7 +91,7 @@ export const forbiddenToolDeclared: Rule = {
       if (r.kind !== 'tool' || !m || !boundaries[Number(m[1])]?.includes('❌')) continue;
       const decl = refs.names.get('tool')?.get(r.name);
       if (!decl) continue;
-      const f: Finding = { code: 'forbidden-tool-declared', range: r.range, args: { name: r.name }, related: [{ range: decl.range, message: 'declared here' }] };
+      const f: Finding = { code: 'forbidden-tool-declared', range: r.range, args: { name: r.name }, related: [{ range: decl.range, messageId: 'related.declaredHere' }] };
       yield f;
     }
   },

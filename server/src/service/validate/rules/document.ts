@@ -4,6 +4,7 @@ import { validateContractData } from '../ajv.ts';
 import { allSectionTitles, SECTIONS } from '../../catalogue/sections.ts';
 import { closest, normaliseLabel } from '../../catalogue/normalise.ts';
 import { FM } from './util.ts';
+import { schemaErrorMessage } from '../ajvMessages.ts';
 
 /**
  * Rules about the document as a whole: how it parses, which sections it has and whether the
@@ -18,7 +19,12 @@ export const yamlSyntax: Rule = {
   summary: 'Front matter and fenced `yaml` blocks must be valid YAML.',
   description: 'A YAML block that does not parse leaves its section without data, so every check of that section is blind. The message is the YAML parser\'s own, placed at the offending character.',
   source: 'brief §9 (seed 000 writes unquoted `{{…}}`, which is not valid YAML)',
-  messages: { default: 'Invalid YAML: {detail}.', unclosedFrontMatter: 'The front matter opened here is never closed: add a `---` line after it.' },
+  messages: {
+    default: 'Invalid YAML: {detail}.',
+    unclosedFrontMatter: 'The front matter opened here is never closed: add a `---` line after it.',
+    unresolvedAlias: 'Invalid YAML: the alias *{alias} refers to no anchor.',
+    tooManyNodes: 'This YAML block expands to more than {limit} nodes (alias expansion); it is not read.',
+  },
   examples: {
     bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: [定位.*故障\nrequired_entities: [device_id]\n\`\`\`\n`,
     good: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: ["定位.*故障"]\nrequired_entities: [device_id]\n\`\`\`\n`,
@@ -31,7 +37,7 @@ export const jsonSyntax: Rule = {
   summary: 'Fenced `json` blocks must be valid JSON.',
   description: 'JSON blocks are read strictly: trailing commas, comments and single quotes are errors, because the runtime that loads the contract will reject them too.',
   source: 'brief §3 (fenced json blocks)',
-  messages: { default: 'Invalid JSON: {detail}.' },
+  messages: { default: 'Invalid JSON: {detail}.', tooManyNodes: 'This JSON block has more than {limit} nodes; it is not read.' },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object", }\n\`\`\`\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object" }\n\`\`\`\n`,
@@ -128,7 +134,7 @@ export const unknownField: Rule = {
   summary: 'Bullet labels, table headers and YAML keys name fields of their section.',
   description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields.',
   source: 'brief §3; docs/contract-format.md',
-  messages: { default: '"{label}" is not a field of {section}; it is ignored.' },
+  messages: { default: '"{label}" is not a field of {section}; it is ignored.', frontMatter: '"{label}" is not a front-matter field; it is ignored.' },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandat**: "Answer questions"\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandate**: "Answer questions"\n`,
@@ -197,7 +203,8 @@ export const internalError: Rule = {
   examples: { bad: '', good: '' },
 };
 
-const READABLE_PATH = (p: string) => p.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.') || 'contract';
+/** `/tools/0/name` → `tools[0].name`; the root (front matter as a whole) is `/`. */
+const READABLE_PATH = (p: string) => p.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.') || '/';
 
 export const schema: Rule = {
   code: 'schema',
@@ -207,9 +214,16 @@ export const schema: Rule = {
   source: 'seed 000 §1 (schema-level validity); brief §4',
   messages: {
     default: '{path}: {detail}.',
-    frontMatter: 'Front matter: {detail}.',
+    frontMatter: 'The front matter must be a mapping of `key: value` lines.',
     required: '{path}: required field "{field}" is missing.',
     enum: '{path}: must be one of {allowed}.',
+    type: '{path}: must be of type {type}.',
+    limit: '{path}: must be {comparison} {limit}.',
+    empty: '{path}: must not be empty.',
+    minLength: '{path}: must be at least {limit} characters long.',
+    minItems: '{path}: must have at least {limit} items.',
+    pattern: '{path}: must match the pattern {pattern}.',
+    format: '{path}: must be a valid {format}.',
   },
   examples: {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: twenty\n`,
@@ -225,22 +239,10 @@ export const schema: Rule = {
       // Faults with a rule of their own are reported by that rule (invalid-version).
       if (e.instancePath === '/version' && e.keyword === 'pattern') continue;
       const pointer = e.instancePath;
-      let finding: Finding | undefined;
-      if (e.keyword === 'required') {
-        const field = String((e.params as { missingProperty?: string }).missingProperty ?? '');
-        const span = locate(pointer);
-        if (!span) continue;
-        finding = { code: 'schema', range: span.key ?? span.value, args: { path: READABLE_PATH(pointer), field }, variant: 'required' };
-      } else if (e.keyword === 'enum') {
-        const span = locate(pointer);
-        if (!span) continue;
-        const allowed = ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ');
-        finding = { code: 'schema', range: span.value, args: { path: READABLE_PATH(pointer), allowed }, variant: 'enum' };
-      } else {
-        const span = locate(pointer);
-        if (!span) continue;
-        finding = { code: 'schema', range: span.value, args: { path: READABLE_PATH(pointer), detail: e.message ?? e.keyword } };
-      }
+      const span = locate(pointer);
+      if (!span) continue;
+      const { variant, args } = schemaErrorMessage(e, READABLE_PATH(pointer));
+      const finding: Finding = { code: 'schema', range: variant === 'required' ? (span.key ?? span.value) : span.value, args, ...(variant ? { variant } : {}) };
       const key = `${pointer}|${finding.range.start.line}:${finding.range.start.character}|${finding.variant ?? ''}|${JSON.stringify(finding.args)}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -256,7 +258,11 @@ export const contentTooComplex: Rule = {
   summary: 'A section is not analysed when its Markdown is too deep or its lines too long.',
   description: 'Markdown parsers slow down sharply on thousands of nested block quotes or list items and on lines of hundreds of thousands of characters. A section with a line over 20,000 characters or more than 100 nested levels is skipped so that the editor stays responsive; split the line or flatten the nesting.',
   source: 'DEVELOPERS.md ("the server never crashes or hangs"); bench/robustness findings',
-  messages: { default: 'This section is not analysed: {detail}.' },
+  messages: {
+    default: 'This section is not analysed: the Markdown parser failed ({detail}).',
+    longLine: 'This section is not analysed: it has a line of {size} characters (the limit is {limit}).',
+    nesting: 'This section is not analysed: it nests {size} block quotes or list items (the limit is {limit}).',
+  },
   examples: { bad: '', good: '' },
 };
 

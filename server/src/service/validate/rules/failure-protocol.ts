@@ -46,7 +46,7 @@ export const failureCodeDuplicate: Rule = {
       }
       const span = locate(`/failure_protocol/${i}/code`);
       const prev = locate(`/failure_protocol/${first}/code`);
-      if (span) yield { code: 'failure-code-duplicate', range: span.value, args: { code }, ...(prev ? { related: [{ range: prev.value, message: 'first used here' }] } : {}) };
+      if (span) yield { code: 'failure-code-duplicate', range: span.value, args: { code }, ...(prev ? { related: [{ range: prev.value, messageId: 'related.firstUsed' }] } : {}) };
     }
   },
 };

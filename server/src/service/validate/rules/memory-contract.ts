@@ -1,5 +1,6 @@
 import type { Rule } from '../rule.ts';
 import { FM } from './util.ts';
+import type { RelatedFinding } from '../../model/types.ts';
 import { referencesOf } from '../../model/references.ts';
 
 export const writeRoleUnauthorized: Rule = {
@@ -27,17 +28,19 @@ export const writeRoleUnauthorized: Rule = {
       if (declared.has(r.name) || builtin.has(r.name.toLowerCase())) continue;
       if ([...declared.keys()].some((d) => d.toLowerCase() === r.name.toLowerCase())) continue;
       const row = /^\/memory_contract\/(\d+)/.exec(r.pointer);
-      const layer = row ? String((data['memory_contract'] as Record<string, unknown>[] | undefined)?.[Number(row[1])]?.['layer'] ?? 'this layer') : 'this layer';
+      // A row without a layer name is named by its number, which reads the same in every language.
+      const layer = row ? String((data['memory_contract'] as Record<string, unknown>[] | undefined)?.[Number(row[1])]?.['layer'] ?? `#${Number(row[1]) + 1}`) : '#?';
       const agent = facts.externalAgents.get(r.name)?.[0];
+      const related: RelatedFinding[] = [
+        ...(writers ? [{ range: writers.key ?? writers.value, messageId: 'related.authorisedRoles' as const }] : []),
+        ...(agent ? [{ uri: agent.uri, range: agent.range, messageId: 'related.roleDeclared' as const, args: { role: r.name } }] : []),
+      ];
       yield {
         code: 'write-role-unauthorized',
         range: r.range,
         args: { role: r.name, layer, ...(agent ? { uri: agent.uri } : {}) },
         ...(agent ? { variant: 'agent' } : {}),
-        related: [
-          ...(writers ? [{ range: writers.key ?? writers.value, message: 'authorised roles are listed here' }] : []),
-          ...(agent ? [{ uri: agent.uri, range: agent.range, message: `${r.name} is declared here` }] : []),
-        ],
+        related,
       };
     }
   },

@@ -23,7 +23,7 @@ export const unknownPool: Rule = {
     for (const r of refs.references) {
       if (r.kind !== 'pool' || r.via !== 'field') continue;
       if (pools?.has(r.name) || facts.externalPools.has(r.name)) continue;
-      yield { code: 'unknown-pool', range: r.range, args: { pool: r.name }, ...(registry ? { related: [{ range: registry.value, message: 'pools of this contract are declared here' }] } : {}) };
+      yield { code: 'unknown-pool', range: r.range, args: { pool: r.name }, ...(registry ? { related: [{ range: registry.value, messageId: 'related.poolsDeclared' }] } : {}) };
     }
   },
 };
@@ -54,7 +54,7 @@ export const templateUnknownEntity: Rule = {
       }
       // `{{query}}` is the user's query itself (docs/contract-format.md, "Templates").
       if (t.variable === 'query' || entities?.has(t.entity!) || entities?.has(t.variable)) continue;
-      yield { code: 'template-unknown-entity', range: t.range, args: { template: t.raw, entity: t.entity! }, ...(trigger ? { related: [{ range: trigger.value, message: 'entities are declared here' }] } : {}) };
+      yield { code: 'template-unknown-entity', range: t.range, args: { template: t.raw, entity: t.entity! }, ...(trigger ? { related: [{ range: trigger.value, messageId: 'related.entitiesDeclared' }] } : {}) };
     }
   },
 };

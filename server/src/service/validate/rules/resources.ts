@@ -27,7 +27,8 @@ export const resourceMissing: Rule = {
       if (seen.has(key)) continue;
       seen.add(key);
       if (status.status === 'missing') yield { code: 'resource-missing', range: r.range, args: { name: r.name, tried: status.tried.join(', ') } };
-      else yield { code: 'resource-unchecked', range: r.range, args: { name: r.name, reason: status.reason } };
+      else if (status.reason === 'too-large') yield { code: 'resource-unchecked', range: r.range, args: { name: r.name, size: status.size, limit: status.limit }, variant: 'tooLarge' };
+      else yield { code: 'resource-unchecked', range: r.range, args: { name: r.name } };
     }
   },
 };
@@ -39,7 +40,10 @@ export const resourceUnchecked: Rule = {
   description: 'A file opened on its own has no workspace to look in, and a resource over the hashing limit is not hashed. Rather than pass silently, the reference is marked so that the reader knows the check did not run. Findings of this rule come from `resource-missing`\'s lookup.',
   source: 'brief §4 ("an unresolvable one says so plainly")',
   needsWorkspace: true,
-  messages: { default: 'Resource `{name}` could not be checked: {reason}.' },
+  messages: {
+    default: 'Resource `{name}` could not be checked: the file is not in a workspace folder.',
+    tooLarge: 'Resource `{name}` could not be checked: it is {size} bytes, over the hashing limit of {limit} bytes.',
+  },
   examples: { bad: '', good: '' },
 };
 

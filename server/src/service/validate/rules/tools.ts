@@ -2,6 +2,7 @@ import type { Finding } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj, str, type Obj } from './util.ts';
 import { checkJsonSchema } from '../ajv.ts';
+import { schemaErrorMessage } from '../ajvMessages.ts';
 import { cleanName, referencesOf } from '../../model/references.ts';
 
 const TOOL = (body: string) => `${FM}\n## TOOLS\n\n${body}`;
@@ -41,7 +42,11 @@ export const toolMissingSchema: Rule = {
   summary: 'Every tool declares `input_schema` and `output_schema`.',
   description: 'Seed 000 treats a tool\'s input schema as "an iron law of execution, not decoration": calls are validated against it, and an invalid call returns `INVALID_INPUT` so the model can retry. Without schemas, a malformed call crashes the tool or hangs the request.',
   source: 'seed 000 §1 and §4.4',
-  messages: { default: 'Tool "{tool}" has no {missing}. Add it as a JSON Schema (a fenced yaml block under the tool).' },
+  messages: {
+    default: 'Tool "{tool}" has neither input_schema nor output_schema. Add both as JSON Schemas (a fenced yaml block under the tool).',
+    input: 'Tool "{tool}" has no input_schema. Add it as a JSON Schema (a fenced yaml block under the tool).',
+    output: 'Tool "{tool}" has no output_schema. Add it as a JSON Schema (a fenced yaml block under the tool).',
+  },
   examples: {
     bad: TOOL('### `query_manual_section`\n\n- **Description**: Looks up a manual section.\n'),
     good: TOOL('### `query_manual_section`\n\n- **Description**: Looks up a manual section.\n\n' + SCHEMAS),
@@ -53,7 +58,9 @@ export const toolMissingSchema: Rule = {
       const missing = ['input_schema', 'output_schema'].filter((k) => t[k] === undefined || t[k] === null);
       if (missing.length === 0) continue;
       const span = locate(`/tools/${i}/name`, true) ?? locate(`/tools/${i}`);
-      if (span) yield { code: 'tool-missing-schema', range: span.value, args: { tool: cleanName(t['name']) || `#${i + 1}`, missing: missing.join(' and ') } };
+      // `missing` (the keys, comma-separated) is for the quick fix; the variant says it in words.
+      const variant = missing.length === 2 ? {} : { variant: missing[0] === 'input_schema' ? 'input' : 'output' };
+      if (span) yield { code: 'tool-missing-schema', range: span.value, args: { tool: cleanName(t['name']) || `#${i + 1}`, missing: missing.join(', ') }, ...variant };
     }
   },
 };
@@ -64,7 +71,19 @@ export const invalidJsonSchema: Rule = {
   summary: 'Tool schemas, OUTPUT_SCHEMA and output-format constraint schemas are valid JSON Schemas.',
   description: 'The schemas are checked against the JSON Schema 2020-12 meta-schema and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
   source: 'seed 000 §1; brief §4 ("the output-format constraint\'s schema is valid")',
-  messages: { default: 'Not a valid JSON Schema: {detail}.' },
+  messages: {
+    default: 'Not a valid JSON Schema at {path}: {detail}.',
+    notObject: 'Not a valid JSON Schema: a schema must be an object or a boolean.',
+    required: 'Not a valid JSON Schema at {path}: required keyword "{field}" is missing.',
+    enum: 'Not a valid JSON Schema at {path}: must be one of {allowed}.',
+    type: 'Not a valid JSON Schema at {path}: must be of type {type}.',
+    limit: 'Not a valid JSON Schema at {path}: must be {comparison} {limit}.',
+    empty: 'Not a valid JSON Schema at {path}: must not be empty.',
+    minLength: 'Not a valid JSON Schema at {path}: must be at least {limit} characters long.',
+    minItems: 'Not a valid JSON Schema at {path}: must have at least {limit} items.',
+    pattern: 'Not a valid JSON Schema at {path}: must match the pattern {pattern}.',
+    format: 'Not a valid JSON Schema at {path}: must be a valid {format}.',
+  },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: numbr\n\`\`\`\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: number\n\`\`\`\n`,
@@ -86,7 +105,11 @@ export const invalidJsonSchema: Rule = {
         if (reported.has(problem.path)) continue;
         reported.add(problem.path);
         const span = locate(pointer + problem.path);
-        if (span) yield { code: 'invalid-json-schema', range: span.value, args: { detail: `${problem.path || '(root)'} ${problem.message}` } };
+        if (!span) continue;
+        const path = problem.path || '/';
+        // The same variants as rule `schema`, so that meta-schema errors translate as whole messages.
+        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : { args: { path, detail: problem.compileError } };
+        yield { code: 'invalid-json-schema', range: span.value, args: m.args, ...(m.variant ? { variant: m.variant } : {}) };
       }
     }
   },
@@ -277,7 +300,15 @@ export const duplicateName: Rule = {
   summary: 'Tools, pools, entities, HITL scenarios and memory layers have unique names.',
   description: 'Two tools named alike make every reference ambiguous: which schema does a call use, which HITL row does a fallback cover? Rename one.',
   source: 'brief §4 (cross-references)',
-  messages: { default: '{kind} "{name}" is declared more than once.' },
+  messages: {
+    default: 'Name "{name}" is declared more than once.',
+    tool: 'Tool "{name}" is declared more than once.',
+    pool: 'Memory pool "{name}" is declared more than once.',
+    entity: 'Entity "{name}" is declared more than once.',
+    scenario: 'HITL scenario "{name}" is declared more than once.',
+    layer: 'Memory layer "{name}" is declared more than once.',
+    resource: 'Resource "{name}" is declared more than once.',
+  },
   examples: {
     bad: TOOL('### `get_order_status`\n\n- **Description**: By order id.\n\n### `get_order_status`\n\n- **Description**: By customer.\n'),
     good: TOOL('### `get_order_status`\n\n- **Description**: By order id.\n\n### `search_orders`\n\n- **Description**: By customer.\n'),
@@ -293,7 +324,7 @@ export const duplicateName: Rule = {
         first.set(key, d);
         continue;
       }
-      yield { code: 'duplicate-name', range: d.range, args: { kind: d.kind, name: d.name }, related: [{ range: prev.range, message: 'first declared here' }] };
+      yield { code: 'duplicate-name', range: d.range, args: { kind: d.kind, name: d.name }, variant: d.kind, related: [{ range: prev.range, messageId: 'related.firstDeclared' }] };
     }
   },
 };

@@ -36,7 +36,10 @@ export const intentPatternRedos: Rule = {
   description: 'agents-md runs patterns on RE2, but the runtime that deploys the contract may use a backtracking engine (Python `re`, JavaScript `RegExp`), where a pattern such as `(\\w+\\s?)+$` takes exponential time on a crafted query. The analysis (recheck) runs off the typing path and its verdicts are cached. By default only exponential blow-ups are reported; set the option `polynomial: true` to also report polynomial ones such as `.*a.*b`.',
   source: 'brief §9 (hostile regexes); DEVELOPERS.md',
   needsWorkspace: true,
-  messages: { default: 'This pattern can take {complexity} time on a backtracking engine (attack string: {attack}). Remove nested quantifiers or make the alternatives disjoint.' },
+  messages: {
+    default: 'This pattern can take exponential time on a backtracking engine (attack string: {attack}). Remove nested quantifiers or make the alternatives disjoint.',
+    polynomial: 'This pattern can take polynomial time on a backtracking engine (attack string: {attack}). Remove nested quantifiers or make the alternatives disjoint.',
+  },
   examples: {
     bad: `${FM}\n## TRIGGER\n\n- **Intent Patterns**:\n  - \`^(\\w+\\s?)+$\`\n`,
     good: `${FM}\n## TRIGGER\n\n- **Intent Patterns**:\n  - \`^[\\w\\s]+$\`\n`,
@@ -48,7 +51,7 @@ export const intentPatternRedos: Rule = {
       if (!v || v.status !== 'vulnerable') continue;
       if (v.complexity !== 'exponential' && options['polynomial'] !== true) continue;
       const span = locate(`/trigger/intent_patterns/${i}`);
-      if (span) yield { code: 'intent-pattern-redos', range: span.value, args: { complexity: v.complexity ?? 'super-linear', attack: v.attack ?? '?' } };
+      if (span) yield { code: 'intent-pattern-redos', range: span.value, args: { attack: v.attack ?? '?' }, ...(v.complexity === 'exponential' ? {} : { variant: 'polynomial' }) };
     }
   },
 };

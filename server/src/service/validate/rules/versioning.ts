@@ -44,7 +44,7 @@ export const versionNotAudited: Rule = {
     if (rows.some((r) => normaliseVersion(obj(r)?.['version']) === normaliseVersion(v))) return;
     const span = locate('/version');
     const table = locate('/versioning');
-    if (span) yield { code: 'version-not-audited', range: span.value, args: { version: v }, ...(table ? { related: [{ range: table.value, message: 'the audit table' }] } : {}) };
+    if (span) yield { code: 'version-not-audited', range: span.value, args: { version: v }, ...(table ? { related: [{ range: table.value, messageId: 'related.auditTable' }] } : {}) };
   },
 };
 

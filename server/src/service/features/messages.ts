@@ -1,0 +1,60 @@
+/**
+ * The editor features' user-visible strings (hover, completion, code action titles, outline, the
+ * language server's error replies) and the severity names shared with the CLI and the docs. English templates by id; translations in
+ * `l10n/bundle.l10n.<lang>.json` (docs/localisation.md). Names of kinds (tool, pool…) are spelt
+ * out in each message rather than inserted as words, so that every message translates whole.
+ */
+export const FEATURE_MESSAGES = {
+  'severity.error': 'error',
+  'severity.warning': 'warning',
+  'severity.info': 'info',
+  'severity.hint': 'hint',
+
+  'hover.labels': 'Labels: {labels}',
+  'hover.examples': 'Examples: {examples}',
+  'hover.fields': 'Fields: {fields}',
+  'hover.requiredSection': 'Required in every contract.',
+  'hover.ruleTitle': '**{code}** ({severity})',
+  'hover.ruleLink': '[Rule documentation](docs/rules.md#{code})',
+  'hover.name.tool': '**Tool** `{name}`',
+  'hover.name.pool': '**Memory pool** `{name}`',
+  'hover.name.role': '**Role** `{name}`',
+  'hover.name.entity': '**Entity** `{name}`',
+  'hover.name.scenario': '**HITL scenario** `{name}`',
+  'hover.name.resource': '**Resource** `{name}`',
+  'hover.name.layer': '**Memory layer** `{name}`',
+  'hover.declaredAtLine': 'Declared at line {line}.',
+  'hover.declaredIn': 'Declared in {uri}.',
+  'hover.notDeclared': 'Not declared in this contract.',
+  'hover.field': '{label}: {value}',
+  'hover.pattern': 'Pattern: `{pattern}`',
+
+  'completion.name.tool': 'tool, line {line}',
+  'completion.name.pool': 'memory pool, line {line}',
+  'completion.name.role': 'role, line {line}',
+  'completion.name.entity': 'entity, line {line}',
+  'completion.name.scenario': 'HITL scenario, line {line}',
+  'completion.name.resource': 'resource, line {line}',
+  'completion.name.layer': 'memory layer, line {line}',
+  'completion.entityVariable': 'entity {entity}',
+  'completion.queryVariable': 'the user query',
+
+  'action.addSection': 'Add a {section} section',
+  'action.addAuditRow': 'Add the audit row for {version}',
+  'action.addVersioning': 'Add VERSIONING & AUDIT with a row for {version}',
+  'action.addFallback': 'Add a FAILURE_PROTOCOL fallback for "{scenario}"',
+  'action.addSchemas': 'Add input_schema and output_schema to "{tool}"',
+  'action.addInputSchema': 'Add input_schema to "{tool}"',
+  'action.addOutputSchema': 'Add output_schema to "{tool}"',
+  'action.quoteTemplate': 'Quote the template',
+  'action.changeTitle': 'Change to {title}',
+  'action.recordHash': 'Record the current SHA-256 of {name}',
+  'action.disableBlock': 'Disable {code} for this block',
+  'action.disableLine': 'Disable {code} for this line',
+  'action.disableFile': 'Disable {code} for this file',
+
+  'symbol.frontMatter': 'front matter',
+
+  'lsp.requestCancelled': 'The request was cancelled.',
+  'lsp.documentChanged': 'The document changed; diagnostics are recomputed.',
+} as const;

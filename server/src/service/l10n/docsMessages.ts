@@ -1,0 +1,33 @@
+/**
+ * The prose of the generated rule reference (docs/rules.md and docs/zh-cn/rules.md, rendered by
+ * scripts/ruleDocs.ts). The rules' own texts come from the rule catalogue (validate/messages.ts).
+ */
+export const DOCS_MESSAGES = {
+  'docs.rules.title': '# Rules',
+  'docs.rules.otherLanguage': '[简体中文](zh-cn/rules.md)',
+  'docs.rules.intro':
+    "Every diagnostic has a stable code. Each rule below gives its default severity, where it comes from (the seed document or brief section it implements), why it matters, and a bad and a good example; the examples are also the rule's test fixtures.",
+  'docs.rules.configuring': '## Configuring rules',
+  'docs.rules.configFile':
+    "In `.agents-md.json` or `.agents-md.yaml` (the nearest one in the contract's folder or an ancestor, up to the workspace root; schema: `schemas/config.schema.json`):",
+  'docs.rules.settings': 'A setting is `off`, `info`, `warning`, `error`, or `{ "severity": …, "options": { … } }`. Inline, in HTML comments, as markdownlint does:',
+  'docs.rules.directiveHeader': '| comment | effect |',
+  'docs.rules.nextLine': 'the next line',
+  'docs.rules.ownLine': "the comment's own line",
+  'docs.rules.between': 'the lines between',
+  'docs.rules.wholeFile': 'the whole file',
+  'docs.rules.fileSeverities': 'severities for this file',
+  'docs.rules.allRulesDirective': 'Without rule codes a directive applies to every rule.',
+  'docs.rules.all': '## All rules',
+  'docs.rules.tableHeader': '| code | severity | checks |',
+  'docs.rule.severity': 'Default severity: **{severity}**',
+  'docs.rule.source': 'Source: {source}',
+  'docs.rule.workspace': 'Reads the workspace',
+  'docs.rule.notPartial': 'Not run on partial contracts',
+  'docs.rule.message': 'Message: “{message}”',
+  'docs.rule.withConfig': 'With this `.agents-md.json`:',
+  'docs.rule.withFiles': 'With these workspace files: {files}.',
+  'docs.rule.bad': 'Bad:',
+  'docs.rule.good': 'Good:',
+  'docs.rule.noExample': 'This rule has no document example: its findings come from the file itself, not from what the contract says.',
+} as const;

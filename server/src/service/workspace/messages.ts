@@ -1,0 +1,12 @@
+/**
+ * Problems with a configuration file (`.agents-md.json` / `.yaml`), shown after the file's path
+ * (`.agents-md.json: rules.foo: unknown rule`). Values that do not match the config schema use
+ * the `schema` rule's messages (`schema.enum`, `schema.type`…), which say the same thing.
+ */
+export const CONFIG_MESSAGES = {
+  'config.unreadable': 'cannot be read',
+  'config.invalidJson': 'is not valid JSON: {detail}',
+  'config.invalidYaml': 'is not valid YAML: {detail}',
+  'config.unknownSetting': '{path}: unknown setting',
+  'config.unknownRule': 'rules.{rule}: unknown rule',
+} as const;
