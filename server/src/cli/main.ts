@@ -1,5 +1,5 @@
 /**
- * The `agents-md` command line: `agents-md lint [paths...]` and `agents-md rules`. A thin adapter
+ * The `agents-md` command line: `agents-md lint [paths...]`, `agents-md rules` and `agents-md diff`. A thin adapter
  * over the language service; bundled by esbuild.mjs into dist/cli.cjs and started by
  * bin/agents-md.cjs, which calls `main()` and exits with the code it returns.
  */
@@ -16,16 +16,11 @@ import { formatText } from './format/text.ts';
 import { formatJson } from './format/json.ts';
 import { formatSarif } from './format/sarif.ts';
 import { formatRulesJson, formatRulesText } from './format/rules.ts';
+import { EXIT, EXIT_CODES_HELP } from './exitCodes.ts';
+import { registerDiffCommand } from './diff/command.ts';
+import { errorLine, useColor } from './terminal.ts';
 
-/** Exit codes of `agents-md`. */
-export const EXIT = { OK: 0, LINT_FAILED: 1, USAGE: 2 } as const;
-
-export const EXIT_CODES_HELP = `
-Exit codes:
-  0  no errors, and no more warnings than --max-warnings allows
-  1  errors found, or more warnings than --max-warnings allows
-  2  usage error (unknown option, bad value), a path that cannot be read or
-     matches no file, an invalid configuration file, or an internal error`;
+export { EXIT, EXIT_CODES_HELP } from './exitCodes.ts';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
@@ -41,16 +36,6 @@ interface LintOptions {
 function parseCount(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Expected a non-negative integer.');
   return Number(value);
-}
-
-/** Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
-function useColor(explicit: boolean | undefined): boolean {
-  if (explicit !== undefined) return explicit;
-  return Boolean(process.stdout.isTTY) && !process.env['NO_COLOR'];
-}
-
-function errorLine(message: string): void {
-  process.stderr.write(`${TOOL_NAME}: ${message}\n`);
 }
 
 async function runLint(paths: readonly string[], options: LintOptions): Promise<number> {
@@ -139,6 +124,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
       setExitCode(EXIT.OK);
     });
 
+  registerDiffCommand(program, setExitCode);
   return program;
 }
 

@@ -271,8 +271,19 @@ const LABELS = {
   'usage.againstAndTwoFiles': 'give either two files, or one file with --against or --index.',
   'usage.againstAndIndex': '--against and --index cannot be used together.',
   'usage.oneFile': 'give a second file, or --against <ref> or --index to compare with git.',
-  'usage.failOn': '--fail-on: unknown value "{value}" (expected breaking, risk or bump, comma-separated).',
-  'gate.failed': '{count} changes match --fail-on {on}.',
+  'usage.failOn': 'unknown value "{value}" (expected breaking, risk or bump, comma-separated).',
+  'gate.breaking': '{count} breaking change(s): failing as --fail-on breaking asks.',
+  'gate.risk': '{count} risk-increasing change(s): failing as --fail-on risk asks.',
+  'gate.bump': 'The declared version bump is less than the changes require: failing as --fail-on bump asks.',
+  'cli.description': 'Compare two versions of a contract by meaning: which tools, pools, boundaries, HITL gates, schemas… were added, removed, changed or renamed, the impact of each (breaking, risk-increasing, risk-reducing, neutral), and the version bump they need. Formatting-only edits are no change.',
+  'cli.argument.file': 'the contract (with a second file: its older version)',
+  'cli.argument.after': 'the newer version, when comparing two files',
+  'cli.option.against': 'compare <file> with its version at a git commit, branch or tag (HEAD, main, a1b2c3d)',
+  'cli.option.index': 'compare <file> with its version in the git index (the changes not yet staged)',
+  'cli.option.format': 'output format',
+  'cli.option.failOn': 'exit 1 when there are breaking changes, risk-increasing changes, or an insufficient version bump (comma-separated: breaking,risk,bump)',
+  'cli.option.color': 'force coloured text output',
+  'cli.option.noColor': 'disable coloured text output (also: NO_COLOR=1, or output not to a terminal)',
 } as const;
 
 /** Every id of the catalogue. */

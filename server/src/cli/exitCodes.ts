@@ -1,0 +1,24 @@
+/** Exit codes of `agents-md` (docs/cli.md, "Exit codes"). */
+export const EXIT = {
+  OK: 0,
+  /** lint: errors, or more warnings than --max-warnings allows. */
+  LINT_FAILED: 1,
+  /** diff: a change matched --fail-on. */
+  DIFF_GATED: 1,
+  /** Usage errors, unreadable inputs, invalid configuration, git failures, internal errors. */
+  USAGE: 2,
+} as const;
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0  no errors, and no more warnings than --max-warnings allows
+  1  errors found, or more warnings than --max-warnings allows
+  2  usage error (unknown option, bad value), a path that cannot be read or
+     matches no file, an invalid configuration file, or an internal error`;
+
+export const DIFF_EXIT_CODES_HELP = `
+Exit codes:
+  0  compared; no change matched --fail-on (or no --fail-on given)
+  1  a change matched --fail-on
+  2  usage error, a file that cannot be read or compared, a git error
+     (not a repository, unknown ref, file not in that revision), or an internal error`;
