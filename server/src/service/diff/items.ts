@@ -13,12 +13,25 @@ import type { RuleId } from './rules.ts';
 import type { ItemKind } from './types.ts';
 
 type Obj = Record<string, unknown>;
+/** A list element read as an item, with its identity keys. */
+interface Wrapped {
+  readonly item: Obj;
+  readonly keys: readonly (string | undefined)[];
+}
 
 /** Maps a before-side name of a declared kind to its after-side name (identity on the after side). */
 export type Resolve = (kind: NameKind, name: string) => string;
 
 /** Least word similarity of two named items' contents for a rename with edits. */
 export const RENAMED = 0.7;
+/** Fewest words of content for a rename with edits: small items (a table row) are renamed only when otherwise identical. */
+const RENAME_WORDS = 8;
+
+/** The words a rename with edits is judged on, or undefined when there are too few. */
+function renameWords(content: string | undefined): string[] | undefined {
+  const ws = content === undefined ? [] : words(content);
+  return ws.length >= RENAME_WORDS ? ws : undefined;
+}
 
 /** How a list's items are matched, classified and compared. */
 export interface ListSpec {
@@ -48,6 +61,8 @@ export interface ListSpec {
   readonly fields?: Readonly<Record<string, FieldDiff>>;
   /** Fields that `fields` does not name (default: `field-changed`). */
   readonly rest?: FieldDiff;
+  /** Compares what spans several fields of a matched pair. */
+  readonly then?: (d: DiffBuilder, scope: Scope, before: Obj, after: Obj) => void;
 }
 
 const asItem = (raw: unknown): Obj => asObject(raw) ?? { value: raw };
@@ -56,13 +71,13 @@ const pick = (r: RuleId | ((item: Obj) => RuleId), item: Obj): RuleId => (typeof
 /** A list of items (see ListSpec). */
 export function list(spec: ListSpec): FieldDiff {
   const read = spec.read ?? asItem;
-  const withoutName = (item: Obj): Obj => {
-    if (!spec.identityField) return item;
-    const { [spec.identityField]: _name, ...rest } = item;
-    return rest;
+  // What a rename keeps: the item without its name; an item that is only a name has nothing to recognise it by.
+  const contentOf = (item: Obj): string | undefined => {
+    const rest = Object.fromEntries(Object.entries(item).filter(([k]) => k !== spec.identityField));
+    return Object.keys(rest).length === 0 ? undefined : canonical(rest);
   };
   return (d, scope, ref, b, a) => {
-    const wrap = (v: unknown, resolve: Resolve) =>
+    const wrap = (v: unknown, resolve: Resolve): Wrapped[] =>
       (Array.isArray(v) ? v : []).map((raw) => {
         const item = read(raw);
         return { item, keys: spec.keys.map((k) => k(item, resolve)) };
@@ -70,9 +85,9 @@ export function list(spec: ListSpec): FieldDiff {
     const xs = wrap(b, (kind, name) => d.renamed(kind, name));
     const ys = wrap(a, (_kind, name) => name);
     const m = matchItems(xs, ys, {
-      keys: spec.keys.map((_, i) => (w: (typeof xs)[number]) => w.keys[i]),
-      ...(spec.renamed ? { content: (w: (typeof xs)[number]) => canonical(withoutName(w.item)), similar: { words: (w: (typeof xs)[number]) => words(canonical(withoutName(w.item))), threshold: RENAMED } } : {}),
-      ...(spec.similar ? { similar: { words: (w: (typeof xs)[number]) => spec.similar!.words(w.item), threshold: spec.similar.threshold } } : {}),
+      keys: spec.keys.map((_, i) => (w: Wrapped) => w.keys[i]),
+      ...(spec.renamed ? { content: (w: Wrapped) => contentOf(w.item), similar: { words: (w: Wrapped) => renameWords(contentOf(w.item)), threshold: RENAMED } } : {}),
+      ...(spec.similar ? { similar: { words: (w: Wrapped) => spec.similar!.words(w.item), threshold: spec.similar.threshold } } : {}),
     });
     const itemScope = (item: Obj, bi: number | undefined, ai: number | undefined): Scope => {
       const identity = spec.name(item);
@@ -99,6 +114,7 @@ export function list(spec: ListSpec): FieldDiff {
         if (k === spec.identityField) continue;
         (spec.fields?.[k] ?? spec.rest ?? other)(d, s, fieldRef(s, k), x[k], y[k]);
       }
+      spec.then?.(d, s, x, y);
     }
     for (const { item: { item }, index } of m.removed) {
       const s = itemScope(item, index, undefined);

@@ -163,16 +163,13 @@ function properties(w: Walk, rel: string, aRel: string, prop: string, bo: Record
   const bp = props(bo);
   const ap = props(ao);
   if (bp.length === 0 && ap.length === 0) return;
-  const m = matchItems(bp, ap, { keys: [(p) => p.name], content: (p) => `${p.required}${canonical(p.schema)}` });
+  const m = matchItems(bp, ap, { keys: [(p) => p.name], content: (p) => canonical(p.schema) });
   const sub = (r: string, p: Prop) => `${r}/properties/${segment(p.name)}`;
   const name = (p: Prop) => (prop ? `${prop}.${p.name}` : p.name);
   for (const pair of m.pairs) {
     const x = pair.before;
     const y = pair.after;
-    if (pair.by === 'content') {
-      emit(w, w.rules.renamed, 'renamed', sub(rel, x), sub(aRel, y), name(y), x.name, y.name, {});
-      continue;
-    }
+    if (pair.by === 'content') emit(w, w.rules.renamed, 'renamed', sub(rel, x), sub(aRel, y), name(y), x.name, y.name, {});
     if (x.required !== y.required) {
       emit(w, y.required ? w.rules.nowRequired : w.rules.nowOptional, 'changed', sub(rel, x), sub(aRel, y), name(y), x.required, y.required, { keyword: 'required' });
     }

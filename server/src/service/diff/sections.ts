@@ -9,9 +9,9 @@ import { splitRoles } from '../model/references.ts';
 import { normaliseVersion } from '../validate/rules/versioning.ts';
 import { locate } from '../model/locate.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { segment } from './builder.ts';
+import { segment, type DiffBuilder, type Scope } from './builder.ts';
 import {
-  asObject, condition, doc, flag, ignore, map, nested, num, ordered, prose, quantity, rank, REWORDED, set, value, type FieldDiff, type QuantityRules,
+  asObject, condition, doc, fieldRef, flag, ignore, map, nested, num, ordered, prose, quantity, rank, REWORDED, set, value, type FieldDiff, type QuantityRules,
 } from './fields.ts';
 import { list, object } from './items.ts';
 import { brief, canonical, durationMs, minutesOfDay, normName, normText, same, words } from './normalise.ts';
@@ -80,22 +80,21 @@ const failureCode: FieldDiff = (d, scope, ref, b, a) => {
 };
 
 /**
- * A failure entry's steps, without those its code, alert, severity, fallback or wait were read
- * from (the parser points those fields at their step): a change there is reported by that field.
+ * A failure entry's steps, without the steps the parser reads the code, alert channel, severity
+ * and fallback from (on either side) and with durations blanked out: those are reported by their
+ * own fields, so only other edits of the steps (a step added, removed or reworded) are reported here.
  */
-const failureActions: FieldDiff = (d, scope, ref, b, a) => {
-  const own = (model: ParsedContract, item: string, steps: unknown) => {
-    const at = (pointer: string) => {
-      const r = locate(model, pointer, true)?.value;
-      return r ? JSON.stringify(r) : undefined;
-    };
-    const derived = new Set(['code', 'alert_channel', 'severity', 'fallback', 'max_wait'].map((f) => at(`${item}/${f}`)).filter(Boolean));
-    return (Array.isArray(steps) ? steps : []).filter((_, i) => !derived.has(at(`${item}/actions/${i}`))).map((step) => normText(String(step)));
-  };
-  const xs = own(d.before, scope.before, b);
-  const ys = own(d.after, scope.after, a);
-  if (canonical(xs) !== canonical(ys)) d.report('failure-actions-changed', 'changed', scope, { field: ref.name, before: { pointer: ref.before, value: b }, after: { pointer: ref.after, value: a }, args: { before: brief(xs), after: brief(ys) } });
-};
+function failureActions(d: DiffBuilder, scope: Scope, x: Record<string, unknown>, y: Record<string, unknown>): void {
+  const derived = [x, y].flatMap((f) => ['code', 'alert_channel', 'severity', 'fallback'].map((k) => f[k])).filter((v): v is string => typeof v === 'string' && v !== '');
+  const steps = (v: unknown) =>
+    (Array.isArray(v) ? v : [])
+      .map((step) => normText(String(step).replace(/`/g, '')))
+      .filter((step) => !derived.some((value) => step.includes(value)))
+      .map((step) => step.replace(/\d+(?:\.\d+)?\s*(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|秒|分钟|小时|天)(?![\p{L}])/giu, '#'));
+  if (canonical(steps(x['actions'])) === canonical(steps(y['actions']))) return;
+  const ref = fieldRef(scope, 'actions');
+  d.report('failure-actions-changed', 'changed', scope, { field: ref.name, before: { pointer: ref.before, value: x['actions'] }, after: { pointer: ref.after, value: y['actions'] } });
+}
 
 /** A constraint's identity: one output format, one language, safety guards by their rule. */
 function constraintKey(c: Record<string, unknown>): string {
@@ -266,11 +265,11 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
       keys: [(f) => (f['code'] === undefined ? undefined : normName(f['code'])), (f) => normText(String(f['condition'] ?? '')).toLowerCase()],
       name: (f) => brief(f['condition'], 60),
       similar: { words: (f) => words(String(f['condition'] ?? '')), threshold: REWORDED },
-      added: 'failure-added', removed: 'failure-removed',
+      added: 'failure-added', removed: 'failure-removed', then: failureActions,
       fields: {
         condition: value('failure-condition-changed'),
         code: failureCode,
-        actions: failureActions,
+        actions: ignore,
         fallback: value('failure-fallback-changed', 'failure-fallback-added', 'failure-fallback-removed'),
         alert_channel: value('failure-alert-changed', 'failure-alert-added', 'failure-alert-removed'),
         // A missing severity is the lowest.
