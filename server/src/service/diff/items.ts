@@ -104,6 +104,8 @@ export function list(spec: ListSpec): FieldDiff {
     for (const p of m.pairs) {
       const x = p.before.item;
       const y = p.after.item;
+      // Most items are unchanged: nothing to compare field by field.
+      if (p.by === 'key' && same(x, y)) continue;
       const s = itemScope(y, p.beforeIndex, p.afterIndex);
       if (spec.identityField && spec.renamed) renamedItem(d, spec, s, x, y);
       if (spec.whole) {

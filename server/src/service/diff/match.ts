@@ -10,7 +10,7 @@
  * Whatever is left is removed (before) or added (after). Pure; O(n) for steps 1–2 and
  * O(unmatched² × words) for step 3.
  */
-import { canonical, similarity } from './normalise.ts';
+import { same, similarity } from './normalise.ts';
 
 export interface MatchOptions<T> {
   /** Identity keys, tried in order; a key function returns undefined for items without that identity. */
@@ -59,7 +59,7 @@ export function matchItems<T>(before: readonly T[], after: readonly T[], options
       const k = key(before[b]!);
       const candidates = k === undefined ? undefined : byKey.get(k)?.filter((a) => freeA.has(a));
       if (!candidates || candidates.length === 0) continue;
-      const exact = candidates.length > 1 ? candidates.find((a) => canonical(after[a]) === canonical(before[b])) : undefined;
+      const exact = candidates.length > 1 ? candidates.find((a) => same(after[a], before[b])) : undefined;
       pair(b, exact ?? candidates[0]!, 'key');
     }
   }

@@ -26,9 +26,26 @@ export function canonical(v: unknown): string {
   return v === undefined ? 'undefined' : JSON.stringify(v) ?? 'null';
 }
 
-/** True when two model values are the same after normalisation. */
+/**
+ * True when two model values are the same after normalisation (`canonical(a) === canonical(b)`),
+ * without building the canonical strings: most compared values are equal, and this is the hot path.
+ */
 export function same(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
+  if (a === b) return true;
+  if (typeof a === 'string' || typeof b === 'string') return typeof a === 'string' && typeof b === 'string' && normText(a) === normText(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
+    return true;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    for (const k in x) if (!same(x[k], y[k])) return false;
+    for (const k in y) if (!(k in x) && y[k] !== undefined) return false;
+    return true;
+  }
+  return false;
 }
 
 /** A value as one short line for a message: text normalised and cut at `max` characters. */
