@@ -1,6 +1,7 @@
 /**
  * Writes every generated file: docs/rules.md (from the rule catalogue), the TextMate injection
- * grammars (from the section catalogue) and the rule list in schemas/config.schema.json. Run with
+ * grammars (from the section catalogue), the rule list in schemas/config.schema.json and the
+ * impact rules table of docs/semantic-diff.md (from the diff's rules and messages). Run with
  * `npm run generate`; test/generated.test.ts fails when a committed file drifts.
  */
 import { writeFileSync } from 'node:fs';

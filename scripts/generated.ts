@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { renderRuleDocs } from './ruleDocs.ts';
 import { renderInjectionGrammar, renderTemplateGrammar } from './grammar.ts';
+import { renderSemanticDiffDoc } from './diffDocs.ts';
 import { RULES } from '../server/src/service/index.ts';
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
@@ -18,4 +19,5 @@ export const GENERATED: Record<string, () => string> = {
   'syntaxes/agents-md.injection.tmLanguage.json': () => json(renderInjectionGrammar()),
   'syntaxes/agents-md.templates.injection.tmLanguage.json': () => json(renderTemplateGrammar()),
   'schemas/config.schema.json': renderConfigSchema,
+  'docs/semantic-diff.md': renderSemanticDiffDoc,
 };
