@@ -100,7 +100,7 @@ export const tablesAligned: Reformat = (text) =>
   join(
     classify(text).map((l) => {
       if (l.literal || !l.text.startsWith('|')) return l;
-      if (/^\|[-:| ]+\|\s*$/.test(l.text)) return { ...l, text: l.text.replace(/-+/g, (d, at: number) => [':---', ':---:', '---:'][at % 3]!) };
+      if (/^\|[-:| ]+\|\s*$/.test(l.text)) return { ...l, text: l.text.replace(/-+/g, (_dashes, at: number) => [':---', ':---:', '---:'][at % 3]!) };
       // Pad around pipes that are not escaped and not inside code spans.
       let inCode = false;
       let s = '';

@@ -145,8 +145,3 @@ function existing(model: ParsedContract, pointer: string): string {
   }
   return found;
 }
-
-/** The scope of a sub-item (a schema property, a list element) under `scope`. */
-export function childScope(scope: Scope, itemKind: ItemKind, identity: string, pathSegment: string, before: string, after: string): Scope {
-  return { section: scope.section, itemKind, identity, path: `${scope.path}/${segment(pathSegment)}`, before, after };
-}

@@ -4,7 +4,7 @@
  * (sections.ts) say which comparator and which rules each field gets; this module knows nothing
  * of particular sections.
  */
-import { kindOf, segment, childScope, type DiffBuilder, type FieldRef, type Scope } from './builder.ts';
+import { kindOf, segment, type DiffBuilder, type FieldRef, type Scope } from './builder.ts';
 import { matchItems } from './match.ts';
 import { brief, canonical, conditionScope, normName, normText, same, words } from './normalise.ts';
 import type { RuleId } from './rules.ts';
@@ -24,8 +24,8 @@ export function fieldRef(scope: Scope, key: string): FieldRef {
   return { name: key, before: `${scope.before}/${segment(key)}`, after: `${scope.after}/${segment(key)}` };
 }
 
-const report = (d: DiffBuilder, rule: RuleId, scope: Scope, ref: FieldRef, before: unknown, after: unknown, args?: Record<string, string | number>) =>
-  d.report(rule, kindOf(before, after), scope, { field: ref.name, before: { pointer: ref.before, value: before }, after: { pointer: ref.after, value: after }, ...(args ? { args } : {}) });
+const report = (d: DiffBuilder, rule: RuleId, scope: Scope, ref: FieldRef, before: unknown, after: unknown) =>
+  d.report(rule, kindOf(before, after), scope, { field: ref.name, before: { pointer: ref.before, value: before }, after: { pointer: ref.after, value: after } });
 
 /** Any difference is `changed` (and `added`/`removed` when given). */
 export function value(changed: RuleId, added: RuleId = changed, removed: RuleId = changed): FieldDiff {
@@ -55,11 +55,7 @@ export function rank(order: readonly string[], up: RuleId, down: RuleId, fallbac
   };
 }
 
-/**
- * Quantities (numbers, durations, times): `up`/`down` when both sides read as numbers, `added`/
- * `removed` when one side is absent (`null`: not reported, another field explains it), `changed`
- * when they cannot be compared.
- */
+/** The rules of a quantity; `null`: an appearing or disappearing value is not reported (another field explains it). */
 export interface QuantityRules {
   readonly up: RuleId;
   readonly down: RuleId;
@@ -68,6 +64,10 @@ export interface QuantityRules {
   readonly changed?: RuleId;
 }
 
+/**
+ * Quantities (numbers, durations, times): `up`/`down` when both sides read as numbers (`read`),
+ * `added`/`removed` when one side is absent, `changed` when they cannot be compared.
+ */
 export function quantity(read: (v: unknown) => number | undefined, rules: QuantityRules): FieldDiff {
   return (d, scope, ref, b, a) => {
     if (same(b, a)) return;
@@ -189,7 +189,7 @@ export function prose(rules: ProseRules): FieldDiff {
     const key = rules.exact ? (s: string) => s.trim() : (s: string) => normText(s).toLowerCase();
     const m = matchItems(xs, ys, { keys: [key], similar: { words, threshold: REWORDED } });
     const at = (p: string, i: number) => (Array.isArray(b) || Array.isArray(a) ? `${p}/${i}` : p);
-    const emit = (rule: RuleId, kind: 'added' | 'removed' | 'changed', bi: number | undefined, ai: number | undefined, args?: Record<string, string | number>) => {
+    const emit = (rule: RuleId, kind: 'added' | 'removed' | 'changed', bi: number | undefined, ai: number | undefined) => {
       const t = ai !== undefined ? ys[ai]! : xs[bi!]!;
       d.report(rule, kind, scope, {
         field: ref.name,
@@ -198,7 +198,7 @@ export function prose(rules: ProseRules): FieldDiff {
         path: `${scope.path}/${segment(ref.name)}/${segment(key(bi !== undefined ? xs[bi]! : t))}`,
         before: bi !== undefined ? { pointer: at(ref.before, bi), value: xs[bi] } : { pointer: ref.before },
         after: ai !== undefined ? { pointer: at(ref.after, ai), value: ys[ai] } : { pointer: ref.after },
-        args: { field: ref.name, ...args },
+        args: { field: ref.name },
       });
     };
     for (const p of m.pairs) {
@@ -212,22 +212,22 @@ export function prose(rules: ProseRules): FieldDiff {
   };
 }
 
-/** An object compared key by key with `fields` (others with `rest`), under the field's name. */
+/** An object (an absent one reads as empty) compared key by key with `fields` (others with `rest`), under the field's name. */
 export function nested(fields: Readonly<Record<string, FieldDiff>>, rest: FieldDiff = other): FieldDiff {
   return (d, scope, ref, b, a) => {
-    const bo = asObject(b);
-    const ao = asObject(a);
-    if (!bo || !ao) return same(b, a) ? undefined : other(d, scope, ref, b, a);
+    const bo = b === undefined ? {} : asObject(b);
+    const ao = a === undefined ? {} : asObject(a);
+    if (!bo || !ao) return other(d, scope, ref, b, a);
     for (const k of keysOf(bo, ao)) (fields[k] ?? rest)(d, scope, subRef(ref, k), bo[k], ao[k]);
   };
 }
 
-/** A map (`tool_timeouts`) compared key by key, each key's value with `each`. */
+/** A map keyed by names (`tool_timeouts`): each key's value compared with `each`, the key naming the change. */
 export function map(each: FieldDiff): FieldDiff {
   return (d, scope, ref, b, a) => {
     const bo = asObject(b) ?? {};
     const ao = asObject(a) ?? {};
-    for (const k of keysOf(bo, ao)) each(d, childScope(scope, scope.itemKind, normName(k), `${ref.name}/${k}`, `${ref.before}/${segment(k)}`, `${ref.after}/${segment(k)}`), subRef(ref, k), bo[k], ao[k]);
+    for (const k of keysOf(bo, ao)) each(d, { ...scope, identity: normName(k) }, subRef(ref, k), bo[k], ao[k]);
   };
 }
 

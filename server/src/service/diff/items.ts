@@ -145,12 +145,12 @@ function renamedItem(d: DiffBuilder, spec: ListSpec, s: Scope, x: Obj, y: Obj): 
 }
 
 /**
- * An object compared field by field under its own scope (`identity` names it in messages);
- * `then` compares what spans several fields (AGENT_IDENTITY's boundaries).
+ * An object compared field by field under its own scope (named in messages like the scope it is
+ * in: a section's title); `then` compares what spans several fields (AGENT_IDENTITY's boundaries).
  */
-export function object(identity: string, fields: Readonly<Record<string, FieldDiff>>, rest: FieldDiff = other, then?: (d: DiffBuilder, scope: Scope, b: Obj, a: Obj) => void): FieldDiff {
+export function object(fields: Readonly<Record<string, FieldDiff>>, rest: FieldDiff = other, then?: (d: DiffBuilder, scope: Scope, b: Obj, a: Obj) => void): FieldDiff {
   return (d, scope, ref, b, a) => {
-    const s: Scope = { ...scope, identity, path: ref.name ? `${scope.path}/${segment(ref.name)}` : scope.path, before: ref.before, after: ref.after };
+    const s: Scope = { ...scope, path: ref.name ? `${scope.path}/${segment(ref.name)}` : scope.path, before: ref.before, after: ref.after };
     const bo = asObject(b) ?? {};
     const ao = asObject(a) ?? {};
     for (const k of keysOf(bo, ao)) (fields[k] ?? rest)(d, s, fieldRef(s, k), bo[k], ao[k]);

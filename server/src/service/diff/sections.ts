@@ -7,7 +7,6 @@
  */
 import { splitRoles } from '../model/references.ts';
 import { normaliseVersion } from '../validate/rules/versioning.ts';
-import { locate } from '../model/locate.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { segment, type DiffBuilder, type Scope } from './builder.ts';
 import {
@@ -111,18 +110,18 @@ const entity = (raw: unknown) => asObject(raw) ?? { name: raw };
 export const SECTION_DIFFS: readonly SectionDiff[] = [
   {
     section: 'front_matter',
-    diff: object('front matter', { name: value('contract-name-changed'), description: doc, version: ignore }, value('front-matter-changed')),
+    diff: object({ name: value('contract-name-changed'), description: doc, version: ignore }, value('front-matter-changed')),
   },
   {
     section: 'identity',
     diff: object(
-      'AGENT_IDENTITY',
       {
         name: agentName, core_mandate: identityText, goal: identityText, on_missing_information: identityText, output_standard: identityText,
+        // Boundaries, confirmations and permissions are compared together (permissions.ts).
         hard_boundaries: ignore, needs_confirmation: ignore, may_act_directly: ignore, authorized_writers: writers,
       },
       undefined,
-      (d, scope, b, a) => diffPermissions(d, scope, b, a),
+      diffPermissions,
     ),
   },
   {
@@ -150,7 +149,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   },
   {
     section: 'trigger',
-    diff: object('TRIGGER', {
+    diff: object({
       intent_patterns: prose({ itemKind: 'intent-pattern', added: 'intent-pattern-added', removed: 'intent-pattern-removed', reworded: 'intent-pattern-changed', exact: true }),
       required_entities: list({
         itemKind: 'entity', read: entity, keys: [(e) => normName(e['name'])], name: name('name'), identityField: 'name', declares: 'entity',
@@ -203,7 +202,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   },
   {
     section: 'memory_policy',
-    diff: object('MEMORY_POLICY', {
+    diff: object({
       source_priority: ordered('source-priority-changed', (s) => s.split('>')),
       override_reasons: set('override-reason', 'override-reason-added', 'override-reason-removed'),
       write_admission: prose({ itemKind: 'policy-rule', added: 'admission-rule-added', removed: 'admission-rule-removed', reworded: 'admission-rule-reworded', wider: 'admission-widened', narrower: 'admission-narrowed' }),
@@ -281,7 +280,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   },
   {
     section: 'budgets',
-    diff: object('BUDGETS', {
+    diff: object({
       max_steps: quantity(num, budget), token_budget: quantity(num, budget), max_result_chars: quantity(num, budget), timeout: quantity(durationMs, budget),
       on_timeout: value('budget-changed', 'budget-added', 'budget-removed'),
       requires_approval: set('approval', 'approval-required-added', 'approval-required-removed', { refers: 'tool' }),
@@ -291,7 +290,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   },
   {
     section: 'task',
-    diff: object('TASK', {
+    diff: object({
       description: doc,
       inputs: value('task-inputs-changed'),
       outputs: nested({ format: value('task-output-format-changed'), fields: set('output-field', 'task-output-field-added', 'task-output-field-removed') }),
@@ -309,7 +308,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   },
   {
     section: 'compliance',
-    diff: object('COMPLIANCE', {
+    diff: object({
       clauses: set('clause', 'clause-added', 'clause-removed'),
       pii_fields: set('pii-field', 'pii-field-added', 'pii-field-removed'),
       data_residency: complianceText, pii_handling: complianceText, audit_trail: complianceText,

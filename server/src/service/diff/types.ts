@@ -14,7 +14,10 @@ export type Impact = 'breaking' | 'risk-increasing' | 'risk-reducing' | 'neutral
 /** A semantic-version bump, from none to major. */
 export type Bump = 'none' | 'patch' | 'minor' | 'major';
 
-/** `renamed`: the identity (a name, an error code) changed and the item was recognised by its content. */
+/**
+ * `renamed`: the identity (a name, an error code) changed and the item was recognised by its
+ * content; the change's before and after values are then the old and new names.
+ */
 export type ChangeKind = 'added' | 'removed' | 'changed' | 'renamed';
 
 /** Where a change is: a section's model key, or the front matter. */
@@ -22,10 +25,10 @@ export type DiffSection = SectionKey | 'front_matter';
 
 /** What kind of thing a change is about; `field` is a plain field of an item or section. */
 export type ItemKind =
-  | 'contract' | 'field' | 'boundary' | 'permission' | 'confirmation' | 'role' | 'layer' | 'policy-rule' | 'source'
-  | 'override-reason' | 'freshness' | 'pool' | 'metadata-field' | 'requirement' | 'intent-pattern' | 'entity' | 'tool'
-  | 'schema-property' | 'constraint' | 'failure' | 'scenario' | 'budget' | 'approval' | 'criterion' | 'output-field'
-  | 'audit-row' | 'clause' | 'pii-field' | 'resource' | 'anchor' | 'story';
+  | 'field' | 'boundary' | 'permission' | 'confirmation' | 'role' | 'layer' | 'policy-rule' | 'override-reason'
+  | 'freshness' | 'pool' | 'metadata-field' | 'requirement' | 'intent-pattern' | 'entity' | 'tool' | 'schema-property'
+  | 'constraint' | 'failure' | 'scenario' | 'approval' | 'criterion' | 'output-field' | 'audit-row' | 'clause'
+  | 'pii-field' | 'resource' | 'anchor' | 'story';
 
 /** One side of a change. */
 export interface DiffSide {
