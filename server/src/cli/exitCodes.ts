@@ -15,10 +15,3 @@ Exit codes:
   1  errors found, or more warnings than --max-warnings allows
   2  usage error (unknown option, bad value), a path that cannot be read or
      matches no file, an invalid configuration file, or an internal error`;
-
-export const DIFF_EXIT_CODES_HELP = `
-Exit codes:
-  0  compared; no change matched --fail-on (or no --fail-on given)
-  1  a change matched --fail-on
-  2  usage error, a file that cannot be read or compared, a git error
-     (not a repository, unknown ref, file not in that revision), or an internal error`;

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { diffContracts, diffMessage } from '../../service/index.ts';
-import { EXIT, DIFF_EXIT_CODES_HELP } from '../exitCodes.ts';
+import { EXIT } from '../exitCodes.ts';
 import { displayPath } from '../report.ts';
 import { errorLine, useColor } from '../terminal.ts';
 import { formatDiffText } from '../format/diffText.ts';
@@ -99,7 +99,7 @@ export function registerDiffCommand(program: Command, setExitCode: (code: number
     .option('--fail-on <kinds>', diffMessage('cli.option.failOn'), parseGates)
     .option('--color', diffMessage('cli.option.color'))
     .option('--no-color', diffMessage('cli.option.noColor'))
-    .addHelpText('after', DIFF_EXIT_CODES_HELP)
+    .addHelpText('after', diffMessage('cli.exitCodes'))
     .action(async (file: string, other: string | undefined, options: DiffOptions) => {
       setExitCode(await runDiff(file, other, options));
     });

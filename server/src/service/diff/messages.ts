@@ -284,6 +284,7 @@ const LABELS = {
   'cli.option.failOn': 'exit 1 when there are breaking changes, risk-increasing changes, or an insufficient version bump (comma-separated: breaking,risk,bump)',
   'cli.option.color': 'force coloured text output',
   'cli.option.noColor': 'disable coloured text output (also: NO_COLOR=1, or output not to a terminal)',
+  'cli.exitCodes': '\nExit codes:\n  0  compared; no change matched --fail-on (or no --fail-on given)\n  1  a change matched --fail-on\n  2  usage error, a file that cannot be read or compared, a git error\n     (not a repository, unknown ref, file not in that revision), or an internal error',
 } as const;
 
 /** Every id of the catalogue. */
