@@ -743,3 +743,38 @@ export function editYamlValue(text: string, near?: number, variant = 0): EditRes
   const next = editLine(text, line, (old) => old.replace(/(:\s+)(\S)/, `$1${['edited ', 'changed ', 'revised ', 'amended '][variant % 4]}$2`));
   return { text: next, line, description: `changed a yaml value at line ${line + 1}` };
 }
+
+/**
+ * A pull request's worth of edits to a generated contract, for the semantic diff benchmark:
+ * three table cells, two labelled bullets and two YAML values reworded, one tool (an H3 item)
+ * and one ❌ boundary deleted, a HITL row added, and the rows of the first table reversed (a
+ * formatting-only edit). Deterministic; edits that find nothing to change are skipped.
+ */
+export function reviewEdits(text: string): EditResult {
+  let t = text;
+  const size = countLines(text);
+  for (const [k, near] of [0.25, 0.5, 0.75].entries()) t = editTableCell(t, Math.floor(size * near), k).text;
+  for (const [k, near] of [0.3, 0.6].entries()) t = editBullet(t, Math.floor(size * near), k).text;
+  for (const [k, near] of [0.4, 0.8].entries()) t = editYamlValue(t, Math.floor(size * near), k).text;
+  const ls = splitLines(t);
+  // Delete the second tool: from its H3 to the next heading.
+  const tools = ls.findIndex((l) => /^## (?:TOOLS|Tools|Tool Registry|工具)\s*$/.test(l));
+  const items = tools < 0 ? [] : ls.map((l, i) => (i > tools && /^### /.test(l) ? i : -1)).filter((i) => i >= 0);
+  const second = items[1];
+  if (second !== undefined) {
+    let end = second + 1;
+    while (end < ls.length && !/^#{2,3} /.test(ls[end]!)) end++;
+    ls.splice(second, end - second);
+  }
+  const boundary = ls.findIndex((l) => /^\s+- ❌/.test(l));
+  if (boundary >= 0) ls.splice(boundary, 1);
+  const hitl = ls.findIndex((l) => /^\| Scenario \|/.test(l));
+  if (hitl >= 0 && ls[hitl + 2]?.startsWith('|')) ls.splice(hitl + 2, 0, ls[hitl + 2]!.replace(/^\|\s*[^|]+\|/, '| Added in review |'));
+  const header = ls.findIndex((l, i) => l.startsWith('|') && DELIMITER_ROW.test(ls[i + 1] ?? ''));
+  if (header >= 0) {
+    let end = header + 2;
+    while (end < ls.length && TABLE_BODY_ROW.test(ls[end]!)) end++;
+    ls.splice(header + 2, end - header - 2, ...ls.slice(header + 2, end).reverse());
+  }
+  return { text: ls.join('\n'), line: -1, description: 'a review: 7 values reworded, a tool and a boundary deleted, a HITL row added, a table reordered' };
+}

@@ -9,9 +9,13 @@
  *       and against markdownlint 0.40 (`lint({ strings: { doc: text } })` from `markdownlint/sync`);
  *   (b) re-validation after a one-line edit inside one section (`parseContract(edited, previous)`,
  *       `validateContract(...)`), against (a).
- *   (c) the cost of localisation: every diagnostic of (a) formatted again in Chinese
+ *   (c) the semantic diff of two already-parsed models (`diffContracts(before, after)`): the
+ *       contract and the same contract after a review's worth of edits (bench/generate.ts,
+ *       `reviewEdits`), with the parse of both versions measured apart; and, for information,
+ *       the diff of two unrelated contracts (nothing matches by name: the similarity pass works).
+ *   (d) the cost of localisation: every diagnostic of (a) formatted again in Chinese
  *       (`localiseDiagnostic(d, 'zh-cn')`, what the server and the CLI do per diagnostic), against (a).
- * Targets: (a) within 1.3× of bare remark; (b) under 10% of (a); (c) reported only.
+ * Targets: (a) within 1.3× of bare remark; (b) under 10% of (a); (c) under 50 ms median; (d) reported only.
  *
  * Cases run interleaved: every iteration runs each case once, in a rotating order, so that load
  * from other processes on the machine hits all cases alike and the ratios stay meaningful.
@@ -25,9 +29,9 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import { lint as markdownlint } from 'markdownlint/sync';
-import { parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
+import { diffContracts, parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
 import { localiseDiagnostic } from '../server/src/service/l10n/diagnostics.ts';
-import { countLines, editBullet, editTableCell, editYamlValue, generateContract, type EditResult } from './generate.ts';
+import { countLines, editBullet, editTableCell, editYamlValue, generateContract, reviewEdits, type EditResult } from './generate.ts';
 
 // A benchmark never fails the build: report unexpected errors and exit 0.
 process.on('uncaughtException', (e) => {
@@ -98,6 +102,13 @@ function sectionOf(e: EditResult): string {
 // process-level cache (compiled schemas, regex checks) can help.
 const FRESH = Array.from({ length: 8 }, (_, i) => generateContract(LINES, SEED + 1000 + i));
 
+// The semantic diff: both versions parsed once, outside the measured diff.
+const reviewed = reviewEdits(text);
+const diffBefore = parseContract(text);
+const diffAfter = parseContract(reviewed.text);
+const unrelated = parseContract(FRESH[0]!);
+const reviewChanges = diffContracts(diffBefore, diffAfter).changes.length;
+
 function timed<T>(f: () => T): [T, number] {
   const a = performance.now();
   const v = f();
@@ -128,6 +139,12 @@ export const cases: BenchCase[] = [
   { name: 'remark parse, new document each time', run: (i) => void remark.parse(FRESH[i % FRESH.length]!) },
   { name: 'ours: cold, new document each time', run: (i) => coldOurs(FRESH[i % FRESH.length]!) },
   { name: 'ours: every diagnostic localised to zh-cn', run: () => void firstDiagnostics.map((d) => localiseDiagnostic(d, 'zh-cn')) },
+  {
+    name: 'ours: parse both versions of the diff',
+    run: () => ({ before: timed(() => parseContract(text))[1], after: timed(() => parseContract(reviewed.text))[1] }),
+  },
+  { name: 'ours: semantic diff of two parsed models (review)', run: () => void diffContracts(diffBefore, diffAfter) },
+  { name: 'ours: semantic diff of two unrelated contracts', run: () => void diffContracts(diffBefore, unrelated) },
 ];
 
 interface Result {
@@ -170,6 +187,7 @@ function main(): void {
   console.log(`Benchmark: generated contract of ${countLines(text)} lines, ${text.length} characters (seed ${SEED}), ${previous.sections.length} sections, ${firstDiagnostics.length} diagnostics.`);
   console.log(`Node ${process.version}; ${WARMUP} warm-up + ${ITERATIONS} measured iterations per case, cases interleaved.`);
   for (const [k, list] of Object.entries(edits)) console.log(`  edit "${k}": ${list[0]!.description} ${sectionOf(list[0]!)}`);
+  console.log(`  diff "review": ${reviewed.description}; ${reviewChanges} semantic changes`);
   console.log(`First (process-cold) run: parse ${fmt(t1 - t0)} ms, validate ${fmt(t2 - t1)} ms.`);
   console.log('');
 
@@ -219,8 +237,13 @@ function main(): void {
     const label = `(b) ${c.name.replace('ours: ', '').replace(', parse + validate', '')} / cold`;
     line(label, percent(med(c.name), med(COLD)), percent(min(c.name), min(COLD)), `target < 10%: ${verdict(med(c.name) / med(COLD) < 0.1)}`);
   }
+  const DIFF = 'ours: semantic diff of two parsed models (review)';
+  const PARSE_BOTH = 'ours: parse both versions of the diff';
+  line('(c) semantic diff (review), ms', fmt(med(DIFF)), fmt(min(DIFF)), `target < 50 ms: ${verdict(med(DIFF) < 50)}`);
+  line('    semantic diff / parse of both versions', ratio(med(DIFF), med(PARSE_BOTH)), ratio(min(DIFF), min(PARSE_BOTH)));
+  line('    unrelated contracts / review', ratio(med('ours: semantic diff of two unrelated contracts'), med(DIFF)), ratio(min('ours: semantic diff of two unrelated contracts'), min(DIFF)));
   const ZH = 'ours: every diagnostic localised to zh-cn';
-  line(`(c) ${firstDiagnostics.length} diagnostics in zh-cn / cold`, percent(med(ZH), med(COLD)), percent(min(ZH), min(COLD)));
+  line(`(d) ${firstDiagnostics.length} diagnostics in zh-cn / cold`, percent(med(ZH), med(COLD)), percent(min(ZH), min(COLD)));
 }
 
 try {

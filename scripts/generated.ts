@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { renderRuleDocs } from './ruleDocs.ts';
 import { renderInjectionGrammar, renderTemplateGrammar } from './grammar.ts';
+import { renderSemanticDiffDoc } from './diffDocs.ts';
 import { RULES } from '../server/src/service/index.ts';
 import { renderEnglishBundle } from './l10nBundle.ts';
 import { renderLocalisationDoc } from './localisationDoc.ts';
@@ -23,4 +24,5 @@ export const GENERATED: Record<string, () => string> = {
   'syntaxes/agents-md.injection.tmLanguage.json': () => json(renderInjectionGrammar()),
   'syntaxes/agents-md.templates.injection.tmLanguage.json': () => json(renderTemplateGrammar()),
   'schemas/config.schema.json': renderConfigSchema,
+  'docs/semantic-diff.md': renderSemanticDiffDoc,
 };

@@ -2,84 +2,28 @@
 // launcher (bin/agents-md.cjs), on small workspaces made in temporary folders.
 // Run: node --import tsx --test test/cli.test.ts
 //
-// The bundle is built once, into test-results/ (git-ignored) rather than dist/, so that this file
-// cannot race with another test file or a developer's `npm run build`. The launcher is copied next
-// to it, so `bin/agents-md.cjs` → `../dist/cli.cjs` resolves as in the package.
+// The bundle is built once per file (test/helpers/cli.ts).
 //
 // The SARIF test also runs Microsoft's SARIF Multitool (GitHub code scanning's rules) when
 // `npm ci --prefix tools/sarif` has installed it, and skips otherwise.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type * as Sarif from 'sarif';
 import { RULES } from '../server/src/service/index.ts';
 import { displayWidth } from '../server/src/service/text/width.ts';
+import { cliBundle, REPO, scratchFolders, type Run } from './helpers/cli.ts';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = REPO;
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
-const buildDir = join(repo, 'test-results', `cli-${process.pid}`);
-const BIN = join(buildDir, 'bin', 'agents-md.cjs');
-
-const scratch: string[] = [];
-
-/** A temporary folder holding `files` (relative path → content). */
-function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agents-md-cli-'));
-  scratch.push(dir);
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
-  return dir;
-}
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** At most this many CLI processes at once (the tests run concurrently). */
-const MAX_PROCESSES = 4;
-let running = 0;
-const waiting: (() => void)[] = [];
-
-/** Runs the CLI in `cwd`, with a colour-neutral environment (stdout is a pipe, not a TTY) in English. */
-async function cli(cwd: string, ...args: string[]): Promise<Run> {
-  return cliWithEnv(cwd, {}, ...args);
-}
-
-/**
- * Runs the CLI with `extra` environment variables. The locale is neutral (`LANG=C.UTF-8`, no
- * `LC_ALL` / `LC_MESSAGES`) unless `extra` sets it, so the English tests pass on a Chinese desktop.
- */
-async function cliWithEnv(cwd: string, extra: Readonly<Record<string, string>>, ...args: string[]): Promise<Run> {
-  if (running >= MAX_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    const env: NodeJS.ProcessEnv = { ...process.env, LANG: 'C.UTF-8', ...extra };
-    delete env['NO_COLOR'];
-    delete env['FORCE_COLOR'];
-    for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANGUAGE']) if (!(k in extra)) delete env[k];
-    return await new Promise<Run>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+const bundle = cliBundle('cli');
+const scratch = scratchFolders();
+const workspace = scratch.workspace;
+const cli = bundle.run;
+const cliWithEnv = bundle.runWithEnv;
 
 function json(run: Run): JsonResult[] {
   return JSON.parse(run.stdout) as JsonResult[];
@@ -158,16 +102,11 @@ Guidance for coding agents working in this repository.
 
 // ---------------------------------------------------------------------------------------------
 
-before(() => {
-  const r = spawnSync(process.execPath, [join(repo, 'esbuild.mjs'), '--only', 'cli', '--outdir', join(buildDir, 'dist')], { cwd: repo, encoding: 'utf8' });
-  assert.equal(r.status, 0, `esbuild failed:\n${r.stdout}\n${r.stderr}`);
-  mkdirSync(dirname(BIN), { recursive: true });
-  copyFileSync(join(repo, 'bin', 'agents-md.cjs'), BIN);
-});
+before(() => bundle.build());
 
 after(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  rmSync(buildDir, { recursive: true, force: true });
+  scratch.dispose();
+  bundle.dispose();
 });
 
 // All suites, and the tests in each, run concurrently (at most MAX_PROCESSES CLI processes at once).

@@ -1,5 +1,5 @@
 /**
- * The `agents-md` command line: `agents-md lint [paths...]` and `agents-md rules`. A thin adapter
+ * The `agents-md` command line: `agents-md lint [paths...]`, `agents-md rules` and `agents-md diff`. A thin adapter
  * over the language service; bundled by esbuild.mjs into dist/cli.cjs and started by
  * bin/agents-md.cjs, which calls `main()` and exits with the code it returns. Every text it
  * prints is in the display language (`--lang`, else the locale: cli/lang.ts).
@@ -19,9 +19,11 @@ import { formatSarif } from './format/sarif.ts';
 import { formatRulesJson, formatRulesText } from './format/rules.ts';
 import { cliLang } from './lang.ts';
 import { localiseCommander } from './commanderText.ts';
+import { EXIT } from './exitCodes.ts';
+import { registerDiffCommand } from './diff/command.ts';
+import { errorLine, useColor } from './terminal.ts';
 
-/** Exit codes of `agents-md`. */
-export const EXIT = { OK: 0, LINT_FAILED: 1, USAGE: 2 } as const;
+export { EXIT } from './exitCodes.ts';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
@@ -40,16 +42,6 @@ function countParser(lang: Lang): (value: string) => number {
     if (!/^\d+$/.test(value)) throw new InvalidArgumentError(format('cli.error.notCount', {}, lang));
     return Number(value);
   };
-}
-
-/** Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
-function useColor(explicit: boolean | undefined): boolean {
-  if (explicit !== undefined) return explicit;
-  return Boolean(process.stdout.isTTY) && !process.env['NO_COLOR'];
-}
-
-function errorLine(message: string): void {
-  process.stderr.write(`${TOOL_NAME}: ${message}\n`);
 }
 
 async function runLint(paths: readonly string[], options: LintOptions): Promise<number> {
@@ -144,6 +136,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
       setExitCode(EXIT.OK);
     });
 
+  registerDiffCommand(program, setExitCode);
   return program;
 }
 

@@ -10,6 +10,7 @@ import {
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
 import { createNodeFileSystem } from '../node/nodeFileSystem.ts';
+import { registerSemanticDiff } from './semanticDiff.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -244,6 +245,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }),
   );
 
+  registerSemanticDiff(connection, documents);
   documents.listen(connection);
   connection.listen();
 }

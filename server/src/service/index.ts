@@ -116,3 +116,9 @@ export { definition, references, prepareRename, rename } from './features/naviga
 export { documentSymbols, foldingRanges } from './features/symbols.ts';
 export { codeActions, sectionSkeleton, type DiagnosticRef, type CodeActionOptions } from './features/codeActions.ts';
 export type * from './features/types.ts';
+export { diffContracts } from './diff/diffContracts.ts';
+export { versionAdviceDiagnostics } from './diff/diagnostics.ts';
+export { IMPACT_RULES, BUMPS, type RuleId as DiffRuleId, type ImpactRule } from './diff/rules.ts';
+export { DIFF_MESSAGES, type DiffMessageId } from './diff/messages.ts';
+export { diffMessage } from './diff/diffMessage.ts';
+export type * from './diff/types.ts';

@@ -16,17 +16,23 @@ export interface TextOptions {
 }
 
 const ANSI = { red: 31, yellow: 33, cyan: 36, gray: 90, green: 32, bold: 1, dim: 2 } as const;
-type Style = keyof typeof ANSI;
+export type Style = keyof typeof ANSI;
+export type Paint = (style: Style, s: string) => string;
+
+/** Wraps text in an ANSI style when `color` is on. */
+export function painter(color: boolean): Paint {
+  return (style, s) => (color ? `\x1b[${ANSI[style]}m${s}\x1b[0m` : s);
+}
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan', hint: 'gray' };
 
 /** Message text on one line. */
-function oneLine(s: string): string {
+export function oneLine(s: string): string {
   return s.replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
 export function formatText(reports: readonly FileReport[], options: TextOptions): string {
-  const paint = (style: Style, s: string) => (options.color ? `\x1b[${ANSI[style]}m${s}\x1b[0m` : s);
+  const paint = painter(options.color);
   const lang = options.lang ?? 'en';
   const lines: string[] = [];
   const named = reports.map((r) => ({ r, name: displayPath(options.cwd, r.path) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -41,7 +47,7 @@ export function formatText(reports: readonly FileReport[], options: TextOptions)
   return lines.join('\n') + '\n';
 }
 
-function summary(reports: readonly FileReport[], paint: (style: Style, s: string) => string, lang: string): string {
+function summary(reports: readonly FileReport[], paint: Paint, lang: string): string {
   const c = countSeverities(reports);
   const problems = c.error + c.warning + c.info + c.hint;
   const files = reports.length;

@@ -12,6 +12,7 @@ import { CONFIG_MESSAGES } from '../workspace/messages.ts';
 import { CLI_MESSAGES } from './cliMessages.ts';
 import { DOCS_MESSAGES } from './docsMessages.ts';
 import { MODEL_MESSAGES } from '../run/modelMessages.ts';
+import { DIFF_MESSAGES } from '../diff/messages.ts';
 
 /** Message id → English template. Ids are unique across all catalogues. */
 export type MessageCatalogue = Readonly<Record<string, string>>;
@@ -25,7 +26,13 @@ export const CATALOGUES: Readonly<Record<string, MessageCatalogue>> = {
   cli: CLI_MESSAGES,
   docs: DOCS_MESSAGES,
   model: MODEL_MESSAGES,
+  diff: prefixed('diff.', DIFF_MESSAGES),
 };
+
+/** A catalogue whose ids get a prefix, for a feature whose short ids would clash with others'. */
+function prefixed(prefix: string, catalogue: MessageCatalogue): MessageCatalogue {
+  return Object.fromEntries(Object.entries(catalogue).map(([id, text]) => [`${prefix}${id}`, text]));
+}
 
 const english = new Map<string, string>();
 /** Ids defined by more than one catalogue (the first definition wins); the tests require none. */

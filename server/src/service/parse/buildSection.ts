@@ -429,6 +429,8 @@ function cellContent(b: Builder, cell: TableCell): { text: string; range: Range 
   let end = cell.position?.end.offset ?? start;
   const t = b.loc.text;
   if (t[start] === '|') start++;
+  // The last cell runs to the end of the line, past the closing pipe and any spaces after it.
+  while (end > start && /[ \t]/.test(t[end - 1]!)) end--;
   if (end > start && t[end - 1] === '|' && t[end - 2] !== '\\') end--;
   while (start < end && /[ \t]/.test(t[start]!)) start++;
   while (end > start && /[ \t]/.test(t[end - 1]!)) end--;

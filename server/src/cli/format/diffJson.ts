@@ -1,0 +1,22 @@
+/**
+ * The machine format of `agents-md diff --format json`: the engine's `SemanticDiff` with the
+ * compared versions, and each side of each change with 1-based `line`/`column`/`endLine`/
+ * `endColumn` next to its 0-based `range` (as `agents-md lint --format json` does).
+ */
+import type { DiffSide } from '../../service/index.ts';
+import { oneBased } from '../report.ts';
+import type { DiffReport } from '../diff/report.ts';
+
+const side = (s: DiffSide) => ({ ...s, ...oneBased(s.range) });
+
+export function formatDiffJson(report: DiffReport): string {
+  const { diff } = report;
+  const json = {
+    before: report.before,
+    after: report.after,
+    counts: diff.counts,
+    advice: diff.advice,
+    changes: diff.changes.map((c) => ({ ...c, before: side(c.before), after: side(c.after) })),
+  };
+  return JSON.stringify(json, null, 2) + '\n';
+}

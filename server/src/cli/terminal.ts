@@ -1,0 +1,13 @@
+/** Small helpers of the CLI's output, shared by its commands. */
+import { TOOL_NAME } from './meta.ts';
+
+/** Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
+export function useColor(explicit: boolean | undefined): boolean {
+  if (explicit !== undefined) return explicit;
+  return Boolean(process.stdout.isTTY) && !process.env['NO_COLOR'];
+}
+
+/** A message about the run itself, on standard error: `agents-md: message`. */
+export function errorLine(message: string): void {
+  process.stderr.write(`${TOOL_NAME}: ${message}\n`);
+}

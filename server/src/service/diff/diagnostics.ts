@@ -1,0 +1,31 @@
+/**
+ * The version advice as diagnostics on the newer document, for an editor comparing it with an
+ * older version (git HEAD): `diff-version-bump` when the declared bump is less than the changes
+ * require, `diff-audit-row` when the changes came without a new VERSIONING & AUDIT row
+ * (brief §6, docs/semantic-diff.md "Version advice"). Both are warnings.
+ */
+import type { ContractDiagnostic, Range } from '../types.ts';
+import { ZERO_RANGE } from '../types.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+import { locate } from '../model/locate.ts';
+import { diffMessage } from './diffMessage.ts';
+import type { SemanticDiff } from './types.ts';
+
+/**
+ * Diagnostics of `diff.advice` on `after` (the model the diff's after side was computed from).
+ * `against` names the older version in messages (`HEAD`, a file name).
+ */
+export function versionAdviceDiagnostics(diff: SemanticDiff, after: ParsedContract, against: string): ContractDiagnostic[] {
+  const a = diff.advice;
+  const out: ContractDiagnostic[] = [];
+  const at = (...pointers: string[]): Range => pointers.map((p) => locate(after, p)?.value).find((r) => r !== undefined) ?? ZERO_RANGE;
+  if (!a.sufficient) {
+    const args = { ...a.args, ref: against };
+    out.push({ code: 'diff-version-bump', severity: 'warning', range: at('/version'), messageId: 'diagnostic.bump', args, message: diffMessage('diagnostic.bump', args) });
+  }
+  if (a.required !== 'none' && !a.auditRowAdded) {
+    const args = { ref: against, version: a.declaredAfter ?? diffMessage('advice.noVersion') };
+    out.push({ code: 'diff-audit-row', severity: 'warning', range: at('/versioning', '/version'), messageId: 'diagnostic.auditRow', args, message: diffMessage('diagnostic.auditRow', args) });
+  }
+  return out;
+}

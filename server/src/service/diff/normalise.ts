@@ -1,0 +1,143 @@
+/**
+ * What counts as "the same" in the semantic diff (docs/semantic-diff.md, "What is no change"):
+ * text values compare with whitespace runs collapsed (reflowed paragraphs, continuation lines,
+ * indentation), objects compare with their keys sorted (YAML/JSON key order, writing form), and
+ * lists of names compare as sets where their order means nothing. Pure; never throws.
+ */
+import { codeSpans } from '../parse/values.ts';
+import { normaliseDuration } from '../parse/bullets.ts';
+
+/** Whitespace runs (line breaks and indentation included) collapsed to one space, trimmed. */
+export function normText(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A canonical string of any model value: strings whitespace-normalised, object keys sorted,
+ * `undefined` members dropped. Two values are the same when their canonical strings are equal.
+ */
+export function canonical(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(normText(v));
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return v === undefined ? 'undefined' : JSON.stringify(v) ?? 'null';
+}
+
+/**
+ * True when two model values are the same after normalisation (`canonical(a) === canonical(b)`),
+ * without building the canonical strings: most compared values are equal, and this is the hot path.
+ */
+export function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'string' || typeof b === 'string') return typeof a === 'string' && typeof b === 'string' && normText(a) === normText(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
+    return true;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    for (const k in x) if (!same(x[k], y[k])) return false;
+    for (const k in y) if (!(k in x) && y[k] !== undefined) return false;
+    return true;
+  }
+  return false;
+}
+
+/** A value as one short line for a message: text normalised and cut at `max` characters. */
+export function brief(v: unknown, max = 80): string {
+  const s = v === undefined ? '—' : typeof v === 'string' ? normText(v) : Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.map((x) => normText(String(x))).join(', ') : canonical(v);
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** A name as written in a list or a cell: backticks, quotes and surrounding space removed. */
+export function normName(v: unknown): string {
+  if (typeof v !== 'string') return v === undefined || v === null ? '' : canonical(v);
+  return normText(v.replace(/^[`"'“”‘’]+|[`"'“”‘’]+$/g, ''));
+}
+
+/**
+ * The words of a text for similarity: lowercased letters and digits; CJK text by character,
+ * since it has no spaces.
+ */
+export function words(s: string): string[] {
+  return s.toLowerCase().match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}_]+/gu) ?? [];
+}
+
+/** Dice coefficient of two word bags (0: nothing shared, 1: the same words). */
+export function similarity(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  if (a.length === 0 || b.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const w of a) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let shared = 0;
+  for (const w of b) {
+    const n = counts.get(w) ?? 0;
+    if (n > 0) {
+      shared++;
+      counts.set(w, n - 1);
+    }
+  }
+  return (2 * shared) / (a.length + b.length);
+}
+
+/** The names written in backticks in a text (`check_inventory`, `vendor_whitelist.csv`). */
+export function codeNames(s: unknown): Set<string> {
+  return new Set(typeof s === 'string' ? codeSpans(s).map((c) => c.text) : []);
+}
+
+/** Names in `a` that are not in `b`, as "`x`, `y`" for a message; empty when none. */
+export function lostNames(a: Set<string>, b: Set<string>): string {
+  return [...a].filter((n) => !b.has(n)).map((n) => `\`${n}\``).join(', ');
+}
+
+const COMPARISON = /([\p{L}_][\p{L}\p{N}_.]*)\s*(>=|<=|≥|≤|>|<)\s*(-?\d[\d,_]*(?:\.\d+)?)/gu;
+
+/**
+ * How a condition's scope moved when only the numbers of its comparisons changed
+ * (`amount > 50000` → `amount > 100000` matches fewer cases): `wider`, `narrower`, or undefined
+ * when the text changed otherwise or the comparisons disagree (docs/semantic-diff.md, "Conditions").
+ */
+export function conditionScope(before: unknown, after: unknown): 'wider' | 'narrower' | undefined {
+  if (typeof before !== 'string' || typeof after !== 'string') return undefined;
+  const parse = (s: string) => [...normText(s).matchAll(COMPARISON)].map((m) => ({ name: m[1]!, op: m[2]!, n: Number(m[3]!.replace(/[,_]/g, '')) }));
+  const shape = (s: string) => normText(s).replace(COMPARISON, '$1 $2 #');
+  if (shape(before) !== shape(after)) return undefined;
+  const b = parse(before);
+  const a = parse(after);
+  let direction: 'wider' | 'narrower' | undefined;
+  for (let i = 0; i < b.length; i++) {
+    const x = b[i]!;
+    const y = a[i]!;
+    if (x.n === y.n) continue;
+    // `x > n` matches more when n goes down; `x < n` matches more when n goes up.
+    const greater = x.op === '>' || x.op === '>=' || x.op === '≥';
+    const d = greater === y.n < x.n ? 'wider' : 'narrower';
+    if (direction && direction !== d) return undefined;
+    direction = d;
+  }
+  return direction;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * A duration in milliseconds (`30s`, `15 mins`, `24h`, `90 days`, `30 days rolling`), read as
+ * the parser reads FAILURE_PROTOCOL waits; undefined when the text holds no duration
+ * (`Until order closed`, `permanent`).
+ */
+export function durationMs(v: unknown): number | undefined {
+  const d = typeof v === 'string' ? normaliseDuration(v) : undefined;
+  const m = d ? /^(\d+(?:\.\d+)?)([smhd])$/.exec(d) : null;
+  return m ? Number(m[1]) * UNIT_MS[m[2]!]! : undefined;
+}
+
+/** `05:00 UTC` → minutes after midnight, or undefined. */
+export function minutesOfDay(v: unknown): number | undefined {
+  const m = typeof v === 'string' ? /^\s*(\d{1,2}):(\d{2})/.exec(v) : null;
+  return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
+}

@@ -1,0 +1,107 @@
+/**
+ * The semantic diff's plain data (brief §6, docs/semantic-diff.md): what changed between two
+ * versions of a contract in terms of its model (tools, pools, boundaries, HITL gates…), with an
+ * impact and a reason per change, and the version bump the changes require. Positions are LSP
+ * positions (0-based line, UTF-16 character), like everywhere in the service.
+ */
+import type { Range } from '../types.ts';
+import type { SectionKey } from '../catalogue/sections.ts';
+import type { RuleId } from './rules.ts';
+
+/** What a change does to the contract's users: callers, consumers of its output, reviewers of its risk. */
+export type Impact = 'breaking' | 'risk-increasing' | 'risk-reducing' | 'neutral';
+
+/** A semantic-version bump, from none to major. */
+export type Bump = 'none' | 'patch' | 'minor' | 'major';
+
+/**
+ * `renamed`: the identity (a name, an error code) changed and the item was recognised by its
+ * content; the change's before and after values are then the old and new names.
+ */
+export type ChangeKind = 'added' | 'removed' | 'changed' | 'renamed';
+
+/** Where a change is: a section's model key, or the front matter. */
+export type DiffSection = SectionKey | 'front_matter';
+
+/** What kind of thing a change is about; `field` is a plain field of an item or section. */
+export type ItemKind =
+  | 'field' | 'boundary' | 'permission' | 'confirmation' | 'role' | 'layer' | 'policy-rule' | 'override-reason'
+  | 'freshness' | 'pool' | 'metadata-field' | 'requirement' | 'intent-pattern' | 'entity' | 'tool' | 'schema-property'
+  | 'constraint' | 'failure' | 'scenario' | 'approval' | 'criterion' | 'output-field' | 'audit-row' | 'clause'
+  | 'pii-field' | 'resource' | 'anchor' | 'story';
+
+/** One side of a change. */
+export interface DiffSide {
+  /**
+   * Absolute JSON Pointer into the model of this side (`/tools/1/input_schema`). On the side where
+   * the value does not exist, the pointer of the nearest thing that does (its item or section).
+   */
+  readonly pointer: string;
+  /** The model value, absent on the side where it does not exist. */
+  readonly value?: unknown;
+  /**
+   * The value's source range; on the side where it does not exist, the range of its item or
+   * section (so that a view can align both sides), or the start of the file.
+   */
+  readonly range: Range;
+}
+
+/** One semantic change. */
+export interface Change {
+  /** Stable within a diff: the reason and the logical path (`tool-removed:/tools/check_inventory`). */
+  readonly id: string;
+  readonly kind: ChangeKind;
+  readonly section: DiffSection;
+  readonly itemKind: ItemKind;
+  /** Human-readable identity: a tool name, a scenario, `create_approval_draft.input_schema.sku`, a boundary's text. */
+  readonly identity: string;
+  /** Logical path by identities rather than indices (`/tools/check_inventory/input_schema/properties/sku`). */
+  readonly path: string;
+  /** The field of the item that changed, when the change is about one field. */
+  readonly field?: string;
+  readonly before: DiffSide;
+  readonly after: DiffSide;
+  readonly impact: Impact;
+  /** The bump this change alone requires. */
+  readonly bump: Bump;
+  /** The impact rule (rules.ts) that classified the change; also the id of its message template. */
+  readonly reasonId: RuleId;
+  readonly args: Readonly<Record<string, string | number>>;
+  /** The English reason (messages.ts), `reasonId` formatted with `args`. */
+  readonly message: string;
+}
+
+/** How the declared version moved from one side to the other. */
+export type DeclaredBump = Bump | 'downgrade' | 'unknown';
+
+/** What the changes require of the declared version and the audit table (brief §6). */
+export interface VersionAdvice {
+  /** `version` of each side without a leading `v`; absent when the front matter has none. */
+  readonly declaredBefore?: string;
+  readonly declaredAfter?: string;
+  /** The largest bump any change requires. */
+  readonly required: Bump;
+  /** The bump actually declared; `unknown` when either version is missing or not semver. */
+  readonly declared: DeclaredBump;
+  /** The declared bump is at least the required one (true when nothing is required). */
+  readonly sufficient: boolean;
+  /** VERSIONING & AUDIT of the after side has a row for `declaredAfter`. */
+  readonly auditRowPresent: boolean;
+  /** …and the before side had none: the row was added by this change. */
+  readonly auditRowAdded: boolean;
+  /** The advice in one sentence (English), from the message catalogue. */
+  readonly messageId: string;
+  readonly args: Readonly<Record<string, string | number>>;
+  readonly message: string;
+  /** The audit table's state in one sentence. */
+  readonly audit: { readonly messageId: string; readonly args: Readonly<Record<string, string | number>>; readonly message: string };
+}
+
+/** The semantic diff of two contracts. */
+export interface SemanticDiff {
+  /** By section, then in document order of the after side (a removed item at its nearest existing parent), then by id. */
+  readonly changes: readonly Change[];
+  readonly advice: VersionAdvice;
+  /** Changes per impact. */
+  readonly counts: Readonly<Record<Impact, number>>;
+}
