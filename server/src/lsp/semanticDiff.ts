@@ -1,67 +1,110 @@
 /**
- * The custom request `agentsMd/semanticDiff` (docs/semantic-diff.md): the semantic diff of an open
- * (or saved) contract against an older version of it: its version at a git ref, in the git index,
- * or another file. Returns the diff and the version advice as diagnostics on the document
- * (`diff-version-bump`, `diff-audit-row`). For the editor's "Show semantic diff" view.
+ * The semantic diff in the language server (docs/semantic-diff.md): the `agentsMd/semanticDiff`
+ * request behind the editor's diff view (the open contract against a git ref, the index or another
+ * file, answered as a localised `ViewNode` tree), `agentsMd/revisionText` for the older side's
+ * virtual document, and the version advice against HEAD as diagnostics on the open contract.
  */
 import { readFile } from 'node:fs/promises';
 import { ResponseError, ErrorCodes, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { decodeText, diffContracts, diffMessage, parseContract, versionAdviceDiagnostics, type ContractDiagnostic, type SemanticDiff } from '../service/index.ts';
+import { URI } from 'vscode-uri';
+import {
+  decodeText, diffContracts, diffMessage, diffTree, parseContract, summaryLine, versionAdviceDiagnostics,
+  type ContractDiagnostic, type ParsedContract,
+} from '../service/index.ts';
 import { GitError, readAtRevision, sourceLabel, type GitSource } from '../node/gitRevision.ts';
 import { uriToPath } from '../node/nodeFileSystem.ts';
+import {
+  REVISION_TEXT, SEMANTIC_DIFF,
+  type RevisionTextParams, type RevisionTextResult, type SemanticDiffParams, type SemanticDiffResult,
+} from './protocol.ts';
 
-/** What to compare the document with: a commit-ish, the index, or another file (`file:` URI). */
-export type DiffAgainst = { readonly ref: string } | { readonly file: string } | 'index';
+/** The scheme of a contract's text at a git ref or in the index (the client's content provider). */
+const REVISION_SCHEME = 'agents-md-rev';
+/** How long the HEAD version of a file is reused for the version advice diagnostics (ms). */
+const HEAD_TTL_MS = 10_000;
 
-export interface SemanticDiffParams {
-  /** The newer version: an open document, or a file on disk. */
-  readonly uri: string;
-  readonly against: DiffAgainst;
+/** `agents-md-rev:/path/AGENTS.md?ref=HEAD` or `?index`. */
+function revisionUri(path: string, source: GitSource): string {
+  return URI.from({ scheme: REVISION_SCHEME, path, query: source === 'index' ? 'index' : `ref=${encodeURIComponent(source.ref)}` }).toString();
 }
 
-export interface SemanticDiffResult {
-  readonly diff: SemanticDiff;
-  /** The version advice as diagnostics on `uri` (empty when the bump and audit row are fine). */
-  readonly diagnostics: readonly ContractDiagnostic[];
+function parseRevisionUri(uri: string): { path: string; source: GitSource } | undefined {
+  const u = URI.parse(uri);
+  if (u.scheme !== REVISION_SCHEME) return undefined;
+  if (u.query === 'index') return { path: u.fsPath, source: 'index' };
+  const ref = /^ref=(.*)$/.exec(u.query)?.[1];
+  return ref === undefined ? undefined : { path: u.fsPath, source: { ref: decodeURIComponent(ref) } };
 }
 
-export const SEMANTIC_DIFF_REQUEST = 'agentsMd/semanticDiff';
-
-async function readFileUri(uri: string): Promise<Uint8Array> {
-  const path = uriToPath(uri);
-  try {
-    if (path === undefined) throw new Error('not a file: URI');
-    return await readFile(path);
-  } catch (e) {
-    throw new ResponseError(ErrorCodes.InvalidParams, diffMessage('input.unreadable', { file: path ?? uri, reason: (e as NodeJS.ErrnoException).code ?? String(e) }));
-  }
+/** A request error the client shows as is, in the user's language. */
+function invalid(message: string, data?: object): ResponseError<unknown> {
+  return new ResponseError(ErrorCodes.InvalidParams, message, data);
 }
 
-/** Registers the request on a connection; `documents` supplies the text of open documents. */
-export function registerSemanticDiff(connection: Connection, documents: TextDocuments<TextDocument>): void {
-  connection.onRequest(SEMANTIC_DIFF_REQUEST, async (params: SemanticDiffParams): Promise<SemanticDiffResult> => {
+/** The server side of the semantic diff; `lang()` is the client's display language. */
+export function registerSemanticDiff(connection: Connection, documents: TextDocuments<TextDocument>, lang: () => string): {
+  /** The version advice against HEAD for an open contract (empty outside a git repository). */
+  headAdvice(uri: string, model: ParsedContract): Promise<ContractDiagnostic[]>;
+} {
+  const gitRead = async (path: string, source: GitSource): Promise<Uint8Array> => {
+    try {
+      return await readAtRevision(path, source);
+    } catch (e) {
+      if (e instanceof GitError) throw invalid(diffMessage(e.messageId, e.args, lang()), { messageId: e.messageId, args: e.args });
+      throw e;
+    }
+  };
+  const fileRead = async (uri: string): Promise<Uint8Array> => {
+    const path = uriToPath(uri);
+    try {
+      if (path === undefined) throw new Error(uri);
+      return await readFile(path);
+    } catch (e) {
+      throw invalid(diffMessage('input.unreadable', { file: path ?? uri, reason: (e as NodeJS.ErrnoException).code ?? String(e) }, lang()));
+    }
+  };
+
+  connection.onRequest(SEMANTIC_DIFF, async (params: SemanticDiffParams): Promise<SemanticDiffResult> => {
     const open = documents.get(params.uri)?.getText();
-    const after = parseContract(open ?? decodeText(await readFileUri(params.uri)).text);
-    const against = params.against;
+    const after = parseContract(open ?? decodeText(await fileRead(params.uri)).text);
+    const { against } = params;
+    let beforeUri: string;
     let bytes: Uint8Array;
-    let label: string;
-    if (typeof against === 'object' && 'file' in against) {
-      bytes = await readFileUri(against.file);
-      label = uriToPath(against.file) ?? against.file;
+    if (against.kind === 'file') {
+      beforeUri = against.uri;
+      bytes = await fileRead(against.uri);
     } else {
       const path = uriToPath(params.uri);
-      if (path === undefined) throw new ResponseError(ErrorCodes.InvalidParams, diffMessage('input.unreadable', { file: params.uri, reason: 'not a file: URI' }));
-      const source: GitSource = against === 'index' ? 'index' : { ref: against.ref };
-      try {
-        bytes = await readAtRevision(path, source);
-      } catch (e) {
-        if (e instanceof GitError) throw new ResponseError(ErrorCodes.InvalidParams, e.message, { messageId: e.messageId, args: e.args });
-        throw e;
-      }
-      label = sourceLabel(source);
+      if (path === undefined) throw invalid(diffMessage('input.unreadable', { file: params.uri, reason: 'file:' }, lang()));
+      const source: GitSource = against.kind === 'index' ? 'index' : { ref: against.ref };
+      beforeUri = revisionUri(path, source);
+      bytes = await gitRead(path, source);
     }
     const diff = diffContracts(parseContract(decodeText(bytes).text), after);
-    return { diff, diagnostics: versionAdviceDiagnostics(diff, after, label) };
+    return { summary: summaryLine(diff, lang()), tree: diffTree(diff, { beforeUri, afterUri: params.uri, lang: lang() }), beforeUri };
   });
+
+  connection.onRequest(REVISION_TEXT, async (params: RevisionTextParams): Promise<RevisionTextResult> => {
+    const r = parseRevisionUri(params.uri);
+    if (!r) throw invalid(diffMessage('input.unreadable', { file: params.uri, reason: REVISION_SCHEME }, lang()));
+    return { text: decodeText(await gitRead(r.path, r.source)).text };
+  });
+
+  const heads = new Map<string, { at: number; model: Promise<ParsedContract | undefined> }>();
+  return {
+    async headAdvice(uri, model) {
+      const path = uriToPath(uri);
+      if (path === undefined) return [];
+      let head = heads.get(uri);
+      if (!head || Date.now() - head.at > HEAD_TTL_MS) {
+        // Outside a repository, or a file not committed yet: no advice, not an error.
+        head = { at: Date.now(), model: readAtRevision(path, { ref: 'HEAD' }).then((b) => parseContract(decodeText(b).text), () => undefined) };
+        heads.set(uri, head);
+        if (heads.size > 200) heads.delete(heads.keys().next().value!);
+      }
+      const before = await head.model;
+      return before ? versionAdviceDiagnostics(diffContracts(before, model), model, sourceLabel({ ref: 'HEAD' })) : [];
+    },
+  };
 }

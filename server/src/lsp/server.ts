@@ -18,9 +18,11 @@ export interface ServerSettings {
   /** Run the ReDoS analysis of intent patterns (recheck). */
   readonly checkRegexBacktracking: boolean;
   readonly maxFileBytes: number;
+  /** Compare the contract with git HEAD and warn when the version bump or the audit row is missing. */
+  readonly versionAdvice: boolean;
 }
 
-const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES };
+const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true };
 
 /** What the server keeps per open document: the model of one version, and its facts once gathered. */
 interface DocState {
@@ -97,11 +99,16 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }
     const version = doc.version;
     const state = stateOf(doc);
-    const facts = await factsOf(doc, state);
+    const [facts, advice] = await Promise.all([factsOf(doc, state), settings.versionAdvice ? semanticDiff.headAdvice(doc.uri, state.model) : []]);
     if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
     const diagnostics: ContractDiagnostic[] = service!.validate(state.model, facts);
-    return diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, docsBase));
+    return [
+      ...diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, docsBase)),
+      ...advice.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),
+    ];
   };
+
+  const semanticDiff = registerSemanticDiff(connection, documents, () => lang);
 
   const pushTimers = new Map<string, ReturnType<typeof setTimeout>>();
   const schedulePush = (doc: TextDocument) => {
@@ -245,7 +252,6 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }),
   );
 
-  registerSemanticDiff(connection, documents);
   documents.listen(connection);
   connection.listen();
 }

@@ -122,3 +122,6 @@ export { IMPACT_RULES, BUMPS, type RuleId as DiffRuleId, type ImpactRule } from 
 export { DIFF_MESSAGES, type DiffMessageId } from './diff/messages.ts';
 export { diffMessage } from './diff/diffMessage.ts';
 export type * from './diff/types.ts';
+export { diffTree, type DiffTreeOptions } from './features/diffTree.ts';
+export { sectionTitle, summaryLine } from './diff/labels.ts';
+export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';

@@ -242,6 +242,7 @@ const LABELS = {
   'bump.downgrade': 'downgrade',
   'bump.unknown': 'unknown',
   'section.front_matter': 'front matter',
+  'view.changeTooltip': '{impact} · bump: {bump}\n\n`{path}`',
   'report.comparing': 'Semantic diff: {before} → {after}',
   'report.noChanges': '✔ No semantic change.',
   'report.summary': '{count} semantic changes: {breaking} breaking, {increasing} risk-increasing, {reducing} risk-reducing, {neutral} neutral.',
