@@ -1,0 +1,111 @@
+// The semantic diff in a real VS Code (issue 5): a workspace that is a real git repository whose
+// AGENTS.md was committed and then edited (test/diff-corpus/hitl: a HITL gate removed, one added,
+// one renamed, triggers narrowed and widened...). From the command palette, "AGENTS.md: Show
+// Semantic Diff" against HEAD fills the Semantic Diff view: the version advice, the section, the
+// changes grouped by impact. A change opens its place in the contract; the view's title button
+// opens VS Code's text diff of the two versions (the older one read from git by the server).
+//
+//   bash test/e2e/setup.sh                                   # once
+//   node --import tsx --test test/e2e/diff.e2e.ts           # from the repo root
+//
+// Skips with the reason printed when the tools are not installed (E2E_REQUIRE=1 makes that a
+// failure). Screenshots: test-results/e2e/diff-*.png.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import {
+  DEFAULT_TIMEOUT_MS, REPO_DIR, codeServerLogs, e2eSkipReason, openBrowser, openFileFromExplorer, openWorkbench, packageRepoExtension, press,
+  screenshot, startCodeServer, until, waitForSelector, type CodeServer, type Page,
+} from './codeServer.ts';
+
+const CASE_DIR = join(REPO_DIR, 'test', 'diff-corpus', 'hitl');
+const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const VIEW = '.pane:has(.pane-header[aria-label*="Semantic Diff"])';
+
+/** A git repository holding the case's before.md as AGENTS.md, committed, then its after.md in the working copy. */
+async function gitWorkspace(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'e2e-diff-ws-'));
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  await writeFile(join(dir, 'AGENTS.md'), await readFile(join(CASE_DIR, 'before.md'), 'utf8'));
+  git('add', 'AGENTS.md');
+  git('commit', '-q', '-m', 'v1');
+  await writeFile(join(dir, 'AGENTS.md'), await readFile(join(CASE_DIR, 'after.md'), 'utf8'));
+  return dir;
+}
+
+const skip = e2eSkipReason();
+
+test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the contract and opens the text diff', { skip, timeout: 420_000 }, async (t: TestContext) => {
+  const { vsix, ms: packageMs } = await packageRepoExtension();
+  t.diagnostic(`npm run package: ${packageMs} ms -> ${vsix}`);
+  const workspace = await gitWorkspace();
+  t.after(() => rm(workspace, { recursive: true, force: true }));
+  const server: CodeServer = await startCodeServer({
+    workspaceDir: workspace, extensions: [vsix],
+    settings: { 'editor.minimap.enabled': false, 'agentsMd.trace.server': 'messages', 'git.enabled': false },
+  });
+  let page: Page | undefined;
+  let passed = false;
+  t.after(async () => {
+    if (!passed) {
+      if (page) t.diagnostic(`screenshot at failure: ${await screenshot(page, 'diff-failure').catch(() => '(none)')}`);
+      console.log(`# logs of the failed run:\n${await codeServerLogs(server, { lines: 80 })}`);
+    }
+    await server.stop();
+  });
+  const browser = await openBrowser();
+  t.after(() => browser.close());
+  page = browser.page;
+  await openWorkbench(page, server.url);
+  await openFileFromExplorer(page, 'AGENTS.md');
+  await waitForSelector(page, '.editor-instance .monaco-editor .view-lines', { what: 'AGENTS.md in the editor' });
+
+  // The command from the palette, then "HEAD" in its quick pick.
+  const t0 = Date.now();
+  await press(page, 'F1');
+  const input = '.quick-input-widget .quick-input-box input';
+  await waitForSelector(page, input, { what: 'command palette' });
+  await page.locator(input).fill(`>${NLS['command.category']}: ${NLS['command.showSemanticDiff.title']}`);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: NLS['command.showSemanticDiff.title']! }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await press(page, 'Enter');
+  const head = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /^HEAD/ }).first();
+  await head.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await head.click();
+
+  // The view: advice, section, impact groups, changes.
+  const rows = page.locator(`${VIEW} .monaco-list-row`);
+  const removed = rows.filter({ hasText: 'New vendor' }).first();
+  await removed.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`command -> diff view filled: ${Date.now() - t0} ms`);
+  const texts = ((await rows.allInnerTexts()) as string[]).map((s: string) => s.replace(/\s+/g, ' ').trim());
+  t.diagnostic(`Semantic Diff view rows: ${JSON.stringify(texts)}`);
+  assert.ok(texts.some((s) => /HUMAN_IN_THE_LOOP/.test(s)), 'the section is a group');
+  for (const impact of ['risk-increasing', 'risk-reducing', 'neutral']) assert.ok(texts.some((s) => s.startsWith(impact)), `an impact group ${impact}`);
+  assert.ok(texts.some((s) => /minor/.test(s)), 'the version advice names the bump the changes need');
+  const message = (await page.locator(`${VIEW} .message, ${VIEW} .tree-explorer-viewlet-tree-view-message`).first().innerText().catch(() => '')).trim();
+  t.diagnostic(`view message: ${JSON.stringify(message)}`);
+  assert.match(message, /10 semantic changes/);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'diff-view')}`);
+
+  // A change opens its place in the contract: the added gate's row is selected in the editor.
+  await rows.filter({ hasText: 'Contract change' }).first().click();
+  await until('the editor selection on the added gate', async () => {
+    const selected = await page!.locator('.editor-instance .monaco-editor .view-overlays .selected-text, .editor-instance .monaco-editor .view-overlays .current-line').count();
+    return selected > 0 ? true : undefined;
+  });
+
+  // The view's title button: VS Code's text diff of HEAD and the working copy.
+  await page.locator(`${VIEW} .pane-header`).hover();
+  await page.locator(`${VIEW} .actions [aria-label="${NLS['command.openTextDiff.title']}"]`).first().click();
+  await waitForSelector(page, '.editor-instance .monaco-diff-editor', { what: 'the text diff editor' });
+  const tab = (await page.locator('.tabs-container .tab.active').first().innerText()).trim();
+  t.diagnostic(`text diff tab: ${JSON.stringify(tab)}`);
+  assert.match(tab, /AGENTS\.md/);
+  await until('the diff editor shows both versions', async () => ((await page!.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').count()) > 0 ? true : undefined));
+  t.diagnostic(`screenshot: ${await screenshot(page, 'diff-text')}`);
+  passed = true;
+});
