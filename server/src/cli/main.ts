@@ -16,6 +16,7 @@ import { formatText } from './format/text.ts';
 import { formatJson } from './format/json.ts';
 import { formatSarif } from './format/sarif.ts';
 import { formatRulesJson, formatRulesText } from './format/rules.ts';
+import { registerRunCommand } from './run.ts';
 
 /** Exit codes of `agents-md`. */
 export const EXIT = { OK: 0, LINT_FAILED: 1, USAGE: 2 } as const;
@@ -138,6 +139,8 @@ function buildProgram(setExitCode: (code: number) => void): Command {
       process.stdout.write(options.format === 'json' ? formatRulesJson() : formatRulesText());
       setExitCode(EXIT.OK);
     });
+
+  registerRunCommand(program, setExitCode);
 
   return program;
 }

@@ -50,7 +50,8 @@ export interface ReferenceIndex {
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A backticked identifier right after one of these words names a tool (docs/contract-format.md §8). */
 const USE_VERB = /(?:\b(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs|running|execute|executes|query|queries)|使用|调用|运行|执行)\s*$/i;
-const FILE_LIKE = /^(?!\w+:\/\/)[\w./-]*[\w-]\.(?:csv|tsv|json|jsonl|ya?ml|md|txt|pdf|xlsx?|parquet|sql|xml|html?)$/i;
+/** A backticked span that names a resource file (docs/contract-format.md §8). */
+export const FILE_LIKE = /^(?!\w+:\/\/)[\w./-]*[\w-]\.(?:csv|tsv|json|jsonl|ya?ml|md|txt|pdf|xlsx?|parquet|sql|xml|html?)$/i;
 const TEMPLATE = /\{\{([^{}]*)\}\}/g;
 const TEMPLATE_VAR = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[\s*(-?\d*)\s*:\s*(-?\d*)\s*\])?\s*$/;
 
