@@ -17,6 +17,8 @@ import { formatJson } from './format/json.ts';
 import { formatSarif } from './format/sarif.ts';
 import { formatRulesJson, formatRulesText } from './format/rules.ts';
 import { registerRunCommand } from './run.ts';
+import { registerEvalCommand } from './eval.ts';
+import { registerTraceCommand } from './trace.ts';
 
 /** Exit codes of `agents-md`. */
 export const EXIT = { OK: 0, LINT_FAILED: 1, USAGE: 2 } as const;
@@ -141,6 +143,8 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     });
 
   registerRunCommand(program, setExitCode);
+  registerEvalCommand(program, setExitCode);
+  registerTraceCommand(program, setExitCode);
 
   return program;
 }

@@ -4,7 +4,7 @@
  * file names) are reduced to a safe slug, and every path is checked to stay inside the run's
  * folder: a run writes nothing anywhere else (issue 4 item 8).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 
 /** The runs folder, relative to the workspace root. */
@@ -66,10 +66,13 @@ export class RunFolder {
   }
 }
 
-/** The names of the run folders under `<root>/.agents-md/runs` that end with `-<suffix>`, sorted (oldest first). */
-export function listRuns(root: string, suffix: string): string[] {
+/** The names of the run folders under `<root>/.agents-md/runs` that hold a file `name`, sorted (oldest first). */
+export function runsWith(root: string, name: string): string[] {
+  const runs = resolve(root, RUNS_DIR);
   try {
-    return readdirSync(resolve(root, RUNS_DIR)).filter((n) => n.endsWith(`-${suffix}`) || n.includes(`-${suffix}-`)).sort();
+    return readdirSync(runs)
+      .filter((n) => existsSync(join(runs, n, name)))
+      .sort();
   } catch {
     return [];
   }

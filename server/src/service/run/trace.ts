@@ -126,8 +126,8 @@ export class TraceRecorder {
       this.lastChecksum = expected.checksum;
       this.seq = this.events.length;
       if (!this.replaying && this.options.fork) {
-        await this.emit('fork', 'runner', 'success', { ...this.options.fork.payload });
         this.namespace = this.options.fork.namespace;
+        await this.emit('fork', 'runner', 'success', { ...this.options.fork.payload });
       }
       return expected;
     }
