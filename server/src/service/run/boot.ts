@@ -13,6 +13,8 @@ import { minutesOf } from '../validate/rules/memory-freshness.ts';
 export interface TriggerMatch {
   readonly matched?: { readonly pattern: string; readonly pointer: string; readonly text: string };
   readonly tried: number;
+  /** Patterns that do not compile on RE2 (lookaround, backreferences): never matched (the linter reports them). */
+  readonly unusable: readonly string[];
   /** Named groups (`(?<device_id>…)`) of every matching pattern: entity values. */
   readonly groups: Readonly<Record<string, string>>;
 }
@@ -26,9 +28,13 @@ export function matchTrigger(view: ContractView, query: string): TriggerMatch {
   let matched: TriggerMatch['matched'];
   const groups: Record<string, string> = {};
   let tried = 0;
+  const unusable: string[] = [];
   for (const p of view.intentPatterns) {
     const re = compileRe2(p.pattern);
-    if (!re) continue;
+    if (!re) {
+      unusable.push(p.pattern);
+      continue;
+    }
     tried++;
     const m = re.matcher(text);
     if (!m.find()) continue;
@@ -38,7 +44,7 @@ export function matchTrigger(view: ContractView, query: string): TriggerMatch {
       if (v !== null && v !== undefined && !(name in groups)) groups[name] = v;
     }
   }
-  return { ...(matched ? { matched } : {}), tried, groups };
+  return { ...(matched ? { matched } : {}), tried, unusable, groups };
 }
 
 /** How an entity's value was found. */

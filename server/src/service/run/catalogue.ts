@@ -103,6 +103,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'timeline.task_start.text': 'query: {text}',
   'timeline.trigger_match.success': 'matched {pattern}',
   'timeline.trigger_match.failure': 'no intent pattern matches ({count} tried)',
+  'timeline.trigger_match.failure-unusable': 'no intent pattern matches ({count} tried; not usable on RE2, never matched: {unusable})',
   'timeline.trigger_match.skipped': 'TRIGGER has no intent patterns: every query is taken',
   'timeline.entity_extraction.success': '{entity} = {value} ({via})',
   'timeline.entity_extraction.failure': '{entity} not found in the query',

@@ -284,10 +284,10 @@ class Run {
     else {
       const m = matchTrigger(v, q.query);
       if (!m.matched) {
-        await this.emit('trigger_match', 'router', 'failure', { tried: m.tried, pointer: '/trigger/intent_patterns' });
+        await this.emit('trigger_match', 'router', 'failure', { tried: m.tried, unusable: m.unusable, pointer: '/trigger/intent_patterns' });
         throw new Finish({ code: 'TRIGGER_NOT_MATCHED', args: {}, pointer: '/trigger/intent_patterns' });
       }
-      await this.emit('trigger_match', 'router', 'success', { pattern: m.matched.pattern, pointer: m.matched.pointer, matched_text: m.matched.text, groups: m.groups });
+      await this.emit('trigger_match', 'router', 'success', { pattern: m.matched.pattern, pointer: m.matched.pointer, matched_text: m.matched.text, groups: m.groups, ...(m.unusable.length > 0 ? { unusable: m.unusable } : {}) });
       for (const e of v.entities) {
         const x = extractEntity(e, q.query, q.entities, m.groups);
         if (!x) {
@@ -361,25 +361,53 @@ class Run {
     await this.emit('context_assembly', 'context', 'success', {
       pools: this.contextBlocks.map((c) => ({ pool: c.pool, weight: c.weight, records: c.lines.length, dropped: c.dropped, chars: c.lines.reduce((s, l) => s + l.length, 0) })),
     });
-    await this.checkpoint('memory', this.scope(), q.fire);
+    await this.fire(q.fire, 'memory');
+    await this.checkpoint('memory', this.scope());
     await this.applyPending();
   }
 
-  /** Evaluates HITL rows and FAILURE_PROTOCOL conditions at a checkpoint; pauses for rows that fire. Returns whether a HITL row was approved. */
-  private async checkpoint(where: 'memory' | 'tool' | 'final', scope: Scope | Omit<Scope, 'output'>, fired: readonly string[]): Promise<boolean> {
+  /**
+   * Conditions fired by name (the snapshot's `fire` lists): FAILURE_PROTOCOL entries become
+   * pending (they handle a failure of this step, or apply at its end); HITL rows pause now.
+   * Returns whether a HITL row was approved (it then covers the approval of this step's calls).
+   */
+  private async fire(names: readonly string[], where: 'memory' | 'tool' | 'final'): Promise<boolean> {
     const rows: HitlView[] = [];
-    for (const name of fired) {
+    for (const name of names) {
       const fs = failuresNamed(this.view, name);
       const hs = hitlNamed(this.view, name);
       await this.emit('condition', 'protocol', fs.length + hs.length > 0 ? 'success' : 'unknown', { condition: name, state: 'fired', where, failures: fs.map((f) => f.pointer), hitl: hs.map((h) => h.pointer) });
       for (const f of fs) if (!this.pending.includes(f)) this.pending.push(f);
       for (const h of hs) if (!this.askedRows.has(h) && !rows.includes(h)) rows.push(h);
     }
+    return this.askRows(rows);
+  }
+
+  /** Pauses for each HITL row; a rejection or a timeout ends the run. Returns whether any was approved. */
+  private async askRows(rows: readonly HitlView[], args?: Readonly<Record<string, unknown>>): Promise<boolean> {
+    let approved = false;
+    for (const row of rows) {
+      this.askedRows.add(row);
+      const d = await this.ask({ kind: 'hitl', subject: row.scenario, names: [row.scenario, row.condition], reasonId: 'reason.hitl', reasonArgs: { condition: row.condition }, sla: row.sla, onTimeout: row.onTimeout, pointer: row.pointer, ...(args ? { arguments: args } : {}) });
+      if (d !== 'approve') throw new Finish(this.humanFailure(d, row.scenario, row.sla, row.onTimeout, row.pointer, row.scenario));
+      approved = true;
+    }
+    return approved;
+  }
+
+  /**
+   * Evaluates the backticked conditions at a checkpoint (after retrieval, before each tool call
+   * with its arguments, on the final answer): HITL rows that are true pause; FAILURE_PROTOCOL
+   * entries that are true become pending. On the final answer, rows that stay false or unknown
+   * are shown too (never silently passed). Returns whether a HITL row was approved.
+   */
+  private async checkpoint(where: 'memory' | 'tool' | 'final', scope: Scope, args?: Readonly<Record<string, unknown>>): Promise<boolean> {
+    const rows: HitlView[] = [];
     for (const row of this.view.hitl) {
-      if (this.askedRows.has(row) || rows.includes(row)) continue;
+      if (this.askedRows.has(row)) continue;
       const expr = conditionOf(row);
       if (!expr) continue;
-      const r = evaluate(expr, scope as Scope);
+      const r = evaluate(expr, scope);
       if (r.value === true) {
         await this.emit('condition', 'protocol', 'success', { condition: row.condition, state: 'true', where, pointer: row.pointer });
         rows.push(row);
@@ -387,18 +415,11 @@ class Run {
         await this.emit('condition', 'protocol', r.value === false ? 'success' : 'unknown', { condition: row.condition, state: String(r.value), missing: r.missing, where, pointer: row.pointer });
       }
     }
-    let approved = false;
-    for (const row of rows) {
-      this.askedRows.add(row);
-      const d = await this.ask({ kind: 'hitl', subject: row.scenario, names: [row.scenario, row.condition], reasonId: 'reason.hitl', reasonArgs: { condition: row.condition }, sla: row.sla, onTimeout: row.onTimeout, pointer: row.pointer, ...(where === 'tool' ? { arguments: (scope.names[0] ?? {}) as unknown } : {}) });
-      if (d === 'approve') approved = true;
-      else throw new Finish(this.humanFailure(d, row.scenario, row.sla, row.onTimeout, row.pointer, row.scenario));
-    }
+    const approved = await this.askRows(rows, args);
     for (const entry of this.view.failures) {
       const expr = conditionOf(entry);
       if (!expr || this.pending.includes(entry)) continue;
-      const r = evaluate(expr, scope as Scope);
-      if (r.value !== true) continue;
+      if (evaluate(expr, scope).value !== true) continue;
       await this.emit('condition', 'protocol', 'success', { condition: entry.condition, state: 'true', where, pointer: entry.pointer });
       this.pending.push(entry);
     }
@@ -521,27 +542,28 @@ class Run {
       const fired = script?.fire ?? [];
       if (step.kind === 'tool_calls') {
         this.messages.push({ role: 'assistant', content: step.text ?? '', toolCalls: step.calls });
-        for (const call of step.calls.slice(0, MAX_CALLS_PER_STEP)) await this.toolCall(call);
-        if (fired.length > 0) await this.checkpoint('tool', this.scope(), fired);
+        const approved = await this.fire(fired, 'tool');
+        for (const call of step.calls.slice(0, MAX_CALLS_PER_STEP)) await this.toolCall(call, approved);
         await this.applyPending();
         continue;
       }
       this.messages.push({ role: 'assistant', content: step.text });
-      const verified = await this.verify(step.text, fired);
+      await this.emit('final_output', 'planner', 'success', { text: step.text });
+      await this.fire(fired, 'final');
+      const verified = await this.verify(step.text);
       if (verified.retry) continue;
       return verified.answer;
     }
   }
 
-  private async verify(text: string, fired: readonly string[]): Promise<{ retry: boolean; answer?: unknown }> {
-    await this.emit('final_output', 'planner', 'success', { text });
+  private async verify(text: string): Promise<{ retry: boolean; answer?: unknown }> {
     const scope = this.scope();
     const v = verifyOutput(text, this.view, scope);
     for (const c of v.checks) {
       await this.emit('validation', 'validator', c.status, { subject: 'output', check: runMessage(c.checkId, c.checkArgs), check_id: c.checkId, check_args: c.checkArgs, ...(c.detail ? { detail: c.detail } : {}), pointer: c.pointer });
     }
     if (v.failure) {
-      if (fired.length > 0) await this.checkpoint('final', { ...scope, output: v.answer }, fired);
+      // A condition fired by this step handles the failure; otherwise the model may correct its answer once.
       if (v.failure.retryable && this.outputRetries < OUTPUT_RETRIES && this.pending.length === 0) {
         this.outputRetries++;
         const id = v.failure.code === 'OUTPUT_FORMAT_INVALID' ? 'feedback.format-retry' : 'feedback.schema-retry';
@@ -550,7 +572,7 @@ class Run {
       }
       throw new Finish({ code: v.failure.code, args: v.failure.args, pointer: v.failure.pointer });
     }
-    await this.checkpoint('final', { ...scope, output: v.answer }, fired);
+    await this.checkpoint('final', { ...scope, output: v.answer });
     await this.applyPending();
     this.path.push('final');
     return { retry: false, answer: v.answer };
@@ -561,7 +583,9 @@ class Run {
     await this.emit('tool_result', 'executor', status, { call_id: call.id, call_ref: callRef, tool, code, detail: feedback, ...detail });
     this.messages.push({ role: 'tool', toolCallId: call.id, content: feedback });
     this.streak = this.streak && this.streak.tool === tool && this.streak.code === code ? { ...this.streak, count: this.streak.count + 1 } : { tool, code, count: 1 };
-    if (this.streak.count >= MAX_CONSECUTIVE_FAILURES) throw new Finish({ code, args: { ...args, tool, count: this.streak.count }, ...(pointer ? { pointer } : {}) });
+    // With a circuit breaker, errors and timeouts are the breaker's business (seed 004 §5.1): the planner decides.
+    const breakerHandles = (code === 'TOOL_ERROR' || code === 'TOOL_TIMEOUT') && this.view.budgets.breaker !== undefined;
+    if (this.streak.count >= MAX_CONSECUTIVE_FAILURES && !breakerHandles) throw new Finish({ code, args: { ...args, tool, count: this.streak.count }, ...(pointer ? { pointer } : {}) });
   }
 
   private breakerFailure(tool: ToolView): void {
@@ -573,7 +597,8 @@ class Run {
     this.breaker.set(tool.name, s);
   }
 
-  private async toolCall(call: ToolCall): Promise<void> {
+  /** One tool call: validated, approved, mocked, checked. `approved`: a HITL row fired by this step was approved. */
+  private async toolCall(call: ToolCall, approved: boolean): Promise<void> {
     const callEvent = await this.emit('tool_call', 'planner', 'success', { call_id: call.id, tool: call.name, arguments: call.rawArguments });
     const ref = callEvent.event_id;
     const tool = this.view.tools.get(call.name);
@@ -606,7 +631,7 @@ class Run {
     }
     const argObj = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
     this.redactor.learn(argObj);
-    const approvedByRow = await this.checkpoint('tool', this.scope(argObj), []);
+    const approvedByRow = (await this.checkpoint('tool', { ...this.scope(argObj) }, argObj)) || approved;
     if (tool.requiresApproval && !approvedByRow) {
       const d = await this.ask({ kind: 'tool_approval', subject: tool.name, names: [tool.name], reasonId: 'reason.tool-approval', reasonArgs: {}, sla: '', onTimeout: 'reject', tool: tool.name, arguments: args, pointer: tool.approvalPointer ?? tool.pointer });
       if (d !== 'approve') throw new Finish(this.humanFailure(d, tool.name, '', 'reject', tool.approvalPointer ?? tool.pointer));

@@ -9,9 +9,17 @@ import { conditionExpression, type Expr } from './expression.ts';
 import { coversScenario } from '../validate/rules/human-in-the-loop.ts';
 import { FILE_LIKE } from '../model/references.ts';
 
-/** A name as matched when fired: trimmed, enclosing backticks removed, lower case. */
+/**
+ * A name as matched when fired: trimmed, enclosing backticks and a leading "If"/"When"/"如果"/
+ * "若"/"当" removed (as the FAILURE_PROTOCOL label is read, docs/contract-format.md §9), lower case.
+ */
 export function normaliseName(s: string): string {
-  return s.trim().replace(/^`([^`]*)`$/, '$1').trim().toLowerCase();
+  return s
+    .trim()
+    .replace(/^`([^`]*)`$/, '$1')
+    .trim()
+    .replace(/^(?:if|when)\s+|^(?:如果|若|当)\s*/i, '')
+    .toLowerCase();
 }
 
 /** Every name a snapshot may fire: FAILURE_PROTOCOL conditions and codes, HITL scenarios and conditions. */

@@ -60,7 +60,10 @@ function message(e: TraceEvent): { id: string; args: Record<string, string | num
     case 'task_start':
       return { id: 'timeline.task_start', args: { runId: str(p['run']?.['id']) || '—', contract: str(p['run']?.['contract']) || str(p['contract_name']), query: str(p['query_id']) } };
     case 'trigger_match':
-      return e.status === 'success' ? { id: 'timeline.trigger_match.success', args: { pattern: str(p['pattern']) } } : e.status === 'skipped' ? { id: 'timeline.trigger_match.skipped', args: {} } : { id: 'timeline.trigger_match.failure', args: { count: Number(p['tried'] ?? 0) } };
+      if (e.status === 'success') return { id: 'timeline.trigger_match.success', args: { pattern: str(p['pattern']) } };
+      if (e.status === 'skipped') return { id: 'timeline.trigger_match.skipped', args: {} };
+      if (Array.isArray(p['unusable']) && p['unusable'].length > 0) return { id: 'timeline.trigger_match.failure-unusable', args: { count: Number(p['tried'] ?? 0), unusable: p['unusable'].join(', ') } };
+      return { id: 'timeline.trigger_match.failure', args: { count: Number(p['tried'] ?? 0) } };
     case 'entity_extraction':
       return e.status === 'success' ? { id: 'timeline.entity_extraction.success', args: { entity: str(p['entity']), value: str(p['value']), via: runMessage(`via.${str(p['via'])}`) } } : { id: 'timeline.entity_extraction.failure', args: { entity: str(p['entity']) } };
     case 'memory_check':
