@@ -5,6 +5,7 @@
  * declare (issue 4 items 1 and 8). Never throws; bounded on any input.
  */
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ContractDiagnostic, Range, Severity } from '../types.ts';
@@ -234,7 +235,15 @@ export function readSnapshot(text: string, options: { readonly lang?: 'yaml' | '
     }
   }
   if (parsedAsJson) pos = new Positions(body);
-  else {
+  else if (options.lang === 'json') {
+    // JSON that JSON.parse refuses: jsonc-parser names the first error and its offset.
+    pos = new Positions(body);
+    const errors: ParseError[] = [];
+    parseJsonc(body, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+    const first = errors[0];
+    const span: [number, number] = first ? [first.offset, first.offset + Math.max(1, first.length)] : [0, 1];
+    return { diagnostics: [diagnostic('syntax', 'error', pos.range(span[0], Math.min(body.length, span[1])), { detail: first ? printParseErrorCode(first.error) : 'not valid JSON' })] };
+  } else {
     const doc = parseDocument(body, { uniqueKeys: true, strict: true, prettyErrors: false });
     pos = new Positions(body, doc);
     for (const err of doc.errors) {
@@ -243,7 +252,6 @@ export function readSnapshot(text: string, options: { readonly lang?: 'yaml' | '
         diagnostics.push(diagnostic('duplicate-key', 'error', pos.range(err.pos[0], err.pos[0] + Math.max(1, key.length)), { key }));
       } else diagnostics.push(diagnostic('syntax', 'error', pos.range(err.pos[0], Math.max(err.pos[1], err.pos[0] + 1)), { detail: err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') }));
     }
-    if (options.lang === 'json' && diagnostics.length === 0) diagnostics.push(diagnostic('syntax', 'error', pos.range(0, 1), { detail: 'not valid JSON' }));
     if (diagnostics.length > 0) return { diagnostics: diagnostics.slice(0, MAX_DIAGNOSTICS) };
     try {
       data = doc.toJS({ maxAliasCount: 1000 });
