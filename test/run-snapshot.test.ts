@@ -44,7 +44,7 @@ describe('snapshot diagnostics', () => {
       '    query: q',
       '',
     ].join('\n');
-    assert.deepEqual(at(text), ['4:8 error snapshot-step-kind', '5:34 error snapshot-arguments-both', '6:20 error snapshot-unknown-code', '7:8 error snapshot-duplicate-query', '0:0 warning snapshot-no-now']);
+    assert.deepEqual(at(text), ['0:0 warning snapshot-no-now', '4:8 error snapshot-step-kind', '5:34 error snapshot-arguments-both', '6:20 error snapshot-unknown-code', '7:8 error snapshot-duplicate-query']);
   });
 
   test('JSON snapshots: parsed fast, positions still found for problems', () => {
@@ -58,9 +58,9 @@ describe('snapshot diagnostics', () => {
     const text = SNAPSHOT.replace('queries:', 'queries:\n  - id: w\n    query: q\n    fire: [If the answer is not JSON, no such condition]\n    human: { Big refund: approve, nobody: reject }\n    tools: { teleport: [] }\n    expect: { error_code: ZZZ001 }');
     const ds = validateSnapshot(text, { contract });
     assert.deepEqual(ds.map((d) => `${d.severity} ${d.code} ${d.args['name'] ?? d.args['code']}`), [
-      'warning snapshot-unknown-tool teleport',
       'warning snapshot-unknown-condition no such condition',
       'warning snapshot-unknown-decision-target nobody',
+      'warning snapshot-unknown-tool teleport',
       'warning snapshot-unknown-error-code ZZZ001',
     ]);
     assert.ok(readSnapshot(text, { contract }).snapshot, 'warnings do not stop a run');

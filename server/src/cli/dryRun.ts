@@ -106,7 +106,9 @@ export function contractForSnapshot(snapshotPath: string, snapshot: Pick<Snapsho
  * the linter finds them (the config's `resourceRoots`, beside the contract, the workspace root).
  */
 export async function resourceReader(root: string, contract: LoadedContract): Promise<(name: string) => string | undefined> {
-  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)] });
+  // A contract outside the workspace root is its own workspace (resources beside it).
+  const inside = !relative(root, contract.path).startsWith('..');
+  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(inside ? root : dirname(contract.path))] });
   const facts = await service.facts(fileUri(contract.path), contract.model);
   const texts = new Map<string, string>();
   for (const [name, status] of facts.resources) {

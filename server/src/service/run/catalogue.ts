@@ -204,7 +204,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'eval.figures': 'success rate {successRate} · average rounds {rounds} · tokens {tokens} (average {avgTokens}) · human-intervention rate {humanRate}',
   'eval.drift': 'path drift against {previous}: {changed} of {compared} queries took another path (mean distance {distance})',
   'eval.drift-none': 'path drift: no previous eval run under {runs} to compare with',
-  'eval.drift-query': '  {snapshot} › {query}: {before} → {after}',
+  'eval.drift-query': '  {snapshot} › {query}: {before}  ⇒  {after}',
   'eval.no-snapshots': 'No snapshot files (*.snapshot.yaml, *.snapshot.yml, *.snapshot.json) found in {paths}.',
   'eval.runs': 'traces and report: {dir}',
   'run.trace': 'trace: {path}',

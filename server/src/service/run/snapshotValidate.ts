@@ -266,7 +266,7 @@ export function readSnapshot(text: string, options: { readonly lang?: 'yaml' | '
     diagnostics.push(...ruleDiagnostics(data as Record<string, any>, pos));
     if (options.contract && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...contractDiagnostics(data as Record<string, any>, options.contract, pos));
   }
-  const limited = diagnostics.slice(0, MAX_DIAGNOSTICS);
+  const limited = diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character).slice(0, MAX_DIAGNOSTICS);
   if (limited.some((d) => d.severity === 'error')) return { diagnostics: limited };
   return { snapshot: toSnapshot(data as Record<string, any>), diagnostics: limited };
 }

@@ -132,7 +132,9 @@ export function describeEvent(e: TraceEvent): TimelineLine[] {
   const p = e.payload as Record<string, any>;
   const pointer = typeof p['pointer'] === 'string' ? p['pointer'] : undefined;
   const line = (id: string, args: Record<string, string | number>, nested: boolean): TimelineLine => ({ label: LABEL[e.event_type], messageId: id, args, text: runMessage(id, args), status: e.status, nested, ...(pointer ? { pointer } : {}) });
-  const lines = [line(m.id, m.args, NESTED.has(e.event_type))];
+  // Checks of the final answer are a stage of their own; checks of a tool call sit under it.
+  const nested = NESTED.has(e.event_type) && !(e.event_type === 'validation' && p['subject'] === 'output');
+  const lines = [line(m.id, m.args, nested)];
   if (e.event_type === 'task_start' && typeof p['query'] === 'string') lines.push(line('timeline.task_start.text', { text: preview(p['query'], 200) }, true));
   if (e.event_type === 'task_end' && p['stats']) {
     const s = p['stats'];
