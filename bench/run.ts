@@ -14,7 +14,11 @@
  * Cases run interleaved: every iteration runs each case once, in a rotating order, so that load
  * from other processes on the machine hits all cases alike and the ratios stay meaningful.
  * Add a case by pushing `{ name, run }` to `cases`; `run` may return the time of its phases
- * (ms), which are reported as rows of their own.
+ * (ms), which are reported as rows of their own, and may be async (the dry run is).
+ *
+ * (c) the dry run (bench/dryRun.ts): one query of samples/device-diagnosis against 3 pools of
+ * 10,000 records each, retrieval included, loading the snapshot printed apart; baseline: the
+ * same query on the sample's own snapshot. Target: under 200 ms median.
  *
  * Options: --lines N (2000), --seed N (1), --iterations N (30, at least 20), --warmup N (5).
  */
@@ -25,6 +29,7 @@ import remarkFrontmatter from 'remark-frontmatter';
 import { lint as markdownlint } from 'markdownlint/sync';
 import { parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
 import { countLines, editBullet, editTableCell, editYamlValue, generateContract, type EditResult } from './generate.ts';
+import { largeSnapshotText, measureLoading, RECORDS_PER_POOL, runFirstQuery, sampleSnapshot } from './dryRun.ts';
 
 // A benchmark never fails the build: report unexpected errors and exit 0.
 process.on('uncaughtException', (e) => {
@@ -35,7 +40,7 @@ process.on('uncaughtException', (e) => {
 /** One benchmark case. `run` returns the duration of named phases (ms), when it has any. */
 export interface BenchCase {
   readonly name: string;
-  readonly run: (iteration: number) => void | Record<string, number>;
+  readonly run: (iteration: number) => void | Record<string, number> | Promise<void | Record<string, number>>;
 }
 
 interface Stats {
@@ -95,6 +100,10 @@ function sectionOf(e: EditResult): string {
 // process-level cache (compiled schemas, regex checks) can help.
 const FRESH = Array.from({ length: 8 }, (_, i) => generateContract(LINES, SEED + 1000 + i));
 
+// The dry run's snapshot: generated, then loaded (parse + schema check) a few times, apart from the runs.
+const dryRunText = largeSnapshotText(RECORDS_PER_POOL);
+const dryRunLoad = measureLoading(dryRunText, 5);
+
 function timed<T>(f: () => T): [T, number] {
   const a = performance.now();
   const v = f();
@@ -124,6 +133,8 @@ export const cases: BenchCase[] = [
   { name: 'ours: edit in a small section, parse + validate', run: (i) => editOurs(edits.small, i) },
   { name: 'remark parse, new document each time', run: (i) => void remark.parse(FRESH[i % FRESH.length]!) },
   { name: 'ours: cold, new document each time', run: (i) => coldOurs(FRESH[i % FRESH.length]!) },
+  { name: 'dry run: sample snapshot (baseline)', run: async () => void (await runFirstQuery(sampleSnapshot)) },
+  { name: `dry run: 3 pools x ${RECORDS_PER_POOL} records`, run: async () => void (await runFirstQuery(dryRunLoad.snapshot)) },
 ];
 
 interface Result {
@@ -132,7 +143,7 @@ interface Result {
   error?: string;
 }
 
-function measure(list: readonly BenchCase[]): Map<BenchCase, Result> {
+async function measure(list: readonly BenchCase[]): Promise<Map<BenchCase, Result>> {
   const results = new Map<BenchCase, Result>(list.map((c) => [c, { total: [], phases: new Map() }]));
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
     for (let k = 0; k < list.length; k++) {
@@ -141,7 +152,8 @@ function measure(list: readonly BenchCase[]): Map<BenchCase, Result> {
       if (r.error) continue;
       try {
         const a = performance.now();
-        const phases = c.run(i);
+        const value = c.run(i);
+        const phases = value instanceof Promise ? await value : value;
         const d = performance.now() - a;
         if (i < WARMUP) continue;
         r.total.push(d);
@@ -162,14 +174,16 @@ const fmt = (ms: number): string => (Number.isFinite(ms) ? ms.toFixed(ms < 10 ? 
 const pad = (s: string, n: number): string => s + ' '.repeat(Math.max(0, n - [...s].length));
 const lpad = (s: string, n: number): string => ' '.repeat(Math.max(0, n - [...s].length)) + s;
 
-function main(): void {
+async function main(): Promise<void> {
   console.log(`Benchmark: generated contract of ${countLines(text)} lines, ${text.length} characters (seed ${SEED}), ${previous.sections.length} sections, ${firstDiagnostics.length} diagnostics.`);
   console.log(`Node ${process.version}; ${WARMUP} warm-up + ${ITERATIONS} measured iterations per case, cases interleaved.`);
   for (const [k, list] of Object.entries(edits)) console.log(`  edit "${k}": ${list[0]!.description} ${sectionOf(list[0]!)}`);
   console.log(`First (process-cold) run: parse ${fmt(t1 - t0)} ms, validate ${fmt(t2 - t1)} ms.`);
+  const load = stats(dryRunLoad.ms);
+  console.log(`Dry-run snapshot: 3 pools x ${RECORDS_PER_POOL} records, ${(dryRunLoad.bytes / 1e6).toFixed(1)} MB of JSON; loading it (parse + schema check), not part of the runs: median ${fmt(load.median)} ms, first ${fmt(dryRunLoad.ms[0]!)} ms.`);
   console.log('');
 
-  const results = measure(cases);
+  const results = await measure(cases);
   const rows: [string, Stats | undefined, string?][] = [];
   for (const c of cases) {
     const r = results.get(c)!;
@@ -215,10 +229,14 @@ function main(): void {
     const label = `(b) ${c.name.replace('ours: ', '').replace(', parse + validate', '')} / cold`;
     line(label, percent(med(c.name), med(COLD)), percent(min(c.name), min(COLD)), `target < 10%: ${verdict(med(c.name) / med(COLD) < 0.1)}`);
   }
+  const DRY = cases[cases.length - 1]!.name;
+  const DRY_BASE = cases[cases.length - 2]!.name;
+  line('(c) dry run, 3 pools x 10,000 records (ms)', fmt(med(DRY)), fmt(min(DRY)), `target < 200 ms: ${verdict(med(DRY) < 200)}`);
+  line('    / same run on the sample snapshot', ratio(med(DRY), med(DRY_BASE)), ratio(min(DRY), min(DRY_BASE)));
 }
 
 try {
-  main();
+  await main();
 } catch (e) {
   console.log(`bench error: ${String((e as Error)?.stack ?? e)}`);
 }
