@@ -6,16 +6,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { createLanguageService, decodeText, parseContract, type ContractDiagnostic, type ParsedContract } from '../service/index.ts';
-import { readSnapshot, type SnapshotRead } from '../service/run/snapshotValidate.ts';
-import { runQuery, scriptedDecisions, type Decide, type RunResult } from '../service/run/engine.ts';
-import { createScriptedModel } from '../service/run/scriptedModel.ts';
-import type { ModelProvider } from '../service/run/modelProvider.ts';
-import type { Snapshot, SnapshotQuery, HumanDecision } from '../service/run/snapshot.ts';
-import type { EventSink, TraceEvent } from '../service/run/trace.ts';
-import { sha256Hex } from '../service/util/sha256.ts';
 import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
 import { TraceWriter } from '../node/traceWriter.ts';
+import { type ContractDiagnostic, createLanguageService, createScriptedModel, type Decide, decodeText, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, sha256Hex, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
 import { RunFolder } from '../node/runFolder.ts';
 import { displayPath, oneBased } from './report.ts';
 

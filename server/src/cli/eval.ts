@@ -7,8 +7,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { runMessage } from '../service/run/catalogue.ts';
-import { checkExpectation, evalFigures, pathDrift, type QueryReport } from '../service/run/evaluate.ts';
+import { checkExpectation, evalFigures, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
 import { globFiles } from '../node/nodeFileSystem.ts';
 import { readRunJson, RunFolder, runsWith, slug } from '../node/runFolder.ts';
 import { contractForSnapshot, executeQuery, formatDiagnostics, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract } from './dryRun.ts';

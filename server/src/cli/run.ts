@@ -6,11 +6,8 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import type { ParsedContract } from '../service/index.ts';
-import { runMessage } from '../service/run/catalogue.ts';
-import type { RunResult } from '../service/run/engine.ts';
-import type { HumanDecision, Snapshot } from '../service/run/snapshot.ts';
 import { RunFolder } from '../node/runFolder.ts';
+import { type HumanDecision, type ParsedContract, runMessage, type RunResult, type Snapshot } from '../service/index.ts';
 import { contractForSnapshot, executeQuery, fixedDecision, formatDiagnostics, InputError, loadContract, loadSnapshot, resourceReader, storedPath } from './dryRun.ts';
 import { clauseLocation, formatEvent } from './format/timeline.ts';
 import { displayPath } from './report.ts';

@@ -7,12 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { runMessage } from '../service/run/catalogue.ts';
-import { verifyTrace, type TraceVerification } from '../service/run/traceVerify.ts';
-import { eventsUpTo, firstDifference, recordedDecisions, recordedProvider } from '../service/run/replay.ts';
-import { scriptedDecisions } from '../service/run/engine.ts';
-import { createScriptedModel } from '../service/run/scriptedModel.ts';
-import type { TraceEvent } from '../service/run/trace.ts';
+import { createScriptedModel, eventsUpTo, firstDifference, recordedDecisions, recordedProvider, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
 import { RunFolder, stamp } from '../node/runFolder.ts';
 import { executeQuery, fixedDecision, formatDiagnostics, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract } from './dryRun.ts';
 import { formatEvent } from './format/timeline.ts';

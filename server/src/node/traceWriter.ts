@@ -12,7 +12,7 @@
  */
 import { closeSync, fdatasyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { eventLine, type TraceEvent } from '../service/run/trace.ts';
+import { eventLine, type TraceEvent } from '../service/index.ts';
 
 /** Event types after which the file is flushed to the disk. */
 const FLUSH_AFTER = new Set<TraceEvent['event_type']>(['human_input', 'task_end']);

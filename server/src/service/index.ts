@@ -26,6 +26,7 @@ export { validateContract } from './validate/validate.ts';
 export { recheckAnalyzer, analyzeWithRecheck, memoised, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './catalogue/sections.ts';
+export { locate } from './model/locate.ts';
 
 /** Default size above which a file is not analysed (bytes). */
 export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -111,3 +112,4 @@ export { definition, references, prepareRename, rename } from './features/naviga
 export { documentSymbols, foldingRanges } from './features/symbols.ts';
 export { codeActions, sectionSkeleton, type DiagnosticRef, type CodeActionOptions } from './features/codeActions.ts';
 export type * from './features/types.ts';
+export * from './run/index.ts';

@@ -4,11 +4,7 @@
  * as 1-based `file:line:col`. Lines are produced event by event so that a run prints as it goes.
  */
 import stringWidth from 'string-width';
-import type { ParsedContract } from '../../service/index.ts';
-import { locate } from '../../service/model/locate.ts';
-import { describeEvent } from '../../service/run/timeline.ts';
-import { runMessage } from '../../service/run/catalogue.ts';
-import type { EventStatus, TraceEvent } from '../../service/run/trace.ts';
+import { describeEvent, type EventStatus, locate, type ParsedContract, runMessage, type TraceEvent } from '../../service/index.ts';
 import { oneBased } from '../report.ts';
 
 const ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, gray: 90, bold: 1, dim: 2 } as const;
