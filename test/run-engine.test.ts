@@ -4,6 +4,7 @@
 // test/run-cli.test.ts.
 // Run: node --import tsx --test test/run-engine.test.ts
 import { describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { conditionExpression, evaluate, parseExpression, type Scope } from '../server/src/service/run/expression.ts';
 import { resolveTemplate, retrieve } from '../server/src/service/run/retrieval.ts';
@@ -316,7 +317,10 @@ describe('trace content', () => {
     });
   });
 
-  test('every outcome code has a message whose placeholders are documented arguments', () => {
+  test('every outcome code has a message and a row in docs/dry-run.md, and the docs name no other code', () => {
+    const docs = readFileSync(new URL('../docs/dry-run.md', import.meta.url), 'utf8');
+    const documented = [...docs.matchAll(/^\| `([A-Z_]+)` \| (\w+) \|/gm)].map((m) => [m[1]!, m[2]!]);
+    assert.deepEqual(documented, Object.entries(OUTCOME_CODES).map(([code, spec]) => [code, spec.stage]));
     for (const [code, spec] of Object.entries(OUTCOME_CODES)) {
       assert.ok(spec.summary.length > 10, code);
       assert.equal(runMessage(`outcome.${code}`), spec.message);
