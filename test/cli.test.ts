@@ -10,7 +10,7 @@
 // `npm ci --prefix tools/sarif` has installed it, and skips otherwise.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -18,11 +18,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Sarif from 'sarif';
 import { RULES } from '../server/src/service/index.ts';
+import { CliUnderTest, type CliRun } from './helpers/cliProcess.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
-const buildDir = join(repo, 'test-results', `cli-${process.pid}`);
-const BIN = join(buildDir, 'bin', 'agents-md.cjs');
+const tool = new CliUnderTest('cli');
 
 const scratch: string[] = [];
 
@@ -37,38 +37,14 @@ function workspace(files: Record<string, string>): string {
   return dir;
 }
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** At most this many CLI processes at once (the tests run concurrently). */
-const MAX_PROCESSES = 4;
-let running = 0;
-const waiting: (() => void)[] = [];
+type Run = CliRun;
 
 /** Runs the CLI in `cwd`, with a colour-neutral environment (stdout is a pipe, not a TTY). */
-async function cli(cwd: string, ...args: string[]): Promise<Run> {
-  if (running >= MAX_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    const env = { ...process.env };
-    delete env['NO_COLOR'];
-    delete env['FORCE_COLOR'];
-    return await new Promise<Run>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
+function cli(cwd: string, ...args: string[]): Promise<Run> {
+  const env = { ...process.env };
+  delete env['NO_COLOR'];
+  delete env['FORCE_COLOR'];
+  return tool.run(cwd, args, env, 60_000);
 }
 
 function json(run: Run): JsonResult[] {
@@ -148,19 +124,14 @@ Guidance for coding agents working in this repository.
 
 // ---------------------------------------------------------------------------------------------
 
-before(() => {
-  const r = spawnSync(process.execPath, [join(repo, 'esbuild.mjs'), '--only', 'cli', '--outdir', join(buildDir, 'dist')], { cwd: repo, encoding: 'utf8' });
-  assert.equal(r.status, 0, `esbuild failed:\n${r.stdout}\n${r.stderr}`);
-  mkdirSync(dirname(BIN), { recursive: true });
-  copyFileSync(join(repo, 'bin', 'agents-md.cjs'), BIN);
-});
+before(() => tool.build());
 
 after(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  rmSync(buildDir, { recursive: true, force: true });
+  tool.remove();
 });
 
-// All suites, and the tests in each, run concurrently (at most MAX_PROCESSES CLI processes at once).
+// All suites, and the tests in each, run concurrently (at most four CLI processes at once).
 describe('agents-md CLI', { concurrency: true }, () => {
   describe('agents-md lint: text output', { concurrency: true }, () => {
     test('one line per diagnostic with 1-based positions, a summary, exit 1 on errors', async () => {

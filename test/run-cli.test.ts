@@ -5,18 +5,17 @@
 // Run: node --import tsx --test test/run-cli.test.ts
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
 import { RunFolder } from '../server/src/node/runFolder.ts';
 import { CONTRACT } from './helpers/dryRun.ts';
+import { CliUnderTest, repo, type CliRun } from './helpers/cliProcess.ts';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const buildDir = join(repo, 'test-results', `run-cli-${process.pid}`);
-const BIN = join(buildDir, 'bin', 'agents-md.cjs');
+const tool = new CliUnderTest('run-cli');
+const BIN = tool.bin;
 const scratch: string[] = [];
 
 function tempDir(): string {
@@ -25,33 +24,9 @@ function tempDir(): string {
   return dir;
 }
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-const MAX_PROCESSES = 4;
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function cli(cwd: string, ...args: string[]): Promise<Run> {
-  if (running >= MAX_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await new Promise<Run>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
+/** Runs the CLI in `cwd` without colours. */
+function cli(cwd: string, ...args: string[]): Promise<CliRun> {
+  return tool.run(cwd, args, { ...process.env, NO_COLOR: '1' });
 }
 
 /** Every file under `dir`, relative, `/`-separated. */
@@ -74,16 +49,11 @@ const SAMPLE_SNAPSHOTS = ['procurement-analyzer', 'device-diagnosis', 'contract-
 
 const EXIT = { success: 0, failure: 1, fallback: 3, cancelled: 130 } as const;
 
-before(() => {
-  const r = spawnSync(process.execPath, [join(repo, 'esbuild.mjs'), '--only', 'cli', '--outdir', join(buildDir, 'dist')], { cwd: repo, encoding: 'utf8' });
-  assert.equal(r.status, 0, `esbuild failed:\n${r.stdout}\n${r.stderr}`);
-  mkdirSync(dirname(BIN), { recursive: true });
-  copyFileSync(join(repo, 'bin', 'agents-md.cjs'), BIN);
-});
+before(() => tool.build());
 
 after(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  rmSync(buildDir, { recursive: true, force: true });
+  tool.remove();
 });
 
 describe('agents-md run on the sample snapshots', { concurrency: true }, () => {

@@ -128,21 +128,26 @@ function samePath(a: string, b: string): boolean {
   }
 }
 
+/** The options `run` and `trace fork` share: decisions for every pause, JSON output, colours, and their exit codes in the help. */
+export function withRunOutputOptions(command: Command, pauses: string): Command {
+  return command
+    .addOption(new Option('--approve', `answer every human pause ${pauses} with approve (instead of the snapshot's decisions)`).conflicts('reject'))
+    .addOption(new Option('--reject', `answer every human pause ${pauses} with reject`).conflicts('approve'))
+    .option('--json', 'print the result as JSON instead of the timeline')
+    .option('--color', 'force coloured output')
+    .option('--no-color', 'disable coloured output (also: NO_COLOR=1, or output not to a terminal)')
+    .addHelpText('after', RUN_EXIT_HELP);
+}
+
 /** Registers `run` on the program. */
 export function registerRunCommand(program: Command, setExitCode: (code: number) => void): void {
-  program
+  const run = program
     .command('run')
     .description('Dry-run a contract against a mocked memory snapshot: prints the run as a timeline (trigger → memory → prompt → tool calls → validation → outcome) and writes its trace to .agents-md/runs/.')
     .argument('<contract>', 'the contract file (AGENTS.md)')
     .requiredOption('-s, --snapshot <file>', 'the snapshot file (*.snapshot.yaml, *.snapshot.json)')
     .option('-q, --query <id>', 'the query of the snapshot to run (needed when it has several)')
-    .option('--json', 'print the result as JSON instead of the timeline')
     .option('--root <dir>', 'workspace root: runs are written under <root>/.agents-md/runs, resources are found from it (default: the current directory)')
-    .addOption(new Option('--approve', 'answer every human pause with approve (instead of the snapshot\'s decisions)').conflicts('reject'))
-    .addOption(new Option('--reject', 'answer every human pause with reject').conflicts('approve'))
-    .option('--real-delays', 'wait for the snapshot\'s mocked delays instead of only counting them (watch a long run unfold)')
-    .option('--color', 'force coloured output')
-    .option('--no-color', 'disable coloured output (also: NO_COLOR=1, or output not to a terminal)')
-    .addHelpText('after', RUN_EXIT_HELP)
-    .action((contract: string, options: RunCliOptions) => runCommand(contract, options, setExitCode));
+    .option('--real-delays', 'wait for the snapshot\'s mocked delays instead of only counting them (watch a long run unfold)');
+  withRunOutputOptions(run, 'of the run').action((contract: string, options: RunCliOptions) => runCommand(contract, options, setExitCode));
 }

@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { createScriptedModel, eventsUpTo, firstDifference, recordedDecisions, recordedProvider, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
 import { RunFolder, stamp } from '../node/runFolder.ts';
 import { executeQuery, fixedDecision, formatDiagnostics, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract } from './dryRun.ts';
 import { formatEvent } from './format/timeline.ts';
-import { flagDecision, resultJson, RUN_EXIT, RUN_EXIT_HELP, wantColor } from './run.ts';
+import { flagDecision, resultJson, RUN_EXIT, wantColor, withRunOutputOptions } from './run.ts';
 import { displayPath } from './report.ts';
 import { TOOL_NAME } from './meta.ts';
 
@@ -223,18 +223,12 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .option('--root <dir>', 'the workspace root the trace\'s paths are relative to (default: the current directory)')
     .addHelpText('after', REPLAY_HELP)
     .action(guarded(setExitCode, (file: string, o: { root?: string }) => replayCommand(file, o, setExitCode)));
-  trace
+  const fork = trace
     .command('fork')
     .description('Fork a run at an event: the events up to it are kept as they are, then the run goes on with the snapshot\'s script and new decisions, in a new trace whose new events have their own id namespace.')
     .argument('<trace>', 'the trace file')
     .requiredOption('--at <event-id>', 'the last event kept, e.g. evt_0012')
     .option('-s, --snapshot <file>', 'continue with this snapshot (e.g. a changed tool mock) instead of the recorded one')
-    .option('--root <dir>', 'the workspace root the trace\'s paths are relative to (default: the current directory)')
-    .addOption(new Option('--approve', 'answer every human pause after the fork point with approve').conflicts('reject'))
-    .addOption(new Option('--reject', 'answer every human pause after the fork point with reject').conflicts('approve'))
-    .option('--json', 'print the result as JSON instead of the timeline')
-    .option('--color', 'force coloured output')
-    .option('--no-color', 'disable coloured output')
-    .addHelpText('after', RUN_EXIT_HELP)
-    .action(guarded(setExitCode, (file: string, o: ForkOptions) => forkCommand(file, o, setExitCode)));
+    .option('--root <dir>', 'the workspace root the trace\'s paths are relative to (default: the current directory)');
+  withRunOutputOptions(fork, 'after the fork point').action(guarded(setExitCode, (file: string, o: ForkOptions) => forkCommand(file, o, setExitCode)));
 }

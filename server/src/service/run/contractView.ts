@@ -131,6 +131,11 @@ export function durationMs(text: unknown): number | undefined {
 }
 
 const COMPLEXITY_STEPS: Record<string, number> = { simple: 20, medium: 50, complex: 100 };
+
+/** `{ [key]: value }` when the value is defined, else `{}`: for optional fields of a view. */
+function some<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}
 const schemaObj = (v: unknown): Record<string, unknown> | undefined => obj(v);
 
 const cache = new WeakMap<ParsedContract, ContractView>();
@@ -177,8 +182,8 @@ export function contractView(model: ParsedContract): ContractView {
     freshness.set(source, {
       pointer: `/memory_freshness/${i}`,
       kind: str(o['kind']) ?? 'static',
-      ...(str(o['updated_before']) ? { updatedBefore: str(o['updated_before'])! } : {}),
-      ...(str(o['stale_after']) ? { staleAfter: str(o['stale_after'])! } : {}),
+      ...some('updatedBefore', str(o['updated_before'])),
+      ...some('staleAfter', str(o['stale_after'])),
     });
   });
 
@@ -197,10 +202,10 @@ export function contractView(model: ParsedContract): ContractView {
       name,
       pointer: `/tools/${i}`,
       description: str(o['description']) ?? '',
-      ...(str(o['when_to_use']) ? { whenToUse: str(o['when_to_use'])! } : {}),
-      ...(str(o['when_not_to_use']) ? { whenNotToUse: str(o['when_not_to_use'])! } : {}),
-      ...(schemaObj(o['input_schema']) ? { inputSchema: schemaObj(o['input_schema'])! } : {}),
-      ...(schemaObj(o['output_schema']) ? { outputSchema: schemaObj(o['output_schema'])! } : {}),
+      ...some('whenToUse', str(o['when_to_use'])),
+      ...some('whenNotToUse', str(o['when_not_to_use'])),
+      ...some('inputSchema', schemaObj(o['input_schema'])),
+      ...some('outputSchema', schemaObj(o['output_schema'])),
       requiresApproval: o['requires_approval'] === true || listed >= 0,
       ...(o['requires_approval'] === true ? { approvalPointer: `/tools/${i}/requires_approval` } : listed >= 0 ? { approvalPointer: `/budgets/requires_approval/${listed}` } : {}),
       timeoutMs: perTool ?? own ?? DEFAULT_TOOL_TIMEOUT_MS,
@@ -215,11 +220,11 @@ export function contractView(model: ParsedContract): ContractView {
       {
         pointer: `/constraints/${i}`,
         type: str(o['type']) ?? '',
-        ...(str(o['format']) ? { format: str(o['format'])! } : {}),
-        ...(schemaObj(o['schema']) ? { schema: schemaObj(o['schema'])! } : {}),
-        ...(str(o['rule']) ? { rule: str(o['rule'])! } : {}),
-        ...(str(o['check']) ? { check: str(o['check'])! } : {}),
-        ...(str(o['language']) ? { language: str(o['language'])! } : {}),
+        ...some('format', str(o['format'])),
+        ...some('schema', schemaObj(o['schema'])),
+        ...some('rule', str(o['rule'])),
+        ...some('check', str(o['check'])),
+        ...some('language', str(o['language'])),
       },
     ];
   });
@@ -265,14 +270,14 @@ export function contractView(model: ParsedContract): ContractView {
       if (typeof e === 'string') return cleanName(e) ? [{ name: cleanName(e), pointer: `/trigger/required_entities/${i}` }] : [];
       const o = obj(e);
       const name = cleanName(o?.['name']);
-      return name ? [{ name, pointer: `/trigger/required_entities/${i}`, ...(str(o!['pattern']) ? { pattern: str(o!['pattern'])! } : {}) }] : [];
+      return name ? [{ name, pointer: `/trigger/required_entities/${i}`, ...some('pattern', str(o!['pattern'])) }] : [];
     }),
     pools,
     requirements,
     freshness,
     tools,
     constraints,
-    ...(schemaObj(d['output_schema']) ? { outputSchema: schemaObj(d['output_schema'])! } : {}),
+    ...some('outputSchema', schemaObj(d['output_schema'])),
     hitl,
     failures,
     budgets: {

@@ -498,7 +498,8 @@ class Run {
     this.o.signal?.addEventListener('abort', onHostAbort, { once: true });
     try {
       const tools = [...this.view.tools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema ?? { type: 'object' } }));
-      const step = this.o.provider.step({ messages: [...this.messages], tools, signal: controller.signal });
+      const left = this.view.budgets.tokenBudget === undefined ? undefined : Math.max(1, this.view.budgets.tokenBudget - this.tokens);
+      const step = this.o.provider.step({ messages: [...this.messages], tools, signal: controller.signal, ...(left !== undefined ? { maxTokens: left } : {}) });
       const aborted = new Promise<never>((_, reject) => {
         controller.signal.addEventListener('abort', () => reject(new ModelError('CANCELLED', 'aborted')), { once: true });
         if (controller.signal.aborted) reject(new ModelError('CANCELLED', 'aborted'));

@@ -127,18 +127,17 @@ class Parser {
     return e;
   }
   private or(): Expr {
-    let left = this.and();
-    while (this.isKeyword('OR')) {
-      this.i++;
-      left = { kind: 'or', left, right: this.and() };
-    }
-    return left;
+    return this.chain('or', () => this.and());
   }
   private and(): Expr {
-    let left = this.not();
-    while (this.isKeyword('AND')) {
+    return this.chain('and', () => this.not());
+  }
+  /** `operand (KEYWORD operand)*`, left-associative. */
+  private chain(kind: 'and' | 'or', operand: () => Expr): Expr {
+    let left = operand();
+    while (this.isKeyword(kind.toUpperCase())) {
       this.i++;
-      left = { kind: 'and', left, right: this.not() };
+      left = { kind, left, right: operand() };
     }
     return left;
   }
