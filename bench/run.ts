@@ -20,7 +20,11 @@
  * Cases run interleaved: every iteration runs each case once, in a rotating order, so that load
  * from other processes on the machine hits all cases alike and the ratios stay meaningful.
  * Add a case by pushing `{ name, run }` to `cases`; `run` may return the time of its phases
- * (ms), which are reported as rows of their own.
+ * (ms), which are reported as rows of their own, and may be async (the dry run is).
+ *
+ * (c) the dry run (bench/dryRun.ts): one query of samples/device-diagnosis against 3 pools of
+ * 10,000 records each, retrieval included, loading the snapshot printed apart; baseline: the
+ * same query on the sample's own snapshot. Target: under 200 ms median.
  *
  * Options: --lines N (2000), --seed N (1), --iterations N (30, at least 20), --warmup N (5).
  */
@@ -32,6 +36,7 @@ import { lint as markdownlint } from 'markdownlint/sync';
 import { diffContracts, parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
 import { localiseDiagnostic } from '../server/src/service/l10n/diagnostics.ts';
 import { countLines, editBullet, editTableCell, editYamlValue, generateContract, reviewEdits, type EditResult } from './generate.ts';
+import { largeSnapshotText, measureLoading, RECORDS_PER_POOL, runFirstQuery, sampleSnapshot } from './dryRun.ts';
 
 // A benchmark never fails the build: report unexpected errors and exit 0.
 process.on('uncaughtException', (e) => {
@@ -42,7 +47,7 @@ process.on('uncaughtException', (e) => {
 /** One benchmark case. `run` returns the duration of named phases (ms), when it has any. */
 export interface BenchCase {
   readonly name: string;
-  readonly run: (iteration: number) => void | Record<string, number>;
+  readonly run: (iteration: number) => void | Record<string, number> | Promise<void | Record<string, number>>;
 }
 
 interface Stats {
@@ -108,6 +113,9 @@ const diffBefore = parseContract(text);
 const diffAfter = parseContract(reviewed.text);
 const unrelated = parseContract(FRESH[0]!);
 const reviewChanges = diffContracts(diffBefore, diffAfter).changes.length;
+// The dry run's snapshot: generated, then loaded (parse + schema check) a few times, apart from the runs.
+const dryRunText = largeSnapshotText(RECORDS_PER_POOL);
+const dryRunLoad = measureLoading(dryRunText, 5);
 
 function timed<T>(f: () => T): [T, number] {
   const a = performance.now();
@@ -145,6 +153,8 @@ export const cases: BenchCase[] = [
   },
   { name: 'ours: semantic diff of two parsed models (review)', run: () => void diffContracts(diffBefore, diffAfter) },
   { name: 'ours: semantic diff of two unrelated contracts', run: () => void diffContracts(diffBefore, unrelated) },
+  { name: 'dry run: sample snapshot (baseline)', run: async () => void (await runFirstQuery(sampleSnapshot)) },
+  { name: `dry run: 3 pools x ${RECORDS_PER_POOL} records`, run: async () => void (await runFirstQuery(dryRunLoad.snapshot)) },
 ];
 
 interface Result {
@@ -153,7 +163,7 @@ interface Result {
   error?: string;
 }
 
-function measure(list: readonly BenchCase[]): Map<BenchCase, Result> {
+async function measure(list: readonly BenchCase[]): Promise<Map<BenchCase, Result>> {
   const results = new Map<BenchCase, Result>(list.map((c) => [c, { total: [], phases: new Map() }]));
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
     for (let k = 0; k < list.length; k++) {
@@ -162,7 +172,8 @@ function measure(list: readonly BenchCase[]): Map<BenchCase, Result> {
       if (r.error) continue;
       try {
         const a = performance.now();
-        const phases = c.run(i);
+        const value = c.run(i);
+        const phases = value instanceof Promise ? await value : value;
         const d = performance.now() - a;
         if (i < WARMUP) continue;
         r.total.push(d);
@@ -183,15 +194,17 @@ const fmt = (ms: number): string => (Number.isFinite(ms) ? ms.toFixed(ms < 10 ? 
 const pad = (s: string, n: number): string => s + ' '.repeat(Math.max(0, n - [...s].length));
 const lpad = (s: string, n: number): string => ' '.repeat(Math.max(0, n - [...s].length)) + s;
 
-function main(): void {
+async function main(): Promise<void> {
   console.log(`Benchmark: generated contract of ${countLines(text)} lines, ${text.length} characters (seed ${SEED}), ${previous.sections.length} sections, ${firstDiagnostics.length} diagnostics.`);
   console.log(`Node ${process.version}; ${WARMUP} warm-up + ${ITERATIONS} measured iterations per case, cases interleaved.`);
   for (const [k, list] of Object.entries(edits)) console.log(`  edit "${k}": ${list[0]!.description} ${sectionOf(list[0]!)}`);
   console.log(`  diff "review": ${reviewed.description}; ${reviewChanges} semantic changes`);
   console.log(`First (process-cold) run: parse ${fmt(t1 - t0)} ms, validate ${fmt(t2 - t1)} ms.`);
+  const load = stats(dryRunLoad.ms);
+  console.log(`Dry-run snapshot: 3 pools x ${RECORDS_PER_POOL} records, ${(dryRunLoad.bytes / 1e6).toFixed(1)} MB of JSON; loading it (parse + schema check), not part of the runs: median ${fmt(load.median)} ms, first ${fmt(dryRunLoad.ms[0]!)} ms.`);
   console.log('');
 
-  const results = measure(cases);
+  const results = await measure(cases);
   const rows: [string, Stats | undefined, string?][] = [];
   for (const c of cases) {
     const r = results.get(c)!;
@@ -244,10 +257,14 @@ function main(): void {
   line('    unrelated contracts / review', ratio(med('ours: semantic diff of two unrelated contracts'), med(DIFF)), ratio(min('ours: semantic diff of two unrelated contracts'), min(DIFF)));
   const ZH = 'ours: every diagnostic localised to zh-cn';
   line(`(d) ${firstDiagnostics.length} diagnostics in zh-cn / cold`, percent(med(ZH), med(COLD)), percent(min(ZH), min(COLD)));
+  const DRY = cases[cases.length - 1]!.name;
+  const DRY_BASE = cases[cases.length - 2]!.name;
+  line('(e) dry run, 3 pools x 10,000 records (ms)', fmt(med(DRY)), fmt(min(DRY)), `target < 200 ms: ${verdict(med(DRY) < 200)}`);
+  line('    / same run on the sample snapshot', ratio(med(DRY), med(DRY_BASE)), ratio(min(DRY), min(DRY_BASE)));
 }
 
 try {
-  main();
+  await main();
 } catch (e) {
   console.log(`bench error: ${String((e as Error)?.stack ?? e)}`);
 }

@@ -109,7 +109,7 @@ after(() => {
   bundle.dispose();
 });
 
-// All suites, and the tests in each, run concurrently (at most MAX_PROCESSES CLI processes at once).
+// All suites, and the tests in each, run concurrently (at most four CLI processes at once).
 describe('agents-md CLI', { concurrency: true }, () => {
   describe('agents-md lint: text output', { concurrency: true }, () => {
     test('one line per diagnostic with 1-based positions, a summary, exit 1 on errors', async () => {

@@ -22,6 +22,9 @@ import { localiseCommander } from './commanderText.ts';
 import { EXIT } from './exitCodes.ts';
 import { registerDiffCommand } from './diff/command.ts';
 import { errorLine, useColor } from './terminal.ts';
+import { registerRunCommand } from './run.ts';
+import { registerEvalCommand } from './eval.ts';
+import { registerTraceCommand } from './trace.ts';
 
 export { EXIT } from './exitCodes.ts';
 
@@ -137,6 +140,10 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     });
 
   registerDiffCommand(program, setExitCode);
+  registerRunCommand(program, setExitCode);
+  registerEvalCommand(program, setExitCode);
+  registerTraceCommand(program, setExitCode);
+
   return program;
 }
 

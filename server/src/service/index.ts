@@ -31,6 +31,7 @@ export { localiseDiagnostic } from './l10n/diagnostics.ts';
 export { resolveLang, langFromEnvironment, type Lang } from './l10n/lang.ts';
 export { ruleDocId, ruleMessageId } from './validate/messages.ts';
 export { displayWidth, padEndDisplay, alignColumns, wrapDisplay } from './text/width.ts';
+export { locate } from './model/locate.ts';
 
 /** Default size above which a file is not analysed (bytes). */
 export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -125,3 +126,4 @@ export type * from './diff/types.ts';
 export { diffTree, type DiffTreeOptions } from './features/diffTree.ts';
 export { sectionTitle, summaryLine } from './diff/labels.ts';
 export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';
+export * from './run/index.ts';

@@ -1,5 +1,6 @@
 import contract from '../../../../schemas/contract.schema.json' with { type: 'json' };
 import config from '../../../../schemas/config.schema.json' with { type: 'json' };
+import snapshot from '../../../../schemas/snapshot.schema.json' with { type: 'json' };
 import identity from '../../../../schemas/sections/identity.schema.json' with { type: 'json' };
 import memoryContract from '../../../../schemas/sections/memory-contract.schema.json' with { type: 'json' };
 import memoryPolicy from '../../../../schemas/sections/memory-policy.schema.json' with { type: 'json' };
@@ -27,6 +28,8 @@ export type JsonSchema = { readonly [key: string]: unknown };
 export const contractSchema: JsonSchema = contract;
 /** The configuration file's schema. */
 export const configSchema: JsonSchema = config;
+/** The dry-run snapshot schema (docs/dry-run.md). */
+export const snapshotSchema: JsonSchema = snapshot;
 
 /** Every section schema, in the order of `schemas/sections/`. Bundled, so no file I/O. */
 export const sectionSchemas: readonly JsonSchema[] = [

@@ -13,6 +13,7 @@ import { CLI_MESSAGES } from './cliMessages.ts';
 import { DOCS_MESSAGES } from './docsMessages.ts';
 import { MODEL_MESSAGES } from '../run/modelMessages.ts';
 import { DIFF_MESSAGES } from '../diff/messages.ts';
+import { RUN_MESSAGES } from '../run/catalogue.ts';
 
 /** Message id → English template. Ids are unique across all catalogues. */
 export type MessageCatalogue = Readonly<Record<string, string>>;
@@ -27,6 +28,7 @@ export const CATALOGUES: Readonly<Record<string, MessageCatalogue>> = {
   docs: DOCS_MESSAGES,
   model: MODEL_MESSAGES,
   diff: prefixed('diff.', DIFF_MESSAGES),
+  run: prefixed('run.', RUN_MESSAGES),
 };
 
 /** A catalogue whose ids get a prefix, for a feature whose short ids would clash with others'. */

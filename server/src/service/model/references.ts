@@ -53,7 +53,8 @@ const IDENT = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 const TOKEN = /[\p{L}\p{N}_./-]+/gu;
 /** A backticked identifier right after one of these words names a tool (docs/contract-format.md §8). */
 const USE_VERB = /(?:\b(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs|running|execute|executes|query|queries)|使用|调用|运行|执行)\s*$/i;
-const FILE_LIKE = /^(?!\w+:\/\/)[\p{L}\p{N}_./-]*[\p{L}\p{N}_-]\.(?:csv|tsv|json|jsonl|ya?ml|md|txt|pdf|xlsx?|parquet|sql|xml|html?)$/iu;
+/** A backticked span that names a resource file (docs/contract-format.md §8). */
+export const FILE_LIKE = /^(?!\w+:\/\/)[\p{L}\p{N}_./-]*[\p{L}\p{N}_-]\.(?:csv|tsv|json|jsonl|ya?ml|md|txt|pdf|xlsx?|parquet|sql|xml|html?)$/iu;
 const TEMPLATE = /\{\{([^{}]*)\}\}/g;
 const TEMPLATE_VAR = /^\s*([\p{L}_][\p{L}\p{N}_]*)\s*(?:\[\s*(-?\d*)\s*:\s*(-?\d*)\s*\])?\s*$/u;
 

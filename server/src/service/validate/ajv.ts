@@ -68,15 +68,31 @@ function checkJsonSchemaUncached(schema: unknown): SchemaProblem[] {
   return [];
 }
 
+const compiled = new WeakMap<object, ValidateFunction | null>();
+
+/**
+ * The compiled validator of a contract's JSON Schema (a tool's input or output schema, an output
+ * schema), cached per schema object; undefined when the schema does not compile (the validator
+ * reports that schema at its place).
+ */
+export function compiledSchema(schema: object): ValidateFunction | undefined {
+  let v = compiled.get(schema);
+  if (v === undefined) {
+    try {
+      v = metaAjv.compile(schema);
+    } catch {
+      v = null;
+    }
+    compiled.set(schema, v);
+  }
+  return v ?? undefined;
+}
+
 /** Validates data against an already valid JSON Schema (used for examples). */
 export function validateAgainst(schema: object, data: unknown): readonly ErrorObject[] {
-  try {
-    const v = metaAjv.compile(schema);
-    v(data);
-    return v.errors ?? [];
-  } catch {
-    return [];
-  }
+  const v = compiledSchema(schema);
+  if (!v || v(data)) return [];
+  return v.errors ?? [];
 }
 
 export type { ErrorObject };

@@ -9,6 +9,7 @@ import { checkPatternDialect } from '../validate/regexDialect.ts';
 import { decodeText } from '../text/decode.ts';
 import { validateConfig, type ConfigMessage } from './configSchema.ts';
 import { format } from '../l10n/format.ts';
+import { sha256Hex } from '../util/sha256.ts';
 
 /** Names of the configuration file, in the order they are looked for in each folder. */
 export const CONFIG_NAMES = ['.agents-md.json', '.agents-md.yaml', '.agents-md.yml'] as const;
@@ -184,9 +185,7 @@ export class Workspace {
     if (!hit) {
       hit = (async () => {
         const bytes = await this.options.fs.readFile(uri);
-        if (!bytes) return undefined;
-        const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
-        return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+        return bytes ? sha256Hex(bytes) : undefined;
       })();
       this.hashes.set(uri, hit);
     }

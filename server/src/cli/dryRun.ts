@@ -1,0 +1,189 @@
+/**
+ * What `agents-md run`, `eval` and `trace replay|fork` share: reading a contract and a snapshot
+ * (with problems named by file and place), finding a snapshot's contract by the documented naming
+ * rule, reading the resource files a contract names, and running one query with its trace
+ * written to a run folder as the events happen (docs/dry-run.md).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
+import { TraceWriter } from '../node/traceWriter.ts';
+import { type ContractDiagnostic, createLanguageService, createScriptedModel, type Decide, decodeText, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, sha256Hex, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
+import { RunFolder } from '../node/runFolder.ts';
+import { displayPath, oneBased } from './report.ts';
+
+/** File names of snapshots (docs/dry-run.md, "Naming"). */
+export const SNAPSHOT_GLOBS = ['**/*.snapshot.yaml', '**/*.snapshot.yml', '**/*.snapshot.json'];
+/** Folders never searched for snapshots. */
+export const SNAPSHOT_EXCLUDES = ['**/node_modules/**', '**/.git/**', '**/.agents-md/**'];
+/** Largest contract or snapshot file read (bytes). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** A problem that stops a command, already worded with file and place. */
+export class InputError extends Error {}
+
+/** A contract read from disk. */
+export interface LoadedContract {
+  readonly path: string;
+  readonly text: string;
+  readonly model: ParsedContract;
+  readonly sha256: string;
+}
+
+/** A snapshot read from disk (its diagnostics may hold errors: then `read.snapshot` is undefined). */
+export interface LoadedSnapshot {
+  readonly path: string;
+  readonly sha256: string;
+  readonly read: SnapshotRead;
+}
+
+function readText(path: string, what: string, cwd: string): { text: string; bytes: Uint8Array } {
+  let bytes: Uint8Array;
+  try {
+    if (statSync(path).size > MAX_FILE_BYTES) throw new InputError(`${displayPath(cwd, path)}: the ${what} is larger than ${MAX_FILE_BYTES} bytes`);
+    bytes = readFileSync(path);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`${displayPath(cwd, path)}: the ${what} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  const decoded = decodeText(bytes);
+  if (decoded.binary) throw new InputError(`${displayPath(cwd, path)}: the ${what} is not a text file`);
+  return { text: decoded.text, bytes };
+}
+
+/** Reads and parses a contract. Throws `InputError` when it cannot be read. */
+export async function loadContract(path: string, cwd: string): Promise<LoadedContract> {
+  const { text, bytes } = readText(path, 'contract', cwd);
+  return { path, text, model: parseContract(text), sha256: await sha256Hex(bytes) };
+}
+
+/** Reads a snapshot and checks it (against `contract` when given). Throws `InputError` when it cannot be read. */
+export async function loadSnapshot(path: string, cwd: string, contract?: ParsedContract): Promise<LoadedSnapshot> {
+  const { text, bytes } = readText(path, 'snapshot', cwd);
+  const read = readSnapshot(text, { lang: path.toLowerCase().endsWith('.json') ? 'json' : 'yaml', ...(contract ? { contract } : {}) });
+  return { path, sha256: await sha256Hex(bytes), read };
+}
+
+/** `file:line:col severity code message` lines of a snapshot's diagnostics (1-based, as editors expect). */
+export function formatDiagnostics(path: string, cwd: string, diagnostics: readonly ContractDiagnostic[]): string[] {
+  return diagnostics.map((d) => {
+    const at = oneBased(d.range);
+    return `${displayPath(cwd, path)}:${at.line}:${at.column} ${d.severity} ${d.code} ${d.message}`;
+  });
+}
+
+/**
+ * The contract a snapshot is for (docs/dry-run.md, "Naming"): its `contract` field, relative to
+ * the snapshot; else `AGENTS.md` (or the only `*.agents.md`) in the snapshot's folder, or in the
+ * parent folder when the snapshot sits in a folder named `snapshots`.
+ */
+export function contractForSnapshot(snapshotPath: string, snapshot: Pick<Snapshot, 'contract'>): string | undefined {
+  const dir = dirname(snapshotPath);
+  if (snapshot.contract) return resolve(dir, snapshot.contract);
+  const folders = basename(dir) === 'snapshots' ? [dir, dirname(dir)] : [dir];
+  for (const f of folders) {
+    if (existsSync(join(f, 'AGENTS.md'))) return join(f, 'AGENTS.md');
+    let named: string[] = [];
+    try {
+      named = readdirSync(f).filter((n) => n.endsWith('.agents.md'));
+    } catch {
+      // an unreadable folder has no contract
+    }
+    if (named.length === 1) return join(f, named[0]!);
+  }
+  return undefined;
+}
+
+/**
+ * Reads the resource files a contract names (RESOURCES and backticked file names), found where
+ * the linter finds them (the config's `resourceRoots`, beside the contract, the workspace root).
+ */
+export async function resourceReader(root: string, contract: LoadedContract): Promise<(name: string) => string | undefined> {
+  // A contract outside the workspace root is its own workspace (resources beside it).
+  const inside = !relative(root, contract.path).startsWith('..');
+  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(inside ? root : dirname(contract.path))] });
+  const facts = await service.facts(fileUri(contract.path), contract.model);
+  const texts = new Map<string, string>();
+  for (const [name, status] of facts.resources) {
+    if (status.status !== 'found') continue;
+    try {
+      const bytes = readFileSync(new URL(status.uri));
+      if (bytes.length <= MAX_FILE_BYTES) texts.set(name, decodeText(bytes).text);
+    } catch {
+      // unreadable: the expression that needs it is unknown, which the trace shows
+    }
+  }
+  return (name) => texts.get(name);
+}
+
+/** A path as stored in a trace: relative to the root, `/`-separated (absolute when outside the root). */
+export function storedPath(root: string, path: string): string {
+  const rel = relative(root, path);
+  return rel.startsWith('..') ? path : rel.split(sep).join('/');
+}
+
+/** Answers every pause with one decision (`--approve`, `--reject`). */
+export function fixedDecision(decision: HumanDecision): Decide {
+  return async () => decision;
+}
+
+/** Sleeps `ms`, ended early by `signal` (for `--real-delays`). */
+export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), done()), { once: true });
+  });
+}
+
+/** What `executeQuery` needs. */
+export interface ExecuteOptions {
+  readonly root: string;
+  readonly contract: LoadedContract;
+  readonly snapshot: LoadedSnapshot & { readonly read: { readonly snapshot: Snapshot } };
+  readonly query: SnapshotQuery;
+  readonly file: (name: string) => string | undefined;
+  /** The folder the trace goes to, and the trace's file name in it. */
+  readonly folder: RunFolder;
+  readonly traceName: string;
+  readonly provider?: ModelProvider;
+  readonly decide?: Decide;
+  readonly onEvent?: EventSink;
+  readonly signal?: AbortSignal;
+  readonly realDelays?: boolean;
+  /** Fork: the original events to replay up to the fork point, the namespace and the fork payload; their lines are copied first. */
+  readonly fork?: { readonly prefix: readonly TraceEvent[]; readonly prefixText: string; readonly namespace: string; readonly payload: Readonly<Record<string, unknown>> };
+}
+
+/** Runs one query with its trace written line by line; returns the result and the trace's path. */
+export async function executeQuery(o: ExecuteOptions): Promise<RunResult & { readonly tracePath: string; readonly divergence?: unknown }> {
+  const tracePath = o.folder.file(o.traceName);
+  const writer = new TraceWriter(tracePath);
+  try {
+    if (o.fork) writer.appendLines(o.fork.prefixText);
+    const result = await runQuery({
+      contract: o.contract.model,
+      query: o.query,
+      ...(o.snapshot.read.snapshot.now ? { now: o.snapshot.read.snapshot.now } : {}),
+      provider: o.provider ?? createScriptedModel(o.query.model),
+      decide: o.decide ?? scriptedDecisions(o.query.human),
+      file: o.file,
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.realDelays ? { sleep: realSleep } : {}),
+      onEvent: async (e) => {
+        writer.write(e);
+        await o.onEvent?.(e);
+      },
+      meta: {
+        id: o.folder.id,
+        contract: storedPath(o.root, o.contract.path),
+        contract_sha256: o.contract.sha256,
+        snapshot: storedPath(o.root, o.snapshot.path),
+        snapshot_sha256: o.snapshot.sha256,
+      },
+      ...(o.fork ? { fork: { prefix: o.fork.prefix, namespace: o.fork.namespace, payload: o.fork.payload } } : {}),
+    });
+    return { ...result, tracePath };
+  } finally {
+    writer.close();
+  }
+}

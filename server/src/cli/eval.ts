@@ -1,0 +1,184 @@
+/**
+ * `agents-md eval [paths...]`: runs every query of every snapshot found, checks each against its
+ * expectations, and reports seed 003's figures (success rate, average rounds, tokens,
+ * human-intervention rate) and the path drift against the previous eval run found under
+ * `.agents-md/runs/` (docs/cli.md, docs/dry-run.md "Eval").
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { checkExpectation, evalFigures, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { globFiles } from '../node/nodeFileSystem.ts';
+import { readRunJson, RunFolder, runsWith, slug } from '../node/runFolder.ts';
+import { contractForSnapshot, executeQuery, formatDiagnostics, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract } from './dryRun.ts';
+import { displayPath } from './report.ts';
+import { wantColor } from './run.ts';
+import { TOOL_NAME } from './meta.ts';
+
+/** Exit codes of `eval`. */
+export const EVAL_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+const EVAL_HELP = `
+Exit codes:
+  0  every query met its expectations
+  1  at least one query did not meet its expectations
+  2  usage error, or a snapshot or contract that cannot be read or is invalid (the others still run)`;
+
+/** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
+const EVAL_RUN = 'eval';
+
+interface EvalOptions {
+  readonly root?: string;
+  readonly json?: boolean;
+  readonly color?: boolean;
+}
+
+/** Snapshot files named by the arguments: files as given, directories searched with SNAPSHOT_GLOBS. */
+async function findSnapshots(paths: readonly string[], cwd: string): Promise<{ files: string[]; problems: string[] }> {
+  const files = new Set<string>();
+  const problems: string[] = [];
+  for (const p of paths) {
+    const abs = resolve(cwd, p);
+    let st;
+    try {
+      st = statSync(abs);
+    } catch {
+      problems.push(`${p}: no such file or directory`);
+      continue;
+    }
+    if (st.isDirectory()) for (const f of await globFiles(abs, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) files.add(f);
+    else files.add(abs);
+  }
+  return { files: [...files].sort(), problems };
+}
+
+const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+async function evalCommand(paths: string[], o: EvalOptions, setExitCode: (code: number) => void): Promise<void> {
+  const cwd = process.cwd();
+  const root = resolve(cwd, o.root ?? '.');
+  const color = wantColor(o.color);
+  const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const err = (s: string) => process.stderr.write(`${s}\n`);
+  const progress = Boolean(process.stderr.isTTY) && !o.json;
+  const { files, problems } = await findSnapshots(paths.length > 0 ? paths : ['.'], cwd);
+  for (const p of problems) err(`${TOOL_NAME}: ${p}`);
+  let usage = problems.length > 0;
+  if (files.length === 0) {
+    err(`${TOOL_NAME}: ${runMessage('eval.no-snapshots', { paths: (paths.length > 0 ? paths : ['.']).join(', ') })}`);
+    setExitCode(EVAL_EXIT.usage);
+    return;
+  }
+
+  // Read everything first, so that the progress counter knows the total.
+  const work: { contract: LoadedContract; snapshot: Awaited<ReturnType<typeof loadSnapshot>>; file: (n: string) => string | undefined }[] = [];
+  for (const f of files) {
+    try {
+      const first = await loadSnapshot(f, cwd);
+      const contractPath = first.read.snapshot ? contractForSnapshot(f, first.read.snapshot) : undefined;
+      if (!first.read.snapshot || !contractPath) {
+        for (const l of formatDiagnostics(f, cwd, first.read.diagnostics)) err(l);
+        if (first.read.snapshot) err(`${TOOL_NAME}: ${displayPath(cwd, f)}: no contract found for this snapshot (give it a contract: field, docs/dry-run.md)`);
+        usage = true;
+        continue;
+      }
+      const contract = await loadContract(contractPath, cwd);
+      const snapshot = await loadSnapshot(f, cwd, contract.model);
+      for (const l of formatDiagnostics(f, cwd, snapshot.read.diagnostics)) err(l);
+      if (!snapshot.read.snapshot) {
+        usage = true;
+        continue;
+      }
+      work.push({ contract, snapshot, file: await resourceReader(root, contract) });
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      err(`${TOOL_NAME}: ${e.message}`);
+      usage = true;
+    }
+  }
+
+  const previousRuns = runsWith(root, 'eval.json');
+  const folder = RunFolder.create(root, EVAL_RUN);
+  const total = work.reduce((s, w) => s + w.snapshot.read.snapshot!.queries.length, 0);
+  const reports: QueryReport[] = [];
+  let done = 0;
+  for (const w of work) {
+    const snap = w.snapshot.read.snapshot!;
+    const shown = displayPath(cwd, w.snapshot.path);
+    const stored = storedPath(root, w.snapshot.path);
+    for (const query of snap.queries) {
+      if (progress) process.stderr.write(`\r\x1b[K${runMessage('run.progress', { done: done + 1, total, snapshot: shown, query: query.id })}`);
+      const result = await executeQuery({ root, contract: w.contract, snapshot: { ...w.snapshot, read: { ...w.snapshot.read, snapshot: snap } }, query, file: w.file, folder, traceName: `${slug(stored)}--${slug(query.id)}.jsonl` });
+      done++;
+      const mismatches = checkExpectation(query.expect, result);
+      const o = result.outcome;
+      reports.push({
+        key: `${stored}#${query.id}`,
+        snapshot: shown,
+        query: query.id,
+        status: o.status,
+        code: o.code,
+        ...(o.protocol?.errorCode ? { errorCode: o.protocol.errorCode } : {}),
+        steps: result.stats.steps,
+        tokens: result.stats.tokens,
+        humanDecisions: result.stats.humanDecisions,
+        path: result.stats.path,
+        mismatches,
+        trace: storedPath(root, result.tracePath),
+      });
+    }
+  }
+  if (progress) process.stderr.write('\r\x1b[K');
+
+  const figures = evalFigures(reports);
+  const previousId = previousRuns[previousRuns.length - 1];
+  const previous = previousId ? (readRunJson(root, previousId, 'eval.json') as { queries?: QueryReport[] } | undefined) : undefined;
+  const drift = previous?.queries ? pathDrift(reports, previous.queries) : undefined;
+  folder.writeJson('eval.json', { run_id: folder.id, figures, ...(drift ? { drift: { previous: previousId, ...drift } } : {}), queries: reports });
+
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify({ run_id: folder.id, figures, drift: drift ? { previous: previousId, ...drift } : null, queries: reports }, null, 2)}\n`);
+  } else {
+    const out = (s: string) => process.stdout.write(`${s}\n`);
+    for (const r of reports) {
+      const ok = r.mismatches.length === 0;
+      const mark = ok ? paint(32, `✓ ${runMessage('eval.pass')}`) : paint(31, `✗ ${runMessage('eval.fail')}`);
+      out(runMessage('eval.query', { mark, snapshot: r.snapshot, query: r.query, status: r.status, code: r.code, errorCode: r.errorCode ? ` / ${r.errorCode}` : '' }));
+      for (const m of r.mismatches) out(`    ${runMessage('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual })}`);
+    }
+    out('');
+    out(runMessage('eval.summary', { passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
+    out(runMessage('eval.figures', { successRate: percent(figures.successRate), rounds: figures.averageRounds.toFixed(2), tokens: figures.totalTokens, avgTokens: Math.round(figures.averageTokens), humanRate: percent(figures.humanInterventionRate) }));
+    if (drift && previousId) {
+      out(runMessage('eval.drift', { previous: previousId, changed: drift.changed.length, compared: drift.compared, distance: drift.meanDistance.toFixed(3) }));
+      for (const c of drift.changed) {
+        const [snapshot, query] = [c.key.slice(0, c.key.lastIndexOf('#')), c.key.slice(c.key.lastIndexOf('#') + 1)];
+        out(runMessage('eval.drift-query', { snapshot, query, before: c.before.join(' → '), after: c.after.join(' → ') }));
+      }
+    } else out(runMessage('eval.drift-none', { runs: displayPath(cwd, resolve(root, '.agents-md/runs')) }));
+    out(runMessage('eval.runs', { dir: displayPath(cwd, folder.dir) }));
+  }
+  setExitCode(usage ? EVAL_EXIT.usage : figures.passed < figures.total ? EVAL_EXIT.failed : EVAL_EXIT.ok);
+}
+
+/** Registers `eval` on the program. */
+export function registerEvalCommand(program: Command, setExitCode: (code: number) => void): void {
+  program
+    .command('eval')
+    .description('Run every query of the snapshots found (*.snapshot.yaml, *.snapshot.yml, *.snapshot.json), check each against its expectations, and report success rate, average rounds, tokens, human-intervention rate and path drift against the previous eval run.')
+    .argument('[paths...]', 'snapshot files or directories to search (default: .)')
+    .option('--root <dir>', 'workspace root: runs are written under <root>/.agents-md/runs, where the previous eval run is found (default: the current directory)')
+    .option('--json', 'print the report as JSON')
+    .option('--color', 'force coloured output')
+    .option('--no-color', 'disable coloured output')
+    .addHelpText('after', EVAL_HELP)
+    .action(async (paths: string[], options: EvalOptions) => {
+      try {
+        await evalCommand(paths, options, setExitCode);
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        process.stderr.write(`${TOOL_NAME}: ${e.message}\n`);
+        setExitCode(EVAL_EXIT.usage);
+      }
+    });
+}

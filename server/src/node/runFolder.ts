@@ -1,0 +1,88 @@
+/**
+ * Where dry runs are written (brief §9 "Snapshots and runs"): `<root>/.agents-md/runs/`, one
+ * folder per run (`<UTC stamp>-<name>/`), git-ignored. Names coming from snapshots (query ids,
+ * file names) are reduced to a safe slug, and every path is checked to stay inside the run's
+ * folder: a run writes nothing anywhere else (issue 4 item 8).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+
+/** The runs folder, relative to the workspace root. */
+export const RUNS_DIR = join('.agents-md', 'runs');
+
+/** A file-name-safe slug: letters, digits, `_`, `.` and `-` only, no leading dot, at most 80 characters. */
+export function slug(name: string): string {
+  const s = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[.-]+/, '').replace(/-+$/, '').slice(0, 80);
+  return s || 'run';
+}
+
+/** A UTC timestamp usable in a file name, sorting in time order: `20240612T080000123Z`. */
+export function stamp(date: Date = new Date()): string {
+  return date.toISOString().replace(/[-:]/g, '').replace('.', '');
+}
+
+/** One run's folder. */
+export class RunFolder {
+  /** Absolute path of the folder. */
+  readonly dir: string;
+  /** The run id: the folder's name. */
+  readonly id: string;
+
+  private constructor(dir: string, id: string) {
+    this.dir = dir;
+    this.id = id;
+  }
+
+  /** Creates a new, empty run folder `<root>/.agents-md/runs/<stamp>-<slug(name)>` (suffixed `-2`, `-3`… if taken). */
+  static create(root: string, name: string, date: Date = new Date()): RunFolder {
+    const runs = resolve(root, RUNS_DIR);
+    mkdirSync(runs, { recursive: true });
+    const base = `${stamp(date)}-${slug(name)}`;
+    for (let n = 1; ; n++) {
+      const id = n === 1 ? base : `${base}-${n}`;
+      const dir = join(runs, id);
+      try {
+        mkdirSync(dir);
+        return new RunFolder(dir, id);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || n > 1000) throw e;
+      }
+    }
+  }
+
+  /** The absolute path of `name` inside the folder; throws if it would leave it. */
+  file(name: string): string {
+    const p = resolve(this.dir, name);
+    const rel = relative(this.dir, p);
+    if (rel === '' || rel.startsWith('..') || rel.split(sep).includes('..') || resolve(this.dir, rel) !== p) throw new Error(`${name}: outside the run folder`);
+    return p;
+  }
+
+  /** Writes a JSON file inside the folder. */
+  writeJson(name: string, value: unknown): string {
+    const p = this.file(name);
+    writeFileSync(p, `${JSON.stringify(value, null, 2)}\n`);
+    return p;
+  }
+}
+
+/** The names of the run folders under `<root>/.agents-md/runs` that hold a file `name`, sorted (oldest first). */
+export function runsWith(root: string, name: string): string[] {
+  const runs = resolve(root, RUNS_DIR);
+  try {
+    return readdirSync(runs)
+      .filter((n) => existsSync(join(runs, n, name)))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Reads a JSON file of a run folder, or undefined. */
+export function readRunJson(root: string, runId: string, name: string): unknown {
+  try {
+    return JSON.parse(readFileSync(join(resolve(root, RUNS_DIR), slug(runId), slug(name)), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}

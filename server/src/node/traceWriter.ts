@@ -1,0 +1,54 @@
+/**
+ * The append-only JSONL trace file of a dry run (issue 4 item 3; seed 004 §3.1: "JSONL is
+ * append-only by nature"). The file is opened with O_APPEND and never rewritten; each event is
+ * one complete line handed to the kernel in one `write` call (looped only if the kernel accepts
+ * part of it), so a process killed at any moment leaves every line it had finished intact, and
+ * at most one torn last line, which `agents-md trace verify` detects.
+ *
+ * fsync policy: the data is flushed to the disk (`fdatasync`) after every `human_input` and
+ * `task_end` event and on close. A killed process loses nothing it wrote (the kernel has it); a
+ * power failure may lose the events since the last flush, which `trace verify` then reports as
+ * an incomplete run.
+ */
+import { closeSync, fdatasyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { eventLine, type TraceEvent } from '../service/index.ts';
+
+/** Event types after which the file is flushed to the disk. */
+const FLUSH_AFTER = new Set<TraceEvent['event_type']>(['human_input', 'task_end']);
+
+/** Writes a trace file. Methods throw on I/O errors (disk full): the run ends with that error. */
+export class TraceWriter {
+  private fd: number | undefined;
+
+  /** Opens (creating it and its folder) `path` for appending. */
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'a', 0o644);
+  }
+
+  /** Appends raw complete lines (a fork copies the original events up to the fork point). */
+  appendLines(text: string): void {
+    if (this.fd === undefined) throw new Error(`${this.path}: trace writer is closed`);
+    const bytes = Buffer.from(text, 'utf8');
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+  }
+
+  /** Appends one event as one line. */
+  write(event: TraceEvent): void {
+    this.appendLines(eventLine(event));
+    if (FLUSH_AFTER.has(event.event_type)) fdatasyncSync(this.fd!);
+  }
+
+  /** Flushes and closes the file. Safe to call twice. */
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      fdatasyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * The parts of a contract the dry run reads, as typed plain data with the JSON Pointer of each
+ * clause (so that every outcome can point at the clause that produced it). Built once per model;
+ * tolerant of any data (a contract with errors still runs as far as it can).
+ */
+import type { ParsedContract } from '../parse/parseContract.ts';
+import { cleanName } from '../model/references.ts';
+import { normaliseDuration } from '../parse/bullets.ts';
+import { arr, obj, str } from '../validate/rules/util.ts';
+
+/** A tool declared in TOOLS. */
+export interface ToolView {
+  readonly name: string;
+  readonly pointer: string;
+  readonly description: string;
+  readonly whenToUse?: string;
+  readonly whenNotToUse?: string;
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  /** True when each call needs approval (the tool's flag or BUDGETS `requires_approval`). */
+  readonly requiresApproval: boolean;
+  /** Pointer of the clause that asks for approval. */
+  readonly approvalPointer?: string;
+  /** Timeout of one call (ms): `tool_timeouts`, the tool's `timeout`, else 30 s (seed 004). */
+  readonly timeoutMs: number;
+  readonly timeoutPointer?: string;
+}
+
+/** One MEMORY_REQUIREMENTS entry. */
+export interface RequirementView {
+  readonly pool: string;
+  readonly pointer: string;
+  readonly required: boolean;
+  readonly filters: readonly { readonly field: string; readonly value: unknown }[];
+  readonly topK: number;
+  /** Weight in context assembly: the requirement's, the pool's default, else an equal share. */
+  readonly weight: number;
+}
+
+/** One HUMAN_IN_THE_LOOP row. */
+export interface HitlView {
+  readonly scenario: string;
+  readonly pointer: string;
+  readonly condition: string;
+  readonly requiredAction: string;
+  readonly sla: string;
+  readonly onTimeout: 'reject' | 'escalate';
+}
+
+/** One FAILURE_PROTOCOL entry. */
+export interface FailureView {
+  readonly pointer: string;
+  readonly condition: string;
+  readonly actions: readonly string[];
+  readonly code?: string;
+  readonly scenario?: string;
+  readonly fallback?: string;
+  readonly alertChannel?: string;
+  readonly severity?: string;
+  readonly maxWait?: string;
+}
+
+/** One CONSTRAINTS entry. */
+export interface ConstraintView {
+  readonly pointer: string;
+  readonly type: string;
+  readonly format?: string;
+  readonly schema?: Readonly<Record<string, unknown>>;
+  readonly rule?: string;
+  readonly check?: string;
+  readonly language?: string;
+}
+
+/** A required entity of TRIGGER. */
+export interface EntityView {
+  readonly name: string;
+  readonly pointer: string;
+  readonly pattern?: string;
+}
+
+/** The contract as the dry run sees it. */
+export interface ContractView {
+  readonly name: string;
+  readonly kind: ParsedContract['kind'];
+  readonly intentPatterns: readonly { readonly pattern: string; readonly pointer: string }[];
+  readonly entities: readonly EntityView[];
+  readonly pools: ReadonlyMap<string, { readonly pointer: string; readonly weight?: number }>;
+  readonly requirements: readonly RequirementView[];
+  readonly freshness: ReadonlyMap<string, { readonly pointer: string; readonly kind: string; readonly updatedBefore?: string; readonly staleAfter?: string }>;
+  readonly tools: ReadonlyMap<string, ToolView>;
+  readonly constraints: readonly ConstraintView[];
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  readonly hitl: readonly HitlView[];
+  readonly failures: readonly FailureView[];
+  readonly budgets: {
+    readonly maxSteps: number;
+    readonly maxStepsPointer?: string;
+    readonly tokenBudget?: number;
+    readonly tokenPointer?: string;
+    readonly timeoutMs: number;
+    readonly timeoutPointer?: string;
+    readonly maxResultChars: number;
+    readonly breaker?: { readonly failures: number; readonly cooldownMs: number; readonly pointer: string };
+  };
+  /** Field names COMPLIANCE says are PII (redacted in the trace). */
+  readonly piiFields: readonly string[];
+  readonly identity: Readonly<Record<string, unknown>>;
+  readonly compliance: Readonly<Record<string, unknown>>;
+}
+
+/** Default step limit when neither BUDGETS nor TASK gives one (seed 004's "simple" size). */
+export const DEFAULT_MAX_STEPS = 20;
+/** Default run timeout when BUDGETS gives none (ms). */
+export const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+/** Default tool timeout (seed 004: 30 s). */
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+/** Default truncation of tool results (seed 003: 1200 characters). */
+export const DEFAULT_MAX_RESULT_CHARS = 1200;
+/** Default `top_k` of a memory requirement. */
+export const DEFAULT_TOP_K = 5;
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration (`30s`, `5m`, `2 小时`) in ms, or undefined when it is not one. */
+export function durationMs(text: unknown): number | undefined {
+  if (typeof text === 'number') return text * 1000;
+  const n = typeof text === 'string' ? normaliseDuration(text) : undefined;
+  if (!n) return undefined;
+  const v = Number(n.slice(0, -1)) * (UNIT_MS[n.slice(-1)] ?? 1000);
+  return Number.isFinite(v) ? v : undefined;
+}
+
+const COMPLEXITY_STEPS: Record<string, number> = { simple: 20, medium: 50, complex: 100 };
+
+/** `{ [key]: value }` when the value is defined, else `{}`: for optional fields of a view. */
+function some<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}
+const schemaObj = (v: unknown): Record<string, unknown> | undefined => obj(v);
+
+const cache = new WeakMap<ParsedContract, ContractView>();
+
+/** The dry run's view of a contract, computed once per model. Never throws. */
+export function contractView(model: ParsedContract): ContractView {
+  const hit = cache.get(model);
+  if (hit) return hit;
+  const d = model.data as Record<string, unknown>;
+  const budgets = obj(d['budgets']) ?? {};
+  const task = obj(d['task']) ?? {};
+  const trigger = obj(d['trigger']) ?? {};
+
+  const pools = new Map<string, { pointer: string; weight?: number }>();
+  arr(d['memory_pools']).forEach((p, i) => {
+    const name = cleanName(obj(p)?.['name']);
+    const w = obj(p)?.['weight'];
+    if (name && !pools.has(name)) pools.set(name, { pointer: `/memory_pools/${i}`, ...(typeof w === 'number' ? { weight: w } : {}) });
+  });
+
+  const rawReqs = arr(d['memory_requirements']);
+  const requirements = rawReqs.flatMap((r, i): RequirementView[] => {
+    const o = obj(r);
+    const pool = cleanName(o?.['pool']);
+    if (!o || !pool) return [];
+    const w = typeof o['weight'] === 'number' ? o['weight'] : pools.get(pool)?.weight;
+    return [
+      {
+        pool,
+        pointer: `/memory_requirements/${i}`,
+        required: o['required'] !== false,
+        filters: arr(o['filters']).flatMap((f) => (obj(f) && str(obj(f)!['field']) ? [{ field: str(obj(f)!['field'])!, value: obj(f)!['value'] }] : [])),
+        topK: typeof o['top_k'] === 'number' && o['top_k'] >= 1 ? Math.floor(o['top_k']) : DEFAULT_TOP_K,
+        weight: typeof w === 'number' ? w : 1 / Math.max(1, rawReqs.length),
+      },
+    ];
+  });
+
+  const freshness = new Map<string, { pointer: string; kind: string; updatedBefore?: string; staleAfter?: string }>();
+  arr(d['memory_freshness']).forEach((f, i) => {
+    const o = obj(f);
+    const source = cleanName(o?.['source']);
+    if (!o || !source) return;
+    freshness.set(source, {
+      pointer: `/memory_freshness/${i}`,
+      kind: str(o['kind']) ?? 'static',
+      ...some('updatedBefore', str(o['updated_before'])),
+      ...some('staleAfter', str(o['stale_after'])),
+    });
+  });
+
+  const approvalList = arr(budgets['requires_approval']).map(cleanName);
+  const timeouts = obj(budgets['tool_timeouts']) ?? {};
+  const tools = new Map<string, ToolView>();
+  arr(d['tools']).forEach((t, i) => {
+    const o = obj(t);
+    const name = cleanName(o?.['name']);
+    if (!o || !name || tools.has(name)) return;
+    const listed = approvalList.indexOf(name);
+    const timeoutKey = Object.keys(timeouts).find((k) => cleanName(k) === name);
+    const perTool = timeoutKey !== undefined ? durationMs(timeouts[timeoutKey]) : undefined;
+    const own = durationMs(o['timeout']);
+    tools.set(name, {
+      name,
+      pointer: `/tools/${i}`,
+      description: str(o['description']) ?? '',
+      ...some('whenToUse', str(o['when_to_use'])),
+      ...some('whenNotToUse', str(o['when_not_to_use'])),
+      ...some('inputSchema', schemaObj(o['input_schema'])),
+      ...some('outputSchema', schemaObj(o['output_schema'])),
+      requiresApproval: o['requires_approval'] === true || listed >= 0,
+      ...(o['requires_approval'] === true ? { approvalPointer: `/tools/${i}/requires_approval` } : listed >= 0 ? { approvalPointer: `/budgets/requires_approval/${listed}` } : {}),
+      timeoutMs: perTool ?? own ?? DEFAULT_TOOL_TIMEOUT_MS,
+      ...(perTool !== undefined ? { timeoutPointer: `/budgets/tool_timeouts/${timeoutKey!.replace(/~/g, '~0').replace(/\//g, '~1')}` } : own !== undefined ? { timeoutPointer: `/tools/${i}/timeout` } : {}),
+    });
+  });
+
+  const constraints = arr(d['constraints']).flatMap((c, i): ConstraintView[] => {
+    const o = obj(c);
+    if (!o) return [];
+    return [
+      {
+        pointer: `/constraints/${i}`,
+        type: str(o['type']) ?? '',
+        ...some('format', str(o['format'])),
+        ...some('schema', schemaObj(o['schema'])),
+        ...some('rule', str(o['rule'])),
+        ...some('check', str(o['check'])),
+        ...some('language', str(o['language'])),
+      },
+    ];
+  });
+
+  const hitl = arr(d['human_in_the_loop']).flatMap((h, i): HitlView[] => {
+    const o = obj(h);
+    const scenario = cleanName(o?.['scenario']);
+    if (!o || !scenario) return [];
+    return [{ scenario, pointer: `/human_in_the_loop/${i}`, condition: str(o['trigger_condition']) ?? '', requiredAction: str(o['required_action']) ?? '', sla: str(o['sla']) ?? '', onTimeout: o['on_timeout'] === 'escalate' ? 'escalate' : 'reject' }];
+  });
+
+  const failures = arr(d['failure_protocol']).flatMap((f, i): FailureView[] => {
+    const o = obj(f);
+    if (!o) return [];
+    const opt = (k: string, key: string) => (str(o[k]) ? { [key]: cleanName(o[k]) || str(o[k])! } : {});
+    return [
+      {
+        pointer: `/failure_protocol/${i}`,
+        condition: str(o['condition']) ?? '',
+        actions: arr(o['actions']).map((a) => String(a)),
+        ...opt('code', 'code'),
+        ...opt('scenario', 'scenario'),
+        ...opt('fallback', 'fallback'),
+        ...opt('alert_channel', 'alertChannel'),
+        ...opt('severity', 'severity'),
+        ...opt('max_wait', 'maxWait'),
+      },
+    ];
+  });
+
+  const maxSteps = typeof budgets['max_steps'] === 'number' ? budgets['max_steps'] : typeof task['max_steps'] === 'number' ? task['max_steps'] : (COMPLEXITY_STEPS[String(task['complexity'])] ?? DEFAULT_MAX_STEPS);
+  const maxStepsPointer = typeof budgets['max_steps'] === 'number' ? '/budgets/max_steps' : typeof task['max_steps'] === 'number' ? '/task/max_steps' : task['complexity'] ? '/task/complexity' : undefined;
+  const timeout = durationMs(budgets['timeout']);
+  const breaker = obj(budgets['circuit_breaker']);
+  const breakerFailures = typeof breaker?.['failures'] === 'number' ? breaker['failures'] : undefined;
+  const cooldown = durationMs(breaker?.['cooldown']);
+
+  const view: ContractView = {
+    name: cleanName(obj(d['identity'])?.['name']) || cleanName(d['name']) || 'agent',
+    kind: model.kind,
+    intentPatterns: arr(trigger['intent_patterns']).flatMap((p, i) => (cleanName(p) ? [{ pattern: cleanName(p), pointer: `/trigger/intent_patterns/${i}` }] : [])),
+    entities: arr(trigger['required_entities']).flatMap((e, i): EntityView[] => {
+      if (typeof e === 'string') return cleanName(e) ? [{ name: cleanName(e), pointer: `/trigger/required_entities/${i}` }] : [];
+      const o = obj(e);
+      const name = cleanName(o?.['name']);
+      return name ? [{ name, pointer: `/trigger/required_entities/${i}`, ...some('pattern', str(o!['pattern'])) }] : [];
+    }),
+    pools,
+    requirements,
+    freshness,
+    tools,
+    constraints,
+    ...some('outputSchema', schemaObj(d['output_schema'])),
+    hitl,
+    failures,
+    budgets: {
+      maxSteps: Math.max(1, Math.floor(maxSteps)),
+      ...(maxStepsPointer ? { maxStepsPointer } : {}),
+      ...(typeof budgets['token_budget'] === 'number' ? { tokenBudget: budgets['token_budget'], tokenPointer: '/budgets/token_budget' } : {}),
+      timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
+      ...(timeout !== undefined ? { timeoutPointer: '/budgets/timeout' } : {}),
+      maxResultChars: typeof budgets['max_result_chars'] === 'number' && budgets['max_result_chars'] >= 1 ? budgets['max_result_chars'] : DEFAULT_MAX_RESULT_CHARS,
+      ...(breakerFailures !== undefined && cooldown !== undefined ? { breaker: { failures: breakerFailures, cooldownMs: cooldown, pointer: '/budgets/circuit_breaker' } } : {}),
+    },
+    piiFields: arr(obj(d['compliance'])?.['pii_fields']).map(cleanName).filter(Boolean),
+    identity: obj(d['identity']) ?? {},
+    compliance: obj(d['compliance']) ?? {},
+  };
+  cache.set(model, view);
+  return view;
+}

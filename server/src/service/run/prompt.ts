@@ -1,0 +1,62 @@
+/**
+ * The system prompt generated from the contract (brief §5 step 3; seed 003's context assembler:
+ * role, tools with their constraints, memory in plain words, the current input): identity and
+ * boundaries, the retrieved memory, the tools, the constraints and the output schema. Every
+ * phrase comes from the catalogue (`prompt.*`). Pure.
+ */
+import type { ContractView } from './contractView.ts';
+import type { ContextBlock } from './retrieval.ts';
+import { runMessage } from './runMessage.ts';
+import { cleanName } from '../model/references.ts';
+
+const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => cleanName(x) || String(x)).join('; ') : typeof v === 'string' ? v : '');
+
+/** Builds the system prompt. `entities`: the values extracted from the query. */
+export function buildSystemPrompt(view: ContractView, context: readonly ContextBlock[], entities: Readonly<Record<string, string>>): string {
+  const id = view.identity;
+  const out: string[] = [runMessage('prompt.identity', { name: view.name })];
+  const field = (key: string, msg: string) => {
+    const text = list(id[key]);
+    if (text) out.push(runMessage(msg, { text }));
+  };
+  field('core_mandate', 'prompt.mandate');
+  field('goal', 'prompt.goal');
+  const boundaries = Array.isArray(id['hard_boundaries']) ? (id['hard_boundaries'] as unknown[]).map(String) : [];
+  if (boundaries.length > 0) out.push(runMessage('prompt.boundaries'), ...boundaries.map((b) => `- ${b}`));
+  field('on_missing_information', 'prompt.missing');
+  field('may_act_directly', 'prompt.may');
+  field('needs_confirmation', 'prompt.confirm');
+  field('output_standard', 'prompt.output-standard');
+
+  out.push('');
+  if (Object.keys(entities).length > 0) out.push(runMessage('prompt.entities', { entities: Object.entries(entities).map(([k, v]) => `${k} = ${v}`).join(', ') }));
+  const withRecords = context.filter((c) => c.lines.length > 0);
+  if (withRecords.length === 0) out.push(runMessage('prompt.memory-none'));
+  else {
+    out.push(runMessage('prompt.memory'));
+    for (const c of withRecords) out.push(runMessage('prompt.memory-pool', { pool: c.pool, weight: c.weight, count: c.lines.length }), ...c.lines);
+  }
+
+  if (view.tools.size > 0) {
+    out.push('', runMessage('prompt.tools'));
+    for (const t of view.tools.values()) {
+      out.push(runMessage('prompt.tool', { name: t.name, description: t.description }));
+      if (t.whenToUse) out.push(runMessage('prompt.tool-when', { text: t.whenToUse }));
+      if (t.whenNotToUse) out.push(runMessage('prompt.tool-not', { text: t.whenNotToUse }));
+      if (t.requiresApproval) out.push(runMessage('prompt.tool-approval'));
+    }
+  }
+
+  const constraints = view.constraints.filter((c) => c.type === 'output_format' || c.type === 'safety_guard' || c.type === 'language');
+  if (constraints.length > 0) {
+    out.push('', runMessage('prompt.constraints'));
+    for (const c of constraints) {
+      if (c.type === 'output_format' && c.format) out.push(runMessage('prompt.format', { format: c.format }));
+      if (c.type === 'safety_guard' && c.rule) out.push(runMessage('prompt.guard', { rule: c.rule }));
+      if (c.type === 'language' && c.language) out.push(runMessage('prompt.language', { language: c.language }));
+    }
+  }
+  if (view.outputSchema) out.push('', runMessage('prompt.schema'), JSON.stringify(view.outputSchema));
+  out.push('', runMessage('prompt.budgets', { steps: view.budgets.maxSteps, tokens: view.budgets.tokenBudget ?? '∞' }));
+  return out.join('\n');
+}

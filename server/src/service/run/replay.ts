@@ -1,0 +1,78 @@
+/**
+ * Replaying and forking a run from its trace (issue 4 item 3; seed 004 §2.1 "replay and retry
+ * become possible because the history is complete", §2.2 "fork a new chain from before this
+ * event"). A replay re-executes the run with the model's answers and the human decisions taken
+ * from the trace (so even a run against a real endpoint replays offline) and compares the events;
+ * a fork re-executes up to an event the same way, then goes on with a live provider and new
+ * decisions in a namespace of its own. Pure: the CLI reads and writes the files.
+ */
+import { ModelError, type ModelProvider, type ModelStep } from './modelProvider.ts';
+import type { Decide } from './engine.ts';
+import type { HumanDecision } from './snapshot.ts';
+import { sameEvent, stablePayload, type TraceEvent } from './trace.ts';
+import { canonicalJson } from '../util/canonicalJson.ts';
+
+/** The identifier of the provider that answers from a trace. */
+export const RECORDED_PROVIDER_ID = 'recorded';
+
+/** The model steps recorded in `events` (one per `model_step`, in order). */
+export function recordedSteps(events: readonly TraceEvent[]): ModelStep[] {
+  return events
+    .filter((e) => e.event_type === 'model_step')
+    .map((e): ModelStep => {
+      const p = e.payload as Record<string, any>;
+      const usage = { promptTokens: Number(p['usage']?.['prompt_tokens'] ?? 0), completionTokens: Number(p['usage']?.['completion_tokens'] ?? 0) };
+      if (p['kind'] === 'final') return { kind: 'final', text: String(p['text'] ?? ''), usage };
+      const calls = (Array.isArray(p['calls']) ? p['calls'] : []).map((c: any) => ({ id: String(c.id), name: String(c.name), rawArguments: String(c.arguments) }));
+      return { kind: 'tool_calls', calls, ...(typeof p['text'] === 'string' ? { text: p['text'] } : {}), usage };
+    });
+}
+
+/**
+ * A provider that answers the n-th step with the n-th recorded step (n = the number of assistant
+ * messages in the request, as the scripted model counts), and hands later steps to `then`.
+ * Keeps the `id` of the run it replays, so that the replayed trace says the same.
+ */
+export function recordedProvider(events: readonly TraceEvent[], then?: ModelProvider): ModelProvider {
+  const steps = recordedSteps(events);
+  const start = events.find((e) => e.event_type === 'task_start');
+  const id = typeof start?.payload['provider'] === 'string' ? start.payload['provider'] : RECORDED_PROVIDER_ID;
+  return {
+    id,
+    async step(request) {
+      const index = request.messages.filter((m) => m.role === 'assistant').length;
+      const step = steps[index];
+      if (step) return step;
+      if (then) return then.step(request);
+      throw new ModelError('MODEL_PROTOCOL_ERROR', `the trace has no step ${index + 1} (it has ${steps.length})`);
+    },
+  };
+}
+
+/** Answers pauses with the decisions recorded in `events`, in order, then asks `then` (or times out). */
+export function recordedDecisions(events: readonly TraceEvent[], then?: Decide): Decide {
+  const decisions = events.filter((e) => e.event_type === 'human_response').map((e) => String(e.payload['decision']) as HumanDecision);
+  let next = 0;
+  return async (request) => (next < decisions.length ? decisions[next++]! : then ? then(request) : 'timeout');
+}
+
+/** The first difference between two runs, or undefined when they are the same step by step (timings and timestamps aside). */
+export function firstDifference(original: readonly TraceEvent[], replayed: readonly TraceEvent[]): { readonly index: number; readonly id: string; readonly detail: string } | undefined {
+  const n = Math.max(original.length, replayed.length);
+  for (let i = 0; i < n; i++) {
+    const a = original[i];
+    const b = replayed[i];
+    if (!a || !b) return { index: i + 1, id: (a ?? b)!.event_id, detail: a ? 'the replay ends here' : 'the replay has more events' };
+    if (a.event_id !== b.event_id || !sameEvent(a, b)) {
+      const what = a.event_type !== b.event_type ? `${a.event_type} became ${b.event_type}` : a.status !== b.status ? `status ${a.status} became ${b.status}` : `payload ${canonicalJson(stablePayload(a.payload)).slice(0, 120)} became ${canonicalJson(stablePayload(b.payload)).slice(0, 120)}`;
+      return { index: i + 1, id: a.event_id, detail: what };
+    }
+  }
+  return undefined;
+}
+
+/** The events up to and including `eventId`, or undefined when the trace has no such event. */
+export function eventsUpTo(events: readonly TraceEvent[], eventId: string): TraceEvent[] | undefined {
+  const i = events.findIndex((e) => e.event_id === eventId);
+  return i < 0 ? undefined : events.slice(0, i + 1);
+}

@@ -1,0 +1,82 @@
+/**
+ * Checks a trace file's text (issue 4 item 3; seed 004 §4.1): every complete line is a JSON
+ * event of the schema, each event points at the one before it, and every checksum matches the
+ * chain. A last line without its line feed is a torn write (the process died while writing it):
+ * reported apart, the events before it stay valid. Pure; works on text of any size line by line.
+ */
+import { EVENT_STATUSES, EVENT_TYPES, eventChecksum, type TraceEvent } from './trace.ts';
+
+/** One problem found in a trace, at a 1-based line. */
+export interface TraceProblem {
+  readonly line: number;
+  readonly messageId: string;
+  readonly args: Readonly<Record<string, string | number>>;
+}
+
+/** The verdict on a trace. */
+export interface TraceVerification {
+  /** The events of the complete, well-formed lines, in file order. */
+  readonly events: readonly TraceEvent[];
+  /** Corruption: malformed lines, broken links, wrong checksums. Empty when the chain is intact. */
+  readonly problems: readonly TraceProblem[];
+  /** A torn last line (a write interrupted by a crash): its line and size in UTF-8 bytes. */
+  readonly torn?: { readonly line: number; readonly bytes: number };
+  /** True when the last event is `task_end` (the run finished). */
+  readonly complete: boolean;
+}
+
+const TYPES = new Set<string>(EVENT_TYPES);
+const STATUSES = new Set<string>(EVENT_STATUSES);
+
+/** Why a parsed value is not a trace event, or undefined when it is one. */
+function shapeProblem(v: unknown): string | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not an object';
+  const e = v as Record<string, unknown>;
+  if (typeof e['event_id'] !== 'string' || e['event_id'] === '') return 'event_id must be a non-empty string';
+  if (typeof e['event_type'] !== 'string' || !TYPES.has(e['event_type'])) return `event_type must be one of ${EVENT_TYPES.join(', ')}`;
+  if (typeof e['timestamp'] !== 'string' || Number.isNaN(Date.parse(e['timestamp']))) return 'timestamp must be an ISO 8601 date-time';
+  if (typeof e['source'] !== 'string') return 'source must be a string';
+  if (typeof e['status'] !== 'string' || !STATUSES.has(e['status'])) return `status must be one of ${EVENT_STATUSES.join(', ')}`;
+  if (e['prev_event'] !== null && typeof e['prev_event'] !== 'string') return 'prev_event must be a string or null';
+  if (!e['payload'] || typeof e['payload'] !== 'object' || Array.isArray(e['payload'])) return 'payload must be an object';
+  if (typeof e['checksum'] !== 'string' || !/^[0-9a-f]{64}$/.test(e['checksum'])) return 'checksum must be 64 hex digits';
+  return undefined;
+}
+
+const encoder = new TextEncoder();
+
+/** Verifies a trace's text. Never throws. */
+export async function verifyTrace(text: string): Promise<TraceVerification> {
+  const lines = text.split('\n');
+  const last = lines.pop()!;
+  const torn = last !== '' ? { line: lines.length + 1, bytes: encoder.encode(last).length } : undefined;
+  const events: TraceEvent[] = [];
+  const problems: TraceProblem[] = [];
+  const ids = new Set<string>();
+  let previous: TraceEvent | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = i + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(lines[i]!);
+    } catch (e) {
+      problems.push({ line, messageId: 'trace.bad-json', args: { line, detail: String((e as Error).message).split('\n')[0]! } });
+      continue;
+    }
+    const shape = shapeProblem(value);
+    if (shape) {
+      problems.push({ line, messageId: 'trace.bad-event', args: { line, detail: shape } });
+      continue;
+    }
+    const e = value as TraceEvent;
+    if (ids.has(e.event_id)) problems.push({ line, messageId: 'trace.duplicate-id', args: { line, id: e.event_id } });
+    ids.add(e.event_id);
+    const expectedPrev = previous?.event_id ?? null;
+    if (e.prev_event !== expectedPrev) problems.push({ line, messageId: 'trace.bad-prev', args: { line, id: e.event_id, prev: String(e.prev_event), expected: String(expectedPrev) } });
+    const expected = await eventChecksum(previous?.checksum ?? '', e);
+    if (expected !== e.checksum) problems.push({ line, messageId: 'trace.bad-checksum', args: { line, id: e.event_id, actual: e.checksum.slice(0, 12), expected: expected.slice(0, 12) } });
+    events.push(e);
+    previous = e;
+  }
+  return { events, problems, ...(torn ? { torn } : {}), complete: events[events.length - 1]?.event_type === 'task_end' };
+}

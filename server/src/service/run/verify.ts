@@ -1,0 +1,142 @@
+/**
+ * Verification of the final answer (brief §5 step 5): the CONSTRAINTS `output_format` (JSON
+ * answers are parsed strictly, then leniently as seed 004's second layer does: a code fence or
+ * surrounding text removed, which is reported as a coercion), the output_format schema and
+ * OUTPUT_SCHEMA (ajv), `language`, and every `safety_guard`: evaluated when it has a `check`,
+ * otherwise shown as not checkable in the dry run, never silently passed (brief §9). Pure.
+ */
+import type { ContractView } from './contractView.ts';
+import type { OutcomeCode } from './catalogue.ts';
+import { evaluate, parseExpression, type Scope } from './expression.ts';
+import { schemaProblem } from './tools.ts';
+
+/** One check of the answer, for the trace. */
+export interface OutputCheck {
+  /** Message id and arguments naming the check (`check.format`, `check.guard`…). */
+  readonly checkId: string;
+  readonly checkArgs: Readonly<Record<string, string>>;
+  readonly status: 'success' | 'invalid' | 'unknown' | 'skipped';
+  readonly detail?: string;
+  /** The clause checked. */
+  readonly pointer: string;
+}
+
+/** The verdict on a final answer. */
+export interface Verification {
+  /** The answer as data: parsed JSON for a JSON format, else the text. */
+  readonly answer: unknown;
+  readonly checks: readonly OutputCheck[];
+  readonly failure?: { readonly code: OutcomeCode; readonly args: Record<string, string>; readonly pointer: string; readonly retryable: boolean };
+}
+
+/** The first JSON value inside `text` (a fenced block, or from the first `{`/`[` to its match), if any. */
+function lenientJson(text: string): unknown {
+  const fence = /```(?:json)?\s*\n([\s\S]*?)```/i.exec(text);
+  const candidates = fence ? [fence[1]!] : [];
+  const start = text.search(/[[{]/);
+  if (start >= 0) {
+    const open = text[start]!;
+    const close = open === '{' ? '}' : ']';
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < text.length && i < start + 1_000_000; i++) {
+      const c = text[i]!;
+      if (inString) {
+        if (c === '\\') i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === open) depth++;
+      else if (c === close && --depth === 0) {
+        candidates.push(text.slice(start, i + 1));
+        break;
+      }
+    }
+  }
+  for (const c of candidates) {
+    try {
+      return JSON.parse(c);
+    } catch {
+      // try the next candidate
+    }
+  }
+  return undefined;
+}
+
+const SCRIPT_OF: Readonly<Record<string, RegExp>> = { zh: /\p{Script=Han}/u, ja: /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u, ko: /\p{Script=Hangul}/u };
+
+function strings(v: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 100) return out;
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) strings(x, out, depth + 1);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) strings(x, out, depth + 1);
+  return out;
+}
+
+/** Verifies the final answer `text` against the contract. `scope` is what guard checks read (the answer is added as `output`). */
+export function verifyOutput(text: string, view: ContractView, scope: Omit<Scope, 'output'>): Verification {
+  const checks: OutputCheck[] = [];
+  const format = view.constraints.find((c) => c.type === 'output_format' && c.format);
+  const fmt = format?.format ?? (view.outputSchema ? 'json' : undefined);
+  const formatPointer = format?.pointer ?? '/output_schema';
+  let answer: unknown = text;
+
+  if (fmt === 'json') {
+    let parsed: unknown;
+    let strict = true;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      strict = false;
+      parsed = lenientJson(text);
+      if (parsed === undefined) {
+        const detail = String((e as Error).message).split('\n')[0]!;
+        checks.push({ checkId: 'check.format', checkArgs: { format: 'json' }, status: 'invalid', detail, pointer: formatPointer });
+        return { answer: text, checks, failure: { code: 'OUTPUT_FORMAT_INVALID', args: { format: 'JSON', detail }, pointer: formatPointer, retryable: true } };
+      }
+    }
+    answer = parsed;
+    checks.push({ checkId: strict ? 'check.format' : 'check.coerced', checkArgs: { format: 'json' }, status: 'success', pointer: formatPointer });
+  } else if (fmt) {
+    const ok = text.trim() !== '';
+    checks.push({ checkId: 'check.format', checkArgs: { format: fmt }, status: ok ? 'success' : 'invalid', ...(ok ? {} : { detail: 'empty' }), pointer: formatPointer });
+    if (!ok) return { answer, checks, failure: { code: 'OUTPUT_FORMAT_INVALID', args: { format: fmt, detail: 'the answer is empty' }, pointer: formatPointer, retryable: true } };
+  }
+
+  const schemas: { schema: Readonly<Record<string, unknown>>; source: string; pointer: string }[] = [];
+  if (format?.schema && fmt === 'json') schemas.push({ schema: format.schema, source: 'output_format', pointer: `${format.pointer}/schema` });
+  if (view.outputSchema && fmt === 'json') schemas.push({ schema: view.outputSchema, source: 'OUTPUT_SCHEMA', pointer: '/output_schema' });
+  for (const s of schemas) {
+    const p = schemaProblem(s.schema, answer);
+    checks.push({ checkId: 'check.schema', checkArgs: { source: s.source }, status: p ? 'invalid' : 'success', ...(p ? { detail: `${p.expected}, got ${p.got}` } : {}), pointer: s.pointer });
+    if (p) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', args: { schema: s.source, detail: `${p.expected}, got ${p.got}` }, pointer: s.pointer, retryable: true } };
+  }
+
+  for (const c of view.constraints.filter((x) => x.type === 'language' && x.language)) {
+    const re = SCRIPT_OF[c.language!.toLowerCase().split('-')[0]!];
+    if (!re) {
+      checks.push({ checkId: 'check.language', checkArgs: { language: c.language! }, status: 'skipped', pointer: c.pointer });
+      continue;
+    }
+    const ok = strings(answer).some((s) => re.test(s));
+    checks.push({ checkId: 'check.language', checkArgs: { language: c.language! }, status: ok ? 'success' : 'invalid', ...(ok ? {} : { detail: `no text in ${c.language}` }), pointer: c.pointer });
+    if (!ok) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', args: { schema: `language ${c.language}`, detail: `no text in ${c.language}` }, pointer: c.pointer, retryable: true } };
+  }
+
+  let violation: Verification['failure'];
+  for (const c of view.constraints.filter((x) => x.type === 'safety_guard')) {
+    const rule = c.rule ?? c.check ?? '';
+    const parsed = c.check ? parseExpression(c.check) : undefined;
+    if (!parsed || !parsed.ok) {
+      checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'skipped', ...(parsed && !parsed.ok ? { detail: `check does not parse: ${parsed.error}` } : {}), pointer: c.pointer });
+      continue;
+    }
+    const r = evaluate(parsed.expr, { ...scope, output: answer });
+    if (r.value === true) checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'success', pointer: c.pointer });
+    else if (r.value === 'unknown') checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'unknown', detail: `missing ${r.missing.join(', ') || 'a value'}`, pointer: c.pointer });
+    else {
+      checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'invalid', detail: `${c.check} is false`, pointer: c.pointer });
+      violation ??= { code: 'SAFETY_VIOLATION', args: { rule, check: c.check! }, pointer: c.pointer, retryable: false };
+    }
+  }
+  return { answer, checks, ...(violation ? { failure: violation } : {}) };
+}
