@@ -22,6 +22,9 @@ function isContract(doc: vscode.TextDocument): boolean {
   return vscode.languages.match(selector(), doc) > 0;
 }
 
+/** Dry-run snapshots (docs/dry-run.md): the server checks them too. */
+const SNAPSHOTS: DocumentSelector = [{ pattern: '**/*.snapshot.{yaml,yml,json}' }];
+
 async function start(context: vscode.ExtensionContext, status: StatusItem): Promise<void> {
   const module = context.asAbsolutePath('dist/server.cjs');
   const serverOptions: ServerOptions = {
@@ -29,7 +32,7 @@ async function start(context: vscode.ExtensionContext, status: StatusItem): Prom
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: selector(),
+    documentSelector: [...selector(), ...SNAPSHOTS],
     synchronize: { configurationSection: 'agentsMd' },
     diagnosticPullOptions: { onChange: true, onSave: true },
   };
@@ -44,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(status);
   // Start the server only once a contract is open, so that activation costs nothing otherwise.
   const maybeStart = (doc: vscode.TextDocument | undefined) => {
-    if (doc && !client && !starting && isContract(doc)) starting = start(context, status).finally(() => (starting = undefined));
+    if (doc && !client && !starting && (isContract(doc) || vscode.languages.match(SNAPSHOTS, doc) > 0)) starting = start(context, status).finally(() => (starting = undefined));
     status.update(vscode.window.activeTextEditor?.document, isContract);
   };
   vscode.workspace.textDocuments.forEach(maybeStart);

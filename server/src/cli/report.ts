@@ -25,11 +25,7 @@ export function oneBased(range: Range): OneBasedRange {
   return { line: range.start.line + 1, column: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1 };
 }
 
-/** `target` relative to `from`, with `/` separators; absolute when it is on another drive. */
-export function displayPath(from: string, target: string): string {
-  const rel = relative(from, target);
-  return (rel === '' ? '.' : rel).split(sep).join('/');
-}
+export { displayPath } from '../node/paths.ts';
 
 export type SeverityCounts = Record<Severity, number>;
 

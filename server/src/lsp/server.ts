@@ -5,12 +5,14 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   createLanguageService, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
-  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer,
+  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
-import { createNodeFileSystem } from '../node/nodeFileSystem.ts';
+import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
+import { registerRunAgent } from './runAgent.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -24,6 +26,9 @@ export interface ServerSettings {
 
 const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true };
 
+/** Dry-run snapshots (docs/dry-run.md, "Naming"): checked by the server, not only by a schema. */
+const SNAPSHOT_FILE = /\.snapshot\.(?:ya?ml|json)$/i;
+
 /** What the server keeps per open document: the model of one version, and its facts once gathered. */
 interface DocState {
   readonly version: number;
@@ -32,7 +37,7 @@ interface DocState {
 }
 
 /** Files whose changes can change diagnostics: contracts, configuration, resources. */
-const WATCHED = ['**/AGENTS.md', '**/*.agents.md', '**/.agents-md.{json,yaml,yml}', '**/*.{csv,tsv,json,jsonl,yaml,yml,txt,pdf,xlsx,xls,parquet,sql,xml,html,md}'];
+const WATCHED = ['**/AGENTS.md', '**/*.agents.md', '**/*.snapshot.{yaml,yml,json}', '**/.agents-md.{json,yaml,yml}', '**/*.{csv,tsv,json,jsonl,yaml,yml,txt,pdf,xlsx,xls,parquet,sql,xml,html,md}'];
 
 /**
  * Starts the AGENTS.md contract language server on a connection (stdio or IPC). A thin adapter:
@@ -97,6 +102,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       const d = service!.validate(service!.parse(doc.uri, ''), undefined, [{ code: 'file-too-large', range: zero, args: { size: text.length, limit: settings.maxFileBytes } }]);
       return d.map((x) => toDiagnostic(localiseDiagnostic(x, lang), doc.uri, docsBase));
     }
+    if (SNAPSHOT_FILE.test(doc.uri)) return (await snapshotDiagnostics(doc.uri, text)).map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/dry-run.md`));
     const version = doc.version;
     const state = stateOf(doc);
     const [facts, advice] = await Promise.all([factsOf(doc, state), settings.versionAdvice ? semanticDiff.headAdvice(doc.uri, state.model) : []]);
@@ -108,7 +114,28 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     ];
   };
 
+  /** A snapshot's diagnostics, checked against its contract (the open document, else the file) when it names one. */
+  const snapshotDiagnostics = async (uri: string, text: string): Promise<readonly ContractDiagnostic[]> => {
+    const syntax = /\.json$/i.test(uri) ? 'json' : 'yaml';
+    const first = readSnapshot(text, { lang: syntax });
+    const path = uriToPath(uri);
+    const contractPath = path && first.snapshot ? contractForSnapshot(path, first.snapshot) : undefined;
+    if (!contractPath) return first.diagnostics;
+    const contractText = documents.get(fileUri(contractPath))?.getText() ?? (await nodeFs.readFile(fileUri(contractPath)).then((b) => (b ? decodeText(b).text : undefined), () => undefined));
+    return contractText === undefined ? first.diagnostics : readSnapshot(text, { lang: syntax, contract: parseContract(contractText) }).diagnostics;
+  };
+
   const semanticDiff = registerSemanticDiff(connection, documents, () => lang);
+  registerRunAgent(connection, documents, {
+    lang: () => lang,
+    roots: () => roots.map(uriToPath).filter((p): p is string => p !== undefined),
+    modelSettings: async (uri) => {
+      if (!configurationSupport) return undefined;
+      const v = (await connection.workspace.getConfiguration({ scopeUri: uri, section: 'agentsMd.model' }).catch(() => null)) as Record<string, unknown> | null;
+      // Unset editor settings are empty strings: they must not override the defaults.
+      return v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined;
+    },
+  });
 
   const pushTimers = new Map<string, ReturnType<typeof setTimeout>>();
   const schedulePush = (doc: TextDocument) => {
@@ -152,6 +179,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         renameProvider: { prepareProvider: true },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
+        codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
@@ -212,14 +240,14 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
 
   const withDoc = <T>(uri: string, fallback: T, f: (doc: TextDocument, state: DocState) => T): T => {
     const doc = documents.get(uri);
-    if (!doc || !service) return fallback;
+    if (!doc || !service || SNAPSHOT_FILE.test(uri)) return fallback;
     return f(doc, stateOf(doc));
   };
   const lastFacts = async (doc: TextDocument, state: DocState) => (await Promise.race([factsOf(doc, state), new Promise<undefined>((r) => setTimeout(r, 200, undefined))])) ?? undefined;
 
   connection.onHover(async (p) => {
     const doc = documents.get(p.textDocument.uri);
-    if (!doc) return null;
+    if (!doc || SNAPSHOT_FILE.test(doc.uri)) return null;
     const state = stateOf(doc);
     const facts = await lastFacts(doc, state);
     const h = hover(state.model, p.position, { lang, ...(facts ? { facts } : {}) });
@@ -228,7 +256,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   connection.onCompletion((p) => withDoc(p.textDocument.uri, [], (_, s) => completion(s.model, p.position, { lang }).map(toCompletionItem)));
   connection.onDefinition(async (p) => {
     const doc = documents.get(p.textDocument.uri);
-    if (!doc) return [];
+    if (!doc || SNAPSHOT_FILE.test(doc.uri)) return [];
     const state = stateOf(doc);
     const facts = await lastFacts(doc, state);
     return definition(state.model, doc.uri, p.position, facts);

@@ -127,3 +127,5 @@ export { diffTree, type DiffTreeOptions } from './features/diffTree.ts';
 export { sectionTitle, summaryLine } from './diff/labels.ts';
 export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';
 export * from './run/index.ts';
+export { traceTree, type TraceRun, type TraceTreeOptions } from './features/traceTree.ts';
+export type { ModelSettings } from './run/modelSettings.ts';

@@ -14,7 +14,7 @@ import { LineIndex } from '../text/lineIndex.ts';
 import { snapshotSchema } from '../catalogue/schemas.ts';
 import { MAX_SCRIPT_STEPS, toSnapshot, type Snapshot } from './snapshot.ts';
 import { OUTCOME_CODES } from './catalogue.ts';
-import { runMessage } from './runMessage.ts';
+import { RUN_PREFIX, runMessage } from './runMessage.ts';
 import { contractView } from './contractView.ts';
 import { conditionNames, normaliseName } from './protocol.ts';
 
@@ -92,8 +92,8 @@ class Positions {
 }
 
 function diagnostic(code: string, severity: Severity, range: Range, args: Record<string, string | number> = {}): ContractDiagnostic {
-  const messageId = `snapshot.${code}`;
-  return { code: `snapshot-${code}`, severity, range, message: runMessage(messageId, args), messageId, args };
+  const id = `snapshot.${code}`;
+  return { code: `snapshot-${code}`, severity, range, message: runMessage(id, args), messageId: `${RUN_PREFIX}${id}`, args };
 }
 
 function pathOf(instancePath: string): Segment[] {

@@ -1,16 +1,16 @@
 /**
- * What `agents-md run`, `eval` and `trace replay|fork` share: reading a contract and a snapshot
+ * What the hosts of the dry run share (`agents-md run`, `eval`, `trace replay|fork` and the language server's Run agent): reading a contract and a snapshot
  * (with problems named by file and place), finding a snapshot's contract by the documented naming
  * rule, reading the resource files a contract names, and running one query with its trace
  * written to a run folder as the events happen (docs/dry-run.md).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
-import { TraceWriter } from '../node/traceWriter.ts';
+import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
+import { TraceWriter } from './traceWriter.ts';
 import { type ContractDiagnostic, createLanguageService, createScriptedModel, type Decide, decodeText, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, sha256Hex, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
-import { RunFolder } from '../node/runFolder.ts';
-import { displayPath, oneBased } from './report.ts';
+import { RunFolder } from './runFolder.ts';
+import { displayPath } from './paths.ts';
 
 /** File names of snapshots (docs/dry-run.md, "Naming"). */
 export const SNAPSHOT_GLOBS = ['**/*.snapshot.yaml', '**/*.snapshot.yml', '**/*.snapshot.json'];
@@ -64,13 +64,6 @@ export async function loadSnapshot(path: string, cwd: string, contract?: ParsedC
   return { path, sha256: await sha256Hex(bytes), read };
 }
 
-/** `file:line:col severity code message` lines of a snapshot's diagnostics (1-based, as editors expect). */
-export function formatDiagnostics(path: string, cwd: string, diagnostics: readonly ContractDiagnostic[]): string[] {
-  return diagnostics.map((d) => {
-    const at = oneBased(d.range);
-    return `${displayPath(cwd, path)}:${at.line}:${at.column} ${d.severity} ${d.code} ${d.message}`;
-  });
-}
 
 /**
  * The contract a snapshot is for (docs/dry-run.md, "Naming"): its `contract` field, relative to

@@ -1,0 +1,178 @@
+/**
+ * Run agent in the language server (issue 4 item 6; brief §9: the dry run executes in the server):
+ * the **▶ Run agent** code lens on a contract, the snapshots found for it, the run itself off the
+ * typing path (cancellable, its trace written under `.agents-md/runs/` as the CLI writes it, its
+ * tree streamed to the client after every event), HUMAN_IN_THE_LOOP pauses answered by the user,
+ * and code lenses on the clauses the last runs exercised.
+ */
+import { realpathSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { ErrorCodes, ResponseError, type CancellationToken, type CodeLens, type Connection, type TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  locate, parseContract, runMessage, traceTree,
+  type HumanDecision, type ModelSettings, type Snapshot, type TraceEvent, type TraceRun,
+} from '../service/index.ts';
+import {
+  contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract,
+} from '../node/dryRunHost.ts';
+import { RunFolder } from '../node/runFolder.ts';
+import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
+import { createModelProvider } from '../node/modelConfig.ts';
+import { createScriptedModel } from '../service/run/scriptedModel.ts';
+import { ModelError, type ModelProvider } from '../service/run/modelProvider.ts';
+import { sha256Hex } from '../service/util/sha256.ts';
+import {
+  HUMAN_DECISION, LIST_SNAPSHOTS, RUN_AGENT, RUN_PROGRESS,
+  type HumanDecisionResult, type ListSnapshotsParams, type ListSnapshotsResult, type RunAgentParams, type RunAgentResult, type SnapshotChoice,
+} from './protocol.ts';
+
+/** At most one progress notification per this many ms (the last one is always sent). */
+const PROGRESS_EVERY_MS = 100;
+
+/** What the module needs from the server. */
+export interface RunAgentHost {
+  readonly lang: () => string;
+  /** Workspace folders as file paths (snapshots are searched there and beside the contract). */
+  readonly roots: () => readonly string[];
+  /** The editor's `agentsMd.model` settings for a document. */
+  readonly modelSettings: (uri: string) => Promise<ModelSettings | undefined>;
+}
+
+function samePath(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return a === b;
+  }
+}
+
+export function registerRunAgent(connection: Connection, documents: TextDocuments<TextDocument>, host: RunAgentHost): void {
+  /** Per contract URI: clause pointer → the query ids whose runs named it. */
+  const exercised = new Map<string, Map<string, Set<string>>>();
+
+  const rootOf = (path: string) => host.roots().find((r) => !relative(r, path).startsWith('..')) ?? dirname(path);
+
+  const snapshotsFor = async (contractPath: string): Promise<SnapshotChoice[]> => {
+    const folders = new Set([rootOf(contractPath), dirname(contractPath)]);
+    const files = new Set<string>();
+    for (const f of folders) for (const file of await globFiles(f, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) files.add(file);
+    const choices: SnapshotChoice[] = [];
+    for (const file of [...files].sort()) {
+      try {
+        const { read } = await loadSnapshot(file, dirname(contractPath));
+        const named = contractForSnapshot(file, read.snapshot ?? {});
+        if (!named || !samePath(named, contractPath)) continue;
+        const label = relative(dirname(contractPath), file).split('\\').join('/');
+        const error = read.diagnostics.find((d) => d.severity === 'error');
+        choices.push({
+          uri: fileUri(file), label,
+          queries: (read.snapshot?.queries ?? []).map((q) => ({ id: q.id, label: q.description ?? q.query })),
+          ...(error || !read.snapshot ? { problem: error?.message ?? runMessage('view.snapshotUnusable', {}, host.lang()) } : {}),
+        });
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+      }
+    }
+    return choices;
+  };
+
+  connection.onRequest(LIST_SNAPSHOTS, async (p: ListSnapshotsParams): Promise<ListSnapshotsResult> => {
+    const path = uriToPath(p.uri);
+    return { snapshots: path ? await snapshotsFor(path) : [] };
+  });
+
+  connection.onRequest(RUN_AGENT, async (p: RunAgentParams, token: CancellationToken): Promise<RunAgentResult> => {
+    const lang = host.lang();
+    const contractPath = uriToPath(p.uri);
+    const snapshotPath = uriToPath(p.snapshotUri);
+    if (!contractPath || !snapshotPath) throw new ResponseError(ErrorCodes.InvalidParams, p.uri);
+    const text = documents.get(p.uri)?.getText();
+    if (text === undefined) throw new ResponseError(ErrorCodes.InvalidParams, runMessage('view.contractNotOpen', { uri: p.uri }, lang));
+    const model = parseContract(text);
+    const contract: LoadedContract = { path: contractPath, text, model, sha256: await sha256Hex(new TextEncoder().encode(text)) };
+    const root = rootOf(contractPath);
+    const snapshot = await loadSnapshot(snapshotPath, root, model).catch((e: Error) => {
+      throw new ResponseError(ErrorCodes.InvalidParams, e.message);
+    });
+    const snap: Snapshot | undefined = snapshot.read.snapshot;
+    if (!snap) throw new ResponseError(ErrorCodes.InvalidParams, snapshot.read.diagnostics.find((d) => d.severity === 'error')?.message ?? snapshotPath);
+    const queries = p.queryId === undefined ? snap.queries : snap.queries.filter((q) => q.id === p.queryId);
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort());
+    const file = await resourceReader(root, contract);
+    const settings = await host.modelSettings(p.uri);
+    const runs: TraceRun[] = [];
+    const traceUris: string[] = [];
+    const clauses = new Map<string, Set<string>>();
+    const options = { contract: model, contractUri: p.uri, lang };
+    let lastSent = 0;
+    const progress = (message: string, force = false) => {
+      if (!force && Date.now() - lastSent < PROGRESS_EVERY_MS) return;
+      lastSent = Date.now();
+      void connection.sendNotification(RUN_PROGRESS, { runId: p.runId, message, tree: traceTree(runs, options) });
+    };
+    for (const query of queries) {
+      if (controller.signal.aborted) break;
+      const events: TraceEvent[] = [];
+      const current = { queryId: query.id, events };
+      runs.push(current);
+      let provider: ModelProvider;
+      try {
+        provider = createModelProvider([settings], { trusted: p.trusted, env: process.env, scripted: () => createScriptedModel(query.model), ...(p.apiKey ? { apiKey: p.apiKey } : {}) });
+      } catch (e) {
+        // Invalid settings or an endpoint in an untrusted workspace: said before anything runs.
+        if (e instanceof ModelError) throw new ResponseError(ErrorCodes.InvalidParams, e.message);
+        throw e;
+      }
+      const result = await executeQuery({
+        root, contract, snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: snap } }, query, file,
+        folder: RunFolder.create(root, query.id), traceName: 'trace.jsonl', provider, signal: controller.signal,
+        decide: async (request): Promise<HumanDecision> => {
+          progress(runMessage('view.waitingForHuman', {}, lang), true);
+          const range = locate(model, request.pointer)?.value;
+          const answer = await connection.sendRequest<HumanDecisionResult>(HUMAN_DECISION, {
+            runId: p.runId,
+            message: runMessage(request.reasonId, request.reasonArgs, lang),
+            ...(range ? { location: { uri: p.uri, range } } : {}),
+          }, token);
+          return answer.decision;
+        },
+        onEvent: (e) => {
+          events.push(e);
+          const pointer = (e.payload as { pointer?: unknown }).pointer;
+          if (typeof pointer === 'string') clauses.set(pointer, new Set([...(clauses.get(pointer) ?? []), query.id]));
+          progress(runMessage('view.progress', { query: query.id, events: events.length }, lang));
+        },
+      });
+      runs[runs.length - 1] = { ...current, outcome: result.outcome };
+      traceUris.push(fileUri(result.tracePath));
+      progress(runMessage('view.progress', { query: query.id, events: events.length }, lang), true);
+    }
+    exercised.set(p.uri, clauses);
+    const passed = runs.filter((r) => r.outcome?.status === 'success').length;
+    return {
+      runId: p.runId,
+      ok: passed === runs.length && !controller.signal.aborted,
+      summary: runMessage('view.summary', { passed, total: runs.length }, lang),
+      traceUris,
+      tree: traceTree(runs, options),
+    };
+  });
+
+  connection.onCodeLens((p): CodeLens[] => {
+    const doc = documents.get(p.textDocument.uri);
+    if (!doc) return [];
+    const model = parseContract(doc.getText());
+    if (model.kind !== 'contract') return [];
+    const lang = host.lang();
+    const lenses: CodeLens[] = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, command: { title: runMessage('view.lens.run', {}, lang), command: 'agentsMd.runAgent', arguments: [doc.uri] } }];
+    for (const [pointer, ids] of exercised.get(doc.uri) ?? []) {
+      const range = locate(model, pointer)?.value;
+      if (!range) continue;
+      const title = runMessage('view.lens.exercised', { count: ids.size, queries: [...ids].join(', ') }, lang);
+      lenses.push({ range: { start: range.start, end: range.start }, command: { title, command: 'agentsMd.runAgent', arguments: [doc.uri] } });
+    }
+    return lenses;
+  });
+}

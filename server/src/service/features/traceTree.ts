@@ -1,0 +1,87 @@
+/**
+ * The editor's trace view as a `ViewNode` tree (issue 4 item 6): one node per query run, its
+ * outcome as the label; under it every event of the trace as the timeline words it (timeline.ts,
+ * the same words as `agents-md run`), failures highlighted and expanded, each linked to the
+ * contract clause it names; an event's payload fields as its children. Every label is in `lang`.
+ */
+import type { ParsedContract } from '../parse/parseContract.ts';
+import { locate } from '../model/locate.ts';
+import { describeEvent, preview } from '../run/timeline.ts';
+import { runMessage } from '../run/runMessage.ts';
+import type { EventStatus, TraceEvent } from '../run/trace.ts';
+import type { Outcome } from '../run/engine.ts';
+import type { ViewLocation, ViewNode, ViewNodeKind } from './viewNode.ts';
+
+const STATUS_KIND: Record<EventStatus, ViewNodeKind> = { success: 'ok', failure: 'error', invalid: 'error', timeout: 'error', pending: 'paused', skipped: 'info', unknown: 'warning' };
+const OUTCOME_KIND: Record<Outcome['status'], ViewNodeKind> = { success: 'ok', fallback: 'warning', failure: 'error', cancelled: 'info' };
+
+/** One query's run, as far as it went. */
+export interface TraceRun {
+  readonly queryId: string;
+  readonly events: readonly TraceEvent[];
+  /** Absent while the run is still going. */
+  readonly outcome?: Outcome;
+}
+
+/** The contract the events point into. */
+export interface TraceTreeOptions {
+  readonly contract: ParsedContract;
+  readonly contractUri: string;
+  readonly lang?: string;
+}
+
+const FAILED = new Set<EventStatus>(['failure', 'invalid', 'timeout']);
+
+function payloadNodes(e: TraceEvent, id: string): ViewNode[] {
+  return Object.entries(e.payload).map(([key, value]) => ({ id: `${id}/${key}`, label: key, description: preview(value, 200), kind: 'info' as const }));
+}
+
+interface Draft {
+  readonly node: Omit<ViewNode, 'children'>;
+  readonly nested: ViewNode[];
+  readonly payload: ViewNode[];
+  failed: boolean;
+}
+
+/** The trace view's tree for the runs of one Run agent command. */
+export function traceTree(runs: readonly TraceRun[], options: TraceTreeOptions): ViewNode[] {
+  const lang = options.lang ?? 'en';
+  const where = (pointer: string | undefined): ViewLocation | undefined => {
+    const range = pointer ? locate(options.contract, pointer)?.value : undefined;
+    return range ? { uri: options.contractUri, range } : undefined;
+  };
+  return runs.map((run): ViewNode => {
+    const drafts: Draft[] = [];
+    for (const e of run.events) {
+      describeEvent(e).forEach((line, i) => {
+        const id = `${run.queryId}/${e.event_id}/${i}`;
+        const location = where(line.pointer);
+        const node = {
+          id,
+          label: runMessage(line.messageId, line.args, lang),
+          description: runMessage(line.label, {}, lang),
+          tooltip: `\`${e.event_type}\` · ${e.source} · ${e.timestamp}`,
+          kind: STATUS_KIND[line.status],
+          ...(location ? { location } : {}),
+        };
+        const last = drafts[drafts.length - 1];
+        if (line.nested && last) {
+          last.nested.push(i === 0 ? { ...node, children: payloadNodes(e, id) } : node);
+          last.failed ||= FAILED.has(line.status);
+        } else {
+          drafts.push({ node, nested: [], payload: i === 0 ? payloadNodes(e, id) : [], failed: FAILED.has(line.status) });
+        }
+      });
+    }
+    const o = run.outcome;
+    return {
+      id: `run:${run.queryId}`,
+      label: o ? `${run.queryId} · ${o.code}` : run.queryId,
+      description: o ? runMessage(o.messageId, o.args, lang) : runMessage('view.running', {}, lang),
+      kind: o ? OUTCOME_KIND[o.status] : 'pending',
+      expanded: true,
+      ...(o?.clause && where(o.clause.pointer) ? { location: where(o.clause.pointer)! } : {}),
+      children: drafts.map((d) => ({ ...d.node, children: [...d.nested, ...d.payload], ...(d.failed ? { expanded: true } : {}) })),
+    };
+  });
+}
