@@ -7,7 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { ErrorCodes, ResponseError, type CancellationToken, type CodeLens, type Connection, type TextDocuments } from 'vscode-languageserver';
+import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type CodeLens, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   locate, parseContract, runMessage, traceTree,
@@ -150,6 +150,8 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
       progress(runMessage('view.progress', { query: query.id, events: events.length }, lang), true);
     }
     exercised.set(p.uri, clauses);
+    // The trace so far stays in the view (sent as progress) and on disk; the request itself is cancelled.
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, runMessage('view.cancelled', {}, lang));
     const passed = runs.filter((r) => r.outcome?.status === 'success').length;
     return {
       runId: p.runId,

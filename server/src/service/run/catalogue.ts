@@ -219,6 +219,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'trace.bad-prev': 'line {line}: event {id} points to previous event {prev}, expected {expected}.',
   'trace.duplicate-id': 'line {line}: event id {id} is used twice.',
   'view.running': 'running…',
+  'view.cancelled': 'The run was cancelled.',
   'view.progress': '{query}: {events} events',
   'view.waitingForHuman': 'waiting for your decision',
   'view.summary': '{passed} of {total} queries ended with success.',

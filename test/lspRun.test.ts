@@ -1,0 +1,112 @@
+// Run agent through the language server (issue 4 item 6), over stdio on the bundled server, as
+// the VS Code client drives it: the ▶ Run agent code lens on a contract, the snapshots found for
+// it, a run whose HUMAN_IN_THE_LOOP pause the client answers (approve and reject), the trace tree
+// streamed while it runs, the trace file written under .agents-md/runs/, a cancelled run, the
+// clause lenses after a run, and a snapshot's diagnostics.
+// Run: node --import tsx --test test/lspRun.test.ts
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
+import { LspClient } from './helpers/lspClient.ts';
+import { REPO } from './helpers/cli.ts';
+import type { HumanDecisionParams, ListSnapshotsResult, RunAgentResult, RunProgressParams } from '../server/src/lsp/protocol.ts';
+import type { ViewNode } from '../server/src/service/index.ts';
+
+const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-run-'));
+const serverPath = join(outdir, 'server.cjs');
+const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-run-'));
+const contractUri = pathToFileURL(join(ws, 'AGENTS.md')).href;
+const snapshotUri = pathToFileURL(join(ws, 'snapshots', 'procurement.snapshot.yaml')).href;
+const flat = (nodes: readonly ViewNode[]): ViewNode[] => nodes.flatMap((n) => [n, ...flat(n.children ?? [])]);
+
+before(() => {
+  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: REPO });
+  cpSync(join(REPO, 'samples', 'procurement-analyzer'), ws, { recursive: true });
+});
+after(() => {
+  rmSync(outdir, { recursive: true, force: true });
+  rmSync(ws, { recursive: true, force: true });
+});
+
+async function started(locale = 'en'): Promise<{ client: LspClient; decisions: HumanDecisionParams[]; progress: RunProgressParams[] }> {
+  const client = new LspClient(serverPath);
+  const decisions: HumanDecisionParams[] = [];
+  const progress: RunProgressParams[] = [];
+  client.connection.onNotification('agentsMd/runProgress', (p: RunProgressParams) => void progress.push(p));
+  await client.initialize(pathToFileURL(ws).href, true, locale);
+  await client.open(contractUri, readFileSync(join(ws, 'AGENTS.md'), 'utf8'));
+  return { client, decisions, progress };
+}
+
+test('Run agent: code lens, snapshots, a HITL pause answered by the user, the streamed tree and the trace file', async () => {
+  const { client, decisions, progress } = await started();
+  try {
+    const lenses = await client.request<{ command: { title: string; command: string; arguments: unknown[] } }[]>('textDocument/codeLens', { textDocument: { uri: contractUri } });
+    assert.deepEqual(lenses.map((l) => [l.command.title, l.command.command, l.command.arguments]), [['▶ Run agent', 'agentsMd.runAgent', [contractUri]]]);
+
+    const { snapshots } = await client.request<ListSnapshotsResult>('agentsMd/listSnapshots', { uri: contractUri });
+    assert.deepEqual(snapshots.map((s) => s.label), ['snapshots/procurement.snapshot.yaml']);
+    assert.ok(snapshots[0]!.queries.some((q) => q.id === 'large-purchase-rejected'));
+    assert.equal(snapshots[0]!.problem, undefined);
+
+    // The user rejects, then approves, the same large purchase.
+    for (const [decision, code] of [['reject', 'HUMAN_REJECTED'], ['approve', undefined]] as const) {
+      client.connection.onRequest('agentsMd/humanDecision', (p: HumanDecisionParams) => (decisions.push(p), { decision }));
+      const result = await client.request<RunAgentResult>('agentsMd/runAgent', { uri: contractUri, snapshotUri, queryId: 'large-purchase-rejected', runId: `r-${decision}`, trusted: true });
+      const run = result.tree[0]!;
+      // Approved, the draft is created; the query's script then has no final answer (it was written
+      // for the rejection), which the run reports as the model's protocol error.
+      assert.equal(run.label, `large-purchase-rejected · ${code ?? 'MODEL_PROTOCOL_ERROR'}`);
+      assert.equal(run.kind, 'error');
+      const nodes = flat(result.tree);
+      assert.ok(nodes.some((n) => n.kind === 'paused' || /human|Human|decision/.test(n.label)), 'the pause is in the trace');
+      assert.ok(nodes.some((n) => n.location?.uri === contractUri), 'events link to contract clauses');
+      assert.equal(result.traceUris.length, 1);
+      const trace = fileURLToPath(result.traceUris[0]!);
+      assert.match(trace, /[/\\]\.agents-md[/\\]runs[/\\]/);
+      assert.ok(existsSync(trace));
+    }
+    assert.equal(decisions.length, 2);
+    assert.match(decisions[0]!.message, /\S/);
+    assert.equal(decisions[0]!.location?.uri, contractUri, 'the question points at the HITL row');
+    assert.ok(progress.length > 0 && progress.every((p) => p.runId.startsWith('r-')), 'the tree is streamed while the run goes');
+
+    // After a run, the clauses it exercised carry a lens naming the query.
+    const after = await client.request<{ command: { title: string } }[]>('textDocument/codeLens', { textDocument: { uri: contractUri } });
+    assert.ok(after.some((l) => /exercised by 1 snapshot query: large-purchase-rejected/.test(l.command.title)), JSON.stringify(after.map((l) => l.command.title)));
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('Run agent: a run waiting for a human is cancelled by the client', async () => {
+  const { client } = await started();
+  try {
+    const source = new CancellationTokenSource();
+    // Never answered: the client cancels the run instead.
+    client.connection.onRequest('agentsMd/humanDecision', () => (source.cancel(), new Promise(() => {})));
+    const run = client.connection.sendRequest('agentsMd/runAgent', { uri: contractUri, snapshotUri, queryId: 'large-purchase-rejected', runId: 'r-cancel', trusted: true }, source.token);
+    await assert.rejects(run, /cancel/i);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('snapshot files get diagnostics from the server, checked against their contract', async () => {
+  const { client } = await started();
+  try {
+    const uri = pathToFileURL(join(ws, 'snapshots', 'bad.snapshot.yaml')).href;
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'queries:\n  - id: q1\n    query: hello\n    pools: 12\n' } });
+    const diagnostics = await client.pullDiagnostics(uri);
+    assert.ok(diagnostics.length > 0, 'a malformed snapshot is reported');
+    assert.ok(diagnostics.every((d) => String(d.code).startsWith('snapshot-')), JSON.stringify(diagnostics.map((d) => d.code)));
+    assert.ok(diagnostics.some((d) => d.range.start.line === 3), `the bad field's line: ${JSON.stringify(diagnostics.map((d) => [d.code, d.range.start.line, d.message]))}`);
+  } finally {
+    await client.shutdown();
+  }
+});
