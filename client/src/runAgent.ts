@@ -44,7 +44,7 @@ export function registerRunAgent(context: vscode.ExtensionContext, client: () =>
       picks.push({ label: vscode.l10n.t('$(run-all) All queries'), description: s.label, snapshotUri: s.uri });
       for (const q of s.queries) picks.push({ label: `$(play) ${q.label}`, description: q.id, snapshotUri: s.uri, queryId: q.id });
     }
-    const picked = (await vscode.window.showQuickPick(picks, { placeHolder: vscode.l10n.t('Run the agent on which snapshot query?') })) as RunPick | undefined;
+    const picked = (await vscode.window.showQuickPick(picks, { placeHolder: vscode.l10n.t('Run the agent on which snapshot query?'), matchOnDescription: true, matchOnDetail: true })) as RunPick | undefined;
     if (!picked?.snapshotUri) return;
     const trusted = vscode.workspace.isTrusted;
     const apiKey = trusted ? await context.secrets.get(API_KEY_SECRET) : undefined;
