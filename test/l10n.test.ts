@@ -42,6 +42,7 @@ const HAN = /\p{Script=Han}/u;
 /** Entries whose Chinese text is the English one on purpose: names, codes, links, icons. */
 const NEUTRAL = new Set([
   'symbol.frontMatter', // "front matter" is the Markdown term, used as is in the schemas' Chinese texts
+  'diff.section.front_matter', // the same term, as the diff names the front matter
   'rule.unrecognised-content.source', // a file name
   '$(sync~spin) AGENTS.md', '$(pass) AGENTS.md', '$(error) {0} $(warning) {1} AGENTS.md', // icons and the product name
 ]);

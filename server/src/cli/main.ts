@@ -136,7 +136,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
       setExitCode(EXIT.OK);
     });
 
-  registerDiffCommand(program, setExitCode);
+  registerDiffCommand(program, lang, setExitCode);
   return program;
 }
 

@@ -8,12 +8,15 @@ import type { ContractDiagnostic, Range } from '../types.ts';
 import { ZERO_RANGE } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { locate } from '../model/locate.ts';
-import { diffMessage } from './diffMessage.ts';
+import { DIFF_PREFIX, diffMessage } from './diffMessage.ts';
+import { NO_VERSION } from './version.ts';
 import type { SemanticDiff } from './types.ts';
 
 /**
  * Diagnostics of `diff.advice` on `after` (the model the diff's after side was computed from).
- * `against` names the older version in messages (`HEAD`, a file name).
+ * `against` names the older version in messages (`HEAD`, a file name). Like the validator's, the
+ * message is English and `messageId` (the registry's id, `diff.diagnostic.bump`) and `args`
+ * (machine values) rebuild it in any language with `localiseDiagnostic`.
  */
 export function versionAdviceDiagnostics(diff: SemanticDiff, after: ParsedContract, against: string): ContractDiagnostic[] {
   const a = diff.advice;
@@ -21,11 +24,11 @@ export function versionAdviceDiagnostics(diff: SemanticDiff, after: ParsedContra
   const at = (...pointers: string[]): Range => pointers.map((p) => locate(after, p)?.value).find((r) => r !== undefined) ?? ZERO_RANGE;
   if (!a.sufficient) {
     const args = { ...a.args, ref: against };
-    out.push({ code: 'diff-version-bump', severity: 'warning', range: at('/version'), messageId: 'diagnostic.bump', args, message: diffMessage('diagnostic.bump', args) });
+    out.push({ code: 'diff-version-bump', severity: 'warning', range: at('/version'), messageId: `${DIFF_PREFIX}diagnostic.bump`, args, message: diffMessage('diagnostic.bump', args) });
   }
   if (a.required !== 'none' && !a.auditRowAdded) {
-    const args = { ref: against, version: a.declaredAfter ?? diffMessage('advice.noVersion') };
-    out.push({ code: 'diff-audit-row', severity: 'warning', range: at('/versioning', '/version'), messageId: 'diagnostic.auditRow', args, message: diffMessage('diagnostic.auditRow', args) });
+    const args = { ref: against, version: a.declaredAfter ?? NO_VERSION };
+    out.push({ code: 'diff-audit-row', severity: 'warning', range: at('/versioning', '/version'), messageId: `${DIFF_PREFIX}diagnostic.auditRow`, args, message: diffMessage('diagnostic.auditRow', args) });
   }
   return out;
 }
