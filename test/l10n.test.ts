@@ -42,6 +42,7 @@ const HAN = /\p{Script=Han}/u;
 /** Entries whose Chinese text is the English one on purpose: names, codes, links, icons. */
 const NEUTRAL = new Set([
   'symbol.frontMatter', // "front matter" is the Markdown term, used as is in the schemas' Chinese texts
+  'diff.section.front_matter', // the same term, as the diff names the front matter
   'rule.unrecognised-content.source', // a file name
   '$(sync~spin) AGENTS.md', '$(pass) AGENTS.md', '$(error) {0} $(warning) {1} AGENTS.md', // icons and the product name
 ]);
@@ -270,6 +271,19 @@ test('plural forms: one template says 1 file and 2 files; Chinese has one form',
   assert.equal(format('cli.summary.problems', { problems: 5, errors: 0, warnings: 2, infos: 2, hints: 1, files: 3 }, 'zh-cn'), '✖ 3 个文件中有 5 个问题（0 个错误，2 个警告，2 条信息，1 条提示）');
   assert.equal(fill('{{extracted_{name}}} and {x, plural, other {}', { name: 'id' }), '{{extracted_id}} and {x, plural, other {}', 'braces that are not ours stay text');
   assert.equal(format('no.such.id'), 'no.such.id', 'an unknown id shows itself');
+});
+
+test('select forms: a translation words an argument that holds a machine value', () => {
+  const t = '需要升级{bump, select, major {主版本号} minor {次版本号} other {{bump}}}（{n, plural, other {# 处{kind, select, risk-increasing {风险增加} other {其他}}}}）';
+  assert.equal(fill(t, { bump: 'major', n: 3, kind: 'risk-increasing' }, 'zh-cn'), '需要升级主版本号（3 处风险增加）');
+  assert.equal(fill(t, { bump: 'unknown', n: 1, kind: 'neutral' }, 'zh-cn'), '需要升级unknown（1 处其他）', 'other, with the value itself');
+  assert.equal(fill(t, {}, 'zh-cn'), '需要升级{bump}（# 处其他）', 'a missing argument: other');
+  assert.deepEqual(placeholders(t).sort(), ['bump', 'kind', 'n']);
+  assert.equal(fill('{x, select, a {A}} {x, select}', { x: 'a' }), '{x, select, a {A}} {x, select}', 'a select without other is text');
+  // The version advice's arguments are the same in both languages; each words them itself.
+  const args = { required: 'major', declared: 'none', before: 'none', after: '1.0.0', ref: 'HEAD' };
+  assert.equal(format('diff.diagnostic.bump', args), 'These changes since HEAD need a major version bump; the version went from none to 1.0.0 (none).');
+  assert.equal(format('diff.diagnostic.bump', args, 'zh-cn'), '自 HEAD 以来的这些变更需要升级主版本号；版本从 未声明 变为 1.0.0（未升级）。');
 });
 
 test('display width: Chinese characters take two columns; columns align and text wraps by it', () => {

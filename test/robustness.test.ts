@@ -322,6 +322,13 @@ test('a YAML alias bomb in a fenced block returns quickly with `yaml-syntax`', (
   assert.ok(only(r.diagnostics, 'yaml-syntax').length >= 1);
 });
 
+test('an unresolved alias in a json block is one JSON syntax error, with its detail (found by the property below)', () => {
+  const text = '## HUMAN_IN_THE_LOOP\n```json\nb: *zz';
+  const r = lint(text);
+  assertSane(text, r);
+  assert.deepEqual(only(r.diagnostics, 'json-syntax').map((d) => d.message), ['Invalid JSON: InvalidSymbol.']);
+});
+
 test('a YAML alias bomb in front matter returns quickly', () => {
   const text = `---\n${BILLION_LAUGHS}\n---\n\n## BUDGETS\n`;
   const r = lint(text);

@@ -139,7 +139,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
       setExitCode(EXIT.OK);
     });
 
-  registerDiffCommand(program, setExitCode);
+  registerDiffCommand(program, lang, setExitCode);
   registerRunCommand(program, setExitCode);
   registerEvalCommand(program, setExitCode);
   registerTraceCommand(program, setExitCode);

@@ -133,7 +133,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
           const range = locate(model, request.pointer)?.value;
           const answer = await connection.sendRequest<HumanDecisionResult>(HUMAN_DECISION, {
             runId: p.runId,
-            message: runMessage(request.reasonId, request.reasonArgs, lang),
+            message: runMessage('view.humanQuestion', { subject: request.subject, reason: runMessage(request.reasonId, request.reasonArgs, lang) }, lang),
             ...(range ? { location: { uri: p.uri, range } } : {}),
           }, token);
           return answer.decision;

@@ -9,7 +9,7 @@ import { ResponseError, ErrorCodes, type Connection, type TextDocuments } from '
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import {
-  decodeText, diffContracts, diffMessage, diffTree, parseContract, summaryLine, versionAdviceDiagnostics,
+  decodeText, diffContracts, diffMessage, diffSummary, diffTree, parseContract, versionAdviceDiagnostics,
   type ContractDiagnostic, type ParsedContract,
 } from '../service/index.ts';
 import { GitError, readAtRevision, sourceLabel, type GitSource } from '../node/gitRevision.ts';
@@ -82,7 +82,7 @@ export function registerSemanticDiff(connection: Connection, documents: TextDocu
       bytes = await gitRead(path, source);
     }
     const diff = diffContracts(parseContract(decodeText(bytes).text), after);
-    return { summary: summaryLine(diff, lang()), tree: diffTree(diff, { beforeUri, afterUri: params.uri, lang: lang() }), beforeUri };
+    return { summary: diff.changes.length === 0 ? diffMessage('report.noChanges', {}, lang()) : diffSummary(diff, lang()), tree: diffTree(diff, { beforeUri, afterUri: params.uri, lang: lang() }), beforeUri };
   });
 
   connection.onRequest(REVISION_TEXT, async (params: RevisionTextParams): Promise<RevisionTextResult> => {

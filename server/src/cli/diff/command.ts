@@ -2,10 +2,11 @@
  * `agents-md diff`: the semantic diff of two versions of a contract (docs/cli.md, "agents-md diff";
  * docs/semantic-diff.md). Two files, or one file against a git ref (`--against`) or the index
  * (`--index`); text, JSON or Markdown; `--fail-on` gates CI. A thin adapter over `diffContracts`.
+ * Its help, reports and errors are in the CLI's display language (`--lang`, the locale).
  */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { diffContracts, diffMessage } from '../../service/index.ts';
+import { diffContracts, diffMessage, format, type DiffMessageId, type Lang } from '../../service/index.ts';
 import { EXIT } from '../exitCodes.ts';
 import { displayPath } from '../report.ts';
 import { errorLine, useColor } from '../terminal.ts';
@@ -20,6 +21,7 @@ const GATES = ['breaking', 'risk', 'bump'] as const;
 type Gate = (typeof GATES)[number];
 
 interface DiffOptions {
+  readonly lang: Lang;
   readonly against?: string;
   readonly index?: boolean;
   readonly format: (typeof FORMATS)[number];
@@ -27,30 +29,33 @@ interface DiffOptions {
   readonly color?: boolean;
 }
 
-/** `breaking,risk` → the gates; repeated options add up. */
-function parseGates(value: string, previous: readonly Gate[] = []): Gate[] {
-  const gates = [...previous];
-  for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
-    if (!(GATES as readonly string[]).includes(part)) throw new InvalidArgumentError(diffMessage('usage.failOn', { value: part }));
-    gates.push(part as Gate);
-  }
-  return gates;
+/** A parser of `--fail-on`: `breaking,risk` → the gates; repeated options add up. */
+function gateParser(lang: Lang): (value: string, previous?: readonly Gate[]) => Gate[] {
+  return (value, previous = []) => {
+    const gates = [...previous];
+    for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+      if (!(GATES as readonly string[]).includes(part)) throw new InvalidArgumentError(diffMessage('usage.failOn', { value: part }, lang));
+      gates.push(part as Gate);
+    }
+    return gates;
+  };
 }
 
-/** The two versions to compare, or a usage message. */
-function sourcesOf(file: string, other: string | undefined, options: DiffOptions): [VersionSource, VersionSource] | string {
+/** The two versions to compare, or the id of a usage message. */
+function sourcesOf(file: string, other: string | undefined, options: DiffOptions): [VersionSource, VersionSource] | DiffMessageId {
   const name = (p: string) => displayPath(process.cwd(), resolve(p));
-  if (other !== undefined && (options.against !== undefined || options.index)) return diffMessage('usage.againstAndTwoFiles');
-  if (options.against !== undefined && options.index) return diffMessage('usage.againstAndIndex');
+  if (other !== undefined && (options.against !== undefined || options.index)) return 'usage.againstAndTwoFiles';
+  if (options.against !== undefined && options.index) return 'usage.againstAndIndex';
   if (other !== undefined) return [{ path: file, file: name(file) }, { path: other, file: name(other) }];
-  if (options.against === undefined && !options.index) return diffMessage('usage.oneFile');
+  if (options.against === undefined && !options.index) return 'usage.oneFile';
   return [{ path: file, file: name(file), git: options.index ? 'index' : { ref: options.against! } }, { path: file, file: name(file) }];
 }
 
 async function runDiff(file: string, other: string | undefined, options: DiffOptions): Promise<number> {
+  const { lang } = options;
   const sources = sourcesOf(file, other, options);
   if (typeof sources === 'string') {
-    errorLine(sources);
+    errorLine(diffMessage(sources, {}, lang));
     return EXIT.USAGE;
   }
   let before: LoadedVersion;
@@ -59,48 +64,57 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
     [before, after] = await Promise.all([loadVersion(sources[0]), loadVersion(sources[1])]);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    errorLine(e.message);
+    errorLine(diffMessage(e.messageId, e.args, lang));
     return EXIT.USAGE;
   }
-  for (const v of [before, after]) if (v.model.kind === 'freeform') errorLine(diffMessage('report.notContract', { file: versionLabel(v.version), kind: v.model.kind }));
+  for (const v of [before, after]) if (v.model.kind === 'freeform') errorLine(diffMessage('report.notContract', { file: versionLabel(v.version), kind: v.model.kind }, lang));
 
   const report: DiffReport = { before: before.version, after: after.version, diff: diffContracts(before.model, after.model) };
-  const output = options.format === 'json' ? formatDiffJson(report) : options.format === 'markdown' ? formatDiffMarkdown(report) : formatDiffText(report, { color: useColor(options.color) });
+  const output =
+    options.format === 'json' ? formatDiffJson(report, lang)
+    : options.format === 'markdown' ? formatDiffMarkdown(report, lang)
+    : formatDiffText(report, { color: useColor(options.color), lang });
   process.stdout.write(output);
 
   const gates = new Set(options.failOn ?? []);
   const { counts, advice } = report.diff;
   let code: number = EXIT.OK;
   if (gates.has('breaking') && counts.breaking > 0) {
-    errorLine(diffMessage('gate.breaking', { count: counts.breaking }));
+    errorLine(diffMessage('gate.breaking', { count: counts.breaking }, lang));
     code = EXIT.DIFF_GATED;
   }
   if (gates.has('risk') && counts['risk-increasing'] > 0) {
-    errorLine(diffMessage('gate.risk', { count: counts['risk-increasing'] }));
+    errorLine(diffMessage('gate.risk', { count: counts['risk-increasing'] }, lang));
     code = EXIT.DIFF_GATED;
   }
   if (gates.has('bump') && !advice.sufficient) {
-    errorLine(diffMessage('gate.bump'));
+    errorLine(diffMessage('gate.bump', {}, lang));
     code = EXIT.DIFF_GATED;
   }
   return code;
 }
 
-/** Adds `diff` to the program; `setExitCode` receives the command's exit code. */
-export function registerDiffCommand(program: Command, setExitCode: (code: number) => void): void {
+/**
+ * Adds `diff` to the program, with its help in `lang`; `setExitCode` receives the command's exit
+ * code. The options it shares with `lint` (format, colour) have the CLI catalogue's texts.
+ */
+export function registerDiffCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
+  const t = (id: DiffMessageId) => diffMessage(id, {}, lang);
   program
     .command('diff')
-    .description(diffMessage('cli.description'))
-    .argument('<file>', diffMessage('cli.argument.file'))
-    .argument('[after]', diffMessage('cli.argument.after'))
-    .option('--against <ref>', diffMessage('cli.option.against'))
-    .option('--index', diffMessage('cli.option.index'))
-    .addOption(new Option('-f, --format <format>', diffMessage('cli.option.format')).choices(FORMATS).default('text'))
-    .option('--fail-on <kinds>', diffMessage('cli.option.failOn'), parseGates)
-    .option('--color', diffMessage('cli.option.color'))
-    .option('--no-color', diffMessage('cli.option.noColor'))
-    .addHelpText('after', diffMessage('cli.exitCodes'))
-    .action(async (file: string, other: string | undefined, options: DiffOptions) => {
-      setExitCode(await runDiff(file, other, options));
+    .description(t('command.description'))
+    .usage(t('command.usage'))
+    .argument('<file>', t('command.argument.file'))
+    .argument('[after]', t('command.argument.after'))
+    .option('--against <ref>', t('command.option.against'))
+    .option('--index', t('command.option.index'))
+    .addOption(new Option('-f, --format <format>', format('cli.option.format', {}, lang)).choices(FORMATS).default('text'))
+    .option('--fail-on <kinds>', t('command.option.failOn'), gateParser(lang))
+    .option('--color', format('cli.option.color', {}, lang))
+    .option('--no-color', format('cli.option.noColor', {}, lang))
+    // A blank line, then the exit codes, after the help text (as `lint` does).
+    .addHelpText('after', ['', t('command.exitCodes')].join('\n'))
+    .action(async (file: string, other: string | undefined, options: Omit<DiffOptions, 'lang'>) => {
+      setExitCode(await runDiff(file, other, { ...options, lang }));
     });
 }

@@ -1,16 +1,18 @@
 /**
  * The machine format of `agents-md diff --format json`: the engine's `SemanticDiff` with the
  * compared versions, and each side of each change with 1-based `line`/`column`/`endLine`/
- * `endColumn` next to its 0-based `range` (as `agents-md lint --format json` does).
+ * `endColumn` next to its 0-based `range` (as `agents-md lint --format json` does). As in lint's
+ * JSON, each `message` is in the display language, and the ids and `args` that rebuild it
+ * (`reasonId`, `messageId`) are the same in every language.
  */
-import type { DiffSide } from '../../service/index.ts';
+import { localiseDiff, type DiffSide } from '../../service/index.ts';
 import { oneBased } from '../report.ts';
 import type { DiffReport } from '../diff/report.ts';
 
 const side = (s: DiffSide) => ({ ...s, ...oneBased(s.range) });
 
-export function formatDiffJson(report: DiffReport): string {
-  const { diff } = report;
+export function formatDiffJson(report: DiffReport, lang = 'en'): string {
+  const diff = localiseDiff(report.diff, lang);
   const json = {
     before: report.before,
     after: report.after,

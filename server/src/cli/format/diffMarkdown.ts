@@ -1,10 +1,9 @@
 /**
  * The pull-request comment format of `agents-md diff --format markdown`: a heading, the counts per
  * impact, the version advice, and one table row per change (impact, section, reason, place), most
- * severe first. Cells are escaped for GFM tables (`|`, line breaks).
+ * severe first, in the display language. Cells are escaped for GFM tables (`|`, line breaks).
  */
-import { diffMessage, type Impact } from '../../service/index.ts';
-import { sectionTitle } from './diffText.ts';
+import { diffMessage, diffSectionTitle, localiseDiff, type Impact } from '../../service/index.ts';
 import { versionLabel, whereShown, type DiffReport } from '../diff/report.ts';
 
 const IMPACTS: readonly Impact[] = ['breaking', 'risk-increasing', 'risk-reducing', 'neutral'];
@@ -15,32 +14,32 @@ function cell(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
-export function formatDiffMarkdown(report: DiffReport): string {
-  const { diff } = report;
+export function formatDiffMarkdown(report: DiffReport, lang = 'en'): string {
+  const diff = localiseDiff(report.diff, lang);
   const same = report.before.file === report.after.file;
   const title = same
-    ? diffMessage('markdown.title', { file: report.after.file })
-    : diffMessage('markdown.titleTwo', { before: versionLabel(report.before), after: versionLabel(report.after) });
+    ? diffMessage('markdown.title', { file: report.after.file }, lang)
+    : diffMessage('markdown.titleTwo', { before: versionLabel(report.before), after: versionLabel(report.after) }, lang);
   const out = [`### ${title}`, ''];
   if (diff.changes.length === 0) {
-    out.push(diffMessage('report.noChanges'));
+    out.push(diffMessage('report.noChanges', {}, lang));
     return out.join('\n') + '\n';
   }
   const c = diff.counts;
   out.push(
-    diffMessage('markdown.counts', { breaking: `${ICON.breaking} ${c.breaking}`, increasing: `${ICON['risk-increasing']} ${c['risk-increasing']}`, reducing: `${ICON['risk-reducing']} ${c['risk-reducing']}`, neutral: `${ICON.neutral} ${c.neutral}` }),
+    diffMessage('markdown.counts', { breaking: `${ICON.breaking} ${c.breaking}`, increasing: `${ICON['risk-increasing']} ${c['risk-increasing']}`, reducing: `${ICON['risk-reducing']} ${c['risk-reducing']}`, neutral: `${ICON.neutral} ${c.neutral}` }, lang),
     '',
-    diffMessage('markdown.version', { advice: diff.advice.message }),
+    diffMessage('markdown.version', { advice: diff.advice.message }, lang),
     '',
-    diffMessage('markdown.audit', { audit: diff.advice.audit.message }),
+    diffMessage('markdown.audit', { audit: diff.advice.audit.message }, lang),
     '',
-    `| ${(['impact', 'section', 'change', 'where'] as const).map((k) => diffMessage(`markdown.column.${k}`)).join(' | ')} |`,
+    `| ${(['impact', 'section', 'change', 'where'] as const).map((k) => diffMessage(`markdown.column.${k}`, {}, lang)).join(' | ')} |`,
     '|---|---|---|---|',
   );
   const ordered = [...diff.changes].sort((x, y) => IMPACTS.indexOf(x.impact) - IMPACTS.indexOf(y.impact));
   for (const ch of ordered) {
     const at = whereShown(report, ch);
-    out.push(`| ${ICON[ch.impact]} ${diffMessage(`impact.${ch.impact}`)} | ${cell(sectionTitle(ch.section))} | ${cell(ch.message)} | \`${cell(`${at.label}:${at.line}`)}\` |`);
+    out.push(`| ${ICON[ch.impact]} ${diffMessage(`impact.${ch.impact}`, {}, lang)} | ${cell(diffSectionTitle(ch.section, lang))} | ${cell(ch.message)} | \`${cell(`${at.label}:${at.line}`)}\` |`);
   }
   return out.join('\n') + '\n';
 }

@@ -9,11 +9,14 @@ import { ZERO_RANGE } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { locate } from '../model/locate.ts';
 import { DIFF_PREFIX, diffMessage } from './diffMessage.ts';
+import { NO_VERSION } from './version.ts';
 import type { SemanticDiff } from './types.ts';
 
 /**
  * Diagnostics of `diff.advice` on `after` (the model the diff's after side was computed from).
- * `against` names the older version in messages (`HEAD`, a file name).
+ * `against` names the older version in messages (`HEAD`, a file name). Like the validator's, the
+ * message is English and `messageId` (the registry's id, `diff.diagnostic.bump`) and `args`
+ * (machine values) rebuild it in any language with `localiseDiagnostic`.
  */
 export function versionAdviceDiagnostics(diff: SemanticDiff, after: ParsedContract, against: string): ContractDiagnostic[] {
   const a = diff.advice;
@@ -24,7 +27,7 @@ export function versionAdviceDiagnostics(diff: SemanticDiff, after: ParsedContra
     out.push({ code: 'diff-version-bump', severity: 'warning', range: at('/version'), messageId: `${DIFF_PREFIX}diagnostic.bump`, args, message: diffMessage('diagnostic.bump', args) });
   }
   if (a.required !== 'none' && !a.auditRowAdded) {
-    const args = { ref: against, version: a.declaredAfter ?? diffMessage('advice.noVersion') };
+    const args = { ref: against, version: a.declaredAfter ?? NO_VERSION };
     out.push({ code: 'diff-audit-row', severity: 'warning', range: at('/versioning', '/version'), messageId: `${DIFF_PREFIX}diagnostic.auditRow`, args, message: diffMessage('diagnostic.auditRow', args) });
   }
   return out;

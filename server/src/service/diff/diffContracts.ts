@@ -6,7 +6,7 @@
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { SECTIONS } from '../catalogue/sections.ts';
 import { DiffBuilder, type Scope } from './builder.ts';
-import { diffMessage } from './diffMessage.ts';
+import { diffSectionTitle } from './labels.ts';
 import { SECTION_DIFFS } from './sections.ts';
 import { versionAdvice } from './version.ts';
 import type { Change, Impact, SemanticDiff } from './types.ts';
@@ -27,8 +27,7 @@ export function diffContracts(before: ParsedContract, after: ParsedContract): Se
     const b = front ? frontMatter(before) : before.data[part.section];
     const a = front ? frontMatter(after) : after.data[part.section];
     if (b === undefined && a === undefined) continue;
-    const title = front ? diffMessage('section.front_matter') : (SECTIONS.find((s) => s.key === part.section)?.title ?? part.section);
-    const scope: Scope = { section: part.section, itemKind: 'field', identity: title, path: '', before: '', after: '' };
+    const scope: Scope = { section: part.section, itemKind: 'field', identity: diffSectionTitle(part.section), path: '', before: '', after: '' };
     const ref = front ? { name: '', before: '', after: '' } : { name: part.section, before: `/${part.section}`, after: `/${part.section}` };
     part.diff(d, scope, ref, b, a);
   }

@@ -1,19 +1,19 @@
 /**
- * Texts every face of the semantic diff shows (the CLI's reports, the editor's diff view): a
- * change's section title and the one-line summary of a diff, in a display language.
+ * Labels of the semantic diff that every face of it shows (the CLI's reports, the editor's view):
+ * a section's title and the one-line summary of the counts, in a display language. From the diff's
+ * catalogue (messages.ts); section titles are the canonical H2 titles, which no language changes.
  */
 import { SECTIONS } from '../catalogue/sections.ts';
 import { diffMessage } from './diffMessage.ts';
-import type { SemanticDiff } from './types.ts';
+import type { DiffSection, SemanticDiff } from './types.ts';
 
-/** The title of a change's section: the canonical H2 title, or "front matter" in `lang`. */
-export function sectionTitle(section: string, lang = 'en'): string {
+/** The title of a change's section: its canonical H2 title (`TOOLS`), or "front matter" (a Markdown term, also in Chinese). */
+export function diffSectionTitle(section: DiffSection, lang = 'en'): string {
   return section === 'front_matter' ? diffMessage('section.front_matter', {}, lang) : (SECTIONS.find((s) => s.key === section)?.title ?? section);
 }
 
-/** "3 semantic changes: 1 breaking, …", or "No semantic change". */
-export function summaryLine(diff: SemanticDiff, lang = 'en'): string {
-  if (diff.changes.length === 0) return diffMessage('report.noChanges', {}, lang);
+/** "3 semantic changes: 1 breaking, 0 risk-increasing, …" in `lang`. */
+export function diffSummary(diff: SemanticDiff, lang = 'en'): string {
   const c = diff.counts;
   const args = { count: diff.changes.length, breaking: c.breaking, increasing: c['risk-increasing'], reducing: c['risk-reducing'], neutral: c.neutral };
   return diffMessage(diff.changes.length === 1 ? 'report.summaryOne' : 'report.summary', args, lang);

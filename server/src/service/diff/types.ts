@@ -7,6 +7,7 @@
 import type { Range } from '../types.ts';
 import type { SectionKey } from '../catalogue/sections.ts';
 import type { RuleId } from './rules.ts';
+import type { DiffMessageId } from './messages.ts';
 
 /** What a change does to the contract's users: callers, consumers of its output, reviewers of its risk. */
 export type Impact = 'breaking' | 'risk-increasing' | 'risk-reducing' | 'neutral';
@@ -67,7 +68,7 @@ export interface Change {
   /** The impact rule (rules.ts) that classified the change; also the id of its message template. */
   readonly reasonId: RuleId;
   readonly args: Readonly<Record<string, string | number>>;
-  /** The English reason (messages.ts), `reasonId` formatted with `args`. */
+  /** The reason (messages.ts), `reasonId` formatted with `args`: English unless localised (`localiseChange`). */
   readonly message: string;
 }
 
@@ -89,12 +90,16 @@ export interface VersionAdvice {
   readonly auditRowPresent: boolean;
   /** …and the before side had none: the row was added by this change. */
   readonly auditRowAdded: boolean;
-  /** The advice in one sentence (English), from the message catalogue. */
-  readonly messageId: string;
+  /**
+   * The advice in one sentence (English unless localised: `localiseAdvice`), from the message
+   * catalogue. `args` hold machine values, the same in every language: `required` and `declared`
+   * are bumps (`major`, `none`, `unknown`…), `before` and `after` versions or `none`.
+   */
+  readonly messageId: DiffMessageId;
   readonly args: Readonly<Record<string, string | number>>;
   readonly message: string;
-  /** The audit table's state in one sentence. */
-  readonly audit: { readonly messageId: string; readonly args: Readonly<Record<string, string | number>>; readonly message: string };
+  /** The audit table's state in one sentence (`version`: the declared version, or `none`). */
+  readonly audit: { readonly messageId: DiffMessageId; readonly args: Readonly<Record<string, string | number>>; readonly message: string };
 }
 
 /** The semantic diff of two contracts. */

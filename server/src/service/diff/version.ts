@@ -11,6 +11,13 @@ import type { DiffMessageId } from './messages.ts';
 import { BUMPS, maxBump } from './rules.ts';
 import type { Bump, Change, DeclaredBump, VersionAdvice } from './types.ts';
 
+/**
+ * The `before`/`after`/`version` argument of the advice's messages when a side declares no
+ * version. Like the bumps (`major`, `none`…), a machine value that each translation words itself
+ * (ICU select, l10n/template.ts), so that the arguments are the same in every language.
+ */
+export const NO_VERSION = 'none';
+
 /** The declared version of a contract without its leading `v`, or undefined. */
 export function declaredVersion(model: ParsedContract): string | undefined {
   const v = model.data['version'];
@@ -52,10 +59,9 @@ export function versionAdvice(before: ParsedContract, after: ParsedContract, cha
     : declared === 'downgrade' ? 'advice.downgrade'
     : declared === 'none' ? 'advice.unchanged'
     : sufficient ? 'advice.sufficient' : 'advice.insufficient';
-  const none = diffMessage('advice.noVersion');
-  const args = { required: diffMessage(`bump.${required}`), declared: diffMessage(`bump.${declared}`), before: declaredBefore ?? none, after: declaredAfter ?? none };
+  const args = { required, declared, before: declaredBefore ?? NO_VERSION, after: declaredAfter ?? NO_VERSION };
   const auditId: DiffMessageId = declaredAfter === undefined ? 'audit.noVersion' : auditRowAdded ? 'audit.added' : auditRowPresent ? 'audit.present' : 'audit.missing';
-  const auditArgs = { version: declaredAfter ?? none };
+  const auditArgs = { version: declaredAfter ?? NO_VERSION };
   return {
     ...(declaredBefore !== undefined ? { declaredBefore } : {}),
     ...(declaredAfter !== undefined ? { declaredAfter } : {}),

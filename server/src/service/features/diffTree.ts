@@ -7,7 +7,7 @@
 import type { SemanticDiff, Impact, Change } from '../diff/types.ts';
 import type { DiffMessageId } from '../diff/messages.ts';
 import { diffMessage } from '../diff/diffMessage.ts';
-import { sectionTitle } from '../diff/labels.ts';
+import { diffSectionTitle } from '../diff/labels.ts';
 import type { ViewNode, ViewNodeKind } from './viewNode.ts';
 
 const IMPACTS: readonly Impact[] = ['breaking', 'risk-increasing', 'risk-reducing', 'neutral'];
@@ -26,7 +26,7 @@ function changeNode(c: Change, o: DiffTreeOptions, lang: string): ViewNode {
     id: `change:${c.id}`,
     label: diffMessage(c.reasonId, c.args, lang),
     description: diffMessage(`kind.${c.kind}`, {}, lang),
-    tooltip: diffMessage('view.changeTooltip', { impact, bump: diffMessage(`bump.${c.bump}`, {}, lang), path: c.path }, lang),
+    tooltip: diffMessage('view.changeTooltip', { impact, bump: c.bump, path: c.path }, lang),
     kind: c.kind,
     location: { uri: o.afterUri, range: c.after.range },
     otherLocation: { uri: o.beforeUri, range: c.before.range },
@@ -61,7 +61,7 @@ export function diffTree(diff: SemanticDiff, options: DiffTreeOptions): ViewNode
       }];
     });
     const worst = IMPACTS.find((i) => changes.some((c) => c.impact === i))!;
-    return { id: `section:${section}`, label: sectionTitle(section, lang), description: String(changes.length), kind: IMPACT_KIND[worst], children: groups, expanded: true };
+    return { id: `section:${section}`, label: diffSectionTitle(section as Change['section'], lang), description: String(changes.length), kind: IMPACT_KIND[worst], children: groups, expanded: true };
   });
   return [advice, ...sectionNodes];
 }

@@ -2,13 +2,16 @@
  * Message templates: text with `{name}` placeholders and, for counts, ICU MessageFormat's plural
  * form `{count, plural, =0 {…} one {# file} other {# files}}` (`#` is the number). Plural forms
  * let one whole template say "1 file" and "2 files" (and Chinese "2 个文件") without building the
- * sentence from pieces. Anything else in braces (`{{template}}`, JSON) is text.
+ * sentence from pieces. ICU's select form `{bump, select, major {主版本号} other {{bump}}}` picks
+ * a branch by an argument's value, so that an argument holding a machine value (`major`, `none`)
+ * is worded by the translation itself and the arguments stay the same in every language.
+ * Anything else in braces (`{{template}}`, JSON) is text.
  */
 
 type Part =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'arg'; readonly name: string }
-  | { readonly kind: 'plural'; readonly name: string; readonly branches: ReadonlyMap<string, readonly Part[]> };
+  | { readonly kind: 'plural' | 'select'; readonly name: string; readonly branches: ReadonlyMap<string, readonly Part[]> };
 
 const cache = new Map<string, readonly Part[]>();
 
@@ -22,12 +25,18 @@ function closing(s: string, open: number): number {
   return -1;
 }
 
-/** The branches of a plural body (`=0 {…} one {…} other {…}`), or undefined when malformed. */
-function branchesOf(body: string): Map<string, readonly Part[]> | undefined {
+/** Branch keys: plural categories and exact counts; select values (words, `-` allowed). */
+const KEY: Readonly<Record<'plural' | 'select', RegExp>> = {
+  plural: /^\s*(=\d+|zero|one|two|few|many|other)\s*\{/,
+  select: /^\s*([\w-]+)\s*\{/,
+};
+
+/** The branches of a plural or select body (`=0 {…} one {…} other {…}`), or undefined when malformed. */
+function branchesOf(body: string, kind: 'plural' | 'select'): Map<string, readonly Part[]> | undefined {
   const out = new Map<string, readonly Part[]>();
   let i = 0;
   while (i < body.length) {
-    const m = /^\s*(=\d+|zero|one|two|few|many|other)\s*\{/.exec(body.slice(i));
+    const m = KEY[kind].exec(body.slice(i));
     if (!m) return /^\s*$/.test(body.slice(i)) && out.has('other') ? out : undefined;
     const open = i + m[0].length - 1;
     const end = closing(body, open);
@@ -56,13 +65,14 @@ function parse(template: string): readonly Part[] {
       i += arg[0].length;
       continue;
     }
-    const plural = /^\{(\w+),\s*plural,/.exec(template.slice(i, i + 200));
-    const end = plural ? closing(template, i) : -1;
-    const branches = plural && end > 0 ? branchesOf(template.slice(i + plural[0].length, end - 1)) : undefined;
-    if (plural && branches) {
+    const choice = /^\{(\w+),\s*(plural|select),/.exec(template.slice(i, i + 200));
+    const kind = choice?.[2] as 'plural' | 'select' | undefined;
+    const end = choice ? closing(template, i) : -1;
+    const branches = choice && kind && end > 0 ? branchesOf(template.slice(i + choice[0].length, end - 1), kind) : undefined;
+    if (choice && kind && branches) {
       if (text) parts.push({ kind: 'text', text });
       text = '';
-      parts.push({ kind: 'plural', name: plural[1]!, branches });
+      parts.push({ kind, name: choice[1]!, branches });
       i = end;
       continue;
     }
@@ -83,13 +93,13 @@ function partsOf(template: string): readonly Part[] {
   return p;
 }
 
-/** Names of the arguments a template uses (placeholders and plural counts, also inside plural branches). */
+/** Names of the arguments a template uses (placeholders, plural counts and select values, also inside their branches). */
 export function placeholders(template: string): string[] {
   const names = new Set<string>();
   const walk = (parts: readonly Part[]) => {
     for (const p of parts) {
       if (p.kind === 'arg') names.add(p.name);
-      else if (p.kind === 'plural') {
+      else if (p.kind !== 'text') {
         names.add(p.name);
         for (const b of p.branches.values()) walk(b);
       }
@@ -105,7 +115,9 @@ const pluralRules = new Map<string, Intl.PluralRules>();
  * Fills a template from `args` for language `lang` (which picks the plural category: English
  * `one`/`other`; Chinese always `other`). A placeholder without an argument stays as written, so
  * a missing argument is visible rather than silently empty; a plural whose count is missing or
- * not a number uses its `other` branch with `#` left as is.
+ * not a number uses its `other` branch with `#` left as is. A select takes the branch named by
+ * its argument's value, else `other` (a missing argument too); `#` in it is the count of an
+ * enclosing plural, as in ICU.
  */
 export function fill(template: string, args: Readonly<Record<string, string | number>> = {}, lang = 'en'): string {
   let rules = pluralRules.get(lang);
@@ -115,6 +127,7 @@ export function fill(template: string, args: Readonly<Record<string, string | nu
       .map((p) => {
         if (p.kind === 'text') return count === undefined ? p.text : p.text.replace(/#/g, String(count));
         if (p.kind === 'arg') return Object.hasOwn(args, p.name) ? String(args[p.name]) : `{${p.name}}`;
+        if (p.kind === 'select') return render((Object.hasOwn(args, p.name) && p.branches.get(String(args[p.name]))) || p.branches.get('other')!, count);
         const n = Number(args[p.name]);
         if (!Object.hasOwn(args, p.name) || !Number.isFinite(n)) return render(p.branches.get('other')!, undefined);
         const branch = p.branches.get(`=${n}`) ?? p.branches.get(rules!.select(n)) ?? p.branches.get('other')!;

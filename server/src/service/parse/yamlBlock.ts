@@ -77,7 +77,8 @@ export function parseYamlBlock(text: string, lang: 'yaml' | 'json' = 'yaml'): Pa
     if (isAlias(node)) {
       const target = resolveAlias(node);
       if (!target) {
-        problems.push({ code: syntaxCode, span: span(node), args: { alias: node.source }, variant: 'unresolvedAlias' });
+        // In a json block an alias is not JSON at all, which the JSON check above has reported.
+        if (lang === 'yaml') problems.push({ code: syntaxCode, span: span(node), args: { alias: node.source }, variant: 'unresolvedAlias' });
         return undefined;
       }
       return convert(target, pointer, depth + 1);
