@@ -63,6 +63,9 @@ test('Run agent: code lens, snapshots, a HITL pause answered by the user, the st
       // for the rejection), which the run reports as the model's protocol error.
       assert.equal(run.label, `large-purchase-rejected · ${code ?? 'MODEL_PROTOCOL_ERROR'}`);
       assert.equal(run.kind, 'error');
+      // The query expects the rejection: the rejected run is as expected, the approved one is not.
+      assert.equal(result.ok, decision === 'reject');
+      assert.equal(result.summary, `${decision === 'reject' ? 1 : 0} of 1 queries as expected (their expectations met, or success when they state none).`);
       const nodes = flat(result.tree);
       assert.ok(nodes.some((n) => n.kind === 'paused' || /human|Human|decision/.test(n.label)), 'the pause is in the trace');
       assert.ok(nodes.some((n) => n.location?.uri === contractUri), 'events link to contract clauses');

@@ -10,7 +10,7 @@ import { dirname, relative } from 'node:path';
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type CodeLens, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  locate, parseContract, runMessage, traceTree,
+  checkExpectation, locate, parseContract, runMessage, traceTree,
   type HumanDecision, type ModelSettings, type Snapshot, type TraceEvent, type TraceRun,
 } from '../service/index.ts';
 import {
@@ -103,6 +103,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
     const file = await resourceReader(root, contract);
     const settings = await host.modelSettings(p.uri);
     const runs: TraceRun[] = [];
+    let passed = 0;
     const traceUris: string[] = [];
     const clauses = new Map<string, Set<string>>();
     const options = { contract: model, contractUri: p.uri, lang };
@@ -146,13 +147,14 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
         },
       });
       runs[runs.length - 1] = { ...current, outcome: result.outcome };
+      // A query with expectations passes when they are met (a rejection may be what it expects).
+      if (query.expect ? checkExpectation(query.expect, result).length === 0 : result.outcome.status === 'success') passed++;
       traceUris.push(fileUri(result.tracePath));
       progress(runMessage('view.progress', { query: query.id, events: events.length }, lang), true);
     }
     exercised.set(p.uri, clauses);
     // The trace so far stays in the view (sent as progress) and on disk; the request itself is cancelled.
     if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, runMessage('view.cancelled', {}, lang));
-    const passed = runs.filter((r) => r.outcome?.status === 'success').length;
     return {
       runId: p.runId,
       ok: passed === runs.length && !controller.signal.aborted,

@@ -223,7 +223,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'view.progress': '{query}: {events} events',
   'view.waitingForHuman': 'waiting for your decision',
   'view.humanQuestion': 'The agent waits for a human decision on "{subject}" ({reason}). Approve, or reject?',
-  'view.summary': '{passed} of {total} queries ended with success.',
+  'view.summary': '{passed} of {total} queries as expected (their expectations met, or success when they state none).',
   'view.lens.run': '▶ Run agent',
   'view.lens.exercised': 'exercised by {count, plural, one {# snapshot query} other {# snapshot queries}}: {queries}',
   'view.snapshotUnusable': 'the snapshot cannot be run',
