@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -642,12 +642,12 @@ export async function viewLine(page: Page, line: number, timeoutMs = DEFAULT_TIM
 }
 
 /**
- * A temporary workspace holding a sample's files (AGENTS.md and the resources beside it) and the
- * samples' configuration (samples/.agents-md.json). The caller removes it.
+ * A temporary workspace holding a sample's files (AGENTS.md, the resources and snapshots beside it)
+ * and the samples' configuration (samples/.agents-md.json). The caller removes it.
  */
 export async function sampleWorkspace(sampleDir: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'e2e-extension-ws-'));
-  for (const name of await readdir(sampleDir)) await copyFile(join(sampleDir, name), join(dir, name));
+  await cp(sampleDir, dir, { recursive: true });
   await copyFile(join(REPO_DIR, 'samples', '.agents-md.json'), join(dir, '.agents-md.json'));
   return dir;
 }
