@@ -11,7 +11,7 @@ import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type 
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   checkExpectation, locate, parseContract, runMessage, traceTree,
-  type HumanDecision, type ModelSettings, type Snapshot, type TraceEvent, type TraceRun,
+  type HumanDecision, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
 } from '../service/index.ts';
 import {
   contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract,
@@ -35,6 +35,8 @@ export interface RunAgentHost {
   readonly lang: () => string;
   /** Workspace folders as file paths (snapshots are searched there and beside the contract). */
   readonly roots: () => readonly string[];
+  /** The cached model of an open document's current version. */
+  readonly model: (uri: string) => ParsedContract | undefined;
   /** The editor's `agentsMd.model` settings for a document. */
   readonly modelSettings: (uri: string) => Promise<ModelSettings | undefined>;
 }
@@ -166,9 +168,8 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
 
   connection.onCodeLens((p): CodeLens[] => {
     const doc = documents.get(p.textDocument.uri);
-    if (!doc) return [];
-    const model = parseContract(doc.getText());
-    if (model.kind !== 'contract') return [];
+    const model = doc && host.model(doc.uri);
+    if (!doc || !model || model.kind !== 'contract') return [];
     const lang = host.lang();
     const lenses: CodeLens[] = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, command: { title: runMessage('view.lens.run', {}, lang), command: 'agentsMd.runAgent', arguments: [doc.uri] } }];
     for (const [pointer, ids] of exercised.get(doc.uri) ?? []) {

@@ -129,6 +129,10 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   registerRunAgent(connection, documents, {
     lang: () => lang,
     roots: () => roots.map(uriToPath).filter((p): p is string => p !== undefined),
+    model: (uri) => {
+      const doc = documents.get(uri);
+      return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;
+    },
     modelSettings: async (uri) => {
       if (!configurationSupport) return undefined;
       const v = (await connection.workspace.getConfiguration({ scopeUri: uri, section: 'agentsMd.model' }).catch(() => null)) as Record<string, unknown> | null;
