@@ -54,9 +54,9 @@ function files(dir: string, ext = '.ts'): string[] {
   });
 }
 
-/** Source files that are not catalogues (rule modules and `*messages.ts` hold English by design). */
+/** Source files that are not catalogues (rule modules, `*messages.ts` and the dry run's `run/catalogue.ts` hold English by design). */
 const SOURCES = [...files(repo('server/src')), ...files(repo('client/src')), ...files(repo('scripts'))];
-const CATALOGUE_FILE = /validate[\\/]rules[\\/]|[\\/]\w*[mM]essages\.ts$|validate[\\/]related\.ts$/;
+const CATALOGUE_FILE = /validate[\\/]rules[\\/]|[\\/]\w*[mM]essages\.ts$|validate[\\/]related\.ts$|run[\\/]catalogue\.ts$/;
 const code = (f: string) => readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
 // ---------------------------------------------------------------------------------------------

@@ -45,6 +45,8 @@ const ERRORS: readonly [RegExp, string, readonly string[]][] = [
   [/^error: option '(.+?)' argument '(.*?)' is invalid\. (.+)$/s, 'cli.error.invalidArgument', ['option', 'value', 'reason']],
   [/^error: option '(.+?)' argument missing$/s, 'cli.error.optionMissingArgument', ['option']],
   [/^error: missing required argument '(.+?)'$/s, 'cli.error.missingArgument', ['argument']],
+  [/^error: required option '(.+?)' not specified$/s, 'cli.error.requiredOption', ['option']],
+  [/^error: option '(.+?)' cannot be used with option '(.+?)'$/s, 'cli.error.conflictingOption', ['option', 'conflicting']],
   [/^error: too many arguments for '(.+?)'\. Expected (\d+) arguments? but got (\d+)\.$/s, 'cli.error.tooManyArgumentsFor', ['command', 'expected', 'received']],
   [/^error: too many arguments\. Expected (\d+) arguments? but got (\d+)\.$/s, 'cli.error.tooManyArguments', ['expected', 'received']],
 ];

@@ -2,28 +2,24 @@
  * `agents-md eval [paths...]`: runs every query of every snapshot found, checks each against its
  * expectations, and reports seed 003's figures (success rate, average rounds, tokens,
  * human-intervention rate) and the path drift against the previous eval run found under
- * `.agents-md/runs/` (docs/cli.md, docs/dry-run.md "Eval").
+ * `.agents-md/runs/` (docs/cli.md, docs/dry-run.md "Eval"). The report is in the display
+ * language, its columns aligned by display width; the JSON report is the same in every language.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { checkExpectation, evalFigures, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { alignColumns, checkExpectation, evalFigures, format, type Lang, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
 import { globFiles } from '../node/nodeFileSystem.ts';
 import { readRunJson, RunFolder, runsWith, slug } from '../node/runFolder.ts';
 import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { displayPath } from './report.ts';
-import { wantColor } from './run.ts';
-import { TOOL_NAME } from './meta.ts';
+import { helpAfter, withColorOptions } from './run.ts';
+import { errorLine, indented, progressLine, useColor } from './terminal.ts';
+import { painter } from './format/text.ts';
 
 /** Exit codes of `eval`. */
 export const EVAL_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
-
-const EVAL_HELP = `
-Exit codes:
-  0  every query met its expectations
-  1  at least one query did not meet its expectations
-  2  usage error, or a snapshot or contract that cannot be read or is invalid (the others still run)`;
 
 /** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
 const EVAL_RUN = 'eval';
@@ -34,8 +30,8 @@ interface EvalOptions {
   readonly color?: boolean;
 }
 
-/** Snapshot files named by the arguments: files as given, directories searched with SNAPSHOT_GLOBS. */
-async function findSnapshots(paths: readonly string[], cwd: string): Promise<{ files: string[]; problems: string[] }> {
+/** Snapshot files named by the arguments: files as given, directories searched with SNAPSHOT_GLOBS; `problems` in `lang`. */
+async function findSnapshots(paths: readonly string[], cwd: string, lang: Lang): Promise<{ files: string[]; problems: string[] }> {
   const files = new Set<string>();
   const problems: string[] = [];
   for (const p of paths) {
@@ -44,7 +40,7 @@ async function findSnapshots(paths: readonly string[], cwd: string): Promise<{ f
     try {
       st = statSync(abs);
     } catch {
-      problems.push(`${p}: no such file or directory`);
+      problems.push(format('cli.files.missing', { arg: p }, lang));
       continue;
     }
     if (st.isDirectory()) for (const f of await globFiles(abs, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) files.add(f);
@@ -55,18 +51,18 @@ async function findSnapshots(paths: readonly string[], cwd: string): Promise<{ f
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-async function evalCommand(paths: string[], o: EvalOptions, setExitCode: (code: number) => void): Promise<void> {
+async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
-  const color = wantColor(o.color);
-  const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const paint = painter(useColor(o.color));
+  const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => runMessage(id, args, lang);
   const err = (s: string) => process.stderr.write(`${s}\n`);
   const progress = Boolean(process.stderr.isTTY) && !o.json;
-  const { files, problems } = await findSnapshots(paths.length > 0 ? paths : ['.'], cwd);
-  for (const p of problems) err(`${TOOL_NAME}: ${p}`);
+  const { files, problems } = await findSnapshots(paths.length > 0 ? paths : ['.'], cwd, lang);
+  for (const p of problems) errorLine(p);
   let usage = problems.length > 0;
   if (files.length === 0) {
-    err(`${TOOL_NAME}: ${runMessage('eval.no-snapshots', { paths: (paths.length > 0 ? paths : ['.']).join(', ') })}`);
+    errorLine(t('eval.no-snapshots', { paths: (paths.length > 0 ? paths : ['.']).join(', ') }));
     setExitCode(EVAL_EXIT.usage);
     return;
   }
@@ -78,14 +74,14 @@ async function evalCommand(paths: string[], o: EvalOptions, setExitCode: (code: 
       const first = await loadSnapshot(f, cwd);
       const contractPath = first.read.snapshot ? contractForSnapshot(f, first.read.snapshot) : undefined;
       if (!first.read.snapshot || !contractPath) {
-        for (const l of formatDiagnostics(f, cwd, first.read.diagnostics)) err(l);
-        if (first.read.snapshot) err(`${TOOL_NAME}: ${displayPath(cwd, f)}: no contract found for this snapshot (give it a contract: field, docs/dry-run.md)`);
+        for (const l of formatDiagnostics(f, cwd, first.read.diagnostics, lang)) err(l);
+        if (first.read.snapshot) errorLine(t('eval.no-contract', { file: displayPath(cwd, f) }));
         usage = true;
         continue;
       }
       const contract = await loadContract(contractPath, cwd);
       const snapshot = await loadSnapshot(f, cwd, contract.model);
-      for (const l of formatDiagnostics(f, cwd, snapshot.read.diagnostics)) err(l);
+      for (const l of formatDiagnostics(f, cwd, snapshot.read.diagnostics, lang)) err(l);
       if (!snapshot.read.snapshot) {
         usage = true;
         continue;
@@ -93,7 +89,7 @@ async function evalCommand(paths: string[], o: EvalOptions, setExitCode: (code: 
       work.push({ contract, snapshot, file: await resourceReader(root, contract) });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      err(`${TOOL_NAME}: ${e.message}`);
+      errorLine(e.text(lang));
       usage = true;
     }
   }
@@ -108,7 +104,7 @@ async function evalCommand(paths: string[], o: EvalOptions, setExitCode: (code: 
     const shown = displayPath(cwd, w.snapshot.path);
     const stored = storedPath(root, w.snapshot.path);
     for (const query of snap.queries) {
-      if (progress) process.stderr.write(`\r\x1b[K${runMessage('run.progress', { done: done + 1, total, snapshot: shown, query: query.id })}`);
+      if (progress) progressLine(t('run.progress', { done: done + 1, total, snapshot: shown, query: query.id }));
       const result = await executeQuery({ root, contract: w.contract, snapshot: { ...w.snapshot, read: { ...w.snapshot.read, snapshot: snap } }, query, file: w.file, folder, traceName: `${slug(stored)}--${slug(query.id)}.jsonl` });
       done++;
       const mismatches = checkExpectation(query.expect, result);
@@ -129,7 +125,7 @@ async function evalCommand(paths: string[], o: EvalOptions, setExitCode: (code: 
       });
     }
   }
-  if (progress) process.stderr.write('\r\x1b[K');
+  if (progress) progressLine('');
 
   const figures = evalFigures(reports);
   const previousId = previousRuns[previousRuns.length - 1];
@@ -141,44 +137,48 @@ async function evalCommand(paths: string[], o: EvalOptions, setExitCode: (code: 
     process.stdout.write(`${JSON.stringify({ run_id: folder.id, figures, drift: drift ? { previous: previousId, ...drift } : null, queries: reports }, null, 2)}\n`);
   } else {
     const out = (s: string) => process.stdout.write(`${s}\n`);
-    for (const r of reports) {
-      const ok = r.mismatches.length === 0;
-      const mark = ok ? paint(32, `✓ ${runMessage('eval.pass')}`) : paint(31, `✗ ${runMessage('eval.fail')}`);
-      out(runMessage('eval.query', { mark, snapshot: r.snapshot, query: r.query, status: r.status, code: r.code, errorCode: r.errorCode ? ` / ${r.errorCode}` : '' }));
-      for (const m of r.mismatches) out(`    ${runMessage('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual })}`);
-    }
+    // One row per query (mark, snapshot › query, status, code), aligned by display width; its mismatches under it.
+    const rows = reports.map((r) => {
+      const mark = r.mismatches.length === 0 ? paint('green', t('eval.pass')) : paint('red', t('eval.fail'));
+      return [mark, `${r.snapshot} › ${r.query}`, runMessage(`status.${r.status}`, {}, lang), r.errorCode ? `${r.code} / ${r.errorCode}` : r.code];
+    });
+    alignColumns(rows).split('\n').forEach((row, i) => {
+      out(row);
+      for (const m of reports[i]!.mismatches) out(indented(t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual }), 4));
+    });
     out('');
-    out(runMessage('eval.summary', { passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
-    out(runMessage('eval.figures', { successRate: percent(figures.successRate), rounds: figures.averageRounds.toFixed(2), tokens: figures.totalTokens, avgTokens: Math.round(figures.averageTokens), humanRate: percent(figures.humanInterventionRate) }));
+    out(t('eval.summary', { passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
+    out(t('eval.figures', { successRate: percent(figures.successRate), rounds: figures.averageRounds.toFixed(2), tokens: figures.totalTokens, avgTokens: Math.round(figures.averageTokens), humanRate: percent(figures.humanInterventionRate) }));
     if (drift && previousId) {
-      out(runMessage('eval.drift', { previous: previousId, changed: drift.changed.length, compared: drift.compared, distance: drift.meanDistance.toFixed(3) }));
+      out(t('eval.drift', { previous: previousId, changed: drift.changed.length, compared: drift.compared, distance: drift.meanDistance.toFixed(3) }));
       for (const c of drift.changed) {
         const [snapshot, query] = [c.key.slice(0, c.key.lastIndexOf('#')), c.key.slice(c.key.lastIndexOf('#') + 1)];
-        out(runMessage('eval.drift-query', { snapshot, query, before: c.before.join(' → '), after: c.after.join(' → ') }));
+        out(indented(t('eval.drift-query', { snapshot, query, before: c.before.join(' → '), after: c.after.join(' → ') }), 2));
       }
-    } else out(runMessage('eval.drift-none', { runs: displayPath(cwd, resolve(root, '.agents-md/runs')) }));
-    out(runMessage('eval.runs', { dir: displayPath(cwd, folder.dir) }));
+    } else out(t('eval.drift-none', { runs: displayPath(cwd, resolve(root, '.agents-md/runs')) }));
+    out(t('eval.runs', { dir: displayPath(cwd, folder.dir) }));
   }
   setExitCode(usage ? EVAL_EXIT.usage : figures.passed < figures.total ? EVAL_EXIT.failed : EVAL_EXIT.ok);
 }
 
-/** Registers `eval` on the program. */
-export function registerEvalCommand(program: Command, setExitCode: (code: number) => void): void {
-  program
+/** Registers `eval` on the program, its help and report in `lang`. */
+export function registerEvalCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
+  const t = (id: string) => runMessage(id, {}, lang);
+  const command = program
     .command('eval')
-    .description('Run every query of the snapshots found (*.snapshot.yaml, *.snapshot.yml, *.snapshot.json), check each against its expectations, and report success rate, average rounds, tokens, human-intervention rate and path drift against the previous eval run.')
-    .argument('[paths...]', 'snapshot files or directories to search (default: .)')
-    .option('--root <dir>', 'workspace root: runs are written under <root>/.agents-md/runs, where the previous eval run is found (default: the current directory)')
-    .option('--json', 'print the report as JSON')
-    .option('--color', 'force coloured output')
-    .option('--no-color', 'disable coloured output')
-    .addHelpText('after', EVAL_HELP)
+    .description(t('help.eval'))
+    .usage(t('help.eval.usage'))
+    .argument('[paths...]', t('help.eval.paths'))
+    .option('--root <dir>', t('help.eval.root'))
+    .option('--json', t('help.eval.json'));
+  withColorOptions(command, lang)
+    .addHelpText('after', helpAfter('help.eval.exit-codes', lang))
     .action(async (paths: string[], options: EvalOptions) => {
       try {
-        await evalCommand(paths, options, setExitCode);
+        await evalCommand(paths, options, lang, setExitCode);
       } catch (e) {
         if (!(e instanceof InputError)) throw e;
-        process.stderr.write(`${TOOL_NAME}: ${e.message}\n`);
+        errorLine(e.text(lang));
         setExitCode(EVAL_EXIT.usage);
       }
     });

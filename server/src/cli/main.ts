@@ -140,9 +140,9 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     });
 
   registerDiffCommand(program, lang, setExitCode);
-  registerRunCommand(program, setExitCode);
-  registerEvalCommand(program, setExitCode);
-  registerTraceCommand(program, setExitCode);
+  registerRunCommand(program, setExitCode, lang);
+  registerEvalCommand(program, setExitCode, lang);
+  registerTraceCommand(program, setExitCode, lang);
 
   return program;
 }

@@ -1,29 +1,28 @@
 /**
  * `agents-md run <contract> --snapshot <file> [--query id]`: one dry run, printed as a timeline
  * while it happens (or as JSON), its trace written to `.agents-md/runs/<run id>/trace.jsonl`, the
- * exit code by outcome (docs/cli.md, docs/dry-run.md).
+ * exit code by outcome (docs/cli.md, docs/dry-run.md). Everything printed is in the display
+ * language (`--lang`); the trace and the JSON output are the same in every language.
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { RunFolder } from '../node/runFolder.ts';
-import { type HumanDecision, type ParsedContract, runMessage, type RunResult, type Snapshot } from '../service/index.ts';
+import { format, type HumanDecision, type Lang, type ParsedContract, runMessage, type RunResult, type Snapshot } from '../service/index.ts';
 import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { clauseLocation, formatEvent } from './format/timeline.ts';
 import { displayPath } from './report.ts';
 import { TOOL_NAME } from './meta.ts';
+import { errorLine, useColor } from './terminal.ts';
 
 /** Exit codes of `run` (and `trace fork`), by outcome. */
 export const RUN_EXIT = { success: 0, failure: 1, usage: 2, fallback: 3, cancelled: 130 } as const;
 
-export const RUN_EXIT_HELP = `
-Exit codes:
-  0    the run succeeded: the answer passed every check
-  1    the run failed with an outcome code (MEMORY_UNAVAILABLE, SAFETY_VIOLATION, …)
-  2    usage error, or a contract or snapshot that cannot be read or is invalid
-  3    a FAILURE_PROTOCOL entry with a fallback answered instead
-  130  cancelled (Ctrl-C)`;
+/** Help text shown after a command's options: a blank line, then the message (exit codes). */
+export function helpAfter(id: string, lang: Lang): string {
+  return ['', runMessage(id, {}, lang)].join('\n');
+}
 
 interface RunCliOptions {
   readonly snapshot: string;
@@ -36,18 +35,13 @@ interface RunCliOptions {
   readonly color?: boolean;
 }
 
-/** Colour only for a terminal, and never when NO_COLOR is set (as `lint`). */
-export function wantColor(explicit: boolean | undefined): boolean {
-  return explicit ?? (Boolean(process.stdout.isTTY) && !process.env['NO_COLOR']);
-}
-
 /** The decision `--approve` / `--reject` give to every pause, or undefined; throws on both. */
 export function flagDecision(o: { approve?: boolean; reject?: boolean }): HumanDecision | undefined {
-  if (o.approve && o.reject) throw new InputError('--approve and --reject cannot be used together');
+  if (o.approve && o.reject) throw new InputError('run.error.approve-and-reject');
   return o.approve ? 'approve' : o.reject ? 'reject' : undefined;
 }
 
-/** The result as `--json` prints it. */
+/** The result as `--json` prints it (and `result.json` keeps it): ids, arguments and the English message, whatever the display language. */
 export function resultJson(r: RunResult & { tracePath: string }, cwd: string, contract: { path: string; model: ParsedContract }, extra: Record<string, unknown>): Record<string, unknown> {
   const where = (pointer?: string) => clauseLocation({ color: false, contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } }, pointer);
   const o = r.outcome;
@@ -68,30 +62,30 @@ export function resultJson(r: RunResult & { tracePath: string }, cwd: string, co
   };
 }
 
-async function runCommand(contractArg: string, o: RunCliOptions, setExitCode: (code: number) => void): Promise<void> {
+async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
-  const color = wantColor(o.color);
-  const err = (s: string) => process.stderr.write(`${TOOL_NAME}: ${s}\n`);
+  const color = useColor(o.color);
   try {
     const decision = flagDecision(o);
     const contract = await loadContract(resolve(cwd, contractArg), cwd);
     const snapshot = await loadSnapshot(resolve(cwd, o.snapshot), cwd, contract.model);
-    for (const line of formatDiagnostics(snapshot.path, cwd, snapshot.read.diagnostics)) process.stderr.write(`${line}\n`);
+    for (const line of formatDiagnostics(snapshot.path, cwd, snapshot.read.diagnostics, lang)) process.stderr.write(`${line}\n`);
     const snap: Snapshot | undefined = snapshot.read.snapshot;
-    if (!snap) throw new InputError(`${displayPath(cwd, snapshot.path)}: the snapshot has errors (above)`);
+    const file = displayPath(cwd, snapshot.path);
+    if (!snap) throw new InputError('run.error.snapshot-has-errors', { file });
     const named = contractForSnapshot(snapshot.path, snap);
-    if (named && !samePath(named, contract.path)) err(`note: ${displayPath(cwd, snapshot.path)} is for ${displayPath(cwd, named)}, not ${displayPath(cwd, contract.path)}`);
+    if (named && !samePath(named, contract.path)) errorLine(runMessage('error.snapshot-for-other', { snapshot: file, named: displayPath(cwd, named), contract: displayPath(cwd, contract.path) }, lang));
     const query = o.query !== undefined ? snap.queries.find((q) => q.id === o.query) : snap.queries.length === 1 ? snap.queries[0] : undefined;
     if (!query) {
       const ids = snap.queries.map((q) => q.id).join(', ');
-      throw new InputError(o.query !== undefined ? `${displayPath(cwd, snapshot.path)}: no query "${o.query}" (queries: ${ids})` : `${displayPath(cwd, snapshot.path)} has ${snap.queries.length} queries (${ids}): choose one with --query, or run them all with "${TOOL_NAME} eval"`);
+      throw o.query !== undefined ? new InputError('run.error.no-query', { file, query: o.query, ids }) : new InputError('run.error.choose-query', { file, count: snap.queries.length, ids, tool: TOOL_NAME });
     }
     const folder = RunFolder.create(root, query.id);
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
-    const timeline = { color, contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } };
+    const timeline = { color, lang, contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } };
     try {
       const result = await executeQuery({
         root,
@@ -109,14 +103,14 @@ async function runCommand(contractArg: string, o: RunCliOptions, setExitCode: (c
       const json = resultJson(result, cwd, contract, { run_id: folder.id, contract: displayPath(cwd, contract.path), snapshot: displayPath(cwd, snapshot.path), query: query.id });
       folder.writeJson('result.json', { ...json, contract: storedPath(root, contract.path), snapshot: storedPath(root, snapshot.path), trace: storedPath(root, result.tracePath) });
       if (o.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-      else process.stdout.write(`${runMessage('run.trace', { path: displayPath(cwd, result.tracePath) })}\n`);
+      else process.stdout.write(`${runMessage('run.trace', { path: displayPath(cwd, result.tracePath) }, lang)}\n`);
       setExitCode(RUN_EXIT[result.outcome.status]);
     } finally {
       process.removeListener('SIGINT', onSigint);
     }
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    err(e.message);
+    errorLine(e.text(lang));
     setExitCode(RUN_EXIT.usage);
   }
 }
@@ -129,26 +123,36 @@ function samePath(a: string, b: string): boolean {
   }
 }
 
-/** The options `run` and `trace fork` share: decisions for every pause, JSON output, colours, and their exit codes in the help. */
-export function withRunOutputOptions(command: Command, pauses: string): Command {
-  return command
-    .addOption(new Option('--approve', `answer every human pause ${pauses} with approve (instead of the snapshot's decisions)`).conflicts('reject'))
-    .addOption(new Option('--reject', `answer every human pause ${pauses} with reject`).conflicts('approve'))
-    .option('--json', 'print the result as JSON instead of the timeline')
-    .option('--color', 'force coloured output')
-    .option('--no-color', 'disable coloured output (also: NO_COLOR=1, or output not to a terminal)')
-    .addHelpText('after', RUN_EXIT_HELP);
+/** The `--color` / `--no-color` options, worded as `lint`'s. */
+export function withColorOptions(command: Command, lang: Lang): Command {
+  return command.option('--color', format('cli.option.color', {}, lang)).option('--no-color', format('cli.option.noColor', {}, lang));
 }
 
-/** Registers `run` on the program. */
-export function registerRunCommand(program: Command, setExitCode: (code: number) => void): void {
+/**
+ * The options `run` and `trace fork` share: decisions for every pause (`help`: the messages
+ * describing `--approve` and `--reject` for this command), JSON output, colours, and the exit
+ * codes in the help.
+ */
+export function withRunOutputOptions(command: Command, help: { readonly approve: string; readonly reject: string }, lang: Lang): Command {
+  const t = (id: string) => runMessage(id, {}, lang);
+  command
+    .addOption(new Option('--approve', t(help.approve)).conflicts('reject'))
+    .addOption(new Option('--reject', t(help.reject)).conflicts('approve'))
+    .option('--json', t('help.run.json'));
+  return withColorOptions(command, lang).addHelpText('after', helpAfter('help.run.exit-codes', lang));
+}
+
+/** Registers `run` on the program, its help and output in `lang`. */
+export function registerRunCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
+  const t = (id: string) => runMessage(id, {}, lang);
   const run = program
     .command('run')
-    .description('Dry-run a contract against a mocked memory snapshot: prints the run as a timeline (trigger → memory → prompt → tool calls → validation → outcome) and writes its trace to .agents-md/runs/.')
-    .argument('<contract>', 'the contract file (AGENTS.md)')
-    .requiredOption('-s, --snapshot <file>', 'the snapshot file (*.snapshot.yaml, *.snapshot.json)')
-    .option('-q, --query <id>', 'the query of the snapshot to run (needed when it has several)')
-    .option('--root <dir>', 'workspace root: runs are written under <root>/.agents-md/runs, resources are found from it (default: the current directory)')
-    .option('--real-delays', 'wait for the snapshot\'s mocked delays instead of only counting them (watch a long run unfold)');
-  withRunOutputOptions(run, 'of the run').action((contract: string, options: RunCliOptions) => runCommand(contract, options, setExitCode));
+    .description(t('help.run'))
+    .usage(t('help.run.usage'))
+    .argument('<contract>', t('help.run.contract'))
+    .requiredOption('-s, --snapshot <file>', t('help.run.snapshot'))
+    .option('-q, --query <id>', t('help.run.query'))
+    .option('--root <dir>', t('help.run.root'))
+    .option('--real-delays', t('help.run.real-delays'));
+  withRunOutputOptions(run, { approve: 'help.run.approve', reject: 'help.run.reject' }, lang).action((contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode));
 }

@@ -11,3 +11,13 @@ export function useColor(explicit: boolean | undefined): boolean {
 export function errorLine(message: string): void {
   process.stderr.write(`${TOOL_NAME}: ${message}\n`);
 }
+
+/** A whole message as an indented line of a report (layout, not composition: the text stays one message). */
+export function indented(text: string, spaces: number): string {
+  return ' '.repeat(spaces) + text;
+}
+
+/** Replaces the progress line on standard error (a terminal) with `text`; `''` clears it. */
+export function progressLine(text: string): void {
+  process.stderr.write(`\r\x1b[K${text}`);
+}

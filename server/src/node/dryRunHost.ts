@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
 import { TraceWriter } from './traceWriter.ts';
-import { type ContractDiagnostic, createLanguageService, createScriptedModel, type Decide, decodeText, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, sha256Hex, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
+import { type ContractDiagnostic, createLanguageService, format, type MessageArgs, createScriptedModel, type Decide, decodeText, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, sha256Hex, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
 import { RunFolder } from './runFolder.ts';
 import { displayPath } from './paths.ts';
 
@@ -19,8 +19,25 @@ export const SNAPSHOT_EXCLUDES = ['**/node_modules/**', '**/.git/**', '**/.agent
 /** Largest contract or snapshot file read (bytes). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
-/** A problem that stops a command, already worded with file and place. */
-export class InputError extends Error {}
+/**
+ * A problem that stops a command, worded with file and place: a catalogue message (`messageId`, a
+ * full l10n id such as `run.host.binary.snapshot`, and `args`); `message` is its English text, and
+ * `text(lang)` gives it in the reader's language.
+ */
+export class InputError extends Error {
+  constructor(
+    readonly messageId: string,
+    readonly args: MessageArgs = {},
+  ) {
+    super(format(messageId, args));
+    this.name = 'InputError';
+  }
+
+  /** The message in `lang`. */
+  text(lang: string): string {
+    return format(this.messageId, this.args, lang);
+  }
+}
 
 /** A contract read from disk. */
 export interface LoadedContract {
@@ -37,17 +54,25 @@ export interface LoadedSnapshot {
   readonly read: SnapshotRead;
 }
 
-function readText(path: string, what: string, cwd: string): { text: string; bytes: Uint8Array } {
+/** The messages of `readText`'s problems, by what is read. */
+const READ_PROBLEMS = {
+  contract: { tooLarge: 'run.host.too-large.contract', unreadable: 'run.host.unreadable.contract', binary: 'run.host.binary.contract' },
+  snapshot: { tooLarge: 'run.host.too-large.snapshot', unreadable: 'run.host.unreadable.snapshot', binary: 'run.host.binary.snapshot' },
+} as const;
+
+function readText(path: string, what: keyof typeof READ_PROBLEMS, cwd: string): { text: string; bytes: Uint8Array } {
+  const ids = READ_PROBLEMS[what];
+  const file = displayPath(cwd, path);
   let bytes: Uint8Array;
   try {
-    if (statSync(path).size > MAX_FILE_BYTES) throw new InputError(`${displayPath(cwd, path)}: the ${what} is larger than ${MAX_FILE_BYTES} bytes`);
+    if (statSync(path).size > MAX_FILE_BYTES) throw new InputError(ids.tooLarge, { file, limit: MAX_FILE_BYTES });
     bytes = readFileSync(path);
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(`${displayPath(cwd, path)}: the ${what} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new InputError(ids.unreadable, { file, error: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
   const decoded = decodeText(bytes);
-  if (decoded.binary) throw new InputError(`${displayPath(cwd, path)}: the ${what} is not a text file`);
+  if (decoded.binary) throw new InputError(ids.binary, { file });
   return { text: decoded.text, bytes };
 }
 

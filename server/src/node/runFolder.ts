@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { runMessage } from '../service/index.ts';
 
 /** The runs folder, relative to the workspace root. */
 export const RUNS_DIR = join('.agents-md', 'runs');
@@ -54,7 +55,7 @@ export class RunFolder {
   file(name: string): string {
     const p = resolve(this.dir, name);
     const rel = relative(this.dir, p);
-    if (rel === '' || rel.startsWith('..') || rel.split(sep).includes('..') || resolve(this.dir, rel) !== p) throw new Error(`${name}: outside the run folder`);
+    if (rel === '' || rel.startsWith('..') || rel.split(sep).includes('..') || resolve(this.dir, rel) !== p) throw new Error(runMessage('host.outside-run-folder', { name }));
     return p;
   }
 

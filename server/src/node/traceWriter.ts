@@ -12,7 +12,7 @@
  */
 import { closeSync, fdatasyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { eventLine, type TraceEvent } from '../service/index.ts';
+import { eventLine, runMessage, type TraceEvent } from '../service/index.ts';
 
 /** Event types after which the file is flushed to the disk. */
 const FLUSH_AFTER = new Set<TraceEvent['event_type']>(['human_input', 'task_end']);
@@ -29,7 +29,7 @@ export class TraceWriter {
 
   /** Appends raw complete lines (a fork copies the original events up to the fork point). */
   appendLines(text: string): void {
-    if (this.fd === undefined) throw new Error(`${this.path}: trace writer is closed`);
+    if (this.fd === undefined) throw new Error(runMessage('host.writer-closed', { file: this.path }));
     const bytes = Buffer.from(text, 'utf8');
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);

@@ -2,9 +2,9 @@
  * The text form of a run's timeline (docs/dry-run.md, "Reading a run"): one line per event, a
  * stage label column, a status mark, the catalogue's words, and for failures the contract clause
  * as 1-based `file:line:col`. Lines are produced event by event so that a run prints as it goes.
+ * Words and labels are in the display language; the label column is padded by display width.
  */
-import stringWidth from 'string-width';
-import { describeEvent, type EventStatus, locate, type ParsedContract, runMessage, type TraceEvent } from '../../service/index.ts';
+import { describeEvent, type EventStatus, locate, padEndDisplay, type ParsedContract, runMessage, type TraceEvent } from '../../service/index.ts';
 import { oneBased } from '../report.ts';
 
 const ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, gray: 90, bold: 1, dim: 2 } as const;
@@ -20,9 +20,11 @@ const MARK: Record<EventStatus, { mark: string; style: Style }> = {
   unknown: { mark: '?', style: 'yellow' },
 };
 
-/** Where clause locations point: the contract's model and its path as displayed. */
+/** Colours, the display language, and where clause locations point: the contract's model and its path as displayed. */
 export interface TimelineOptions {
   readonly color: boolean;
+  /** Display language (default `en`). */
+  readonly lang?: string;
   readonly contract?: { readonly model: ParsedContract; readonly displayPath: string };
 }
 
@@ -41,13 +43,14 @@ export function clauseLocation(options: TimelineOptions, pointer: string | undef
 /** The text lines of one event. */
 export function formatEvent(e: TraceEvent, options: TimelineOptions): string[] {
   const paint = (style: Style, s: string) => (options.color ? `\x1b[${ANSI[style]}m${s}\x1b[0m` : s);
+  const lang = options.lang ?? 'en';
   const out: string[] = [];
-  for (const line of describeEvent(e)) {
-    const label = line.nested ? '' : runMessage(line.label);
-    const pad = ' '.repeat(Math.max(1, LABEL_WIDTH - stringWidth(label)));
+  for (const line of describeEvent(e, lang)) {
+    // At least one space after the label, however wide a translation is.
+    const label = padEndDisplay(line.nested ? '' : runMessage(line.label, {}, lang), LABEL_WIDTH - 1);
     const { mark, style } = MARK[line.status];
     const indent = line.nested ? '  ' : '';
-    let text = `${paint('bold', label)}${pad}${indent}${paint(style, mark)} ${line.text}`;
+    let text = `${paint('bold', label)} ${indent}${paint(style, mark)} ${line.text}`;
     const failed = line.status === 'failure' || line.status === 'invalid' || line.status === 'timeout';
     const where = failed && line.messageId !== 'timeline.task_end.stats' ? clauseLocation(options, line.pointer) : undefined;
     if (where) text += paint('dim', ` (${where})`);
@@ -57,7 +60,7 @@ export function formatEvent(e: TraceEvent, options: TimelineOptions): string[] {
     const p = e.payload as Record<string, unknown>;
     for (const pointer of [p['pointer'], p['protocol_pointer']]) {
       const where = clauseLocation(options, typeof pointer === 'string' ? pointer : undefined);
-      if (where) out.push(`${' '.repeat(LABEL_WIDTH)}  ${paint('dim', runMessage('timeline.clause', { location: where }))}`);
+      if (where) out.push(`${' '.repeat(LABEL_WIDTH)}  ${paint('dim', runMessage('timeline.clause', { location: where }, lang))}`);
     }
   }
   return out;

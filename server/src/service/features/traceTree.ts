@@ -7,7 +7,7 @@
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { locate } from '../model/locate.ts';
 import { describeEvent, preview } from '../run/timeline.ts';
-import { runMessage } from '../run/runMessage.ts';
+import { outcomeText, runMessage } from '../run/runMessage.ts';
 import type { EventStatus, TraceEvent } from '../run/trace.ts';
 import type { Outcome } from '../run/engine.ts';
 import type { ViewLocation, ViewNode, ViewNodeKind } from './viewNode.ts';
@@ -53,12 +53,12 @@ export function traceTree(runs: readonly TraceRun[], options: TraceTreeOptions):
   return runs.map((run): ViewNode => {
     const drafts: Draft[] = [];
     for (const e of run.events) {
-      describeEvent(e).forEach((line, i) => {
+      describeEvent(e, lang).forEach((line, i) => {
         const id = `${run.queryId}/${e.event_id}/${i}`;
         const location = where(line.pointer);
         const node = {
           id,
-          label: runMessage(line.messageId, line.args, lang),
+          label: line.text,
           description: runMessage(line.label, {}, lang),
           tooltip: `\`${e.event_type}\` · ${e.source} · ${e.timestamp}`,
           kind: STATUS_KIND[line.status],
@@ -77,7 +77,7 @@ export function traceTree(runs: readonly TraceRun[], options: TraceTreeOptions):
     return {
       id: `run:${run.queryId}`,
       label: o ? `${run.queryId} · ${o.code}` : run.queryId,
-      description: o ? runMessage(o.messageId, o.args, lang) : runMessage('view.running', {}, lang),
+      description: o ? outcomeText(o, lang) : runMessage('view.running', {}, lang),
       kind: o ? OUTCOME_KIND[o.status] : 'pending',
       expanded: true,
       ...(o?.clause && where(o.clause.pointer) ? { location: where(o.clause.pointer)! } : {}),

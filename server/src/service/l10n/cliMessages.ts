@@ -43,6 +43,8 @@ export const CLI_MESSAGES = {
   'cli.error.invalidArgument': "error: option '{option}' argument '{value}' is invalid. {reason}",
   'cli.error.optionMissingArgument': "error: option '{option}' argument missing",
   'cli.error.missingArgument': "error: missing required argument '{argument}'",
+  'cli.error.requiredOption': "error: required option '{option}' not specified",
+  'cli.error.conflictingOption': "error: option '{option}' cannot be used with option '{conflicting}'",
   'cli.error.tooManyArguments': 'error: too many arguments. Expected {expected, plural, one {# argument} other {# arguments}} but got {received}.',
   'cli.error.tooManyArgumentsFor': "error: too many arguments for '{command}'. Expected {expected, plural, one {# argument} other {# arguments}} but got {received}.",
   'cli.error.notCount': 'Expected a non-negative integer.',

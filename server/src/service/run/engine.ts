@@ -26,7 +26,7 @@ import { conditionOf, fallbackAnswer, failuresNamed, handlerFor, hitlNamed } fro
 import { evaluate, type Scope } from './expression.ts';
 import { resourceValues } from './resourceValues.ts';
 import { OUTCOME_CODES, type OutcomeCode, type OutcomeStatus } from './catalogue.ts';
-import { runMessage } from './runMessage.ts';
+import { messageFields, outcomeText, refText, runMessage, withArgMessages, type MessageRef } from './runMessage.ts';
 import { Redactor } from './redact.ts';
 import { TraceRecorder, type EventSink, type EventSource, type EventStatus, type EventType, type TraceEvent } from './trace.ts';
 import { canonicalJson } from '../util/canonicalJson.ts';
@@ -80,6 +80,8 @@ export interface Outcome {
   readonly message: string;
   readonly messageId: string;
   readonly args: Readonly<Record<string, string | number>>;
+  /** Arguments that are messages themselves (their English text is in `args`), for `outcomeText` in another language. */
+  readonly argMessages?: Readonly<Record<string, MessageRef>>;
   readonly clause?: Clause;
   /** The FAILURE_PROTOCOL entry that handled the failure, with its error code. */
   readonly protocol?: { readonly pointer: string; readonly condition: string; readonly errorCode?: string; readonly range?: Range };
@@ -139,11 +141,15 @@ export const LOOP_REPEATS = 3;
 export const OUTPUT_RETRIES = 1;
 /** Most tool calls handled in one step. */
 const MAX_CALLS_PER_STEP = 64;
+/** The checks of a tool call's arguments and result, as the trace names them. */
+const INPUT_SCHEMA: MessageRef = { id: 'check.input-schema', args: {} };
+const OUTPUT_SCHEMA: MessageRef = { id: 'check.output-schema', args: {} };
 
 interface Failure {
   readonly code: OutcomeCode;
   readonly variant?: string;
   readonly args: Record<string, string | number>;
+  readonly argMessages?: Readonly<Record<string, MessageRef>>;
   readonly pointer?: string;
   /** The HITL scenario a human failure came from. */
   readonly scenario?: string;
@@ -280,8 +286,8 @@ class Run {
   private async boot(): Promise<void> {
     const v = this.view;
     const q = this.o.query;
-    if (v.kind === 'freeform') throw new Finish({ code: 'CONTRACT_NOT_RUNNABLE', args: { reason: 'it has no contract sections' } });
-    if (v.intentPatterns.length === 0) await this.emit('trigger_match', 'router', 'skipped', { message: 'no intent patterns' });
+    if (v.kind === 'freeform') throw new Finish({ code: 'CONTRACT_NOT_RUNNABLE', ...withArgMessages({}, { reason: { id: 'reason.freeform', args: {} } }) });
+    if (v.intentPatterns.length === 0) await this.emit('trigger_match', 'router', 'skipped', { tried: 0 });
     else {
       const m = matchTrigger(v, q.query);
       if (!m.matched) {
@@ -310,13 +316,13 @@ class Run {
         await this.emit('memory_check', 'boot', 'success', { pool: req.pool, required: req.required, status: state!.status, updated_at: state!.updatedAt ?? null, pointer: req.pointer });
         continue;
       }
-      const reason = runMessage(problem.reasonId, problem.args);
+      const reason: MessageRef = { id: problem.reasonId, args: problem.args };
       if (!req.required) {
-        await this.emit('memory_check', 'boot', 'skipped', { pool: req.pool, required: false, code: problem.code, reason, pointer: problem.pointer });
+        await this.emit('memory_check', 'boot', 'skipped', { pool: req.pool, required: false, code: problem.code, ...messageFields('reason', reason), pointer: problem.pointer });
         continue;
       }
-      await this.emit('memory_check', 'boot', 'failure', { pool: req.pool, required: true, code: problem.code, reason, pointer: problem.pointer });
-      throw new Finish({ code: problem.code, args: { pool: req.pool, reason }, pointer: problem.pointer });
+      await this.emit('memory_check', 'boot', 'failure', { pool: req.pool, required: true, code: problem.code, ...messageFields('reason', reason), pointer: problem.pointer });
+      throw new Finish({ code: problem.code, ...withArgMessages({ pool: req.pool }, { reason }), pointer: problem.pointer });
     }
   }
 
@@ -334,8 +340,7 @@ class Run {
         else filters.push({ field: f.field, value: r.value });
       }
       if (missing !== undefined) {
-        const reason = runMessage('reason.unresolved-filter', { entity: missing });
-        await this.emit('memory_retrieval', 'retriever', 'skipped', { pool: req.pool, reason, pointer: req.pointer });
+        await this.emit('memory_retrieval', 'retriever', 'skipped', { pool: req.pool, ...messageFields('reason', { id: 'reason.unresolved-filter', args: { entity: missing } }), pointer: req.pointer });
         if (req.required) throw new Finish({ code: 'ENTITY_MISSING', args: { entity: missing }, pointer: req.pointer });
         continue;
       }
@@ -444,12 +449,14 @@ class Run {
 
   private humanFailure(d: HumanDecision, subject: string, sla: string, onTimeout: 'reject' | 'escalate', pointer: string, scenario?: string): Failure {
     const code: OutcomeCode = d === 'reject' ? 'HUMAN_REJECTED' : onTimeout === 'escalate' ? 'ESCALATED' : 'HUMAN_TIMEOUT';
-    return { code, args: { subject, sla: sla || 'its SLA' }, pointer, ...(scenario ? { scenario } : {}) };
+    // A pause with no SLA (a tool approval) has its own wording of the timeout.
+    const variant = !sla && code !== 'HUMAN_REJECTED' ? { variant: 'no-sla' } : {};
+    return { code, ...variant, args: sla ? { subject, sla } : { subject }, pointer, ...(scenario ? { scenario } : {}) };
   }
 
   /** Pauses for a human decision; a host cancellation ends the wait. */
   private async ask(request: HumanRequest): Promise<HumanDecision> {
-    const input = await this.emit('human_input', 'human', 'pending', { kind: request.kind, subject: request.subject, reason: runMessage(request.reasonId, request.reasonArgs), sla: request.sla, on_timeout: request.onTimeout, pointer: request.pointer, ...(request.tool ? { tool: request.tool } : {}), ...(request.arguments !== undefined ? { arguments: request.arguments } : {}) });
+    const input = await this.emit('human_input', 'human', 'pending', { kind: request.kind, subject: request.subject, ...messageFields('reason', { id: request.reasonId, args: request.reasonArgs }), sla: request.sla, on_timeout: request.onTimeout, pointer: request.pointer, ...(request.tool ? { tool: request.tool } : {}), ...(request.arguments !== undefined ? { arguments: request.arguments } : {}) });
     const decision = await this.raceCancel(this.o.decide(request));
     const valid: HumanDecision = decision === 'approve' || decision === 'reject' ? decision : 'timeout';
     this.humanDecisions++;
@@ -518,7 +525,7 @@ class Run {
 
   private modelFailure(e: ModelError): Failure {
     if (e.code === 'CANCELLED') return { code: 'CANCELLED', args: {} };
-    return { code: e.code, args: { provider: this.o.provider.id, detail: e.message } };
+    return { code: e.code, ...(e.detail ? withArgMessages({ provider: this.o.provider.id }, { detail: e.detail }) : { args: { provider: this.o.provider.id, detail: e.message } }) };
   }
 
   private async loop(): Promise<unknown> {
@@ -562,7 +569,7 @@ class Run {
     const scope = this.scope();
     const v = verifyOutput(text, this.view, scope);
     for (const c of v.checks) {
-      await this.emit('validation', 'validator', c.status, { subject: 'output', check: runMessage(c.checkId, c.checkArgs), check_id: c.checkId, check_args: c.checkArgs, ...(c.detail ? { detail: c.detail } : {}), pointer: c.pointer });
+      await this.emit('validation', 'validator', c.status, { subject: 'output', ...messageFields('check', { id: c.checkId, args: c.checkArgs }), ...(c.detail ? messageFields('detail', c.detail) : {}), pointer: c.pointer });
     }
     if (v.failure) {
       // A condition fired by this step handles the failure; otherwise the model may correct its answer once.
@@ -572,7 +579,7 @@ class Run {
         this.messages.push({ role: 'user', content: runMessage(id, v.failure.args) });
         return { retry: true };
       }
-      throw new Finish({ code: v.failure.code, args: v.failure.args, pointer: v.failure.pointer });
+      throw new Finish({ code: v.failure.code, args: v.failure.args, ...(v.failure.argMessages ? { argMessages: v.failure.argMessages } : {}), pointer: v.failure.pointer });
     }
     await this.checkpoint('final', { ...scope, output: v.answer });
     await this.applyPending();
@@ -581,13 +588,14 @@ class Run {
   }
 
   /** Records a failed call and ends the run when the same tool fails the same way too often. */
-  private async callFailed(call: ToolCall, tool: string, code: OutcomeCode, feedback: string, detail: Record<string, unknown>, status: EventStatus, callRef: string, args: Record<string, string | number>, pointer?: string): Promise<void> {
-    await this.emit('tool_result', 'executor', status, { call_id: call.id, call_ref: callRef, tool, code, detail: feedback, ...detail });
-    this.messages.push({ role: 'tool', toolCallId: call.id, content: feedback });
+  private async callFailed(call: ToolCall, tool: string, code: OutcomeCode, feedback: MessageRef, extra: Record<string, unknown>, status: EventStatus, callRef: string, outcome: Pick<Failure, 'args' | 'argMessages'>, pointer?: string): Promise<void> {
+    // The model reads the feedback in English; the trace keeps its id for readers in other languages.
+    await this.emit('tool_result', 'executor', status, { call_id: call.id, call_ref: callRef, tool, code, ...messageFields('detail', feedback), ...extra });
+    this.messages.push({ role: 'tool', toolCallId: call.id, content: refText(feedback) });
     this.streak = this.streak && this.streak.tool === tool && this.streak.code === code ? { ...this.streak, count: this.streak.count + 1 } : { tool, code, count: 1 };
     // With a circuit breaker, errors and timeouts are the breaker's business (seed 004 §5.1): the planner decides.
     const breakerHandles = (code === 'TOOL_ERROR' || code === 'TOOL_TIMEOUT') && this.view.budgets.breaker !== undefined;
-    if (this.streak.count >= MAX_CONSECUTIVE_FAILURES && !breakerHandles) throw new Finish({ code, args: { ...args, tool, count: this.streak.count }, ...(pointer ? { pointer } : {}) });
+    if (this.streak.count >= MAX_CONSECUTIVE_FAILURES && !breakerHandles) throw new Finish({ code, args: { ...outcome.args, tool, count: this.streak.count }, ...(outcome.argMessages ? { argMessages: outcome.argMessages } : {}), ...(pointer ? { pointer } : {}) });
   }
 
   private breakerFailure(tool: ToolView): void {
@@ -605,21 +613,22 @@ class Run {
     const ref = callEvent.event_id;
     const tool = this.view.tools.get(call.name);
     if (!tool) {
-      const feedback = runMessage('feedback.unknown-tool', { tool: call.name, tools: [...this.view.tools.keys()].join(', ') || '(none)' });
-      return this.callFailed(call, call.name, 'UNKNOWN_TOOL', feedback, {}, 'invalid', ref, {}, '/tools');
+      const feedback = { id: 'feedback.unknown-tool', args: { tool: call.name, tools: [...this.view.tools.keys()].join(', ') || '—' } };
+      return this.callFailed(call, call.name, 'UNKNOWN_TOOL', feedback, {}, 'invalid', ref, { args: {} }, '/tools');
     }
     let args: unknown;
     try {
       args = JSON.parse(call.rawArguments);
     } catch (e) {
       const detail = String((e as Error).message).split('\n')[0]!;
-      await this.emit('validation', 'validator', 'invalid', { subject: tool.name, check: runMessage('check.input-schema'), check_id: 'check.input-schema', detail, pointer: `${tool.pointer}/input_schema` });
-      return this.callFailed(call, tool.name, 'INVALID_INPUT', runMessage('feedback.invalid-json', { tool: tool.name, detail }), {}, 'invalid', ref, { detail: `not JSON (${detail})` }, `${tool.pointer}/input_schema`);
+      await this.emit('validation', 'validator', 'invalid', { subject: tool.name, ...messageFields('check', INPUT_SCHEMA), detail, pointer: `${tool.pointer}/input_schema` });
+      return this.callFailed(call, tool.name, 'INVALID_INPUT', { id: 'feedback.invalid-json', args: { tool: tool.name, detail } }, {}, 'invalid', ref, withArgMessages({}, { detail: { id: 'detail.not-json', args: { detail } } }), `${tool.pointer}/input_schema`);
     }
     const problem = schemaProblem(tool.inputSchema, args);
-    await this.emit('validation', 'validator', problem ? 'invalid' : 'success', { subject: tool.name, check: runMessage('check.input-schema'), check_id: 'check.input-schema', ...(problem ? { detail: `${problem.expected}, got ${problem.got}`, expected: problem.expected, got: problem.got } : {}), pointer: `${tool.pointer}/input_schema` });
-    if (problem) {
-      return this.callFailed(call, tool.name, 'INVALID_INPUT', runMessage('feedback.invalid-input', { tool: tool.name, expected: problem.expected, got: problem.got }), {}, 'invalid', ref, { detail: `${problem.expected}, got ${problem.got}` }, `${tool.pointer}/input_schema`);
+    const inputDetail: MessageRef | undefined = problem ? { id: 'detail.schema', args: { expected: problem.expected, got: problem.got } } : undefined;
+    await this.emit('validation', 'validator', problem ? 'invalid' : 'success', { subject: tool.name, ...messageFields('check', INPUT_SCHEMA), ...(problem && inputDetail ? { ...messageFields('detail', inputDetail), expected: refText(problem.expected), got: problem.got } : {}), pointer: `${tool.pointer}/input_schema` });
+    if (problem && inputDetail) {
+      return this.callFailed(call, tool.name, 'INVALID_INPUT', { id: 'feedback.invalid-input', args: { tool: tool.name, expected: problem.expected, got: problem.got } }, {}, 'invalid', ref, withArgMessages({}, { detail: inputDetail }), `${tool.pointer}/input_schema`);
     }
     const key = `${tool.name}\u0000${canonicalJson(args)}`;
     const seen = this.callCounts.get(key) ?? { count: 0 };
@@ -628,8 +637,8 @@ class Run {
     if (seen.count >= LOOP_REPEATS) throw new Finish({ code: 'LOOP_DETECTED', args: { tool: tool.name, count: seen.count }, pointer: tool.pointer });
     const breaker = this.breaker.get(tool.name);
     if (breaker && breaker.openUntil > this.sim.elapsed) {
-      const feedback = runMessage('feedback.circuit-open', { tool: tool.name, failures: breaker.failures, cooldown: Math.round(breaker.openUntil - this.sim.elapsed) });
-      return this.callFailed(call, tool.name, 'CIRCUIT_OPEN', feedback, {}, 'failure', ref, {}, this.view.budgets.breaker?.pointer);
+      const feedback = { id: 'feedback.circuit-open', args: { tool: tool.name, failures: breaker.failures, cooldown: Math.round(breaker.openUntil - this.sim.elapsed) } };
+      return this.callFailed(call, tool.name, 'CIRCUIT_OPEN', feedback, {}, 'failure', ref, { args: {} }, this.view.budgets.breaker?.pointer);
     }
     const argObj = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
     this.redactor.learn(argObj);
@@ -643,21 +652,22 @@ class Run {
     await this.sim.pass(Math.min(mock.delayMs, tool.timeoutMs), this.o.signal);
     if (mock.delayMs > tool.timeoutMs) {
       this.breakerFailure(tool);
-      const feedback = runMessage('feedback.tool-timeout', { tool: tool.name, limit: tool.timeoutMs });
-      return this.callFailed(call, tool.name, 'TOOL_TIMEOUT', feedback, { ms: mock.delayMs, limit: tool.timeoutMs }, 'timeout', ref, { limit: tool.timeoutMs }, tool.timeoutPointer ?? tool.pointer);
+      const feedback = { id: 'feedback.tool-timeout', args: { tool: tool.name, limit: tool.timeoutMs } };
+      return this.callFailed(call, tool.name, 'TOOL_TIMEOUT', feedback, { ms: mock.delayMs, limit: tool.timeoutMs }, 'timeout', ref, { args: { limit: tool.timeoutMs } }, tool.timeoutPointer ?? tool.pointer);
     }
     if (mock.error !== undefined) {
       this.breakerFailure(tool);
-      return this.callFailed(call, tool.name, 'TOOL_ERROR', runMessage('feedback.tool-error', { tool: tool.name, detail: mock.error }), {}, 'failure', ref, { detail: mock.error }, tool.pointer);
+      return this.callFailed(call, tool.name, 'TOOL_ERROR', { id: 'feedback.tool-error', args: { tool: tool.name, detail: mock.error } }, {}, 'failure', ref, { args: { detail: mock.error } }, tool.pointer);
     }
     const output = 'output' in mock ? mock.output : null;
     this.redactor.learn(output);
     const outProblem = schemaProblem(tool.outputSchema, output);
-    await this.emit('validation', 'validator', outProblem ? 'invalid' : 'success', { subject: tool.name, check: runMessage('check.output-schema'), check_id: 'check.output-schema', ...(outProblem ? { detail: `${outProblem.expected}, got ${outProblem.got}` } : {}), pointer: `${tool.pointer}/output_schema` });
-    if (outProblem) {
+    const outputDetail: MessageRef | undefined = outProblem ? { id: 'detail.schema', args: { expected: outProblem.expected, got: outProblem.got } } : undefined;
+    await this.emit('validation', 'validator', outputDetail ? 'invalid' : 'success', { subject: tool.name, ...messageFields('check', OUTPUT_SCHEMA), ...(outputDetail ? messageFields('detail', outputDetail) : {}), pointer: `${tool.pointer}/output_schema` });
+    if (outputDetail) {
       this.breakerFailure(tool);
-      const detail = `${outProblem.expected}, got ${outProblem.got}`;
-      return this.callFailed(call, tool.name, 'TOOL_OUTPUT_INVALID', runMessage('feedback.output-invalid', { tool: tool.name, detail }), { output }, 'invalid', ref, { detail }, `${tool.pointer}/output_schema`);
+      const outcome = withArgMessages({}, { detail: outputDetail });
+      return this.callFailed(call, tool.name, 'TOOL_OUTPUT_INVALID', { id: 'feedback.output-invalid', args: { tool: tool.name, detail: outcome.args['detail']! } }, { output }, 'invalid', ref, outcome, `${tool.pointer}/output_schema`);
     }
     this.breaker.delete(tool.name);
     this.streak = undefined;
@@ -678,7 +688,6 @@ class Run {
     const spec = OUTCOME_CODES[failure.code];
     let status: OutcomeStatus = spec.status;
     const messageId = failure.variant ? `outcome.${failure.code}.${failure.variant}` : `outcome.${failure.code}`;
-    let message = runMessage(messageId, failure.args);
     let protocol: Outcome['protocol'];
     if (failure.code !== 'OK' && failure.code !== 'CANCELLED') {
       const entry = failure.entry ?? handlerFor(this.view, failure.code, { ...(failure.scenario ? { scenario: failure.scenario } : {}), pending: this.pending });
@@ -692,17 +701,19 @@ class Run {
         }
         const range = locate(this.o.contract, entry.pointer)?.value;
         protocol = { pointer: entry.pointer, condition: entry.condition, ...(entry.code ? { errorCode: entry.code } : {}), ...(range ? { range } : {}) };
-        message = runMessage('outcome.protocol', { message, condition: entry.condition, errorCode: entry.code ?? '—' });
       }
     }
     if (failure.code !== 'OK') this.path.push(failure.code);
     const range = failure.pointer ? locate(this.o.contract, failure.pointer)?.value : undefined;
+    const argMessages = failure.argMessages ? { argMessages: failure.argMessages } : {};
+    const message = outcomeText({ messageId, args: failure.args, ...argMessages, ...(protocol ? { protocol } : {}) });
     const outcome: Outcome = {
       status,
       code: failure.code,
       message,
       messageId,
       args: failure.args,
+      ...argMessages,
       ...(failure.pointer ? { clause: { pointer: failure.pointer, ...(range ? { range } : {}) } } : {}),
       ...(protocol ? { protocol } : {}),
     };
@@ -713,8 +724,9 @@ class Run {
       message,
       message_id: messageId,
       args: failure.args,
+      ...(failure.argMessages ? { arg_messages: failure.argMessages } : {}),
       ...(failure.pointer ? { pointer: failure.pointer } : {}),
-      ...(protocol ? { error_code: protocol.errorCode ?? null, protocol_pointer: protocol.pointer } : {}),
+      ...(protocol ? { error_code: protocol.errorCode ?? null, protocol_pointer: protocol.pointer, protocol_condition: protocol.condition } : {}),
       ...(answer !== undefined ? { answer } : {}),
       stats: { steps: stats.steps, tokens: stats.tokens, tools: stats.tools, human_decisions: stats.humanDecisions, path: stats.path },
       timing: { elapsed_ms: stats.elapsedMs, real_ms: Math.round(this.sim.real) },

@@ -6,6 +6,7 @@
  */
 import { compileRe2 } from '../validate/regexDialect.ts';
 import { FILE_LIKE } from '../model/references.ts';
+import { refText, type MessageRef } from './runMessage.ts';
 
 /** A parsed expression. */
 export type Expr =
@@ -25,7 +26,8 @@ export type Expr =
 export type PathStep = { readonly field: string } | { readonly index: number } | { readonly all: true };
 
 /** The result of parsing: an expression, or why the text is not one (then it is prose). */
-export type ParseResult = { readonly ok: true; readonly expr: Expr } | { readonly ok: false; readonly error: string; readonly offset: number };
+/** A parsed expression, or why the text is not one (`error`: an `expr.*` catalogue message) and where (UTF-16 offset). */
+export type ParseResult = { readonly ok: true; readonly expr: Expr } | { readonly ok: false; readonly error: MessageRef; readonly offset: number };
 
 /** Longest expression text parsed, in UTF-16 code units; longer text is prose. */
 export const MAX_EXPRESSION_LENGTH = 4000;
@@ -42,7 +44,7 @@ type Token =
 const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'MATCHES', 'IS', 'NULL', 'TRUE', 'FALSE']);
 const FUNCTIONS = new Set(['len', 'lower', 'upper', 'exists']);
 
-function tokenize(text: string): Token[] | { error: string; offset: number } {
+function tokenize(text: string): Token[] | { error: MessageRef; offset: number } {
   const out: Token[] = [];
   let i = 0;
   while (i < text.length) {
@@ -66,7 +68,7 @@ function tokenize(text: string): Token[] | { error: string; offset: number } {
         s += text[j];
         j++;
       }
-      if (j >= text.length) return { error: 'unterminated string', offset: i };
+      if (j >= text.length) return { error: { id: 'expr.unterminated', args: {} }, offset: i };
       out.push({ t: 'str', v: s, at: i });
       i = j + 1;
       continue;
@@ -89,7 +91,7 @@ function tokenize(text: string): Token[] | { error: string; offset: number } {
       i += op[0].length;
       continue;
     }
-    return { error: `unexpected "${c}"`, offset: i };
+    return { error: { id: 'expr.unexpected', args: { text: c } }, offset: i };
   }
   out.push({ t: 'end', at: text.length });
   return out;
@@ -114,16 +116,16 @@ class Parser {
     return t.t === 'op' && t.v === v;
   }
   private expectOp(v: string): void {
-    if (!this.isOp(v)) throw new SyntaxFailure(`expected "${v}"`, this.peek().at);
+    if (!this.isOp(v)) throw new SyntaxFailure({ id: 'expr.expected', args: { text: v } }, this.peek().at);
     this.i++;
   }
   private enter(): void {
-    if (++this.depth > MAX_DEPTH) throw new SyntaxFailure('nested too deeply', this.peek().at);
+    if (++this.depth > MAX_DEPTH) throw new SyntaxFailure({ id: 'expr.too-deep', args: {} }, this.peek().at);
   }
 
   parse(): Expr {
     const e = this.or();
-    if (this.peek().t !== 'end') throw new SyntaxFailure('unexpected text after the expression', this.peek().at);
+    if (this.peek().t !== 'end') throw new SyntaxFailure({ id: 'expr.trailing', args: {} }, this.peek().at);
     return e;
   }
   private or(): Expr {
@@ -170,10 +172,10 @@ class Parser {
     if (this.isKeyword('MATCHES')) {
       this.i++;
       const p = this.next();
-      if (p.t !== 'str') throw new SyntaxFailure('MATCHES needs a quoted pattern', p.at);
+      if (p.t !== 'str') throw new SyntaxFailure({ id: 'expr.matches-pattern', args: {} }, p.at);
       return { kind: 'matches', negated, left, pattern: p.v };
     }
-    if (negated) throw new SyntaxFailure('expected IN or MATCHES after NOT', this.peek().at);
+    if (negated) throw new SyntaxFailure({ id: 'expr.after-not', args: {} }, this.peek().at);
     if (this.isKeyword('IS')) {
       this.i++;
       let neg = false;
@@ -181,7 +183,7 @@ class Parser {
         neg = true;
         this.i++;
       }
-      if (!this.isKeyword('NULL')) throw new SyntaxFailure('expected NULL', this.peek().at);
+      if (!this.isKeyword('NULL')) throw new SyntaxFailure({ id: 'expr.expected', args: { text: 'NULL' } }, this.peek().at);
       this.i++;
       return { kind: 'null', negated: neg, arg: left };
     }
@@ -218,7 +220,7 @@ class Parser {
         const upper = t.v.toUpperCase();
         if (upper === 'TRUE' || upper === 'FALSE') return { kind: 'literal', value: upper === 'TRUE' };
         if (upper === 'NULL') return { kind: 'literal', value: null };
-        if (KEYWORDS.has(upper)) throw new SyntaxFailure(`unexpected ${upper}`, t.at);
+        if (KEYWORDS.has(upper)) throw new SyntaxFailure({ id: 'expr.unexpected-keyword', args: { keyword: upper } }, t.at);
         if (FUNCTIONS.has(t.v.toLowerCase()) && this.isOp('(')) {
           this.i++;
           const arg = this.or();
@@ -227,7 +229,7 @@ class Parser {
         }
         return this.path(t);
       }
-      throw new SyntaxFailure(t.t === 'end' ? 'unexpected end' : `unexpected "${'v' in t ? String(t.v) : ''}"`, t.at);
+      throw new SyntaxFailure(t.t === 'end' ? { id: 'expr.unexpected-end', args: {} } : { id: 'expr.unexpected', args: { text: 'v' in t ? String(t.v) : '' } }, t.at);
     } finally {
       this.depth--;
     }
@@ -239,7 +241,7 @@ class Parser {
       if (this.isOp('.')) {
         this.i++;
         const n = this.next();
-        if (n.t !== 'word') throw new SyntaxFailure('expected a field name after "."', n.at);
+        if (n.t !== 'word') throw new SyntaxFailure({ id: 'expr.field-name', args: {} }, n.at);
         steps.push({ field: n.v });
         text += `.${n.v}`;
       } else if (this.isOp('[')) {
@@ -251,7 +253,7 @@ class Parser {
         } else if (n.t === 'num' && Number.isInteger(n.v) && n.v >= 0) {
           steps.push({ index: n.v });
           text += `[${n.v}]`;
-        } else throw new SyntaxFailure('expected an index or * inside [ ]', n.at);
+        } else throw new SyntaxFailure({ id: 'expr.index', args: {} }, n.at);
         this.expectOp(']');
       } else break;
     }
@@ -261,22 +263,22 @@ class Parser {
 
 class SyntaxFailure extends Error {
   constructor(
-    message: string,
+    readonly ref: MessageRef,
     readonly offset: number,
   ) {
-    super(message);
+    super(refText(ref));
   }
 }
 
 /** Parses an expression. Never throws; text that is not an expression comes back as `ok: false`. */
 export function parseExpression(text: string): ParseResult {
-  if (text.length > MAX_EXPRESSION_LENGTH) return { ok: false, error: 'too long', offset: 0 };
+  if (text.length > MAX_EXPRESSION_LENGTH) return { ok: false, error: { id: 'expr.too-long', args: { max: MAX_EXPRESSION_LENGTH } }, offset: 0 };
   const tokens = tokenize(text);
   if (!Array.isArray(tokens)) return { ok: false, ...tokens };
   try {
     return { ok: true, expr: new Parser(tokens).parse() };
   } catch (e) {
-    return e instanceof SyntaxFailure ? { ok: false, error: e.message, offset: e.offset } : { ok: false, error: String(e), offset: 0 };
+    return e instanceof SyntaxFailure ? { ok: false, error: e.ref, offset: e.offset } : { ok: false, error: { id: 'expr.internal', args: { detail: String(e) } }, offset: 0 };
   }
 }
 

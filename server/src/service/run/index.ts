@@ -15,5 +15,5 @@ export { eventsUpTo, firstDifference, recordedDecisions, recordedProvider } from
 export { describeEvent, type TimelineLine } from './timeline.ts';
 export { checkExpectation, evalFigures, pathDistance, pathDrift, type EvalFigures, type Mismatch, type PathDrift, type QueryReport } from './evaluate.ts';
 export { MESSAGES, OUTCOME_CODES, RUN_MESSAGES, type OutcomeCode, type OutcomeStatus } from './catalogue.ts';
-export { runMessage } from './runMessage.ts';
+export { outcomeText, refText, runMessage, type MessageRef } from './runMessage.ts';
 export { sha256Hex } from '../util/sha256.ts';

@@ -4,6 +4,7 @@
  * OpenAI-compatible endpoint (vLLM, Ollama) are interchangeable. Plain data in and out; a provider
  * that does I/O lives outside the service (`server/src/node/`) and is injected.
  */
+import { refText, type MessageRef } from './runMessage.ts';
 
 /** One message of the conversation. */
 export interface ChatMessage {
@@ -69,8 +70,15 @@ export class ModelError extends Error {
     message: string,
     /** HTTP status, when the endpoint answered with an error. */
     readonly status?: number,
+    /** The message as a run catalogue message (`message` is its English text), for readers in other languages. */
+    readonly detail?: MessageRef,
   ) {
     super(message);
     this.name = 'ModelError';
+  }
+
+  /** An error worded by a run catalogue message (its English text is the error's message). */
+  static of(code: ModelError['code'], detail: MessageRef): ModelError {
+    return new ModelError(code, refText(detail), undefined, detail);
   }
 }

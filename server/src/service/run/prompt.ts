@@ -41,9 +41,9 @@ export function buildSystemPrompt(view: ContractView, context: readonly ContextB
     out.push('', runMessage('prompt.tools'));
     for (const t of view.tools.values()) {
       out.push(runMessage('prompt.tool', { name: t.name, description: t.description }));
-      if (t.whenToUse) out.push(runMessage('prompt.tool-when', { text: t.whenToUse }));
-      if (t.whenNotToUse) out.push(runMessage('prompt.tool-not', { text: t.whenNotToUse }));
-      if (t.requiresApproval) out.push(runMessage('prompt.tool-approval'));
+      if (t.whenToUse) out.push(`  ${runMessage('prompt.tool-when', { text: t.whenToUse })}`);
+      if (t.whenNotToUse) out.push(`  ${runMessage('prompt.tool-not', { text: t.whenNotToUse })}`);
+      if (t.requiresApproval) out.push(`  ${runMessage('prompt.tool-approval')}`);
     }
   }
 

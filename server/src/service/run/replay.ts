@@ -11,6 +11,7 @@ import type { Decide } from './engine.ts';
 import type { HumanDecision } from './snapshot.ts';
 import { sameEvent, stablePayload, type TraceEvent } from './trace.ts';
 import { canonicalJson } from '../util/canonicalJson.ts';
+import type { MessageRef } from './runMessage.ts';
 
 /** The identifier of the provider that answers from a trace. */
 export const RECORDED_PROVIDER_ID = 'recorded';
@@ -44,7 +45,7 @@ export function recordedProvider(events: readonly TraceEvent[], then?: ModelProv
       const step = steps[index];
       if (step) return step;
       if (then) return then.step(request);
-      throw new ModelError('MODEL_PROTOCOL_ERROR', `the trace has no step ${index + 1} (it has ${steps.length})`);
+      throw ModelError.of('MODEL_PROTOCOL_ERROR', { id: 'detail.trace-exhausted', args: { step: index + 1, steps: steps.length } });
     },
   };
 }
@@ -56,16 +57,25 @@ export function recordedDecisions(events: readonly TraceEvent[], then?: Decide):
   return async (request) => (next < decisions.length ? decisions[next++]! : then ? then(request) : 'timeout');
 }
 
-/** The first difference between two runs, or undefined when they are the same step by step (timings and timestamps aside). */
-export function firstDifference(original: readonly TraceEvent[], replayed: readonly TraceEvent[]): { readonly index: number; readonly id: string; readonly detail: string } | undefined {
+/**
+ * The first difference between two runs (`index` 1-based, the original's event id, what differs
+ * as a `replay.*` catalogue message), or undefined when they are the same step by step (timings
+ * and timestamps aside).
+ */
+export function firstDifference(original: readonly TraceEvent[], replayed: readonly TraceEvent[]): { readonly index: number; readonly id: string; readonly detail: MessageRef } | undefined {
   const n = Math.max(original.length, replayed.length);
   for (let i = 0; i < n; i++) {
     const a = original[i];
     const b = replayed[i];
-    if (!a || !b) return { index: i + 1, id: (a ?? b)!.event_id, detail: a ? 'the replay ends here' : 'the replay has more events' };
+    if (!a || !b) return { index: i + 1, id: (a ?? b)!.event_id, detail: { id: a ? 'replay.ends' : 'replay.more', args: {} } };
     if (a.event_id !== b.event_id || !sameEvent(a, b)) {
-      const what = a.event_type !== b.event_type ? `${a.event_type} became ${b.event_type}` : a.status !== b.status ? `status ${a.status} became ${b.status}` : `payload ${canonicalJson(stablePayload(a.payload)).slice(0, 120)} became ${canonicalJson(stablePayload(b.payload)).slice(0, 120)}`;
-      return { index: i + 1, id: a.event_id, detail: what };
+      const detail: MessageRef =
+        a.event_type !== b.event_type
+          ? { id: 'replay.type', args: { before: a.event_type, after: b.event_type } }
+          : a.status !== b.status
+            ? { id: 'replay.status', args: { before: a.status, after: b.status } }
+            : { id: 'replay.payload', args: { before: canonicalJson(stablePayload(a.payload)).slice(0, 120), after: canonicalJson(stablePayload(b.payload)).slice(0, 120) } };
+      return { index: i + 1, id: a.event_id, detail };
     }
   }
   return undefined;

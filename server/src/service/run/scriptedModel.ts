@@ -36,11 +36,11 @@ export function createScriptedModel(steps: readonly ScriptStep[]): ModelProvider
   return {
     id: SCRIPTED_PROVIDER_ID,
     async step(request: ModelRequest): Promise<ModelStep> {
-      if (request.signal?.aborted) throw new ModelError('CANCELLED', 'the run was cancelled');
+      if (request.signal?.aborted) throw ModelError.of('CANCELLED', { id: 'outcome.CANCELLED', args: {} });
       const assistant = request.messages.filter((m) => m.role === 'assistant');
       const index = assistant.length;
       const step = steps[index];
-      if (!step) throw new ModelError('MODEL_PROTOCOL_ERROR', `the script has no step ${index + 1} (it has ${steps.length})`);
+      if (!step) throw ModelError.of('MODEL_PROTOCOL_ERROR', { id: 'detail.script-exhausted', args: { step: index + 1, steps: steps.length } });
       if (step.kind === 'final') return { kind: 'final', text: step.text, usage: step.usage ?? estimateUsage(request, step.text) };
       let n = assistant.reduce((s, m) => s + (m.toolCalls?.length ?? 0), 0);
       const calls = step.calls.map((c) => ({ id: `call-${++n}`, name: c.name, rawArguments: c.rawArguments }));

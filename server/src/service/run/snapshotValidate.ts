@@ -91,8 +91,9 @@ class Positions {
   }
 }
 
-function diagnostic(code: string, severity: Severity, range: Range, args: Record<string, string | number> = {}): ContractDiagnostic {
-  const id = `snapshot.${code}`;
+/** A snapshot diagnostic: code `snapshot-<code>`, message `snapshot.<code>[.<variant>]` of the run catalogue. */
+function diagnostic(code: string, severity: Severity, range: Range, args: Record<string, string | number> = {}, variant?: string): ContractDiagnostic {
+  const id = variant ? `snapshot.${code}.${variant}` : `snapshot.${code}`;
   return { code: `snapshot-${code}`, severity, range, message: runMessage(id, args), messageId: `${RUN_PREFIX}${id}`, args };
 }
 
@@ -116,19 +117,20 @@ function schemaDiagnostics(errors: readonly ErrorObject[], pos: Positions): Cont
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     const path = pathOf(e.instancePath);
     const params = e.params as { additionalProperty?: string; allowedValues?: unknown[]; missingProperty?: string };
-    let detail = e.message ?? e.keyword;
     let at = path;
     let prefer: 'key' | 'value' = 'value';
+    // ajv's own words for most keywords (quoted); ours, as variants, where we say it better.
+    let message: { variant?: string; args: Record<string, string> } = { args: { path: showPath(path), detail: e.message ?? e.keyword } };
     if (e.keyword === 'additionalProperties' && params.additionalProperty) {
       at = [...path, params.additionalProperty];
       prefer = 'key';
-      detail = `unknown key "${params.additionalProperty}"`;
-    } else if (e.keyword === 'enum') detail = `must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+      message = { variant: 'unknown-key', args: { path: showPath(at), key: params.additionalProperty } };
+    } else if (e.keyword === 'enum') message = { variant: 'enum', args: { path: showPath(path), values: (params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ') } };
     else if (e.keyword === 'required') prefer = 'key';
-    const key = `${showPath(at)}\u0000${detail}`;
+    const key = `${showPath(at)}\u0000${message.variant ?? ''}\u0000${JSON.stringify(message.args)}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(diagnostic('schema', 'error', pos.at(at, prefer), { path: showPath(e.keyword === 'additionalProperties' ? at : path), detail }));
+    out.push(diagnostic('schema', 'error', pos.at(at, prefer), message.args, message.variant));
   }
   return out;
 }
@@ -243,7 +245,7 @@ export function readSnapshot(text: string, options: { readonly lang?: 'yaml' | '
     parseJsonc(body, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
     const first = errors[0];
     const span: [number, number] = first ? [first.offset, first.offset + Math.max(1, first.length)] : [0, 1];
-    return { diagnostics: [diagnostic('syntax', 'error', pos.range(span[0], Math.min(body.length, span[1])), { detail: first ? printParseErrorCode(first.error) : 'not valid JSON' })] };
+    return { diagnostics: [diagnostic('syntax', 'error', pos.range(span[0], Math.min(body.length, span[1])), first ? { detail: printParseErrorCode(first.error) } : {}, first ? undefined : 'not-json')] };
   } else {
     const doc = parseDocument(body, { uniqueKeys: true, strict: true, prettyErrors: false });
     pos = new Positions(body, doc);

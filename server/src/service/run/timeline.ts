@@ -5,7 +5,7 @@
  * an editor's trace view show the same words (and issue 6 can translate them). Pure.
  */
 import type { TraceEvent, EventStatus } from './trace.ts';
-import { runMessage } from './runMessage.ts';
+import { outcomeText, payloadText, runMessage, type MessageRef, type RunArgs } from './runMessage.ts';
 
 /** One line of the timeline. */
 export interface TimelineLine {
@@ -53,9 +53,18 @@ export function preview(v: unknown, max = 120): string {
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : String(v));
 
-/** The message id and arguments of an event's main line. */
-function message(e: TraceEvent): { id: string; args: Record<string, string | number> } {
+/** The outcome sentence of a `task_end` event in `lang`, from its ids (the English `message` of older traces otherwise). */
+function endMessage(p: Record<string, any>, lang: string): string {
+  if (typeof p['message_id'] !== 'string') return str(p['message']);
+  const protocol = typeof p['protocol_condition'] === 'string' ? { protocol: { condition: p['protocol_condition'], ...(p['error_code'] ? { errorCode: str(p['error_code']) } : {}) } } : {};
+  return outcomeText({ messageId: p['message_id'], args: (p['args'] ?? {}) as RunArgs, ...(p['arg_messages'] ? { argMessages: p['arg_messages'] as Record<string, MessageRef> } : {}), ...protocol }, lang);
+}
+
+/** The message id and arguments of an event's main line; arguments that are words of the catalogue are in `lang`. */
+function message(e: TraceEvent, lang: string): { id: string; args: Record<string, string | number> } {
   const p = e.payload as Record<string, any>;
+  const t = (id: string, args: RunArgs = {}) => runMessage(id, args, lang);
+  const field = (name: string) => payloadText(p, name, lang);
   switch (e.event_type) {
     case 'task_start':
       return { id: 'timeline.task_start', args: { runId: str(p['run']?.['id']) || '—', contract: str(p['run']?.['contract']) || str(p['contract_name']), query: str(p['query_id']) } };
@@ -65,11 +74,11 @@ function message(e: TraceEvent): { id: string; args: Record<string, string | num
       if (Array.isArray(p['unusable']) && p['unusable'].length > 0) return { id: 'timeline.trigger_match.failure-unusable', args: { count: Number(p['tried'] ?? 0), unusable: p['unusable'].join(', ') } };
       return { id: 'timeline.trigger_match.failure', args: { count: Number(p['tried'] ?? 0) } };
     case 'entity_extraction':
-      return e.status === 'success' ? { id: 'timeline.entity_extraction.success', args: { entity: str(p['entity']), value: str(p['value']), via: runMessage(`via.${str(p['via'])}`) } } : { id: 'timeline.entity_extraction.failure', args: { entity: str(p['entity']) } };
+      return e.status === 'success' ? { id: 'timeline.entity_extraction.success', args: { entity: str(p['entity']), value: str(p['value']), via: runMessage(`via.${str(p['via'])}`, {}, lang) } } : { id: 'timeline.entity_extraction.failure', args: { entity: str(p['entity']) } };
     case 'memory_check':
-      return e.status === 'success' ? { id: 'timeline.memory_check.success', args: { pool: str(p['pool']), updatedAt: str(p['updated_at']) || '—' } } : { id: e.status === 'skipped' ? 'timeline.memory_check.skipped' : 'timeline.memory_check.failure', args: { pool: str(p['pool']), reason: str(p['reason']) } };
+      return e.status === 'success' ? { id: 'timeline.memory_check.success', args: { pool: str(p['pool']), updatedAt: str(p['updated_at']) || '—' } } : { id: e.status === 'skipped' ? 'timeline.memory_check.skipped' : 'timeline.memory_check.failure', args: { pool: str(p['pool']), reason: field('reason') } };
     case 'memory_retrieval':
-      if (e.status !== 'success') return { id: 'timeline.memory_retrieval.skipped', args: { pool: str(p['pool']), reason: str(p['reason']) } };
+      if (e.status !== 'success') return { id: 'timeline.memory_retrieval.skipped', args: { pool: str(p['pool']), reason: field('reason') } };
       return {
         id: 'timeline.memory_retrieval.success',
         args: {
@@ -99,20 +108,21 @@ function message(e: TraceEvent): { id: string; args: Record<string, string | num
     case 'tool_result':
       if (e.status === 'success') return { id: 'timeline.tool_result.success', args: { tool: str(p['tool']), result: preview(p['result']) } };
       if (e.status === 'timeout') return { id: 'timeline.tool_result.timeout', args: { tool: str(p['tool']), ms: Number(p['ms'] ?? 0), limit: Number(p['limit'] ?? 0) } };
-      return { id: `timeline.tool_result.${e.status === 'invalid' ? 'invalid' : 'failure'}`, args: { tool: str(p['tool']), code: str(p['code']), detail: preview(p['detail'], 200) } };
+      return { id: `timeline.tool_result.${e.status === 'invalid' ? 'invalid' : 'failure'}`, args: { tool: str(p['tool']), code: str(p['code']), detail: preview(field('detail'), 200) } };
     case 'validation': {
-      const check = p['check_id'] ? runMessage(str(p['check_id']), (p['check_args'] ?? {}) as Record<string, string>) : str(p['check']);
       const status = e.status === 'success' || e.status === 'skipped' || e.status === 'unknown' ? e.status : 'invalid';
-      return { id: `timeline.validation.${status}`, args: { subject: str(p['subject']), check, detail: preview(p['detail'], 200) } };
+      // The final answer's checks have the subject `output`; a tool's checks, the tool's name.
+      const subject = p['subject'] === 'output' ? t('subject.output') : str(p['subject']);
+      return { id: `timeline.validation.${status}`, args: { subject, check: field('check'), detail: preview(field('detail'), 200) } };
     }
     case 'condition': {
-      const state = p['state'] === 'fired' ? runMessage('state.fired') : p['state'] === 'true' ? runMessage('state.true') : p['state'] === 'false' ? runMessage('state.false') : runMessage('state.unknown', { missing: Array.isArray(p['missing']) ? p['missing'].join(', ') : '' });
+      const state = p['state'] === 'fired' || p['state'] === 'true' || p['state'] === 'false' ? runMessage(`state.${p['state']}`, {}, lang) : t('state.unknown', { missing: Array.isArray(p['missing']) ? p['missing'].join(', ') : '' });
       return { id: 'timeline.condition', args: { condition: str(p['condition']), state } };
     }
     case 'human_input':
-      return { id: p['sla'] ? 'timeline.human_input' : 'timeline.human_input.no-sla', args: { subject: str(p['subject']), reason: str(p['reason']), sla: str(p['sla']) } };
+      return { id: p['sla'] ? 'timeline.human_input' : 'timeline.human_input.no-sla', args: { subject: str(p['subject']), reason: field('reason'), sla: str(p['sla']) } };
     case 'human_response':
-      return { id: 'timeline.human_response', args: { decision: str(p['decision']) } };
+      return { id: `timeline.human_response.${p['decision'] === 'approve' || p['decision'] === 'reject' ? p['decision'] : 'timeout'}`, args: {} };
     case 'protocol':
       return { id: 'timeline.protocol', args: { condition: str(p['condition']), actions: (Array.isArray(p['actions']) ? p['actions'] : []).join(' → ') } };
     case 'alert':
@@ -120,18 +130,18 @@ function message(e: TraceEvent): { id: string; args: Record<string, string | num
     case 'final_output':
       return { id: 'timeline.final_output', args: { preview: preview(p['text']) } };
     case 'task_end':
-      return { id: 'timeline.task_end', args: { status: str(p['outcome']), code: `${str(p['code'])}${p['error_code'] ? ` / ${str(p['error_code'])}` : ''}`, message: str(p['message']) } };
+      return { id: 'timeline.task_end', args: { status: runMessage(`status.${str(p['outcome'])}`, {}, lang), code: `${str(p['code'])}${p['error_code'] ? ` / ${str(p['error_code'])}` : ''}`, message: endMessage(p, lang) } };
     case 'fork':
       return { id: 'timeline.fork', args: { from: str(p['from']), at: str(p['at']) } };
   }
 }
 
-/** The timeline lines of one event. */
-export function describeEvent(e: TraceEvent): TimelineLine[] {
-  const m = message(e);
+/** The timeline lines of one event, in `lang` (`text`, and the arguments that are catalogue words). */
+export function describeEvent(e: TraceEvent, lang = 'en'): TimelineLine[] {
+  const m = message(e, lang);
   const p = e.payload as Record<string, any>;
   const pointer = typeof p['pointer'] === 'string' ? p['pointer'] : undefined;
-  const line = (id: string, args: Record<string, string | number>, nested: boolean): TimelineLine => ({ label: LABEL[e.event_type], messageId: id, args, text: runMessage(id, args), status: e.status, nested, ...(pointer ? { pointer } : {}) });
+  const line = (id: string, args: Record<string, string | number>, nested: boolean): TimelineLine => ({ label: LABEL[e.event_type], messageId: id, args, text: runMessage(id, args, lang), status: e.status, nested, ...(pointer ? { pointer } : {}) });
   // Checks of the final answer are a stage of their own; checks of a tool call sit under it.
   const nested = NESTED.has(e.event_type) && !(e.event_type === 'validation' && p['subject'] === 'output');
   const lines = [line(m.id, m.args, nested)];

@@ -8,6 +8,7 @@ import type { ErrorObject } from 'ajv';
 import type { ToolMock } from './snapshot.ts';
 import { compiledSchema } from '../validate/ajv.ts';
 import { equal } from './expression.ts';
+import type { MessageRef } from './runMessage.ts';
 
 /** The first mock whose `match` is contained in `args` (by value); a mock without `match` matches any call. */
 export function findMock(mocks: readonly ToolMock[] | undefined, args: unknown): ToolMock | undefined {
@@ -15,11 +16,12 @@ export function findMock(mocks: readonly ToolMock[] | undefined, args: unknown):
   return (mocks ?? []).find((m) => !m.match || Object.entries(m.match).every(([k, v]) => Object.prototype.hasOwnProperty.call(a, k) && equal(a[k], v)));
 }
 
-/** A schema check that failed: ajv's first error, as "expected" (the rule) and "got" (the value). */
+/** A schema check that failed: ajv's first error, as "expected" (the rule, a catalogue message) and "got" (the value). */
 export interface SchemaProblem {
   /** Where in the value, e.g. `/sku` (empty for the value itself). */
   readonly at: string;
-  readonly expected: string;
+  /** `expected.<keyword>`; `expected.rule` quotes ajv's own message for the other keywords. */
+  readonly expected: MessageRef;
   readonly got: string;
 }
 
@@ -36,10 +38,11 @@ function valueAt(data: unknown, pointer: string): string {
 
 function describe(e: ErrorObject, data: unknown): SchemaProblem {
   const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
-  if (e.keyword === 'required' && params.missingProperty) return { at: `${e.instancePath}/${params.missingProperty}`, expected: `${e.instancePath || '/'} must have property ${params.missingProperty}`, got: 'undefined' };
-  if (e.keyword === 'additionalProperties' && params.additionalProperty) return { at: `${e.instancePath}/${params.additionalProperty}`, expected: `${e.instancePath || '/'} must not have property ${params.additionalProperty}`, got: valueAt(data, `${e.instancePath}/${params.additionalProperty}`) };
-  const rule = e.keyword === 'enum' ? `must be one of ${(params.allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ')}` : (e.message ?? e.keyword);
-  return { at: e.instancePath, expected: `${e.instancePath || '/'} ${rule}`, got: valueAt(data, e.instancePath) };
+  const path = e.instancePath || '/';
+  if (e.keyword === 'required' && params.missingProperty) return { at: `${e.instancePath}/${params.missingProperty}`, expected: { id: 'expected.required', args: { path, property: params.missingProperty } }, got: 'undefined' };
+  if (e.keyword === 'additionalProperties' && params.additionalProperty) return { at: `${e.instancePath}/${params.additionalProperty}`, expected: { id: 'expected.additional', args: { path, property: params.additionalProperty } }, got: valueAt(data, `${e.instancePath}/${params.additionalProperty}`) };
+  const expected: MessageRef = e.keyword === 'enum' ? { id: 'expected.enum', args: { path, values: (params.allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ') } } : { id: 'expected.rule', args: { path, rule: e.message ?? e.keyword } };
+  return { at: e.instancePath, expected, got: valueAt(data, e.instancePath) };
 }
 
 /**
@@ -51,7 +54,7 @@ export function schemaProblem(schema: Readonly<Record<string, unknown>> | undefi
   const validate = compiledSchema(schema);
   if (!validate || validate(data)) return undefined;
   const errors = [...(validate.errors ?? [])].sort((a, b) => Number(a.keyword === 'anyOf' || a.keyword === 'oneOf') - Number(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
-  return errors[0] ? describe(errors[0], data) : { at: '', expected: 'valid', got: valueAt(data, '') };
+  return errors[0] ? describe(errors[0], data) : { at: '', expected: { id: 'expected.valid', args: {} }, got: valueAt(data, '') };
 }
 
 /** Text cut to `max` characters (seed 003: 1200), with the lengths shown and kept. */

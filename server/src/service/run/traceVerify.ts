@@ -28,18 +28,18 @@ export interface TraceVerification {
 const TYPES = new Set<string>(EVENT_TYPES);
 const STATUSES = new Set<string>(EVENT_STATUSES);
 
-/** Why a parsed value is not a trace event, or undefined when it is one. */
-function shapeProblem(v: unknown): string | undefined {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not an object';
+/** Why a parsed value is not a trace event (the variant of `trace.bad-event.*` and its arguments), or undefined when it is one. */
+function shapeProblem(v: unknown): { variant: string; args?: Record<string, string> } | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { variant: 'not-object' };
   const e = v as Record<string, unknown>;
-  if (typeof e['event_id'] !== 'string' || e['event_id'] === '') return 'event_id must be a non-empty string';
-  if (typeof e['event_type'] !== 'string' || !TYPES.has(e['event_type'])) return `event_type must be one of ${EVENT_TYPES.join(', ')}`;
-  if (typeof e['timestamp'] !== 'string' || Number.isNaN(Date.parse(e['timestamp']))) return 'timestamp must be an ISO 8601 date-time';
-  if (typeof e['source'] !== 'string') return 'source must be a string';
-  if (typeof e['status'] !== 'string' || !STATUSES.has(e['status'])) return `status must be one of ${EVENT_STATUSES.join(', ')}`;
-  if (e['prev_event'] !== null && typeof e['prev_event'] !== 'string') return 'prev_event must be a string or null';
-  if (!e['payload'] || typeof e['payload'] !== 'object' || Array.isArray(e['payload'])) return 'payload must be an object';
-  if (typeof e['checksum'] !== 'string' || !/^[0-9a-f]{64}$/.test(e['checksum'])) return 'checksum must be 64 hex digits';
+  if (typeof e['event_id'] !== 'string' || e['event_id'] === '') return { variant: 'event-id' };
+  if (typeof e['event_type'] !== 'string' || !TYPES.has(e['event_type'])) return { variant: 'event-type', args: { values: EVENT_TYPES.join(', ') } };
+  if (typeof e['timestamp'] !== 'string' || Number.isNaN(Date.parse(e['timestamp']))) return { variant: 'timestamp' };
+  if (typeof e['source'] !== 'string') return { variant: 'source' };
+  if (typeof e['status'] !== 'string' || !STATUSES.has(e['status'])) return { variant: 'status', args: { values: EVENT_STATUSES.join(', ') } };
+  if (e['prev_event'] !== null && typeof e['prev_event'] !== 'string') return { variant: 'prev-event' };
+  if (!e['payload'] || typeof e['payload'] !== 'object' || Array.isArray(e['payload'])) return { variant: 'payload' };
+  if (typeof e['checksum'] !== 'string' || !/^[0-9a-f]{64}$/.test(e['checksum'])) return { variant: 'checksum' };
   return undefined;
 }
 
@@ -65,7 +65,7 @@ export async function verifyTrace(text: string): Promise<TraceVerification> {
     }
     const shape = shapeProblem(value);
     if (shape) {
-      problems.push({ line, messageId: 'trace.bad-event', args: { line, detail: shape } });
+      problems.push({ line, messageId: `trace.bad-event.${shape.variant}`, args: { line, ...shape.args } });
       continue;
     }
     const e = value as TraceEvent;

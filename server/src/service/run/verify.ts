@@ -9,6 +9,7 @@ import type { ContractView } from './contractView.ts';
 import type { OutcomeCode } from './catalogue.ts';
 import { evaluate, parseExpression, type Scope } from './expression.ts';
 import { schemaProblem } from './tools.ts';
+import { withArgMessages, type MessageRef } from './runMessage.ts';
 
 /** One check of the answer, for the trace. */
 export interface OutputCheck {
@@ -16,7 +17,8 @@ export interface OutputCheck {
   readonly checkId: string;
   readonly checkArgs: Readonly<Record<string, string>>;
   readonly status: 'success' | 'invalid' | 'unknown' | 'skipped';
-  readonly detail?: string;
+  /** Why it failed: a catalogue message, or a text quoted from a parser. */
+  readonly detail?: MessageRef | string;
   /** The clause checked. */
   readonly pointer: string;
 }
@@ -26,7 +28,7 @@ export interface Verification {
   /** The answer as data: parsed JSON for a JSON format, else the text. */
   readonly answer: unknown;
   readonly checks: readonly OutputCheck[];
-  readonly failure?: { readonly code: OutcomeCode; readonly args: Record<string, string>; readonly pointer: string; readonly retryable: boolean };
+  readonly failure?: { readonly code: OutcomeCode; readonly args: Record<string, string | number>; readonly argMessages?: Readonly<Record<string, MessageRef>>; readonly pointer: string; readonly retryable: boolean };
 }
 
 /** The first JSON value inside `text` (a fenced block, or from the first `{`/`[` to its match), if any. */
@@ -98,8 +100,9 @@ export function verifyOutput(text: string, view: ContractView, scope: Omit<Scope
     checks.push({ checkId: strict ? 'check.format' : 'check.coerced', checkArgs: { format: 'json' }, status: 'success', pointer: formatPointer });
   } else if (fmt) {
     const ok = text.trim() !== '';
-    checks.push({ checkId: 'check.format', checkArgs: { format: fmt }, status: ok ? 'success' : 'invalid', ...(ok ? {} : { detail: 'empty' }), pointer: formatPointer });
-    if (!ok) return { answer, checks, failure: { code: 'OUTPUT_FORMAT_INVALID', args: { format: fmt, detail: 'the answer is empty' }, pointer: formatPointer, retryable: true } };
+    const empty: MessageRef = { id: 'detail.empty-answer', args: {} };
+    checks.push({ checkId: 'check.format', checkArgs: { format: fmt }, status: ok ? 'success' : 'invalid', ...(ok ? {} : { detail: empty }), pointer: formatPointer });
+    if (!ok) return { answer, checks, failure: { code: 'OUTPUT_FORMAT_INVALID', ...withArgMessages({ format: fmt }, { detail: empty }), pointer: formatPointer, retryable: true } };
   }
 
   const schemas: { schema: Readonly<Record<string, unknown>>; source: string; pointer: string }[] = [];
@@ -107,8 +110,9 @@ export function verifyOutput(text: string, view: ContractView, scope: Omit<Scope
   if (view.outputSchema && fmt === 'json') schemas.push({ schema: view.outputSchema, source: 'OUTPUT_SCHEMA', pointer: '/output_schema' });
   for (const s of schemas) {
     const p = schemaProblem(s.schema, answer);
-    checks.push({ checkId: 'check.schema', checkArgs: { source: s.source }, status: p ? 'invalid' : 'success', ...(p ? { detail: `${p.expected}, got ${p.got}` } : {}), pointer: s.pointer });
-    if (p) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', args: { schema: s.source, detail: `${p.expected}, got ${p.got}` }, pointer: s.pointer, retryable: true } };
+    const detail: MessageRef | undefined = p ? { id: 'detail.schema', args: { expected: p.expected, got: p.got } } : undefined;
+    checks.push({ checkId: 'check.schema', checkArgs: { source: s.source }, status: detail ? 'invalid' : 'success', ...(detail ? { detail } : {}), pointer: s.pointer });
+    if (detail) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', ...withArgMessages({ schema: s.source }, { detail }), pointer: s.pointer, retryable: true } };
   }
 
   for (const c of view.constraints.filter((x) => x.type === 'language' && x.language)) {
@@ -118,8 +122,9 @@ export function verifyOutput(text: string, view: ContractView, scope: Omit<Scope
       continue;
     }
     const ok = strings(answer).some((s) => re.test(s));
-    checks.push({ checkId: 'check.language', checkArgs: { language: c.language! }, status: ok ? 'success' : 'invalid', ...(ok ? {} : { detail: `no text in ${c.language}` }), pointer: c.pointer });
-    if (!ok) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', args: { schema: `language ${c.language}`, detail: `no text in ${c.language}` }, pointer: c.pointer, retryable: true } };
+    const detail: MessageRef = { id: 'detail.no-text-in', args: { language: c.language! } };
+    checks.push({ checkId: 'check.language', checkArgs: { language: c.language! }, status: ok ? 'success' : 'invalid', ...(ok ? {} : { detail }), pointer: c.pointer });
+    if (!ok) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', ...withArgMessages({}, { schema: { id: 'check.language', args: { language: c.language! } }, detail }), pointer: c.pointer, retryable: true } };
   }
 
   let violation: Verification['failure'];
@@ -127,14 +132,14 @@ export function verifyOutput(text: string, view: ContractView, scope: Omit<Scope
     const rule = c.rule ?? c.check ?? '';
     const parsed = c.check ? parseExpression(c.check) : undefined;
     if (!parsed || !parsed.ok) {
-      checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'skipped', ...(parsed && !parsed.ok ? { detail: `check does not parse: ${parsed.error}` } : {}), pointer: c.pointer });
+      checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'skipped', ...(parsed && !parsed.ok ? { detail: { id: 'detail.check-unparsable', args: { error: parsed.error } } } : {}), pointer: c.pointer });
       continue;
     }
     const r = evaluate(parsed.expr, { ...scope, output: answer });
     if (r.value === true) checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'success', pointer: c.pointer });
-    else if (r.value === 'unknown') checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'unknown', detail: `missing ${r.missing.join(', ') || 'a value'}`, pointer: c.pointer });
+    else if (r.value === 'unknown') checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'unknown', detail: r.missing.length > 0 ? { id: 'detail.missing', args: { names: r.missing.join(', ') } } : { id: 'detail.missing-value', args: {} }, pointer: c.pointer });
     else {
-      checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'invalid', detail: `${c.check} is false`, pointer: c.pointer });
+      checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'invalid', detail: { id: 'detail.guard-false', args: { check: c.check! } }, pointer: c.pointer });
       violation ??= { code: 'SAFETY_VIOLATION', args: { rule, check: c.check! }, pointer: c.pointer, retryable: false };
     }
   }
