@@ -142,7 +142,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
       const mark = r.mismatches.length === 0 ? paint('green', t('eval.pass')) : paint('red', t('eval.fail'));
       return [mark, `${r.snapshot} › ${r.query}`, runMessage(`status.${r.status}`, {}, lang), r.errorCode ? `${r.code} / ${r.errorCode}` : r.code];
     });
-    alignColumns(rows).split('\n').forEach((row, i) => {
+    if (rows.length > 0) alignColumns(rows).split('\n').forEach((row, i) => {
       out(row);
       for (const m of reports[i]!.mismatches) out(indented(t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual }), 4));
     });
