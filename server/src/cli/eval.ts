@@ -10,8 +10,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { alignColumns, checkExpectation, evalFigures, format, type Lang, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
 import { globFiles } from '../node/nodeFileSystem.ts';
-import { readRunJson, RunFolder, runsWith, slug } from '../node/runFolder.ts';
-import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract } from '../node/dryRunHost.ts';
+import { readRunJson, runsWith, slug } from '../node/runFolder.ts';
+import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { displayPath } from './report.ts';
 import { helpAfter, withColorOptions } from './run.ts';
@@ -95,7 +95,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   }
 
   const previousRuns = runsWith(root, 'eval.json');
-  const folder = RunFolder.create(root, EVAL_RUN);
+  const folder = createRunFolder(root, EVAL_RUN, cwd);
   const total = work.reduce((s, w) => s + w.snapshot.read.snapshot!.queries.length, 0);
   const reports: QueryReport[] = [];
   let done = 0;

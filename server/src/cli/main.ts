@@ -149,6 +149,13 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
 
 /** Runs the CLI on `argv` (node's form: two leading entries, then the arguments) and returns the exit code. */
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
+  // Output piped into `head` closes early: the rest of the output is dropped, but the command (a
+  // dry run writing its trace) still finishes and exits with its own code.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+  }
   const { lang, unknown } = cliLang(argv.slice(2), process.env, Intl.DateTimeFormat().resolvedOptions().locale);
   if (unknown !== undefined) {
     errorLine(format('cli.error.unknownLang', { lang: unknown }, lang));

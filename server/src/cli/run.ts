@@ -7,9 +7,8 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { RunFolder } from '../node/runFolder.ts';
 import { format, type HumanDecision, type Lang, type ParsedContract, runMessage, type RunResult, type Snapshot } from '../service/index.ts';
-import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath } from '../node/dryRunHost.ts';
+import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { clauseLocation, formatEvent } from './format/timeline.ts';
 import { displayPath } from './report.ts';
@@ -81,7 +80,7 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
       const ids = snap.queries.map((q) => q.id).join(', ');
       throw o.query !== undefined ? new InputError('run.error.no-query', { file, query: o.query, ids }) : new InputError('run.error.choose-query', { file, count: snap.queries.length, ids, tool: TOOL_NAME });
     }
-    const folder = RunFolder.create(root, query.id);
+    const folder = createRunFolder(root, query.id, cwd);
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);

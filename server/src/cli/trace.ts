@@ -5,12 +5,12 @@
  * at an event into a new run that goes on with the snapshot's script and new decisions.
  * Everything printed is in the display language; the traces themselves are language-neutral.
  */
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../node/paths.ts';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createScriptedModel, eventsUpTo, firstDifference, type Lang, recordedDecisions, recordedProvider, refText, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
-import { RunFolder, stamp } from '../node/runFolder.ts';
-import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract } from '../node/dryRunHost.ts';
+import { stamp } from '../node/runFolder.ts';
+import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
 import { flagDecision, helpAfter, resultJson, RUN_EXIT, withColorOptions, withRunOutputOptions } from './run.ts';
@@ -20,10 +20,13 @@ import { errorLine, useColor } from './terminal.ts';
 /** Exit codes of `trace verify` and `trace replay`. */
 export const TRACE_EXIT = { ok: 0, broken: 1, usage: 2, incomplete: 3 } as const;
 
+/** Largest trace file read (bytes). */
+const MAX_TRACE_BYTES = 256 * 1024 * 1024;
+
 async function readTrace(path: string, cwd: string): Promise<{ text: string; verdict: TraceVerification }> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path, MAX_TRACE_BYTES).toString('utf8');
   } catch (e) {
     throw new InputError('cli.files.unreadable', { arg: displayPath(cwd, path), error: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
@@ -103,7 +106,7 @@ async function replayCommand(file: string, o: { root?: string }, lang: Lang, set
   const run = await loadRun(verdict.events, root, cwd, lang);
   // An interrupted run is replayed as far as it went, then resumed with the snapshot's script.
   const resume = verdict.complete ? undefined : createScriptedModel(run.query.model);
-  const folder = RunFolder.create(root, `${run.query.id}-replay`);
+  const folder = createRunFolder(root, `${run.query.id}-replay`, cwd);
   const result = await executeQuery({
     root,
     ...run,
@@ -147,7 +150,7 @@ async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode
   if (!prefix) throw new InputError('run.trace.unknown-event', { id: o.at, file: displayPath(cwd, path) });
   if (prefix[prefix.length - 1]!.event_type === 'task_end') throw new InputError('run.trace.fork-at-end', { at: o.at });
   const run = await loadRun(verdict.events, root, cwd, lang, o.snapshot);
-  const folder = RunFolder.create(root, `${run.query.id}-fork`);
+  const folder = createRunFolder(root, `${run.query.id}-fork`, cwd);
   const live = decision ? fixedDecision(decision) : scriptedDecisions(run.query.human);
   const timeline = { color: useColor(o.color), lang, contract: { model: run.contract.model, displayPath: displayPath(cwd, run.contract.path) } };
   const prefixText = `${text.split('\n').slice(0, prefix.length).join('\n')}\n`;

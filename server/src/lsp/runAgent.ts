@@ -14,9 +14,8 @@ import {
   type HumanDecision, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
 } from '../service/index.ts';
 import {
-  contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract,
+  contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract, createRunFolder,
 } from '../node/dryRunHost.ts';
-import { RunFolder } from '../node/runFolder.ts';
 import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { createModelProvider } from '../node/modelConfig.ts';
 import { createScriptedModel } from '../service/run/scriptedModel.ts';
@@ -130,7 +129,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
       }
       const result = await executeQuery({
         root, contract, snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: snap } }, query, file,
-        folder: RunFolder.create(root, query.id), traceName: 'trace.jsonl', provider, signal: controller.signal,
+        folder: createRunFolder(root, query.id), traceName: 'trace.jsonl', provider, signal: controller.signal,
         decide: async (request): Promise<HumanDecision> => {
           progress(runMessage('view.waitingForHuman', {}, lang), true);
           const range = locate(model, request.pointer)?.value;

@@ -4,13 +4,13 @@
  * rule, reading the resource files a contract names, and running one query with its trace
  * written to a run folder as the events happen (docs/dry-run.md).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
 import { TraceWriter } from './traceWriter.ts';
 import { type ContractDiagnostic, createLanguageService, format, type MessageArgs, createScriptedModel, type Decide, decodeText, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, sha256Hex, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
-import { RunFolder } from './runFolder.ts';
-import { displayPath } from './paths.ts';
+import { RunFolder, RUNS_DIR } from './runFolder.ts';
+import { displayPath, readRegularFile } from './paths.ts';
 
 /** File names of snapshots (docs/dry-run.md, "Naming"). */
 export const SNAPSHOT_GLOBS = ['**/*.snapshot.yaml', '**/*.snapshot.yml', '**/*.snapshot.json'];
@@ -65,15 +65,32 @@ function readText(path: string, what: keyof typeof READ_PROBLEMS, cwd: string): 
   const file = displayPath(cwd, path);
   let bytes: Uint8Array;
   try {
-    if (statSync(path).size > MAX_FILE_BYTES) throw new InputError(ids.tooLarge, { file, limit: MAX_FILE_BYTES });
-    bytes = readFileSync(path);
+    bytes = readRegularFile(path, MAX_FILE_BYTES);
   } catch (e) {
-    if (e instanceof InputError) throw e;
-    throw new InputError(ids.unreadable, { file, error: (e as NodeJS.ErrnoException).code ?? String(e) });
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EFBIG') throw new InputError(ids.tooLarge, { file, limit: MAX_FILE_BYTES });
+    throw new InputError(ids.unreadable, { file, error: code ?? String(e) });
   }
   const decoded = decodeText(bytes);
   if (decoded.binary) throw new InputError(ids.binary, { file });
   return { text: decoded.text, bytes };
+}
+
+/**
+ * A new run folder under `<root>/.agents-md/runs/` (docs/dry-run.md). Throws `InputError` when
+ * `root` is not an existing directory, or when `.agents-md/runs` resolves outside it (a symbolic
+ * link committed to the repository must not send traces elsewhere).
+ */
+export function createRunFolder(root: string, name: string, cwd: string = root): RunFolder {
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new InputError('run.host.rootNotDirectory', { root: displayPath(cwd, root) });
+  // Checked before anything is created: an existing `.agents-md` or `runs` may be a link.
+  const top = realpathSync(root);
+  for (const p of [join(root, '.agents-md'), join(root, RUNS_DIR)]) {
+    const real = existsSync(p) ? realpathSync(p) : undefined;
+    if (real !== undefined && relative(top, real).startsWith('..')) throw new InputError('run.host.runsOutside', { root: displayPath(cwd, root), target: real });
+  }
+  const folder = RunFolder.create(root, name);
+  return folder;
 }
 
 /** Reads and parses a contract. Throws `InputError` when it cannot be read. */

@@ -3,7 +3,7 @@
  * git (a ref or the index). Bytes are decoded and parsed like `lint` does; a file that cannot be
  * compared (unreadable, binary, too large, not in git) is an `InputError` with a catalogue message.
  */
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../node/paths.ts';
 import { decodeText, diffMessage, parseContract, DEFAULT_MAX_FILE_BYTES, type DiffMessageId, type ParsedContract } from '../../service/index.ts';
 import { GitError, readAtRevision, sourceLabel, type GitSource } from '../../node/gitRevision.ts';
 import { versionLabel, type DiffVersion } from './report.ts';
@@ -44,7 +44,7 @@ async function bytesOf(source: VersionSource): Promise<Uint8Array> {
     }
   }
   try {
-    return await readFile(source.path);
+    return readRegularFile(source.path, DEFAULT_MAX_FILE_BYTES);
   } catch (e) {
     throw new InputError('input.unreadable', { file: source.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
   }

@@ -276,6 +276,8 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'trace.bad-prev': 'line {line}: event {id} points to previous event {prev}, expected {expected}.',
   'trace.duplicate-id': 'line {line}: event id {id} is used twice.',
   'view.running': 'running…',
+  'host.rootNotDirectory': '{root}: the workspace root is not an existing directory.',
+  'host.runsOutside': '{root}/.agents-md/runs leads outside the workspace (to {target}): runs are not written there.',
   'view.cancelled': 'The run was cancelled.',
   'view.progress': '{query}: {events} events',
   'view.waitingForHuman': 'waiting for your decision',

@@ -1,12 +1,27 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { RE2JS } from 're2js';
 import { Lru } from '../util/lru.ts';
 import { contractSchema, sectionSchemas, type JsonSchema } from '../catalogue/schemas.ts';
 
 const VOCABULARY = ['x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-reference', 'x-declares', 'x-l10n', 'markdownDescription', 'enumDescriptions', 'defaultSnippets'];
 
+/**
+ * `pattern` and `patternProperties` of user-written schemas (tool input/output schemas run by the
+ * dry run) match on RE2, never on a backtracking engine: `^(a+)+$` stays linear. A pattern RE2
+ * cannot compile (lookaround, backreferences) is a compile error of the schema.
+ */
+const re2RegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    const re = RE2JS.compile(pattern, flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+    // ajv caches compiled patterns by `toString()`: it must name the pattern.
+    return { test: (s: string) => re.matcher(s).find(), toString: () => `/${pattern}/${flags}` };
+  },
+  { code: 'RE2JS' },
+);
+
 function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, validateSchema: false });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, validateSchema: false, code: { regExp: re2RegExp } });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addVocabulary(VOCABULARY);
   return ajv;

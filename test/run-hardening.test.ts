@@ -1,0 +1,62 @@
+// Inputs that used to hang or escape (a review's findings): a contract that is not a regular file,
+// a workspace root that is not a directory, a `.agents-md` linked outside the workspace, and output
+// piped into `head` in the middle of a dry run.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliBundle, REPO } from './helpers/cli.ts';
+
+const bundle = cliBundle('run-hardening');
+const dirs: string[] = [];
+const sample = () => {
+  const d = mkdtempSync(join(tmpdir(), 'agents-md-harden-'));
+  dirs.push(d);
+  cpSync(join(REPO, 'samples', 'procurement-analyzer'), d, { recursive: true });
+  return d;
+};
+const SNAPSHOT = join('snapshots', 'procurement.snapshot.yaml');
+
+before(() => bundle.build());
+after(() => {
+  bundle.dispose();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+test('a contract or diff input that is not a regular file is refused at once (no endless read)', async () => {
+  const d = sample();
+  const run = await bundle.run(d, 'run', '/dev/zero', '--snapshot', SNAPSHOT);
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /the contract cannot be read \(ENOTREG\)/);
+  const diff = await bundle.run(d, 'diff', '/dev/zero', 'AGENTS.md');
+  assert.equal(diff.code, 2);
+  assert.match(diff.stderr, /ENOTREG/);
+});
+
+test('--root must be an existing directory; a .agents-md linked outside the workspace gets nothing', async () => {
+  const d = sample();
+  const missing = await bundle.run(d, 'run', 'AGENTS.md', '--snapshot', SNAPSHOT, '-q', 'happy-path', '--root', join(d, 'nope'));
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /nope: the workspace root is not an existing directory/);
+  assert.equal(existsSync(join(d, 'nope')), false, 'nothing created');
+  const outside = mkdtempSync(join(tmpdir(), 'agents-md-outside-'));
+  dirs.push(outside);
+  symlinkSync(outside, join(d, '.agents-md'));
+  const linked = await bundle.run(d, 'run', 'AGENTS.md', '--snapshot', SNAPSHOT, '-q', 'happy-path');
+  assert.equal(linked.code, 2);
+  assert.match(linked.stderr, /leads outside the workspace/);
+  assert.deepEqual(readdirSync(outside), [], 'nothing written through the link');
+});
+
+test('output piped into head: the run still finishes its trace and exits with its own code', () => {
+  const d = sample();
+  const r = spawnSync('sh', ['-c', `node '${bundle.bin}' run AGENTS.md --snapshot ${SNAPSHOT} -q happy-path | head -1; exit \${PIPESTATUS:-0}`], { cwd: d, encoding: 'utf8' });
+  assert.doesNotMatch(r.stderr, /EPIPE|Unhandled/);
+  const runs = readdirSync(join(d, '.agents-md', 'runs'));
+  assert.equal(runs.length, 1);
+  const trace = readFileSync(join(d, '.agents-md', 'runs', runs[0]!, 'trace.jsonl'), 'utf8').trim().split('\n');
+  assert.equal(JSON.parse(trace[trace.length - 1]!).event_type, 'task_end', 'the trace is complete');
+  assert.ok(existsSync(join(d, '.agents-md', 'runs', runs[0]!, 'result.json')));
+});
