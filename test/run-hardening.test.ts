@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliBundle, REPO } from './helpers/cli.ts';
@@ -59,4 +59,18 @@ test('output piped into head: the run still finishes its trace and exits with it
   const trace = readFileSync(join(d, '.agents-md', 'runs', runs[0]!, 'trace.jsonl'), 'utf8').trim().split('\n');
   assert.equal(JSON.parse(trace[trace.length - 1]!).event_type, 'task_end', 'the trace is complete');
   assert.ok(existsSync(join(d, '.agents-md', 'runs', runs[0]!, 'result.json')));
+});
+
+test('trace verify rejects a line with a field the checksum does not cover', async () => {
+  const d = sample();
+  const run = await bundle.run(d, 'run', 'AGENTS.md', '--snapshot', SNAPSHOT, '-q', 'happy-path');
+  assert.equal(run.code, 0, run.stderr);
+  const folder = join(d, '.agents-md', 'runs', readdirSync(join(d, '.agents-md', 'runs'))[0]!);
+  const lines = readFileSync(join(folder, 'trace.jsonl'), 'utf8').trim().split('\n');
+  assert.equal((await bundle.run(d, 'trace', 'verify', join(folder, 'trace.jsonl'))).code, 0);
+  lines[2] = lines[2]!.replace(/}$/, ',"extra":1}');
+  writeFileSync(join(folder, 'tampered.jsonl'), `${lines.join('\n')}\n`);
+  const verify = await bundle.run(d, 'trace', 'verify', join(folder, 'tampered.jsonl'));
+  assert.equal(verify.code, 1);
+  assert.match(verify.stdout + verify.stderr, /line 3: not a trace event: unknown field extra/);
 });

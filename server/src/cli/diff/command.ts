@@ -33,7 +33,10 @@ interface DiffOptions {
 function gateParser(lang: Lang): (value: string, previous?: readonly Gate[]) => Gate[] {
   return (value, previous = []) => {
     const gates = [...previous];
-    for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+    // `--fail-on ""` would gate nothing while looking like a gate.
+    if (parts.length === 0) throw new InvalidArgumentError(diffMessage('usage.failOn', { value }, lang));
+    for (const part of parts) {
       if (!(GATES as readonly string[]).includes(part)) throw new InvalidArgumentError(diffMessage('usage.failOn', { value: part }, lang));
       gates.push(part as Gate);
     }

@@ -11,7 +11,10 @@ const ICON: Record<Impact, string> = { breaking: 'ðŸ”´', 'risk-increasing': 'ðŸŸ
 
 /** Text safe inside a GFM table cell. */
 function cell(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*[\r\n]+\s*/g, ' ');
+  // `<` outside code spans as an entity: a contract's `<!--` or `<script>` must not become HTML in
+  // the PR comment (inside a code span it is shown as written).
+  const text = s.split(/(`[^`]*`)/).map((part, i) => (i % 2 === 1 ? part : part.replace(/</g, '&lt;'))).join('');
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
 export function formatDiffMarkdown(report: DiffReport, lang = 'en'): string {

@@ -272,6 +272,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'trace.bad-event.prev-event': 'line {line}: not a trace event: prev_event must be a string or null.',
   'trace.bad-event.payload': 'line {line}: not a trace event: payload must be an object.',
   'trace.bad-event.checksum': 'line {line}: not a trace event: checksum must be 64 hex digits.',
+  'trace.bad-event.extra-field': 'line {line}: not a trace event: unknown field {fields} (the checksum does not cover it).',
   'trace.bad-checksum': 'line {line}: event {id} has checksum {actual}, expected {expected}: its content or an earlier event was changed.',
   'trace.bad-prev': 'line {line}: event {id} points to previous event {prev}, expected {expected}.',
   'trace.duplicate-id': 'line {line}: event id {id} is used twice.',

@@ -28,6 +28,9 @@ export interface TraceVerification {
 const TYPES = new Set<string>(EVENT_TYPES);
 const STATUSES = new Set<string>(EVENT_STATUSES);
 
+/** The fields of an event line (trace.ts `TraceEvent`). */
+const EVENT_FIELDS = new Set(['event_id', 'event_type', 'timestamp', 'source', 'status', 'prev_event', 'payload', 'checksum']);
+
 /** Why a parsed value is not a trace event (the variant of `trace.bad-event.*` and its arguments), or undefined when it is one. */
 function shapeProblem(v: unknown): { variant: string; args?: Record<string, string> } | undefined {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return { variant: 'not-object' };
@@ -40,6 +43,9 @@ function shapeProblem(v: unknown): { variant: string; args?: Record<string, stri
   if (e['prev_event'] !== null && typeof e['prev_event'] !== 'string') return { variant: 'prev-event' };
   if (!e['payload'] || typeof e['payload'] !== 'object' || Array.isArray(e['payload'])) return { variant: 'payload' };
   if (typeof e['checksum'] !== 'string' || !/^[0-9a-f]{64}$/.test(e['checksum'])) return { variant: 'checksum' };
+  // The checksum covers the event's fields: a field added to a line would pass unseen otherwise.
+  const extra = Object.keys(e).filter((k) => !EVENT_FIELDS.has(k));
+  if (extra.length > 0) return { variant: 'extra-field', args: { fields: extra.join(', ') } };
   return undefined;
 }
 
