@@ -74,3 +74,28 @@ test('trace verify rejects a line with a field the checksum does not cover', asy
   assert.equal(verify.code, 1);
   assert.match(verify.stdout + verify.stderr, /line 3: not a trace event: unknown field extra/);
 });
+
+test('snapshot data nested deeper than the limit is a snapshot error, not a stack overflow', async () => {
+  const d = sample();
+  // Written as text: JSON.stringify itself would overflow on it.
+  const deep = `${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}`;
+  writeFileSync(join(d, 'deep.snapshot.json'), `{"queries":[{"id":"q","query":"x","pools":{"p":{"status":"healthy","records":[${deep}]}}}]}`);
+  const run = await bundle.run(d, 'run', 'AGENTS.md', '--snapshot', 'deep.snapshot.json', '-q', 'q');
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /more than 200 levels deep/);
+  assert.doesNotMatch(run.stderr, /RangeError|stack/);
+});
+
+test('eval names traces apart when two snapshot paths slug alike', async () => {
+  const d = sample();
+  const snap = readFileSync(join(d, SNAPSHOT), 'utf8').replace(/^contract:.*$/m, '');
+  for (const dir of [join('c', 'a', 'b'), join('c', 'a-b')]) {
+    cpSync(join(d, 'AGENTS.md'), join(d, dir, 'AGENTS.md'), { recursive: true });
+    writeFileSync(join(d, dir, 'x.snapshot.yaml'), snap);
+  }
+  const r = await bundle.run(d, 'eval', 'c');
+  const folder = join(d, '.agents-md', 'runs', readdirSync(join(d, '.agents-md', 'runs'))[0]!);
+  const traces = readdirSync(folder).filter((f) => f.endsWith('.jsonl'));
+  assert.ok(traces.length >= 2, r.stdout + r.stderr);
+  for (const t of traces) assert.equal((await bundle.run(d, 'trace', 'verify', join(folder, t))).code, 0, `${t} verifies`);
+});

@@ -51,7 +51,19 @@ async function findSnapshots(paths: readonly string[], cwd: string, lang: Lang):
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/** A namer of trace files, unique within one eval even when two snapshot paths slug alike (`a/b/x`, `a-b/x`). */
+function traceNamer(): (base: string) => string {
+  const used = new Set<string>();
+  return (base) => {
+    let name = `${base}.jsonl`;
+    for (let n = 2; used.has(name); n++) name = `${base}-${n}.jsonl`;
+    used.add(name);
+    return name;
+  };
+}
+
 async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
+  const uniqueTraceName = traceNamer();
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
   const paint = painter(useColor(o.color));
@@ -105,7 +117,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
     const stored = storedPath(root, w.snapshot.path);
     for (const query of snap.queries) {
       if (progress) progressLine(t('run.progress', { done: done + 1, total, snapshot: shown, query: query.id }));
-      const result = await executeQuery({ root, contract: w.contract, snapshot: { ...w.snapshot, read: { ...w.snapshot.read, snapshot: snap } }, query, file: w.file, folder, traceName: `${slug(stored)}--${slug(query.id)}.jsonl` });
+      const result = await executeQuery({ root, contract: w.contract, snapshot: { ...w.snapshot, read: { ...w.snapshot.read, snapshot: snap } }, query, file: w.file, folder, traceName: uniqueTraceName(`${slug(stored)}--${slug(query.id)}`) });
       done++;
       const mismatches = checkExpectation(query.expect, result);
       const o = result.outcome;

@@ -73,6 +73,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'outcome.HUMAN_TIMEOUT.no-sla': 'Nobody answered "{subject}" in time: no action means reject.',
   'outcome.ESCALATED.no-sla': 'Nobody answered "{subject}" in time: escalated.',
 
+  'snapshot.too-deep': 'The snapshot nests objects or arrays more than {limit} levels deep; a run would not be able to walk it.',
   'snapshot.syntax': '{detail}',
   'snapshot.syntax.not-json': 'Not valid JSON.',
   'snapshot.duplicate-key': 'The key "{key}" appears twice.',

@@ -214,6 +214,21 @@ function contractDiagnostics(data: Record<string, any>, contract: ParsedContract
   return out;
 }
 
+/** Deepest nesting of objects and arrays a snapshot may have. */
+const MAX_DEPTH = 200;
+
+/** True when `data` nests objects or arrays deeper than `limit` (iterative: no stack to overflow). */
+function depthOver(data: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[data, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d >= limit) return true;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return false;
+}
+
 /**
  * Reads a snapshot. `lang` is `json` for `*.snapshot.json` (parsed with JSON.parse, positions
  * computed only when something is reported) and `yaml` otherwise. With `contract`, names the
@@ -263,6 +278,8 @@ export function readSnapshot(text: string, options: { readonly lang?: 'yaml' | '
     }
   }
   if (data === null || data === undefined) return { diagnostics: [diagnostic('empty', 'error', pos.range(0, 0))] };
+  // Records, mocks and arguments are walked recursively by the run (canonical JSON, redaction).
+  if (depthOver(data, MAX_DEPTH)) return { diagnostics: [diagnostic('too-deep', 'error', pos.range(0, 1), { limit: MAX_DEPTH })] };
   const validate = schemaValidator();
   if (!validate(data)) diagnostics.push(...schemaDiagnostics(validate.errors ?? [], pos));
   if (data && typeof data === 'object' && !Array.isArray(data)) {
