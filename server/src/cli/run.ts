@@ -4,11 +4,11 @@
  * exit code by outcome (docs/cli.md, docs/dry-run.md). Everything printed is in the display
  * language (`--lang`); the trace and the JSON output are the same in every language.
  */
-import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { format, type HumanDecision, type Lang, type ParsedContract, runMessage, type RunResult, type Snapshot } from '../service/index.ts';
 import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, createRunFolder } from '../node/dryRunHost.ts';
+import { samePath } from '../node/paths.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { clauseLocation, formatEvent } from './format/timeline.ts';
 import { displayPath } from './report.ts';
@@ -114,13 +114,6 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
   }
 }
 
-function samePath(a: string, b: string): boolean {
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return resolve(a) === resolve(b);
-  }
-}
 
 /** The `--color` / `--no-color` options, worded as `lint`'s. */
 export function withColorOptions(command: Command, lang: Lang): Command {

@@ -5,7 +5,6 @@
  * tree streamed to the client after every event), HUMAN_IN_THE_LOOP pauses answered by the user,
  * and code lenses on the clauses the last runs exercised.
  */
-import { realpathSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type CodeLens, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -17,6 +16,7 @@ import {
   contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract, createRunFolder,
 } from '../node/dryRunHost.ts';
 import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
+import { samePath } from '../node/paths.ts';
 import { createModelProvider } from '../node/modelConfig.ts';
 import { createScriptedModel } from '../service/run/scriptedModel.ts';
 import { ModelError, type ModelProvider } from '../service/run/modelProvider.ts';
@@ -40,13 +40,6 @@ export interface RunAgentHost {
   readonly modelSettings: (uri: string) => Promise<ModelSettings | undefined>;
 }
 
-function samePath(a: string, b: string): boolean {
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return a === b;
-  }
-}
 
 export function registerRunAgent(connection: Connection, documents: TextDocuments<TextDocument>, host: RunAgentHost): void {
   /** Per contract URI: clause pointer → the query ids whose runs named it. */

@@ -4,16 +4,16 @@
  * file, answered as a localised `ViewNode` tree), `agentsMd/revisionText` for the older side's
  * virtual document, and the version advice against HEAD as diagnostics on the open contract.
  */
-import { readFile } from 'node:fs/promises';
 import { ResponseError, ErrorCodes, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import {
-  decodeText, diffContracts, diffMessage, diffSummary, diffTree, parseContract, versionAdviceDiagnostics,
+  DEFAULT_MAX_FILE_BYTES, decodeText, diffContracts, diffMessage, diffSummary, diffTree, parseContract, versionAdviceDiagnostics,
   type ContractDiagnostic, type ParsedContract,
 } from '../service/index.ts';
 import { GitError, readAtRevision, sourceLabel, type GitSource } from '../node/gitRevision.ts';
 import { uriToPath } from '../node/nodeFileSystem.ts';
+import { readRegularFile } from '../node/paths.ts';
 import {
   REVISION_TEXT, SEMANTIC_DIFF,
   type RevisionTextParams, type RevisionTextResult, type SemanticDiffParams, type SemanticDiffResult,
@@ -59,7 +59,7 @@ export function registerSemanticDiff(connection: Connection, documents: TextDocu
     const path = uriToPath(uri);
     try {
       if (path === undefined) throw new Error(uri);
-      return await readFile(path);
+      return readRegularFile(path, DEFAULT_MAX_FILE_BYTES);
     } catch (e) {
       throw invalid(diffMessage('input.unreadable', { file: path ?? uri, reason: (e as NodeJS.ErrnoException).code ?? String(e) }, lang()));
     }

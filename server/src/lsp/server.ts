@@ -121,7 +121,9 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const path = uriToPath(uri);
     const contractPath = path && first.snapshot ? contractForSnapshot(path, first.snapshot) : undefined;
     if (!contractPath) return first.diagnostics;
-    const contractText = documents.get(fileUri(contractPath))?.getText() ?? (await nodeFs.readFile(fileUri(contractPath)).then((b) => (b ? decodeText(b).text : undefined), () => undefined));
+    // The overlay reads the open document's text, else the file.
+    const bytes = await fs.readFile(fileUri(contractPath)).catch(() => undefined);
+    const contractText = bytes ? decodeText(bytes).text : undefined;
     return contractText === undefined ? first.diagnostics : readSnapshot(text, { lang: syntax, contract: parseContract(contractText) }).diagnostics;
   };
 

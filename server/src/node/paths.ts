@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 
 /** `target` relative to `from`, with `/` separators; absolute when it is on another drive. */
 export function displayPath(from: string, target: string): string {
@@ -18,4 +18,13 @@ export function readRegularFile(path: string, maxBytes: number): Buffer {
   if (!st.isFile()) throw fail('ENOTREG');
   if (st.size > maxBytes) throw fail('EFBIG');
   return readFileSync(path);
+}
+
+/** True when two paths name the same file (links resolved; compared as written when one does not exist). */
+export function samePath(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return resolve(a) === resolve(b);
+  }
 }
