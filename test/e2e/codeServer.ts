@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 // module is missing and these types fall back to `any`, so `tsc` at the root still passes.
 // @ts-ignore
 import type { BrowserContext, ElementHandle, Page } from 'playwright-core';
+import type { TestContext } from 'node:test';
 
 export type { BrowserContext, ElementHandle, Page };
 
@@ -689,4 +690,27 @@ export async function problemsWithCode(page: Page, code: string, n: number, abse
     return all === n && mine === n && stale === 0 ? true : undefined;
   });
   return ours.locator('.marker-message').allInnerTexts();
+}
+
+/**
+ * code-server started with `opts`, headless Chromium on its workbench, both stopped after test `t`.
+ * Unless `passed()` is called, the teardown prints a screenshot `<name>-failure.png` and the last
+ * lines of the logs (extension host, language server).
+ */
+export async function startWorkbench(t: TestContext, name: string, opts: StartCodeServerOptions): Promise<{ server: CodeServer; page: Page; passed: () => void }> {
+  const server = await startCodeServer(opts);
+  let page: Page | undefined;
+  let ok = false;
+  t.after(async () => {
+    if (!ok) {
+      if (page) t.diagnostic(`screenshot at failure: ${await screenshot(page, `${name}-failure`).catch(() => '(none)')}`);
+      console.log(`# logs of the failed run:\n${await codeServerLogs(server, { lines: 80 })}`);
+    }
+    await server.stop();
+  });
+  const browser = await openBrowser();
+  t.after(() => browser.close());
+  page = browser.page;
+  await openWorkbench(page, server.url);
+  return { server, page, passed: () => (ok = true) };
 }

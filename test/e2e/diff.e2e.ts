@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, REPO_DIR, codeServerLogs, e2eSkipReason, openBrowser, openFileFromExplorer, openWorkbench, packageRepoExtension, press,
-  screenshot, startCodeServer, until, waitForSelector, type CodeServer, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, until,
+  waitForSelector,
 } from './codeServer.ts';
 
 const CASE_DIR = join(REPO_DIR, 'test', 'diff-corpus', 'hitl');
@@ -44,23 +44,10 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
   t.diagnostic(`npm run package: ${packageMs} ms -> ${vsix}`);
   const workspace = await gitWorkspace();
   t.after(() => rm(workspace, { recursive: true, force: true }));
-  const server: CodeServer = await startCodeServer({
+  const { page, passed } = await startWorkbench(t, 'diff', {
     workspaceDir: workspace, extensions: [vsix],
     settings: { 'editor.minimap.enabled': false, 'agentsMd.trace.server': 'messages', 'git.enabled': false },
   });
-  let page: Page | undefined;
-  let passed = false;
-  t.after(async () => {
-    if (!passed) {
-      if (page) t.diagnostic(`screenshot at failure: ${await screenshot(page, 'diff-failure').catch(() => '(none)')}`);
-      console.log(`# logs of the failed run:\n${await codeServerLogs(server, { lines: 80 })}`);
-    }
-    await server.stop();
-  });
-  const browser = await openBrowser();
-  t.after(() => browser.close());
-  page = browser.page;
-  await openWorkbench(page, server.url);
   await openFileFromExplorer(page, 'AGENTS.md');
   await waitForSelector(page, '.editor-instance .monaco-editor .view-lines', { what: 'AGENTS.md in the editor' });
 
@@ -94,7 +81,7 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
   // A change opens its place in the contract: the added gate's row is selected in the editor.
   await rows.filter({ hasText: 'Contract change' }).first().click();
   await until('the editor selection on the added gate', async () => {
-    const selected = await page!.locator('.editor-instance .monaco-editor .view-overlays .selected-text, .editor-instance .monaco-editor .view-overlays .current-line').count();
+    const selected = await page.locator('.editor-instance .monaco-editor .view-overlays .selected-text, .editor-instance .monaco-editor .view-overlays .current-line').count();
     return selected > 0 ? true : undefined;
   });
 
@@ -105,7 +92,7 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
   const tab = (await page.locator('.tabs-container .tab.active').first().innerText()).trim();
   t.diagnostic(`text diff tab: ${JSON.stringify(tab)}`);
   assert.match(tab, /AGENTS\.md/);
-  await until('the diff editor shows both versions', async () => ((await page!.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').count()) > 0 ? true : undefined));
+  await until('the diff editor shows both versions', async () => ((await page.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').count()) > 0 ? true : undefined));
   t.diagnostic(`screenshot: ${await screenshot(page, 'diff-text')}`);
-  passed = true;
+  passed();
 });

@@ -17,9 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, REPO_DIR, codeServerLogs, e2eSkipReason, goToLine, lineOf, openBrowser, openFileFromExplorer, openWorkbench,
-  packageExtension, packageRepoExtension, press, problemsWithCode, sampleWorkspace, screenshot, startCodeServer, waitForSelector,
-  writeLanguagePackExtension, type CodeServer, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, openFileFromExplorer, packageExtension, packageRepoExtension, press,
+  problemsWithCode, REPO_DIR, sampleWorkspace, screenshot, startWorkbench, waitForSelector, writeLanguagePackExtension,
 } from './codeServer.ts';
 import { format } from '../../server/src/service/l10n/format.ts';
 
@@ -43,24 +42,10 @@ test('e2e l10n: with --locale zh-cn the commands, diagnostics and hover are in C
   const workspace = await sampleWorkspace(SAMPLE_DIR);
   t.after(() => rm(workspace, { recursive: true, force: true }));
 
-  const server: CodeServer = await startCodeServer({
+  const { page, passed } = await startWorkbench(t, 'l10n', {
     workspaceDir: workspace, extensions: [vsix, zhPack], locale: 'zh-cn',
     settings: { 'editor.minimap.enabled': false, 'editor.hover.delay': 300, 'agentsMd.trace.server': 'messages' },
   });
-  let page: Page | undefined;
-  let passed = false;
-  t.after(async () => {
-    if (!passed) {
-      if (page) t.diagnostic(`screenshot at failure: ${await screenshot(page, 'l10n-failure').catch(() => '(none)')}`);
-      console.log(`# logs of the failed run:\n${await codeServerLogs(server, { lines: 80 })}`);
-    }
-    await server.stop();
-  });
-
-  const browser = await openBrowser();
-  t.after(() => browser.close());
-  page = browser.page;
-  await openWorkbench(page, server.url);
   const sidebarTitle = (await page.locator('#workbench\\.parts\\.sidebar .title-label').first().innerText()).trim();
   assert.equal(sidebarTitle, '资源管理器', 'the workbench runs in zh-cn (the language pack is active)');
 
@@ -97,5 +82,5 @@ test('e2e l10n: with --locale zh-cn the commands, diagnostics and hover are in C
   t.diagnostic(`screenshot: ${await screenshot(page, 'l10n-hover')}`);
   assert.match(hoverText, /^副作用 · side_effects/);
   assert.match(hoverText, /标签：Side Effects/);
-  passed = true;
+  passed();
 });

@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, REPO_DIR, codeServerLogs, e2eSkipReason, openBrowser, openFileFromExplorer, openWorkbench, packageRepoExtension, press,
-  screenshot, startCodeServer, until, waitForSelector, type CodeServer, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, until,
+  waitForSelector,
 } from './codeServer.ts';
 
 const SAMPLE_DIR = join(REPO_DIR, 'samples', 'procurement-analyzer');
@@ -33,23 +33,10 @@ test('e2e run: the Run agent code lens runs a snapshot query, a HITL pause is re
   const workspace = await mkdtemp(join(tmpdir(), 'e2e-run-ws-'));
   await cp(SAMPLE_DIR, workspace, { recursive: true });
   t.after(() => rm(workspace, { recursive: true, force: true }));
-  const server: CodeServer = await startCodeServer({
+  const { page, passed } = await startWorkbench(t, 'run', {
     workspaceDir: workspace, extensions: [vsix],
     settings: { 'editor.minimap.enabled': false, 'agentsMd.trace.server': 'messages', 'agentsMd.versionAdvice': false },
   });
-  let page: Page | undefined;
-  let passed = false;
-  t.after(async () => {
-    if (!passed) {
-      if (page) t.diagnostic(`screenshot at failure: ${await screenshot(page, 'run-failure').catch(() => '(none)')}`);
-      console.log(`# logs of the failed run:\n${await codeServerLogs(server, { lines: 80 })}`);
-    }
-    await server.stop();
-  });
-  const browser = await openBrowser();
-  t.after(() => browser.close());
-  page = browser.page;
-  await openWorkbench(page, server.url);
   await openFileFromExplorer(page, 'AGENTS.md');
 
   // The code lens above the contract's first line.
@@ -90,7 +77,7 @@ test('e2e run: the Run agent code lens runs a snapshot query, a HITL pause is re
 
   // An event that names a clause opens it in the contract.
   await outcome.click();
-  await until('the contract shown with a selection', async () => ((await page!.locator('.editor-instance .monaco-editor .selected-text').count()) > 0 ? true : undefined));
+  await until('the contract shown with a selection', async () => ((await page.locator('.editor-instance .monaco-editor .selected-text').count()) > 0 ? true : undefined));
 
   // The trace file, as the CLI writes it.
   const runs = await readdir(join(workspace, '.agents-md', 'runs'));
@@ -98,5 +85,5 @@ test('e2e run: the Run agent code lens runs a snapshot query, a HITL pause is re
   const trace = (await readFile(join(workspace, '.agents-md', 'runs', runs[0]!, 'trace.jsonl'), 'utf8')).trim().split('\n');
   t.diagnostic(`trace file: ${trace.length} events, last ${JSON.parse(trace[trace.length - 1]!).event_type}`);
   assert.ok(trace.some((l) => JSON.parse(l).event_type === 'human_response'));
-  passed = true;
+  passed();
 });
