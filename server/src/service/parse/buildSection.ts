@@ -2,12 +2,12 @@ import type { Code, Heading, List, ListItem, Nodes, Paragraph, Root, RootContent
 import type { Range } from '../types.ts';
 import type { JsonSchema } from '../catalogue/schemas.ts';
 import { LineIndex } from '../text/lineIndex.ts';
-import { parseMarkdown } from './markdown.ts';
+import { parseBlocks, type BlockPool } from './blocks.ts';
 import { parseYamlBlock, pointerSegment, type ParsedBlock } from './yamlBlock.ts';
 import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../catalogue/sections.ts';
 import { FRONT_MATTER_FIELDS } from '../catalogue/sections.ts';
 import { normaliseLabel } from '../catalogue/normalise.ts';
-import type { CommentInfo, Finding, HeadingInfo, PointerSpan, ProseInfo, SectionModel } from '../model/types.ts';
+import type { CommentInfo, Finding, HeadingInfo, MarkdownBlock, PointerSpan, ProseInfo, SectionModel } from '../model/types.ts';
 import type { SectionSlice } from './scanSections.ts';
 import { interpretBullet } from './bullets.ts';
 import { coerceScalar, splitInlineList, stripCode } from './values.ts';
@@ -681,14 +681,15 @@ function buildFrontMatter(b: Builder, tree: Root): SectionModel['frontMatter'] {
  * value per its schema, a source map for every value, and findings for what could not be read.
  * Never throws. Positions are absolute in the document (`slice.startLine` added).
  */
-export function buildSection(slice: SectionSlice, bom: boolean): SectionModel {
+export function buildSection(slice: SectionSlice, bom: boolean, pool?: BlockPool): SectionModel {
   const loc = new SliceLocator(slice.text, slice.startLine, bom);
   const tooComplex = complexity(slice.text);
   let tree: Root = { type: 'root', children: [] };
+  let blocks: MarkdownBlock[] = [];
   let parseError: string | undefined;
   if (!tooComplex) {
     try {
-      tree = parseMarkdown(slice.text);
+      ({ tree, blocks } = parseBlocks(slice.text, slice.blockStarts.map((l) => loc.index.lineStart(l - slice.startLine)), pool));
     } catch (e) {
       // remark overflows its stack on some pathological inputs; the section is reported, not lost silently.
       parseError = String((e as Error)?.message ?? e);
@@ -701,6 +702,7 @@ export function buildSection(slice: SectionSlice, bom: boolean): SectionModel {
   const headings: HeadingInfo[] = [];
   const comments: CommentInfo[] = [];
   const fences: { lang: string; range: Range }[] = [];
+  const tables = tree.children.filter((n) => n.type === 'table').map((n) => loc.nodeRange(n));
   collectInfo(b, tree, headings, comments, fences);
 
   const endPos = loc.pos(slice.text.length);
@@ -711,7 +713,7 @@ export function buildSection(slice: SectionSlice, bom: boolean): SectionModel {
   let value: unknown;
   let frontMatter: SectionModel['frontMatter'];
 
-  const blocks = tree.children;
+  const nodes = tree.children;
   if (slice.kind === 'preamble') {
     frontMatter = buildFrontMatter(b, tree);
     if (!frontMatter && /^---[ \t]*(?:\r\n|\n|\r)/.test(slice.text) && tree.children[0]?.type !== 'yaml') {
@@ -719,12 +721,12 @@ export function buildSection(slice: SectionSlice, bom: boolean): SectionModel {
       b.findings.push({ code: 'yaml-syntax', range: loc.range(0, 3), variant: 'unclosedFrontMatter' });
     }
   } else {
-    const h = blocks[0];
+    const h = nodes[0];
     if (h && h.type === 'heading' && h.depth === 2) {
       title = plainText(h).trim();
       titleRange = headingTextRange(b, h);
       spec = sectionForTitle(title);
-      const rest = blocks.slice(1);
+      const rest = nodes.slice(1);
       if (spec) {
         value = spec.shape === 'array' ? buildArraySection(b, spec, rest) : spec.shape === 'schema' ? buildSchemaSection(b, spec, rest) : buildObjectSection(b, spec, rest);
       }
@@ -753,7 +755,8 @@ export function buildSection(slice: SectionSlice, bom: boolean): SectionModel {
     prose: b.prose,
     comments,
     fences,
-    mdast: tree,
+    tables,
+    blocks,
   };
 }
 
