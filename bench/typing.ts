@@ -53,7 +53,7 @@ const timed = (f: () => unknown) => {
 
 /** A generated contract of about 2,000 lines whose TOOLS section is grown to at least 1,200 lines with the tools of other seeds. */
 export function largeToolsContract(): { text: string; toolsLines: number } {
-  const base = generateContract(1600, 1).split('\n');
+  const base = generateContract(1350, 1).split('\n');
   const toolsAt = (ls: string[]) => ls.findIndex((l) => /^## (TOOLS|Tools|工具)/.test(l));
   const at = toolsAt(base);
   const end = base.findIndex((l, i) => i > at && /^## /.test(l));
@@ -63,8 +63,14 @@ export function largeToolsContract(): { text: string; toolsLines: number } {
     const o = toolsAt(other);
     const oEnd = other.findIndex((l, i) => i > o && /^## /.test(l));
     // The tools only (from the first H3), renamed so that names stay unique.
-    const first = other.findIndex((l, i) => i > o && l.startsWith('### '));
-    extra.push(...other.slice(first, oEnd).map((l) => l.replace(/^### (`?)([^`]+)(`?)$/, `### $1$2_s${seed}$3`)));
+    // Whole tools (from one H3 to the next), renamed so that names stay unique, until TOOLS has 1,200 lines.
+    let from = other.findIndex((l, i) => i > o && l.startsWith('### '));
+    while (from > 0 && from < oEnd && end - at + extra.length < 1200) {
+      let to = other.findIndex((l, i) => i > from && (l.startsWith('### ') || /^## /.test(l)));
+      if (to < 0 || to > oEnd) to = oEnd;
+      extra.push(...other.slice(from, to).map((l) => l.replace(/^### (`?)([^`]+)(`?)$/, `### $1$2_s${seed}$3`)));
+      from = to;
+    }
   }
   const lines = [...base.slice(0, end), ...extra, ...base.slice(end)];
   return { text: lines.join('\n'), toolsLines: end - at + extra.length };
@@ -82,6 +88,8 @@ async function overStdio(client: LspClient, wsUri: string): Promise<void> {
   const { text: original, toolsLines } = largeToolsContract();
   let text = original;
   const uri = `${wsUri}/typing/AGENTS.md`;
+  // The server is already initialised (and has compiled its validators) when the file is opened.
+  await new Promise((r) => setTimeout(r, 1000));
   // First diagnostics after didOpen (the server already initialised) against the in-process cold run.
   const t0 = performance.now();
   await client.open(uri, text, 1);

@@ -32,6 +32,9 @@ const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, m
 /** How long typing must pause before the version advice against HEAD is computed again (ms). */
 const ADVICE_DELAY_MS = 400;
 
+/** A contract that makes validation compile its schema validator (docs/performance.md). */
+const WARM_UP = '---\ncontract: true\nname: warm_up\nversion: 1.0.0\n---\n## TOOLS\n\n### t\n\n- **Description**: d\n';
+
 /** Dry-run snapshots (docs/dry-run.md, "Naming"): checked by the server, not only by a schema. */
 const SNAPSHOT_FILE = /\.snapshot\.(?:ya?ml|json)$/i;
 
@@ -240,6 +243,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   });
 
   connection.onInitialized(() => {
+    // Compile the contract schema's validator now rather than inside the first document's diagnostics.
+    setImmediate(() => service?.validate(parseContract(WARM_UP)));
     if (watchRegistration) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED.map((globPattern) => ({ globPattern })) });
     }
