@@ -247,4 +247,5 @@ async function main(): Promise<void> {
   lintMany();
 }
 
-main().catch((e) => console.log(`bench error: ${String((e as Error)?.stack ?? e)}`));
+// Run when executed, not when another script imports largeToolsContract.
+if (process.argv[1]?.endsWith('typing.ts')) main().catch((e) => console.log(`bench error: ${String((e as Error)?.stack ?? e)}`));
