@@ -109,24 +109,23 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
    * once typing pauses; when it differs, the client is asked to pull again.
    */
   const advice = new Map<string, { version: number; items: readonly ContractDiagnostic[] }>();
-  const adviceTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const adviceTimers = new Map<string, { version: number; timer: ReturnType<typeof setTimeout> }>();
   const scheduleAdvice = (uri: string, version: number) => {
-    if (advice.get(uri)?.version === version) return;
-    clearTimeout(adviceTimers.get(uri));
-    adviceTimers.set(
-      uri,
-      setTimeout(() => {
-        adviceTimers.delete(uri);
-        const doc = documents.get(uri);
-        if (!doc || doc.version !== version) return;
-        void semanticDiff.headAdvice(uri, stateOf(doc).model).then((items) => {
-          if (documents.get(uri)?.version !== version) return;
-          const before = advice.get(uri)?.items ?? [];
-          advice.set(uri, { version, items });
-          if (JSON.stringify(before) !== JSON.stringify(items)) refreshOne(doc);
-        });
-      }, ADVICE_DELAY_MS),
-    );
+    // Computed for this version already, or waiting for typing to pause at this version.
+    if (advice.get(uri)?.version === version || adviceTimers.get(uri)?.version === version) return;
+    clearTimeout(adviceTimers.get(uri)?.timer);
+    const timer = setTimeout(() => {
+      adviceTimers.delete(uri);
+      const doc = documents.get(uri);
+      if (!doc || doc.version !== version) return;
+      void semanticDiff.headAdvice(uri, stateOf(doc).model).then((items) => {
+        if (documents.get(uri)?.version !== version) return;
+        const before = advice.get(uri)?.items ?? [];
+        advice.set(uri, { version, items });
+        if (JSON.stringify(before) !== JSON.stringify(items)) refreshOne(doc);
+      });
+    }, ADVICE_DELAY_MS);
+    adviceTimers.set(uri, { version, timer });
   };
 
   /** Diagnostics of a document's current version, or undefined when the document changed meanwhile. */
@@ -281,7 +280,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   documents.onDidClose((e) => {
     states.delete(e.document.uri);
     advice.delete(e.document.uri);
-    clearTimeout(adviceTimers.get(e.document.uri));
+    clearTimeout(adviceTimers.get(e.document.uri)?.timer);
     adviceTimers.delete(e.document.uri);
     service?.forget(e.document.uri);
     settingsCache.delete(e.document.uri);
