@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
-import { REVISION_TEXT, SEMANTIC_DIFF, type DiffAgainst, type RevisionTextResult, type SemanticDiffResult } from '../../server/src/lsp/protocol.ts';
+import { REVISION_TEXT, SEMANTIC_DIFF, type DiffAgainst, type RevisionTextResult, type SemanticDiffResult } from '../../server/src/lsp/customRequests.ts';
 import type { ViewNode } from '../../server/src/service/features/viewNode.ts';
 import { NodeTreeProvider, revealLocation } from './views/nodeTree.ts';
 

@@ -17,14 +17,14 @@ import {
 } from '../node/dryRunHost.ts';
 import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { samePath } from '../node/paths.ts';
-import { createModelProvider } from '../node/modelConfig.ts';
-import { createScriptedModel } from '../service/run/scriptedModel.ts';
-import { ModelError, type ModelProvider } from '../service/run/modelProvider.ts';
+import { createModelProvider } from '../node/llmConfig.ts';
+import { createScriptedModel } from '../service/run/scriptedLlm.ts';
+import { ModelError, type ModelProvider } from '../service/run/llmProvider.ts';
 import { sha256Hex } from '../service/util/sha256.ts';
 import {
   HUMAN_DECISION, LIST_SNAPSHOTS, RUN_AGENT, RUN_PROGRESS,
   type HumanDecisionResult, type ListSnapshotsParams, type ListSnapshotsResult, type RunAgentParams, type RunAgentResult, type SnapshotChoice,
-} from './protocol.ts';
+} from './customRequests.ts';
 
 /** At most one progress notification per this many ms (the last one is always sent). */
 const PROGRESS_EVERY_MS = 100;

@@ -5,8 +5,8 @@
  * streaming. See docs/model-providers.md.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ModelStep, type ToolCall } from '../service/run/modelProvider.ts';
-import type { ModelMessageId } from '../service/run/modelMessages.ts';
+import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ModelStep, type ToolCall } from '../service/run/llmProvider.ts';
+import type { ModelMessageId } from '../service/run/llmMessages.ts';
 import { format } from '../service/index.ts';
 import { estimateTokens } from '../service/run/estimateTokens.ts';
 

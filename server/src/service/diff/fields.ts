@@ -9,7 +9,7 @@ import { matchItems } from './match.ts';
 import { brief, canonical, conditionScope, normName, normText, same, words } from './normalise.ts';
 import type { RuleId } from './rules.ts';
 import type { ItemKind } from './types.ts';
-import type { NameKind } from '../catalogue/sections.ts';
+import type { NameKind } from '../schema/sections.ts';
 
 /** Compares one field; `before`/`after` are undefined where the field is absent. */
 export type FieldDiff = (d: DiffBuilder, scope: Scope, ref: FieldRef, before: unknown, after: unknown) => void;

@@ -4,7 +4,7 @@
  * front matter). Both are field comparators, so a list can sit in an object (TRIGGER's
  * `required_entities`) and an object in a list item.
  */
-import type { NameKind } from '../catalogue/sections.ts';
+import type { NameKind } from '../schema/sections.ts';
 import { segment, type DiffBuilder, type Scope } from './builder.ts';
 import { asObject, fieldRef, keysOf, other, type FieldDiff } from './fields.ts';
 import { matchItems } from './match.ts';

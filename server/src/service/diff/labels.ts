@@ -3,7 +3,7 @@
  * a section's title and the one-line summary of the counts, in a display language. From the diff's
  * catalogue (messages.ts); section titles are the canonical H2 titles, which no language changes.
  */
-import { SECTIONS } from '../catalogue/sections.ts';
+import { SECTIONS } from '../schema/sections.ts';
 import { diffMessage } from './diffMessage.ts';
 import type { DiffSection, SemanticDiff } from './types.ts';
 

@@ -5,6 +5,7 @@
  * them by id; nothing of the diff is written anywhere else.
  */
 import type { RuleId } from './rules.ts';
+import { registerMessages } from '../l10n/registry.ts';
 
 /** The reason of each impact rule: what changed and why it has its impact. */
 const REASONS: Record<RuleId, string> = {
@@ -281,6 +282,7 @@ const LABELS = {
 /** Every id of the catalogue. */
 export type DiffMessageId = RuleId | keyof typeof LABELS;
 
-/** The whole catalogue: id → English template (registered as `diff.<id>` in l10n/catalogues.ts). */
+/** The whole catalogue: id → English template (registered as `diff.<id>` in l10n/registry.ts). */
 export const DIFF_MESSAGES: Readonly<Record<DiffMessageId, string>> = { ...REASONS, ...LABELS };
 
+registerMessages('diff', DIFF_MESSAGES, 'diff.');

@@ -4,7 +4,7 @@
  * indentation), objects compare with their keys sorted (YAML/JSON key order, writing form), and
  * lists of names compare as sets where their order means nothing. Pure; never throws.
  */
-import { codeSpans } from '../parse/values.ts';
+import { codeSpans } from '../model/values.ts';
 import { normaliseDuration } from '../parse/bullets.ts';
 
 /** Whitespace runs (line breaks and indentation included) collapsed to one space, trimmed. */

@@ -6,7 +6,7 @@
  * sections that refer to them, so that references follow renames.
  */
 import { splitRoles } from '../model/references.ts';
-import { normaliseVersion } from '../validate/rules/versioning.ts';
+import { normaliseVersion } from '../model/version.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { segment, type DiffBuilder, type Scope } from './builder.ts';
 import {

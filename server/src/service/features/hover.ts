@@ -1,15 +1,15 @@
 import type { Position } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { HoverResult } from './types.ts';
-import type { WorkspaceFacts } from '../workspace/facts.ts';
-import type { JsonSchema } from '../catalogue/schemas.ts';
+import type { WorkspaceFacts } from '../validate/facts.ts';
+import type { JsonSchema } from '../schema/schemas.ts';
 import { contains, modelAt, sectionAt } from './position.ts';
-import { annotation, enumDescriptions, schemaAt } from '../catalogue/schemaAt.ts';
+import { annotation, enumDescriptions, schemaAt } from '../schema/schemaAt.ts';
 import { referencesOf, cleanName, type Declaration } from '../model/references.ts';
 import { ruleByCode } from '../validate/catalogue.ts';
 import { locate } from '../model/locate.ts';
 import { lineIndexOf } from '../model/text.ts';
-import { EMPTY_FACTS } from '../workspace/facts.ts';
+import { EMPTY_FACTS } from '../validate/facts.ts';
 import { format } from '../l10n/format.ts';
 import { ruleDocId } from '../validate/messages.ts';
 

@@ -1,10 +1,9 @@
 import type { Range } from '../types.ts';
-import type { PointerSpan } from './types.ts';
-import type { NameKind } from '../catalogue/sections.ts';
-import type { ParsedContract } from '../parse/parseContract.ts';
+import type { NameKind } from '../schema/sections.ts';
+import type { ParsedContract, PointerSpan } from './types.ts';
 import { locate } from './locate.ts';
 import { innerRange, textAt } from './text.ts';
-import { codeSpans, splitInlineList, stripCode } from '../parse/values.ts';
+import { codeSpans, splitInlineList, stripCode } from './values.ts';
 
 /** A name declared in the contract: a tool, pool, role, entity, HITL scenario, layer or resource. */
 export interface Declaration {

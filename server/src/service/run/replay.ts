@@ -6,7 +6,7 @@
  * a fork re-executes up to an event the same way, then goes on with a live provider and new
  * decisions in a namespace of its own. Pure: the CLI reads and writes the files.
  */
-import { ModelError, type ModelProvider, type ModelStep } from './modelProvider.ts';
+import { ModelError, type ModelProvider, type ModelStep } from './llmProvider.ts';
 import type { Decide } from './engine.ts';
 import type { HumanDecision } from './snapshot.ts';
 import { sameEvent, stablePayload, type TraceEvent } from './trace.ts';

@@ -11,12 +11,12 @@ import addFormats from 'ajv-formats';
 import type { ContractDiagnostic, Range, Severity } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { LineIndex } from '../text/lineIndex.ts';
-import { snapshotSchema } from '../catalogue/schemas.ts';
+import { snapshotSchema } from '../schema/schemas.ts';
 import { MAX_SCRIPT_STEPS, toSnapshot, type Snapshot } from './snapshot.ts';
-import { OUTCOME_CODES } from './catalogue.ts';
+import { OUTCOME_CODES } from './messages.ts';
 import { RUN_PREFIX, runMessage } from './runMessage.ts';
 import { contractView } from './contractView.ts';
-import { conditionNames, normaliseName } from './protocol.ts';
+import { conditionNames, normaliseName } from './failureProtocol.ts';
 
 /** Largest snapshot read, in UTF-16 code units (a 3 × 10,000-record snapshot is about 3 MB). */
 export const MAX_SNAPSHOT_CHARS = 64 * 1024 * 1024;

@@ -6,7 +6,7 @@
  * otherwise shown as not checkable in the dry run, never silently passed (brief §9). Pure.
  */
 import type { ContractView } from './contractView.ts';
-import type { OutcomeCode } from './catalogue.ts';
+import type { OutcomeCode } from './messages.ts';
 import { evaluate, parseExpression, type Scope } from './expression.ts';
 import { schemaProblem } from './tools.ts';
 import { withArgMessages, type MessageRef } from './runMessage.ts';

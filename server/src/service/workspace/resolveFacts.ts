@@ -1,7 +1,7 @@
 import { URI, Utils } from 'vscode-uri';
 import { parse as parseYaml } from 'yaml';
 import type { FileSystem } from './fileSystem.ts';
-import { DEFAULT_CONFIG, type ExternalName, type RegexVerdict, type ResolvedConfig, type ResourceStatus, type WorkspaceFacts } from './facts.ts';
+import { DEFAULT_CONFIG, type ExternalName, type RegexVerdict, type ResolvedConfig, type ResourceStatus, type WorkspaceFacts } from '../validate/facts.ts';
 import type { RegexAnalyzer } from './regexAnalysis.ts';
 import { parseContract, type ParsedContract } from '../parse/parseContract.ts';
 import { cleanName, referencesOf } from '../model/references.ts';

@@ -4,7 +4,7 @@
  * itself (the number of assistant messages so far), so the provider keeps no state: a replay or a
  * fork that answers the first steps from a trace can hand over to it at any step.
  */
-import { ModelError, type ModelProvider, type ModelRequest, type ModelStep, type TokenUsage } from './modelProvider.ts';
+import { ModelError, type ModelProvider, type ModelRequest, type ModelStep, type TokenUsage } from './llmProvider.ts';
 import type { ScriptStep } from './snapshot.ts';
 
 /**
