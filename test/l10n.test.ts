@@ -23,7 +23,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { RULES, hover, completion, codeActions, documentSymbols, parseContract, type Position } from '../server/src/service/index.ts';
+import { RULES, createLanguageService, NOT_CANCELLED, parseContract, type DiagnosticRef, type ParsedContract, type Position } from '../server/src/service/index.ts';
 import { duplicateMessageIds, englishMessages, englishTemplate, MESSAGE_SET_NAMES, registeredMessageSets } from '../server/src/service/index.ts';
 import { format, template } from '../server/src/service/l10n/format.ts';
 import { fill, placeholders } from '../server/src/service/l10n/template.ts';
@@ -33,6 +33,13 @@ import { alignColumns, displayWidth, padEndDisplay, wrapDisplay } from '../serve
 import { clientStrings } from '../scripts/l10nBundle.ts';
 import { lintExample } from './helpers/lintExample.ts';
 import { TOOLS_AND_HITL } from './helpers/fixtures.ts';
+
+const service = createLanguageService();
+const doc = (model: ParsedContract) => ({ uri: 'file:///a.md', model });
+const hover = (m: ParsedContract, p: Position, o: { lang?: string }) => service.hover(doc(m), p, o, NOT_CANCELLED);
+const completion = (m: ParsedContract, p: Position, o: { lang?: string }) => service.completion(doc(m), p, o, NOT_CANCELLED);
+const documentSymbols = (m: ParsedContract, lang: string) => service.documentSymbols(doc(m), { lang }, NOT_CANCELLED);
+const codeActions = (m: ParsedContract, diagnostics: readonly DiagnosticRef[], o: { lang?: string }) => service.codeActions(doc(m), diagnostics[0]!.range, { ...o, diagnostics }, NOT_CANCELLED);
 
 const repo = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 const readJson = (p: string) => JSON.parse(readFileSync(repo(p), 'utf8')) as Record<string, unknown>;

@@ -9,8 +9,8 @@ import { dirname, relative } from 'node:path';
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type CodeLens, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  checkExpectation, locate, parseContract, runMessage, traceTree,
-  type HumanDecision, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
+  checkExpectation, createScriptedModel, locate, ModelError, parseContract, runMessage, sha256Hex, traceTree,
+  type HumanDecision, type ModelProvider, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
 } from '../service/index.ts';
 import {
   contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract, createRunFolder,
@@ -18,9 +18,6 @@ import {
 import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { samePath } from '../node/paths.ts';
 import { createModelProvider } from '../node/llmConfig.ts';
-import { createScriptedModel } from '../service/run/scriptedLlm.ts';
-import { ModelError, type ModelProvider } from '../service/run/llmProvider.ts';
-import { sha256Hex } from '../service/util/sha256.ts';
 import {
   HUMAN_DECISION, LIST_SNAPSHOTS, RUN_AGENT, RUN_PROGRESS,
   type HumanDecisionResult, type ListSnapshotsParams, type ListSnapshotsResult, type RunAgentParams, type RunAgentResult, type SnapshotChoice,

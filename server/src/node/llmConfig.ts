@@ -3,8 +3,7 @@
  * the API key and the workspace's trust supplied by the host (issue 4 item 4; brief §9: the key
  * is passed per run and never stored). See docs/model-providers.md.
  */
-import { ModelError, type ModelProvider } from '../service/run/llmProvider.ts';
-import { resolveModelSettings, type ModelSettings } from '../service/run/llmSettings.ts';
+import { ModelError, resolveModelSettings, type ModelProvider, type ModelSettings } from '../service/index.ts';
 import { bareUrl, createOpenAiProvider } from './openaiProvider.ts';
 import { format } from '../service/index.ts';
 

@@ -12,6 +12,7 @@ import { Workspace, type ConfigProblem, type WorkspaceOptions } from './workspac
 import { EMPTY_FACTS, type WorkspaceFacts } from './validate/facts.ts';
 import { NO_FILES } from './workspace/fileSystem.ts';
 import { LineIndex } from './text/lineIndex.ts';
+import { DOCUMENT_FEATURES, type DocumentFeatures } from './features/service.ts';
 
 export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } from './types.ts';
 export type { ParsedContract } from './parse/parseContract.ts';
@@ -62,8 +63,12 @@ export interface LintResult {
   readonly configProblems: readonly ConfigProblem[];
 }
 
-/** The language service. Every method is safe on any input: it returns, it does not throw. */
-export interface LanguageService {
+/**
+ * The language service, the one front door of the adapters (ARCHITECTURE.md, entry points). Every
+ * method is safe on any input: it returns, it does not throw. The editor features take
+ * `(document, position?, options, token)` (features/service.ts).
+ */
+export interface LanguageService extends DocumentFeatures {
   readonly workspace: Workspace;
   /**
    * Parses a document, reusing the unchanged sections of the last model parsed for the same
@@ -86,6 +91,7 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const last = new Map<string, ParsedContract>();
   const service: LanguageService = {
+    ...DOCUMENT_FEATURES,
     workspace,
     parse(uri, text) {
       const model = parseContract(text, last.get(uri));
@@ -122,11 +128,9 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   return service;
 }
 
-export { hover, schemaDocs, ruleDocs, type FeatureOptions } from './features/hover.ts';
-export { completion } from './features/completion.ts';
-export { definition, references, prepareRename, rename } from './features/navigation.ts';
-export { documentSymbols, foldingRanges } from './features/symbols.ts';
-export { codeActions, sectionSkeleton, type DiagnosticRef, type CodeActionOptions } from './features/codeActions.ts';
+export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type ContractDocument, type DocumentFeatures, type FeatureOptions, type ReferencesOptions, type RenameOptions } from './features/service.ts';
+export { schemaDocs, ruleDocs } from './features/hover.ts';
+export { sectionSkeleton, type DiagnosticRef } from './features/codeActions.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';
 export { versionAdviceDiagnostics } from './diff/diagnostics.ts';
@@ -137,7 +141,7 @@ export { localiseAdvice, localiseChange, localiseDiff } from './diff/localise.ts
 export { diffSectionTitle, diffSummary } from './diff/labels.ts';
 export type * from './diff/types.ts';
 export { diffTree, type DiffTreeOptions } from './features/diffTree.ts';
-export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';
 export * from './run/index.ts';
 export { traceTree, type TraceRun, type TraceTreeOptions } from './features/traceTree.ts';
-export type { ModelSettings } from './run/llmSettings.ts';
+export type { ModelSettings } from './validate/facts.ts';
+export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';

@@ -6,20 +6,7 @@
  */
 import { ModelError, type ModelProvider, type ModelRequest, type ModelStep, type TokenUsage } from './llmProvider.ts';
 import type { ScriptStep } from './snapshot.ts';
-
-/**
- * Estimated tokens of a text: one per CJK (or other non-Latin) character, one per 4 other
- * characters, as tokenizers of current models roughly count. Deterministic.
- */
-export function estimateTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (const ch of text) {
-    if (ch.charCodeAt(0) < 0x2e80) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4) + other;
-}
+import { estimateTokens } from './estimateTokens.ts';
 
 /** Estimated usage of a step: the whole request as prompt, the step's text as completion. */
 export function estimateUsage(request: ModelRequest, completion: string): TokenUsage {
