@@ -10,6 +10,7 @@ import { decodeText } from '../text/decode.ts';
 import { validateConfig, type ConfigMessage } from './configSchema.ts';
 import { format } from '../l10n/format.ts';
 import { sha256Hex } from '../util/sha256.ts';
+import { Lru } from '../util/lru.ts';
 
 /** Names of the configuration file, in the order they are looked for in each folder. */
 export const CONFIG_NAMES = ['.agents-md.json', '.agents-md.yaml', '.agents-md.yml'] as const;
@@ -35,6 +36,8 @@ export interface WorkspaceOptions {
   readonly analyzeRegex?: RegexAnalyzer;
   /** Largest resource hashed, in bytes (default 64 MiB); larger ones are reported unchecked. */
   readonly maxResourceBytes?: number;
+  /** Entries per cache (contract summaries, configurations, hashes, file stats); default `WORKSPACE_CACHE_SIZE`. */
+  readonly cacheSize?: number;
 }
 
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -45,19 +48,30 @@ interface ContractSummary {
   readonly agents: readonly ExternalName[];
 }
 
+/** Entries per cache of a `Workspace` (contract summaries, configurations, hashes, file stats). */
+export const WORKSPACE_CACHE_SIZE = 4096;
+
 /**
  * The workspace as validation sees it: configuration per folder, the pools and agents declared
  * by every contract, resource files and their hashes. Caches what it reads; `invalidate(uri)`
  * drops what depends on a changed file (the language server calls it on file events).
  */
 export class Workspace {
-  private readonly summaries = new Map<string, Promise<ContractSummary>>();
-  private readonly configs = new Map<string, Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }>>();
+  // Bounded (ARCHITECTURE.md, invariants) yet larger than a workspace's contracts and resources,
+  // so that gathering facts for one contract does not evict what the next one needs.
+  private readonly summaries: Lru<string, Promise<ContractSummary>>;
+  private readonly configs: Lru<string, Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }>>;
   private contractList: Promise<string[]> | undefined;
-  private readonly hashes = new Map<string, Promise<string | undefined>>();
-  private readonly stats = new Map<string, ReturnType<FileSystem['stat']>>();
+  private readonly hashes: Lru<string, Promise<string | undefined>>;
+  private readonly stats: Lru<string, ReturnType<FileSystem['stat']>>;
 
-  constructor(readonly options: WorkspaceOptions) {}
+  constructor(readonly options: WorkspaceOptions) {
+    const size = options.cacheSize ?? WORKSPACE_CACHE_SIZE;
+    this.summaries = new Lru(size);
+    this.configs = new Lru(size);
+    this.hashes = new Lru(size);
+    this.stats = new Lru(size);
+  }
 
   /**
    * Forgets what was derived from `uri` (a contract, a config file or a resource). `changed`:
