@@ -28,7 +28,7 @@ export interface Finding {
   readonly related?: readonly RelatedFinding[];
 }
 
-/** Another place a finding points at, with the id and arguments of its note (validate/related.ts). */
+/** Another place a finding points at, with the id and arguments of its note (relatedMessages.ts). */
 export interface RelatedFinding {
   /** The document's URI; the finding's own document when omitted. */
   readonly uri?: string;
