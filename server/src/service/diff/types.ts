@@ -84,8 +84,8 @@ export interface VersionAdvice {
   /** …and the before side had none: the row was added by this change. */
   readonly auditRowAdded: boolean;
   /**
-   * The advice in one sentence (English unless localised: `localiseAdvice`), from the message
-   * catalogue. `args` hold machine values, the same in every language: `required` and `declared`
+   * The advice in one sentence (English unless localised: `localiseAdvice`), from the diff's
+   * messages. `args` hold machine values, the same in every language: `required` and `declared`
    * are bumps (`major`, `none`, `unknown`…), `before` and `after` versions or `none`.
    */
   readonly messageId: DiffMessageId;

@@ -1,6 +1,6 @@
 /**
  * Messages of a diagnostic's related locations (LSP `relatedInformation`): the other place a
- * finding points at. One catalogue for the parser and every rule, since the same few notes recur.
+ * finding points at. One message set for the parser and every rule, since the same few notes recur.
  */
 import { registerMessages } from '../l10n/registry.ts';
 

@@ -351,7 +351,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'help.trace.reject': 'answer every human pause after the fork point with reject',
 };
 
-/** The whole catalogue: every message above and each outcome code's message as `outcome.<CODE>`. */
+/** All the run's messages: every message above and each outcome code's message as `outcome.<CODE>`. */
 export const RUN_MESSAGES: Readonly<Record<string, string>> = {
   ...MESSAGES,
   ...Object.fromEntries(Object.entries(OUTCOME_CODES).map(([code, spec]) => [`outcome.${code}`, spec.message])),

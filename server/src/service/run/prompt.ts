@@ -2,7 +2,7 @@
  * The system prompt generated from the contract (brief §5 step 3; seed 003's context assembler:
  * role, tools with their constraints, memory in plain words, the current input): identity and
  * boundaries, the retrieved memory, the tools, the constraints and the output schema. Every
- * phrase comes from the catalogue (`prompt.*`). Pure.
+ * phrase comes from the run's messages (`prompt.*`). Pure.
  */
 import type { ContractView } from './contractView.ts';
 import type { ContextBlock } from './retrieval.ts';

@@ -59,7 +59,7 @@ export function recordedDecisions(events: readonly TraceEvent[], then?: Decide):
 
 /**
  * The first difference between two runs (`index` 1-based, the original's event id, what differs
- * as a `replay.*` catalogue message), or undefined when they are the same step by step (timings
+ * as a `replay.*` message), or undefined when they are the same step by step (timings
  * and timestamps aside).
  */
 export function firstDifference(original: readonly TraceEvent[], replayed: readonly TraceEvent[]): { readonly index: number; readonly id: string; readonly detail: MessageRef } | undefined {

@@ -91,7 +91,7 @@ class Positions {
   }
 }
 
-/** A snapshot diagnostic: code `snapshot-<code>`, message `snapshot.<code>[.<variant>]` of the run catalogue. */
+/** A snapshot diagnostic: code `snapshot-<code>`, message `snapshot.<code>[.<variant>]` of the run's messages. */
 function diagnostic(code: string, severity: Severity, range: Range, args: Record<string, string | number> = {}, variant?: string): ContractDiagnostic {
   const id = variant ? `snapshot.${code}.${variant}` : `snapshot.${code}`;
   return { code: `snapshot-${code}`, severity, range, message: runMessage(id, args), messageId: `${RUN_PREFIX}${id}`, args };

@@ -17,7 +17,7 @@ export interface OutputCheck {
   readonly checkId: string;
   readonly checkArgs: Readonly<Record<string, string>>;
   readonly status: 'success' | 'invalid' | 'unknown' | 'skipped';
-  /** Why it failed: a catalogue message, or a text quoted from a parser. */
+  /** Why it failed: a message, or a text quoted from a parser. */
   readonly detail?: MessageRef | string;
   /** The clause checked. */
   readonly pointer: string;
