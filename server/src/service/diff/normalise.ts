@@ -54,12 +54,6 @@ export function brief(v: unknown, max = 80): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-/** A name as written in a list or a cell: backticks, quotes and surrounding space removed. */
-export function normName(v: unknown): string {
-  if (typeof v !== 'string') return v === undefined || v === null ? '' : canonical(v);
-  return normText(v.replace(/^[`"'“”‘’]+|[`"'“”‘’]+$/g, ''));
-}
-
 /**
  * The words of a text for similarity: lowercased letters and digits; CJK text by character,
  * since it has no spaces.

@@ -5,7 +5,8 @@ import type { WorkspaceFacts } from '../validate/facts.ts';
 import type { JsonSchema } from '../schema/schemas.ts';
 import { contains, modelAt, sectionAt } from './position.ts';
 import { annotation, enumDescriptions, schemaAt } from '../schema/schemaAt.ts';
-import { referencesOf, cleanName, type Declaration } from '../model/references.ts';
+import { referencesOf, type Declaration } from '../model/references.ts';
+import { normaliseName } from '../model/names.ts';
 import { ruleByCode } from '../validate/catalogue.ts';
 import { locate } from '../model/locate.ts';
 import { lineIndexOf } from '../model/text.ts';
@@ -71,7 +72,7 @@ function declarationSummary(model: ParsedContract, d: Declaration, lang: string)
     case 'scenario':
       return [line('trigger_condition', item?.trigger_condition), line('required_action', item?.required_action), line('sla', item?.sla)].filter(Boolean).join('\n\n');
     case 'entity': {
-      const e = data['trigger']?.required_entities?.find((x: unknown) => cleanName(typeof x === 'string' ? x : (x as { name?: unknown })?.name) === d.name);
+      const e = data['trigger']?.required_entities?.find((x: unknown) => normaliseName(typeof x === 'string' ? x : (x as { name?: unknown })?.name) === d.name);
       return e && typeof e === 'object' && e.pattern ? format('hover.pattern', { pattern: e.pattern }, lang) : '';
     }
     default:

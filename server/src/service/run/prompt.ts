@@ -7,9 +7,9 @@
 import type { ContractView } from './contractView.ts';
 import type { ContextBlock } from './retrieval.ts';
 import { runMessage } from './runMessage.ts';
-import { cleanName } from '../model/references.ts';
+import { normaliseName } from '../model/names.ts';
 
-const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => cleanName(x) || String(x)).join('; ') : typeof v === 'string' ? v : '');
+const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => normaliseName(x) || String(x)).join('; ') : typeof v === 'string' ? v : '');
 
 /** Builds the system prompt. `entities`: the values extracted from the query. */
 export function buildSystemPrompt(view: ContractView, context: readonly ContextBlock[], entities: Readonly<Record<string, string>>): string {

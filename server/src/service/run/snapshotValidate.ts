@@ -16,7 +16,8 @@ import { MAX_SCRIPT_STEPS, toSnapshot, type Snapshot } from './snapshot.ts';
 import { OUTCOME_CODES } from './messages.ts';
 import { RUN_PREFIX, runMessage } from './runMessage.ts';
 import { contractView } from './contractView.ts';
-import { conditionNames, normaliseName } from './failureProtocol.ts';
+import { conditionNames } from './failureProtocol.ts';
+import { conditionKey } from '../model/names.ts';
 
 /** Largest snapshot read, in UTF-16 code units (a 3 × 10,000-record snapshot is about 3 MB). */
 export const MAX_SNAPSHOT_CHARS = 64 * 1024 * 1024;
@@ -190,7 +191,7 @@ function contractDiagnostics(data: Record<string, any>, contract: ParsedContract
   };
   const checkFire = (fire: unknown, base: Segment[]) => {
     (Array.isArray(fire) ? fire : []).forEach((f, i) => {
-      if (typeof f === 'string' && !named.has(normaliseName(f))) out.push(diagnostic('unknown-condition', 'warning', pos.at([...base, i]), { name: f }));
+      if (typeof f === 'string' && !named.has(conditionKey(f))) out.push(diagnostic('unknown-condition', 'warning', pos.at([...base, i]), { name: f }));
     });
   };
   checkTools(data['tools'], ['tools']);

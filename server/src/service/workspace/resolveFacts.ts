@@ -4,7 +4,8 @@ import type { FileSystem } from './fileSystem.ts';
 import { DEFAULT_CONFIG, type ExternalName, type RegexVerdict, type ResolvedConfig, type ResourceStatus, type WorkspaceFacts } from '../validate/facts.ts';
 import type { RegexAnalyzer } from './regexAnalysis.ts';
 import { parseContract, type ParsedContract } from '../parse/parseContract.ts';
-import { cleanName, referencesOf } from '../model/references.ts';
+import { referencesOf } from '../model/references.ts';
+import { normaliseName, unquote } from '../model/names.ts';
 import { checkPatternDialect } from '../validate/regexDialect.ts';
 import { decodeText } from '../text/decode.ts';
 import { validateConfig, type ConfigMessage } from './configSchema.ts';
@@ -234,7 +235,7 @@ export class Workspace {
     const analyze = this.options.analyzeRegex;
     const patterns = (model.data['trigger'] as { intent_patterns?: unknown } | undefined)?.intent_patterns;
     if (analyze && Array.isArray(patterns)) {
-      const sources = patterns.map(cleanName).filter((p) => p && checkPatternDialect(p).ok);
+      const sources = patterns.map(unquote).filter((p) => p && checkPatternDialect(p).ok);
       const verdicts = await Promise.all(sources.map((p) => analyze(p)));
       sources.forEach((p, i) => regex.set(p, verdicts[i]!));
     }
@@ -245,7 +246,7 @@ export class Workspace {
     const out = new Map<string, ResourceStatus>();
     const names = new Set(referencesOf(model).references.filter((r) => r.kind === 'resource').map((r) => r.name));
     for (const r of (Array.isArray(model.data['resources']) ? model.data['resources'] : []) as Record<string, unknown>[]) {
-      const n = cleanName(r?.['path']);
+      const n = unquote(r?.['path']);
       if (n) names.add(n);
     }
     const root = this.rootOf(uri);
@@ -288,7 +289,7 @@ function summarise(model: ParsedContract, uri: string): ContractSummary {
   const agents: ExternalName[] = [];
   const id = refs.declarations.find((d) => d.pointer === '/identity/name');
   if (id) agents.push({ name: id.name, uri, range: id.range });
-  const fmName = cleanName(model.data['name']);
+  const fmName = normaliseName(model.data['name']);
   if (fmName && fmName !== id?.name) agents.push({ name: fmName, uri, range: ZERO });
   return { pools, agents };
 }
