@@ -1,7 +1,7 @@
 import type { Nodes, Root } from 'mdast';
 import type { Range } from '../types.ts';
 import { parseBlocks, type BlockPool } from './blocks.ts';
-import { sectionForTitle, type SectionSpec } from '../catalogue/sections.ts';
+import { sectionForTitle, type SectionSpec } from '../schema/sections.ts';
 import type { CommentInfo, HeadingInfo, MarkdownBlock, SectionModel } from '../model/types.ts';
 import type { SectionSlice } from './scanSections.ts';
 import { Builder, headingTextRange, plainText, SliceLocator } from './builder.ts';

@@ -2,7 +2,7 @@ import type { Code, Heading, ListItem, Nodes, Paragraph } from 'mdast';
 import type { Range } from '../types.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 import type { ParsedBlock } from './yamlBlock.ts';
-import { fieldForLabel, type FieldSpec } from '../catalogue/sections.ts';
+import { fieldForLabel, type FieldSpec } from '../schema/sections.ts';
 import type { Finding, PointerSpan, ProseInfo } from '../model/types.ts';
 
 // What every input form (labels, tables, YAML blocks, front matter) builds with: positions in the

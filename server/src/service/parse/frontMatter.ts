@@ -1,6 +1,6 @@
 import type { Code, Root } from 'mdast';
 import { parseYamlBlock, pointerSegment } from './yamlBlock.ts';
-import { FRONT_MATTER_FIELDS, sectionForTitle } from '../catalogue/sections.ts';
+import { FRONT_MATTER_FIELDS, sectionForTitle } from '../schema/sections.ts';
 import type { SectionModel } from '../model/types.ts';
 import { Builder } from './builder.ts';
 

@@ -1,12 +1,12 @@
 import type { Code, List, ListItem, Paragraph } from 'mdast';
 import type { Range } from '../types.ts';
-import type { JsonSchema } from '../catalogue/schemas.ts';
+import type { JsonSchema } from '../schema/schemas.ts';
 import { parseYamlBlock, pointerSegment } from './yamlBlock.ts';
-import { fieldForLabel, type FieldSpec, type SectionSpec } from '../catalogue/sections.ts';
-import { normaliseLabel } from '../catalogue/normalise.ts';
+import { fieldForLabel, type FieldSpec, type SectionSpec } from '../schema/sections.ts';
+import { normaliseLabel } from '../schema/normalise.ts';
 import type { PointerSpan } from '../model/types.ts';
 import { interpretBullet } from './bullets.ts';
-import { coerceScalar, splitInlineList, stripCode } from './values.ts';
+import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
 import { allNestedItems, isYamlish, labelOf, nestedItems, type Builder, type Labelled, type Mutable, type SliceLocator } from './builder.ts';
 
 // The labelled-bullet form (docs/contract-format.md, "Labelled bullets"): `- **Label**: value`

@@ -1,10 +1,10 @@
 import type { List, Paragraph, RootContent } from 'mdast';
 import type { Range } from '../types.ts';
 import { parseYamlBlock, pointerSegment } from './yamlBlock.ts';
-import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../catalogue/sections.ts';
-import { normaliseLabel } from '../catalogue/normalise.ts';
+import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../schema/sections.ts';
+import { normaliseLabel } from '../schema/normalise.ts';
 import type { PointerSpan } from '../model/types.ts';
-import { coerceScalar, stripCode } from './values.ts';
+import { coerceScalar, stripCode } from '../model/values.ts';
 import { headingTextRange, isYamlish, labelOf, noteProse, plainText, type Builder, type Mutable } from './builder.ts';
 import { appendBulletItem, fillObjectFromList, setField } from './labels.ts';
 import { appendBlockItems, mergeMapping, soleSectionKey } from './yamlMerge.ts';

@@ -1,8 +1,8 @@
 import type { Table, TableCell } from 'mdast';
 import type { Range } from '../types.ts';
 import { pointerSegment } from './yamlBlock.ts';
-import { fieldForLabel, type SectionSpec } from '../catalogue/sections.ts';
-import { coerceScalar, splitInlineList, stripCode } from './values.ts';
+import { fieldForLabel, type SectionSpec } from '../schema/sections.ts';
+import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
 import { plainText, type Builder, type Mutable } from './builder.ts';
 import { setField } from './labels.ts';
 

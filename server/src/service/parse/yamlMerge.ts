@@ -1,7 +1,7 @@
 import type { Code } from 'mdast';
 import type { Range } from '../types.ts';
 import { pointerSegment, type ParsedBlock } from './yamlBlock.ts';
-import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../catalogue/sections.ts';
+import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../schema/sections.ts';
 import { fenceMapper, problemFinding, type Builder, type Mutable } from './builder.ts';
 
 // The YAML/JSON block form: a fenced mapping merged into an object, or a list appended as items.
