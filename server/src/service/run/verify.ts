@@ -7,7 +7,8 @@
  */
 import type { ContractView } from '../model/contractView.ts';
 import type { OutcomeCode } from './messages.ts';
-import { evaluate, parseExpression, type Scope } from './expression.ts';
+import { evaluate, type Scope } from './expression.ts';
+import { parseExpression } from '../model/expression.ts';
 import { schemaProblem } from './tools.ts';
 import { withArgMessages, type MessageRef } from './runMessage.ts';
 
