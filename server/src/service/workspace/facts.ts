@@ -1,5 +1,6 @@
 import type { Range, Severity } from '../types.ts';
 import type { ModelSettings } from '../run/modelSettings.ts';
+import type { ContractDigest } from '../model/digest.ts';
 
 /** A rule's setting in configuration: a severity, `off`, or a severity with options. */
 export type RuleSetting = Severity | 'off' | { readonly severity?: Severity | 'off'; readonly options?: Readonly<Record<string, unknown>> };
@@ -67,6 +68,8 @@ export interface WorkspaceFacts {
   readonly resources: ReadonlyMap<string, ResourceStatus>;
   /** Intent pattern source → ReDoS verdict. Patterns without one were not analysed. */
   readonly regex: ReadonlyMap<string, RegexVerdict>;
+  /** The other contracts of the workspace, for the cross-contract rules (docs/workspace.md). */
+  readonly contracts?: readonly ContractDigest[];
 }
 
 /** Facts for a document seen alone: default configuration, nothing known outside it. */
