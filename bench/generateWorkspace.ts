@@ -127,6 +127,7 @@ function contract(i: number): string {
     ...(residency ? ['- **Data Residency**: eu-west-1'] : []),
     ...(pii ? ['- **PII Handling**: Redact customer names before the Cognitive Fact layer is written'] : []),
     '- **Audit Trail**: Every override records its `override_reason`',
+    `- **Clauses**: ${i % 2 === 0 ? 'GDPR-ART-30' : 'GDPR-ART-30, SOX-404'}`,
     '',
     '## RESOURCES',
     '',

@@ -130,3 +130,7 @@ export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.t
 export * from './run/index.ts';
 export { traceTree, type TraceRun, type TraceTreeOptions } from './features/traceTree.ts';
 export type { ModelSettings } from './run/modelSettings.ts';
+export { buildReport, CLAUSES, type WorkspaceReport, type ContractRow, type ReportContractInput, type ReportSnapshotInput, type ClauseId } from './report/build.ts';
+export { reportText, reportMarkdown, reportJson } from './report/render.ts';
+export { reportHtml } from './report/html.ts';
+export type { ContractDigest } from './model/digest.ts';

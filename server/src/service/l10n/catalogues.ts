@@ -14,6 +14,7 @@ import { DOCS_MESSAGES } from './docsMessages.ts';
 import { MODEL_MESSAGES } from '../run/modelMessages.ts';
 import { DIFF_MESSAGES } from '../diff/messages.ts';
 import { RUN_MESSAGES } from '../run/catalogue.ts';
+import { REPORT_MESSAGES } from '../report/messages.ts';
 
 /** Message id → English template. Ids are unique across all catalogues. */
 export type MessageCatalogue = Readonly<Record<string, string>>;
@@ -29,6 +30,7 @@ export const CATALOGUES: Readonly<Record<string, MessageCatalogue>> = {
   model: MODEL_MESSAGES,
   diff: prefixed('diff.', DIFF_MESSAGES),
   run: prefixed('run.', RUN_MESSAGES),
+  report: REPORT_MESSAGES,
 };
 
 /** A catalogue whose ids get a prefix, for a feature whose short ids would clash with others'. */
