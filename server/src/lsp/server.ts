@@ -13,6 +13,7 @@ import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
+import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -184,6 +185,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         referencesProvider: true,
         renameProvider: { prepareProvider: true },
         documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
         foldingRangeProvider: true,
         codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
@@ -270,6 +272,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   connection.onReferences((p) => withDoc(p.textDocument.uri, [], (doc, s) => references(s.model, doc.uri, p.position, p.context.includeDeclaration)));
   connection.onPrepareRename((p) => withDoc(p.textDocument.uri, null, (_, s) => prepareRename(s.model, p.position) ?? null));
   connection.onRenameRequest((p) => withDoc(p.textDocument.uri, null, (doc, s) => ({ changes: { [doc.uri]: rename(s.model, p.position, p.newName) } })));
+  registerWorkspaceSymbols(connection, () => service);
   connection.onDocumentSymbol((p) => withDoc(p.textDocument.uri, [], (_, s) => documentSymbols(s.model, lang).map(toDocumentSymbol)));
   connection.onFoldingRanges((p) => withDoc(p.textDocument.uri, [], (_, s) => foldingRanges(s.model).map(toFoldingRange)));
   connection.onCodeAction((p) =>

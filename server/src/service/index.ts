@@ -134,3 +134,4 @@ export { buildReport, CLAUSES, type WorkspaceReport, type ContractRow, type Repo
 export { reportText, reportMarkdown, reportJson } from './report/render.ts';
 export { reportHtml } from './report/html.ts';
 export type { ContractDigest } from './model/digest.ts';
+export { workspaceSymbols, type WorkspaceSymbol } from './workspace/symbols.ts';

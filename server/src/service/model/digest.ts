@@ -71,6 +71,12 @@ export interface ContractContent {
   readonly sideEffectTools: readonly DigestTool[];
   /** Every declared tool's name. */
   readonly tools: readonly string[];
+  /** What workspace symbol search lists: the agent, tools, pools, roles, HITL scenarios, error codes. */
+  readonly symbols: readonly WorkspaceSymbolEntry[];
+}
+
+export interface WorkspaceSymbolEntry extends Named {
+  readonly kind: 'agent' | 'tool' | 'pool' | 'role' | 'scenario' | 'code';
 }
 
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -176,6 +182,11 @@ export function digestOf(model: ParsedContract): ContractContent {
     ...(authorised ? { authorised, authorisedRange: at('/identity/authorized_writers') } : {}),
     sideEffectTools,
     tools: [...(refs.names.get('tool')?.keys() ?? [])],
+    symbols: [
+      ...(agent ? [{ kind: 'agent' as const, ...agent }] : []),
+      ...refs.declarations.flatMap((x) => (x.kind === 'tool' || x.kind === 'pool' || x.kind === 'scenario' || (x.kind === 'role' && x.pointer !== '/identity/name') ? [{ kind: x.kind, name: x.name, range: x.range }] : [])),
+      ...errorCodes.map((c) => ({ kind: 'code' as const, name: c.code, range: c.range })),
+    ],
   };
   cache.set(model, digest);
   return digest;

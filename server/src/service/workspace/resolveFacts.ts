@@ -169,6 +169,13 @@ export class Workspace {
     return this.contractList;
   }
 
+  /** Every contract of the workspace (the configuration's `contracts` globs under each root). */
+  async contractUris(): Promise<string[]> {
+    const root = this.options.roots[0];
+    if (!root) return [];
+    return this.listContracts((await this.configFor(`${root.replace(/\/$/, '')}/AGENTS.md`)).config);
+  }
+
   /** Pools and agent names another contract declares (parsed once, cached until invalidated). */
   summaryOf(uri: string): Promise<ContractSummary> {
     let hit = this.summaries.get(uri);
