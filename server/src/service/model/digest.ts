@@ -5,9 +5,10 @@
  * that the workspace can keep one per contract without keeping the models.
  */
 import type { Range } from '../types.ts';
-import type { ParsedContract } from '../parse/parseContract.ts';
+import type { ParsedContract } from './types.ts';
 import { locate } from './locate.ts';
-import { cleanName, referencesOf } from './references.ts';
+import { referencesOf } from './references.ts';
+import { normaliseName } from './names.ts';
 
 export interface Named {
   readonly name: string;
@@ -120,16 +121,16 @@ export function digestOf(model: ParsedContract): ContractContent {
   const at = (pointer: string): Range => locate(model, pointer)?.value ?? ZERO;
   const refs = referencesOf(model);
 
-  const idName = cleanName(d['identity']?.name);
-  const fmName = cleanName(d['name']);
+  const idName = normaliseName(d['identity']?.name);
+  const fmName = normaliseName(d['name']);
   const agent = idName ? { name: idName, range: at('/identity/name') } : fmName ? { name: fmName, range: at('/name') } : undefined;
   const version = typeof d['version'] === 'string' || typeof d['version'] === 'number' ? { value: String(d['version']).replace(/^v/i, ''), range: at('/version') } : undefined;
 
   const pools: DigestPool[] = [];
   arr(d['memory_pools']).forEach((p, i) => {
-    const name = cleanName(p?.name);
+    const name = normaliseName(p?.name);
     if (!name) return;
-    const meta = Array.isArray(p?.metadata) ? p.metadata.map(cleanName).filter(Boolean).sort() : undefined;
+    const meta = Array.isArray(p?.metadata) ? p.metadata.map(normaliseName).filter(Boolean).sort() : undefined;
     const lifecycle = typeof p?.lifecycle === 'string' && p.lifecycle.trim() ? p.lifecycle.trim() : undefined;
     pools.push({
       name,
@@ -140,12 +141,12 @@ export function digestOf(model: ParsedContract): ContractContent {
     });
   });
   const requiredPools = arr(d['memory_requirements'])
-    .map((r, i) => ({ name: cleanName(r?.pool), range: at(`/memory_requirements/${i}/pool`) }))
+    .map((r, i) => ({ name: normaliseName(r?.pool), range: at(`/memory_requirements/${i}/pool`) }))
     .filter((r) => r.name);
 
   const resources: DigestResource[] = [];
   arr(d['resources']).forEach((r, i) => {
-    const p = cleanName(r?.path);
+    const p = normaliseName(r?.path);
     const sha = typeof r?.sha256 === 'string' ? r.sha256.trim().toLowerCase() : '';
     if (p && /^[0-9a-f]{64}$/.test(sha)) resources.push({ path: p, sha256: sha, range: at(`/resources/${i}/sha256`) });
   });
@@ -159,13 +160,13 @@ export function digestOf(model: ParsedContract): ContractContent {
 
   const writers = refs.references.filter((r) => r.kind === 'role' && r.pointer.startsWith('/memory_contract/')).map((r) => ({ name: r.name, range: r.range }));
   const listed = d['identity']?.authorized_writers;
-  const authorised = Array.isArray(listed) ? [...listed.map(cleanName).filter(Boolean), ...(idName ? [idName] : [])] : undefined;
+  const authorised = Array.isArray(listed) ? [...listed.map(normaliseName).filter(Boolean), ...(idName ? [idName] : [])] : undefined;
 
-  const approved = new Set(arr(d['budgets']?.requires_approval).map(cleanName));
+  const approved = new Set(arr(d['budgets']?.requires_approval).map(normaliseName));
   const hitlNamed = new Set(refs.references.filter((r) => r.kind === 'tool' && r.pointer.startsWith('/human_in_the_loop/')).map((r) => r.name));
   const sideEffectTools: DigestTool[] = [];
   arr(d['tools']).forEach((t, i) => {
-    const name = cleanName(t?.name);
+    const name = normaliseName(t?.name);
     const effects = typeof t?.side_effects === 'string' ? t.side_effects.trim().toLowerCase() : '';
     if (!name || (effects !== 'write' && effects !== 'external')) return;
     sideEffectTools.push({ name, range: at(`/tools/${i}/name`), sideEffects: effects, gated: t?.requires_approval === true || approved.has(name) || hitlNamed.has(name) });

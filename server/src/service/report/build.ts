@@ -5,10 +5,11 @@
  * the renderers (report/render.ts, report/html.ts) turn it into text, Markdown and HTML.
  */
 import type { ContractDiagnostic } from '../types.ts';
-import type { ParsedContract } from '../parse/parseContract.ts';
+import type { ParsedContract } from '../model/types.ts';
 import type { Snapshot } from '../run/snapshot.ts';
 import { digestOf, resourceKey, type ContractContent } from '../model/digest.ts';
-import { cleanName, referencesOf } from '../model/references.ts';
+import { referencesOf } from '../model/references.ts';
+import { normaliseName } from '../model/names.ts';
 import { WORKSPACE_RULES } from '../validate/rules/workspace.ts';
 
 /** The compliance clauses of the matrix, in column order. */
@@ -170,7 +171,7 @@ export function buildReport(contracts: readonly ReportContractInput[], snapshots
       ...(digest.version ? { version: digest.version.value } : typeof fm['version'] === 'string' ? { version: fm['version'] } : {}),
       ...(lastAudit ? { lastAudit } : {}),
       clauses: clausesOf(c.model, digest),
-      clauseIds: arr((fm['compliance'] as Record<string, unknown> | undefined)?.['clauses']).map(cleanName).filter(Boolean),
+      clauseIds: arr((fm['compliance'] as Record<string, unknown> | undefined)?.['clauses']).map(normaliseName).filter(Boolean),
       snapshots: snaps.length,
       queries: snaps.reduce((n, s) => n + s.queries.length, 0),
       coverage: coverageOf(c.model, digest, exercisedBy(snaps)),

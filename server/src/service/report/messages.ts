@@ -2,6 +2,8 @@
  * The workspace report's labels (docs/workspace.md): headings, column names, clause names and
  * cell values, by id; translations in `l10n/bundle.l10n.<lang>.json` (docs/localisation.md).
  */
+import { registerMessages } from '../l10n/registry.ts';
+
 export const REPORT_MESSAGES = {
   'report.title': 'Contracts report',
   'report.summary': '{contracts} contracts · {findings} cross-contract findings · dry-run coverage {exercised} of {exercisable}',
@@ -43,5 +45,7 @@ export const REPORT_MESSAGES = {
   'report.legend': 'Green: the contract covers the clause. Red: it does not. Grey: the clause does not apply. Blue: share of side-effect tools, HITL scenarios and error codes that snapshot queries exercise.',
   'report.legend.graph': 'Contracts on the left; shared pools (circles) and resources (squares) on the right. Red: a cross-contract rule reports a disagreement about it.',
 } as const;
+
+registerMessages('report', REPORT_MESSAGES);
 
 export type ReportMessageId = keyof typeof REPORT_MESSAGES;

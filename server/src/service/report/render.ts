@@ -5,6 +5,7 @@
 import { format } from '../l10n/format.ts';
 import { alignColumns } from '../text/width.ts';
 import type { ContractRow, CoverageItem, WorkspaceReport } from './build.ts';
+import './messages.ts';
 
 /** Labels of a report in one language. */
 export function reportLabels(lang: string) {
