@@ -34,6 +34,10 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
     ],
   },
   {
+    path: 'server/src/service/report/',
+    mayImport: ['server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/model/', 'server/src/service/validate/', 'server/src/service/run/'],
+  },
+  {
     path: 'server/src/service/diff/',
     mayImport: ['server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/schema/', 'server/src/service/model/', 'server/src/service/parse/'],
   },
@@ -49,7 +53,7 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
     mayImport: [
       'server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/',
       'server/src/service/model/', 'server/src/service/parse/', 'server/src/service/validate/', 'server/src/service/workspace/', 'server/src/service/run/',
-      'server/src/service/diff/', 'server/src/service/features/',
+      'server/src/service/diff/', 'server/src/service/features/', 'server/src/service/report/',
     ],
   },
   { path: 'server/src/node/', mayImport: ['server/src/service/index.ts'] },

@@ -152,6 +152,10 @@ test('every message id written in the sources is defined by a catalogue', () => 
     'severity.': ['error', 'warning', 'info', 'hint'],
     'hover.name.': ['tool', 'pool', 'role', 'entity', 'scenario', 'resource', 'layer'],
     'completion.name.': ['tool', 'pool', 'role', 'entity', 'scenario', 'resource', 'layer'],
+    'report.cell.': ['yes', 'no', 'na'],
+    'report.clause.': ['pii', 'residency', 'audit', 'hitl', 'budgets', 'failureCodes'],
+    'report.item.': ['tool', 'scenario', 'code'],
+    'report.kind.': ['pool', 'resource'],
   };
   assert.deepEqual([...families].filter((p) => !values[p]), [], 'an id family this test does not know: add its values above');
   for (const [prefix, vs] of Object.entries(values)) for (const v of vs) assert.ok(englishTemplate(prefix + v), prefix + v);

@@ -20,7 +20,8 @@ export function memoryFs(files: Record<string, string | Uint8Array>): FileSystem
     },
     async findFiles(folder, include, exclude) {
       const prefix = folder.endsWith('/') ? folder : folder + '/';
-      const toRe = (g: string) => new RegExp('^' + g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(?:.*/)?').replace(/\*/g, '[^/]*') + '$');
+      // `**/` first, through a placeholder, so that the `*` of its `.*` is not taken for a single `*`.
+      const toRe = (g: string) => new RegExp('^' + g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '(?:.*/)?') + '$');
       const inc = include.map(toRe);
       const exc = exclude.map(toRe);
       return Object.keys(files).filter((k) => {

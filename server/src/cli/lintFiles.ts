@@ -40,7 +40,7 @@ export async function lintFiles(service: LanguageService, paths: readonly string
       for (const p of result.configProblems) configProblems.set(`${p.uri}\0${p.message}`, p);
       // The text is only needed for SARIF fingerprints; lintBytes did not analyse binary or huge files.
       const text = result.model ? decodeText(bytes).text : '';
-      slots[i] = { path, uri, text, diagnostics: sortDiagnostics(result.diagnostics) };
+      slots[i] = { path, uri, text, diagnostics: sortDiagnostics(result.diagnostics), ...(result.model ? { model: result.model } : {}) };
     }
   }
 

@@ -25,6 +25,7 @@ import { errorLine, useColor } from './terminal.ts';
 import { registerRunCommand } from './run.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
+import { registerReportCommand } from './workspaceReport.ts';
 
 export { EXIT } from './exitCodes.ts';
 
@@ -143,6 +144,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   registerRunCommand(program, setExitCode, lang);
   registerEvalCommand(program, setExitCode, lang);
   registerTraceCommand(program, setExitCode, lang);
+  registerReportCommand(program, lang, setExitCode);
 
   return program;
 }

@@ -1,6 +1,6 @@
 /** What the formatters receive: the diagnostics of each linted file, and small shared helpers. */
 import { relative, sep } from 'node:path';
-import type { ContractDiagnostic, Range, Severity } from '../service/index.ts';
+import type { ContractDiagnostic, ParsedContract, Range, Severity } from '../service/index.ts';
 
 /** The result of linting one file. */
 export interface FileReport {
@@ -11,6 +11,8 @@ export interface FileReport {
   /** The decoded text (for SARIF fingerprints); empty when the file was not analysed. */
   readonly text: string;
   readonly diagnostics: readonly ContractDiagnostic[];
+  /** The parsed contract, when the file was analysed (the workspace report reads it). */
+  readonly model?: ParsedContract;
 }
 
 /** 1-based line and column of a range's ends (LSP positions are 0-based; SARIF and editors count from 1). */

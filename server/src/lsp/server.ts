@@ -16,6 +16,7 @@ import { registerRunAgent } from './runAgent.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
+import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -233,6 +234,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         referencesProvider: true,
         renameProvider: { prepareProvider: true },
         documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
         foldingRangeProvider: true,
         codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
@@ -324,6 +326,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   connection.onReferences((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.references(contract(doc, s), p.position, { includeDeclaration: p.context.includeDeclaration }, token)));
   connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => service!.prepareRename(contract(doc, s), p.position, { lang }, token) ?? null));
   connection.onRenameRequest((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => ({ changes: { [doc.uri]: service!.rename(contract(doc, s), p.position, { newName: p.newName }, token) } })));
+  registerWorkspaceSymbols(connection, () => service);
   connection.onDocumentSymbol((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.documentSymbols(contract(doc, s), { lang }, token).map(toDocumentSymbol)));
   connection.onFoldingRanges((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.foldingRanges(contract(doc, s), {}, token).map(toFoldingRange)));
   connection.onCodeAction((p, token) =>

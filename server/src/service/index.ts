@@ -149,3 +149,8 @@ export * from './run/index.ts';
 export { traceTree, type TraceRun, type TraceTreeOptions } from './features/traceTree.ts';
 export type { ModelSettings } from './validate/facts.ts';
 export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';
+export { buildReport, CLAUSES, type WorkspaceReport, type ContractRow, type ReportContractInput, type ReportSnapshotInput, type ClauseId } from './report/build.ts';
+export { reportText, reportMarkdown, reportJson } from './report/render.ts';
+export { reportHtml } from './report/html.ts';
+export type { ContractDigest } from './model/digest.ts';
+export { workspaceSymbols, type WorkspaceSymbol } from './workspace/symbols.ts';

@@ -29,6 +29,12 @@ export const CLI_MESSAGES = {
 
   'cli.usage.program': '[options] [command]',
   'cli.usage.lint': '[options] [paths...]',
+  'cli.report.description':
+    'Report on every contract of the workspace: the compliance coverage matrix, the pool and resource sharing graph, versions and last audit rows, the dry-run coverage of snapshot queries and the cross-contract findings (docs/workspace.md). Paths are found as `lint` finds them; snapshots are searched under the root.',
+  'cli.report.exitCodes': 'Exit codes:\n  0  the report was written\n  2  usage error, a path that cannot be read or matches no file, an invalid configuration\n     file, an output file that cannot be written, or an internal error',
+  'cli.option.output': 'write the report to this file instead of standard output',
+  'cli.report.written': 'Wrote {file}',
+  'cli.error.cannotWrite': 'Cannot write {file}: {error}',
   'cli.usage.rules': '[options]',
   'cli.help.usage': 'Usage:',
   'cli.help.arguments': 'Arguments:',

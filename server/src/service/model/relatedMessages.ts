@@ -17,6 +17,7 @@ export const RELATED_MESSAGES = {
   'related.roleDeclared': '{role} is declared here',
   'related.noFallbackEntry': 'FAILURE_PROTOCOL has no entry for this scenario',
   'related.auditTable': 'the audit table',
+  'related.inFile': 'in {file}',
 } as const;
 
 /** The id of a related-location message. */

@@ -1,4 +1,5 @@
 import type { Range, Severity } from '../types.ts';
+import type { ContractDigest } from '../model/digest.ts';
 
 /**
  * The dry run's model settings (the LLM, not the contract model) (issue 4 item 4, brief §5 "The model is mocked by default; an
@@ -85,6 +86,8 @@ export interface WorkspaceFacts {
   readonly resources: ReadonlyMap<string, ResourceStatus>;
   /** Intent pattern source → ReDoS verdict. Patterns without one were not analysed. */
   readonly regex: ReadonlyMap<string, RegexVerdict>;
+  /** The other contracts of the workspace, for the cross-contract rules (docs/workspace.md). */
+  readonly contracts?: readonly ContractDigest[];
 }
 
 /** Facts for a document seen alone: default configuration, nothing known outside it. */

@@ -6,6 +6,7 @@ import type { RegexAnalyzer } from './regexAnalysis.ts';
 import { parseContract, type ParsedContract } from '../parse/parseContract.ts';
 import { referencesOf } from '../model/references.ts';
 import { normaliseName, unquote } from '../model/names.ts';
+import { digestOf, type ContractDigest } from '../model/digest.ts';
 import { checkPatternDialect } from '../validate/regexDialect.ts';
 import { decodeText } from '../text/decode.ts';
 import { validateConfig, type ConfigMessage } from './configSchema.ts';
@@ -47,6 +48,7 @@ const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } 
 interface ContractSummary {
   readonly pools: readonly ExternalName[];
   readonly agents: readonly ExternalName[];
+  readonly digest?: ContractDigest;
 }
 
 /** Entries per cache of a `Workspace` (contract summaries, configurations, hashes, file stats). */
@@ -99,6 +101,12 @@ export class Workspace {
       this.stats.set(uri, hit);
     }
     return hit;
+  }
+
+  /** `uri` relative to its root folder, for messages; the URI itself outside every root. */
+  pathOf(uri: string): string {
+    const root = this.rootOf(uri);
+    return root ? relative(URI.parse(root), URI.parse(uri)) : uri;
   }
 
   /** The root folder that contains `uri`, if any. */
@@ -176,6 +184,13 @@ export class Workspace {
     return this.contractList;
   }
 
+  /** Every contract of the workspace (the configuration's `contracts` globs under each root). */
+  async contractUris(): Promise<string[]> {
+    const root = this.options.roots[0];
+    if (!root) return [];
+    return this.listContracts((await this.configFor(`${root.replace(/\/$/, '')}/AGENTS.md`)).config);
+  }
+
   /** Pools and agent names another contract declares (parsed once, cached until invalidated). */
   summaryOf(uri: string): Promise<ContractSummary> {
     let hit = this.summaries.get(uri);
@@ -184,7 +199,7 @@ export class Workspace {
         const bytes = await this.options.fs.readFile(uri);
         if (!bytes || bytes.length > 5 * 1024 * 1024) return { pools: [], agents: [] };
         try {
-          return summarise(parseContract(decodeText(bytes).text), uri);
+          return summarise(parseContract(decodeText(bytes).text), uri, this.pathOf(uri));
         } catch {
           // Another file's problem must not break this one's checks; it is reported when linted itself.
           return { pools: [], agents: [] };
@@ -224,11 +239,13 @@ export class Workspace {
     };
     for (const p of config.sharedPools) add(externalPools, { name: p.name, uri: configUri ?? '', range: ZERO });
     const needsOthers = model.kind !== 'freeform';
+    const contracts: ContractDigest[] = [];
     if (needsOthers && this.options.roots.length > 0) {
       const others = (await this.listContracts(config)).filter((u) => u !== uri);
       for (const s of await Promise.all(others.map((u) => this.summaryOf(u)))) {
         for (const p of s.pools) add(externalPools, p);
         for (const a of s.agents) add(externalAgents, a);
+        if (s.digest) contracts.push(s.digest);
       }
     }
     const resources = needsOthers ? await this.resolveResources(uri, model, config) : new Map<string, ResourceStatus>();
@@ -239,7 +256,7 @@ export class Workspace {
       const verdicts = await Promise.all(sources.map((p) => analyze(p)));
       sources.forEach((p, i) => regex.set(p, verdicts[i]!));
     }
-    return { config, ...(configUri ? { configUri } : {}), externalPools, externalAgents, resources, regex, configProblems: problems };
+    return { config, ...(configUri ? { configUri } : {}), externalPools, externalAgents, resources, regex, contracts, configProblems: problems };
   }
 
   private async resolveResources(uri: string, model: ParsedContract, config: ResolvedConfig): Promise<Map<string, ResourceStatus>> {
@@ -282,7 +299,7 @@ function relative(root: URI, target: URI): string {
   return target.path.startsWith(r) ? target.path.slice(r.length) || '.' : target.path;
 }
 
-function summarise(model: ParsedContract, uri: string): ContractSummary {
+function summarise(model: ParsedContract, uri: string, path: string): ContractSummary {
   if (model.kind === 'freeform') return { pools: [], agents: [] };
   const refs = referencesOf(model);
   const pools = [...(refs.names.get('pool')?.values() ?? [])].map((d) => ({ name: d.name, uri, range: d.range }));
@@ -291,5 +308,5 @@ function summarise(model: ParsedContract, uri: string): ContractSummary {
   if (id) agents.push({ name: id.name, uri, range: id.range });
   const fmName = normaliseName(model.data['name']);
   if (fmName && fmName !== id?.name) agents.push({ name: fmName, uri, range: ZERO });
-  return { pools, agents };
+  return { pools, agents, digest: { ...digestOf(model), uri, path } };
 }

@@ -1,0 +1,99 @@
+/**
+ * `agents-md report [paths...]`: the workspace report (docs/workspace.md) in text, JSON, Markdown
+ * or self-contained HTML. Contracts are found and linted as `lint` does them (collectFiles,
+ * lintFiles), so the cross-contract findings are the linter's; snapshots are searched under the
+ * root with the dry run's globs and matched to their contract by its naming rule.
+ */
+import { stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { buildReport, createLanguageService, format, recheckAnalyzer, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type ReportSnapshotInput } from '../service/index.ts';
+import { collectFiles } from './collectFiles.ts';
+import { lintFiles } from './lintFiles.ts';
+import { createNodeFileSystem, fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
+import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
+import { displayPath } from './report.ts';
+import { errorLine } from './terminal.ts';
+import { EXIT } from './exitCodes.ts';
+
+const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
+type ReportFormat = (typeof FORMATS)[number];
+
+interface ReportOptions {
+  readonly format: ReportFormat;
+  readonly output?: string;
+  readonly root?: string;
+}
+
+/** Snapshots under `root` whose contract is one of `contracts` (URIs). Unreadable snapshots are skipped: `eval` reports them. */
+async function snapshotsFor(root: string, contracts: ReadonlySet<string>): Promise<ReportSnapshotInput[]> {
+  const out: ReportSnapshotInput[] = [];
+  for (const path of await globFiles(root, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) {
+    try {
+      const { read } = await loadSnapshot(path, root);
+      if (!read.snapshot) continue;
+      const contract = contractForSnapshot(path, read.snapshot);
+      const contractUri = contract ? fileUri(contract) : undefined;
+      if (contractUri && contracts.has(contractUri)) out.push({ path: displayPath(root, path), contractUri, snapshot: read.snapshot });
+    } catch {
+      // An unreadable snapshot exercises nothing; `agents-md eval` says why.
+    }
+  }
+  return out;
+}
+
+async function runReport(paths: readonly string[], options: ReportOptions, lang: Lang): Promise<number> {
+  const cwd = process.cwd();
+  const root = resolve(cwd, options.root ?? '.');
+  if (!(await stat(root).then((s) => s.isDirectory(), () => false))) {
+    errorLine(format('cli.error.rootNotDirectory', { root: options.root ?? '.' }, lang));
+    return EXIT.USAGE;
+  }
+  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
+  const implicit = paths.length === 0;
+  const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang });
+  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), lang);
+  for (const note of collected.notes) errorLine(note);
+  const problems = [...collected.problems, ...run.readErrors];
+  for (const p of problems) errorLine(p);
+  const configProblems = [...collected.configProblems, ...run.configProblems];
+  for (const p of new Map(configProblems.map((c) => [`${c.uri}\0${c.message}`, c])).values()) {
+    const path = uriToPath(p.uri);
+    errorLine(format('cli.fileProblem', { file: path ? displayPath(cwd, path) : p.uri, problem: format(p.messageId, p.args, lang) }, lang));
+  }
+
+  const contracts = run.reports.filter((r) => r.model && r.model.kind !== 'freeform').map((r) => ({ uri: r.uri, path: displayPath(root, r.path), model: r.model!, diagnostics: r.diagnostics }));
+  const { config } = await service.workspace.configFor(fileUri(resolve(root, 'AGENTS.md')));
+  const report = buildReport(contracts, await snapshotsFor(root, new Set(contracts.map((c) => c.uri))), config.resourceRoots);
+  const render = { text: reportText, json: reportJson, markdown: reportMarkdown, html: reportHtml }[options.format];
+  const output = render(report, lang);
+  if (options.output) {
+    const file = resolve(cwd, options.output);
+    try {
+      await writeFile(file, output);
+    } catch (e) {
+      errorLine(format('cli.error.cannotWrite', { file: options.output, error: (e as NodeJS.ErrnoException).code ?? String(e) }, lang));
+      return EXIT.USAGE;
+    }
+    errorLine(format('cli.report.written', { file: displayPath(cwd, file) }, lang));
+  } else {
+    process.stdout.write(output);
+  }
+  return problems.length > 0 || configProblems.length > 0 ? EXIT.USAGE : EXIT.OK;
+}
+
+export function registerReportCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
+  const t = (id: string) => format(id, {}, lang);
+  program
+    .command('report')
+    .description(t('cli.report.description'))
+    .usage(t('cli.usage.lint'))
+    .argument('[paths...]', t('cli.lint.paths'))
+    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
+    .option('-o, --output <file>', t('cli.option.output'))
+    .option('--root <dir>', t('cli.option.root'))
+    .addHelpText('after', ['', t('cli.report.exitCodes')].join('\n'))
+    .action(async (paths: string[], options: ReportOptions) => {
+      setExitCode(await runReport(paths, options, lang));
+    });
+}

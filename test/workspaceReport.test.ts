@@ -1,0 +1,91 @@
+/**
+ * `agents-md report` on a generated workspace of 36 contracts (bench/generateWorkspace.ts),
+ * through the real CLI bundle: every format, the same facts in each, Chinese labels, exit codes.
+ * The HTML page in a real browser is test/e2e/report.e2e.ts.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliBundle, scratchFolders } from './helpers/cli.ts';
+import { generateWorkspace } from '../bench/generateWorkspace.ts';
+import type { WorkspaceReport } from '../server/src/service/index.ts';
+
+const cli = cliBundle('report');
+const scratch = scratchFolders();
+let ws = '';
+
+before(() => {
+  cli.build();
+  ws = scratch.workspace(generateWorkspace(36));
+});
+after(() => {
+  cli.dispose();
+  scratch.dispose();
+});
+
+test('JSON: the matrix, the sharing graph, versions, dry-run coverage and the cross-contract findings', async () => {
+  const r = await cli.run(ws, 'report', '--format', 'json');
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout) as WorkspaceReport;
+  assert.equal(report.totals.contracts, 36);
+  assert.deepEqual(report.clauses, ['pii', 'residency', 'audit', 'hitl', 'budgets', 'failureCodes']);
+  const row = (p: string) => report.contracts.find((c) => c.path === p)!;
+  // Contract 13 declares `issue_refund` without a gate; contract 1 has no PII handling.
+  assert.equal(row('lines/after_sales/agent_013/AGENTS.md').clauses.hitl, 'no');
+  assert.equal(row('lines/after_sales/agent_001/AGENTS.md').clauses.pii, 'no');
+  assert.equal(row('lines/hr/agent_005/AGENTS.md').clauses.hitl, 'yes');
+  assert.deepEqual(row('lines/procurement/agent_000/AGENTS.md').lastAudit, { version: '1.0.0', date: '2024-01-10', changedBy: '@procurement' });
+  // Contract 0 has a snapshot that calls its notice tool and approves the HITL scenario; contract 1 has none.
+  const c0 = row('lines/procurement/agent_000/AGENTS.md');
+  assert.equal(c0.queries, 1);
+  assert.deepEqual(c0.coverage.filter((i) => i.exercised).map((i) => `${i.kind}:${i.name}`), ['tool:send_procurement_notice', 'scenario:Procurement notice approval']);
+  assert.ok(c0.coverage.some((i) => i.kind === 'code' && i.name === 'PROCUREMENT001' && !i.exercised));
+  assert.equal(row('lines/after_sales/agent_001/AGENTS.md').queries, 0);
+  const logistics = report.shared.find((n) => n.kind === 'resource' && n.name === 'logistics_rules.csv')!;
+  assert.equal(logistics.conflict, true);
+  assert.equal(logistics.contracts.length, 6);
+  assert.equal(report.shared.find((n) => n.name === 'hr_history')!.conflict, false);
+  assert.ok(report.totals.findings['resource-pin-drift']! >= 6);
+  assert.ok(report.totals.exercised > 0 && report.totals.exercised < report.totals.exercisable);
+});
+
+test('text and Markdown carry the same sections; Chinese labels with --lang zh-cn', async () => {
+  const text = await cli.run(ws, 'report');
+  assert.equal(text.code, 0, text.stderr);
+  for (const h of ['Compliance coverage', 'Pool and resource sharing', 'Versions and last audit', 'Dry-run coverage', 'Cross-contract findings']) assert.ok(text.stdout.includes(`${h}\n`), h);
+  assert.match(text.stdout, /^Covered +\d+ of 36 /m);
+  assert.match(text.stdout, /lines\/logistics\/agent_003\/AGENTS\.md:\d+ resource-pin-drift: Resource `configs\/resources\/logistics_rules\.csv` is pinned/);
+  const md = await cli.run(ws, 'report', '-f', 'markdown');
+  assert.match(md.stdout, /^# Contracts report$/m);
+  assert.match(md.stdout, /^\| Contract \| PII handling \| Data residency \|/m);
+  assert.match(md.stdout, /^\| pool support_history \(the contracts disagree\) \| /m);
+  const zh = await cli.run(ws, 'report', '--lang', 'zh-cn');
+  assert.match(zh.stdout, /^契约报告$/m);
+  assert.match(zh.stdout, /^合规覆盖$/m);
+  assert.match(zh.stdout, /资源 `configs\/resources\/logistics_rules\.csv` 在此处锁定的 SHA-256 是/);
+});
+
+test('HTML: one self-contained page with the matrix and the graph as inline SVG, written with --output', async () => {
+  const r = await cli.run(ws, 'report', '-f', 'html', '-o', 'report.html');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /Wrote report\.html/);
+  const html = readFileSync(join(ws, 'report.html'), 'utf8');
+  assert.match(html, /^<!doctype html>/);
+  assert.equal((html.match(/<svg /g) ?? []).length, 2);
+  assert.match(html, /Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"/);
+  // No script and no remote resource: the only URL is the SVG namespace.
+  assert.doesNotMatch(html, /<script|<link|@import|src=/i);
+  assert.deepEqual([...new Set(html.match(/https?:\/\/[^"' )]+/g))], ['http://www.w3.org/2000/svg']);
+});
+
+test('exit codes: a path that matches nothing and an unwritable output are usage errors (2)', async () => {
+  const missing = await cli.run(ws, 'report', 'no-such-dir');
+  assert.equal(missing.code, 2);
+  const unwritable = await cli.run(ws, 'report', '-o', join(ws, 'no-such-dir', 'r.txt'));
+  assert.equal(unwritable.code, 2);
+  assert.match(unwritable.stderr, /Cannot write .*r\.txt: ENOENT/);
+  const bad = await cli.run(ws, 'report', '-f', 'pdf');
+  assert.equal(bad.code, 2);
+});
