@@ -8,7 +8,7 @@
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { NotedRename } from './builder.ts';
-import { normName } from './normalise.ts';
+import { normaliseName } from '../model/names.ts';
 import type { Change, FollowedReference } from './types.ts';
 
 const WORD = /[A-Za-z0-9_]/;
@@ -65,7 +65,7 @@ function valueAt(data: unknown, pointer: string): unknown {
  */
 export function groupFollowers(first: readonly Change[], second: readonly Change[], renames: readonly NotedRename[], before: ParsedContract): Change[] {
   const kept = new Set(second.map((c) => c.id));
-  const renameOf = (r: NotedRename) => second.find((c) => normName(c.before.value) === r.from && normName(c.after.value) === r.to);
+  const renameOf = (r: NotedRename) => second.find((c) => normaliseName(c.before.value) === r.from && normaliseName(c.after.value) === r.to);
   const follows = new Map<Change, FollowedReference[]>();
   for (const c of first) {
     if (kept.has(c.id)) continue;

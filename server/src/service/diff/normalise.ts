@@ -4,7 +4,7 @@
  * indentation), objects compare with their keys sorted (YAML/JSON key order, writing form), and
  * lists of names compare as sets where their order means nothing. Pure; never throws.
  */
-import { codeSpans } from '../parse/values.ts';
+import { codeSpans } from '../model/values.ts';
 import { normaliseDuration } from '../parse/bullets.ts';
 
 /** Whitespace runs (line breaks and indentation included) collapsed to one space, trimmed. */
@@ -78,12 +78,6 @@ export function briefPair(before: unknown, after: unknown, max = 80): [string, s
 /** Straight double quotes inside a value made typographic, so that a message that quotes it does not read `""x" fails"`. */
 export function unquote(s: string): string {
   return s.replace(/"([^"]*)"/g, '“$1”').replace(/"/g, '”');
-}
-
-/** A name as written in a list or a cell: backticks, quotes and surrounding space removed. */
-export function normName(v: unknown): string {
-  if (typeof v !== 'string') return v === undefined || v === null ? '' : canonical(v);
-  return normText(v.replace(/^[`"'“”‘’]+|[`"'“”‘’]+$/g, ''));
 }
 
 /**
