@@ -195,8 +195,10 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         pushTimers.delete(doc.uri);
         const current = documents.get(doc.uri);
         if (!current) return;
+        // The document object is updated in place on change: keep the version diagnosed.
+        const version = current.version;
         void diagnose(current).then((items) => {
-          if (items && documents.get(current.uri)?.version === current.version) void connection.sendDiagnostics({ uri: current.uri, version: current.version, diagnostics: items });
+          if (items && documents.get(current.uri)?.version === version) void connection.sendDiagnostics({ uri: current.uri, version, diagnostics: items });
         });
       }, 30),
     );
