@@ -33,6 +33,9 @@ const ENTRIES = [
   { name: 'server', entry: 'server/src/server.ts', outfile: 'dist/server.cjs', external: [...RECHECK] },
   { name: 'server-regex-worker', entry: 'server/src/lsp/regexWorker.ts', outfile: 'dist/regexWorker.cjs', external: [] },
   { name: 'client', entry: 'client/src/extension.ts', outfile: 'dist/client.cjs', external: ['vscode'] },
+  // The GitHub Action (action.yml) runs without node_modules: everything bundled; its lint does
+  // not run the ReDoS analysis, so recheck is never loaded.
+  { name: 'action', entry: 'server/src/action/index.ts', outfile: 'dist/action.cjs', external: [...RECHECK] },
 ];
 
 /** @type {import('esbuild').BuildOptions} */

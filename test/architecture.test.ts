@@ -58,6 +58,7 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
   },
   { path: 'server/src/node/', mayImport: ['server/src/service/index.ts'] },
   { path: 'server/src/cli/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'package.json'] },
+  { path: 'server/src/action/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'server/src/cli/'] },
   { path: 'server/src/lsp/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'package.json'] },
   { path: 'server/src/server.ts', mayImport: ['server/src/lsp/'] },
   { path: 'client/src/', mayImport: ['server/src/lsp/customRequests.ts'] },

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { diffContracts, diffMessage, IMPACT_RULES, DIFF_MESSAGES, parseContract, versionAdviceDiagnostics, type Change, type SemanticDiff } from '../server/src/service/index.ts';
+import { classifyDiffRule, DEFAULT_DIFF_POLICY, diffContracts, diffMessage, IMPACT_RULES, DIFF_MESSAGES, parseContract, versionAdviceDiagnostics, type Change, type SemanticDiff } from '../server/src/service/index.ts';
 import { readAtRevision, GitError } from '../server/src/node/gitRevision.ts';
 import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
 
@@ -78,7 +78,8 @@ describe('the diff corpus through the engine', () => {
   test('each change has both sides with ranges, its rule\'s impact and bump, and a formatted reason', () => {
     for (const name of CASES) {
       for (const c of diffCase(name).changes) {
-        const rule = IMPACT_RULES[c.reasonId];
+        // The default diff policy: rules that weaken a guarantee are breaking (docs/semantic-diff.md §6).
+        const rule = classifyDiffRule(c.reasonId, DEFAULT_DIFF_POLICY);
         assert.equal(c.impact, rule.impact, c.id);
         assert.equal(c.bump, rule.bump, c.id);
         assert.equal(c.message, diffMessage(c.reasonId, c.args), c.id);
@@ -153,10 +154,10 @@ describe('agents-md diff', { concurrency: true }, () => {
       [
         'Semantic diff: before.md → after.md',
         'before.md:9:1 removed breaking TOOLS Tool `lookup_vendor` removed: the agent can no longer call it and callers that expect it break.',
-        'after.md:13:1 added neutral VERSIONING & AUDIT Audit row 1.4.3 added.',
         'Version: The changes need a major bump, but the version went from 1.4.2 to 1.4.3 (patch).',
+        '    The bump is required by: Tool `lookup_vendor` removed: the agent can no longer call it and callers that expect it break.',
         'Audit: VERSIONING & AUDIT has a new row for 1.4.3.',
-        '2 semantic changes: 1 breaking, 0 risk-increasing, 0 risk-reducing, 1 neutral.',
+        '1 semantic change: 1 breaking, 0 risk-increasing, 0 risk-reducing, 0 neutral.',
         '',
       ].join('\n'),
     );
@@ -174,15 +175,17 @@ describe('agents-md diff', { concurrency: true }, () => {
       [
         '### Semantic diff: `old.md` → `new.md`',
         '',
-        '🔴 0 breaking · 🟠 1 risk-increasing · 🟢 0 risk-reducing · ⚪ 0 neutral',
+        '🔴 1 breaking · 🟠 0 risk-increasing · 🟢 0 risk-reducing · ⚪ 0 neutral',
         '',
-        '**Version**: The changes need a minor bump, but the version stayed 1.0.0.',
+        '**Version**: The changes need a major bump, but the version stayed 1.0.0.',
+        '',
+        'The bump is required by: Safety guard removed: "Never answer `a \\| b` questions.".',
         '',
         '**Audit**: VERSIONING & AUDIT has no row for 1.0.0.',
         '',
         '| Impact | Section | Change | Where |',
         '|---|---|---|---|',
-        '| 🟠 risk-increasing | CONSTRAINTS | Safety guard removed: "Never answer `a \\| b` questions.". | `old.md:8` |',
+        '| 🔴 breaking | CONSTRAINTS | Safety guard removed: "Never answer `a \\| b` questions.". | `old.md:8` |',
         '',
       ].join('\n'),
     );
@@ -206,7 +209,8 @@ describe('agents-md diff', { concurrency: true }, () => {
     assert.match(bump.stderr, /--fail-on bump/);
     const hitl = await bundle.run(join(CORPUS, 'hitl'), 'diff', 'before.md', 'after.md', '--fail-on', 'risk', '--format', 'json');
     assert.equal(hitl.code, 1);
-    assert.equal(hitl.stderr, 'agents-md: 3 risk-increasing change(s): failing as --fail-on risk asks.\n');
+    // Gates removed or loosened are breaking under the default policy, and still fail `--fail-on risk`.
+    assert.equal(hitl.stderr, 'agents-md: 4 breaking change(s) remove or weaken a guarantee: failing as --fail-on risk asks.\n');
     assert.doesNotThrow(() => JSON.parse(hitl.stdout), 'the report is still printed');
   });
 

@@ -76,8 +76,8 @@ describe('the diff localised by the service', () => {
   test('section titles and the summary line', () => {
     assert.equal(diffSectionTitle('front_matter', 'zh-cn'), 'front matter', 'the Markdown term, in Chinese too');
     assert.equal(diffSectionTitle('human_in_the_loop', 'zh-cn'), 'HUMAN_IN_THE_LOOP', 'canonical titles stay as written');
-    assert.equal(diffSummary(diffCase('hitl'), 'zh-cn'), '10 处语义变更：破坏性变更 0 处，风险增加 3 处，风险降低 3 处，中性 4 处。');
-    assert.equal(diffSummary(diffCase('hitl')), '10 semantic changes: 0 breaking, 3 risk-increasing, 3 risk-reducing, 4 neutral.');
+    assert.equal(diffSummary(diffCase('hitl'), 'zh-cn'), '10 处语义变更：破坏性变更 4 处，风险增加 0 处，风险降低 3 处，中性 3 处。');
+    assert.equal(diffSummary(diffCase('hitl')), '10 semantic changes: 4 breaking, 0 risk-increasing, 3 risk-reducing, 3 neutral.');
   });
 
   test('the version advice diagnostics carry the registry\'s ids, so localiseDiagnostic rebuilds them', () => {
@@ -108,19 +108,21 @@ describe('agents-md diff in Chinese', { concurrency: true }, () => {
       zh.stdout,
       [
         '语义 diff：before.md → after.md',
-        'before.md:12:1 删除 风险增加 HUMAN_IN_THE_LOOP 删除了人工签批 "New vendor"：智能体将在没有人参与的情况下继续执行。',
-        'after.md:11:20 修改 风险增加 HUMAN_IN_THE_LOOP 人工签批 "Large purchase" 的适用范围缩小了：amount > 50000 → amount > 80000。',
+        'before.md:12:1 删除 破坏性变更 HUMAN_IN_THE_LOOP 删除了人工签批 "New vendor"：智能体将在没有人参与的情况下继续执行。',
+        'after.md:11:20 修改 破坏性变更 HUMAN_IN_THE_LOOP 人工签批 "Large purchase" 的适用范围缩小了：amount > 50000 → amount > 80000。',
         'after.md:12:3 重命名 中性 HUMAN_IN_THE_LOOP 人工介入场景 "Payment abroad" 已重命名为 "Foreign payment"：FAILURE_PROTOCOL 条目按名称引用它。',
         'after.md:13:16 修改 风险降低 HUMAN_IN_THE_LOOP 人工签批 "Bulk order" 的适用范围扩大了：quantity >= 100 → quantity >= 50。',
         'after.md:13:70 修改 风险降低 HUMAN_IN_THE_LOOP 人工签批 "Bulk order" 现在在无人响应时拒绝：escalate → reject。',
-        "after.md:14:14 修改 中性 HUMAN_IN_THE_LOOP 人工签批 \"Discount\" 的触发条件已修改：discount_percent > 20 → discount_percent > 20 AND customer_tier = 'new'。",
+        "after.md:14:14 修改 破坏性变更 HUMAN_IN_THE_LOOP 人工签批 \"Discount\" 的适用范围缩小了：discount_percent > 20 → discount_percent > 20 AND customer_tier = 'new'。",
+        "    discount_percent > 20{+ AND customer_tier = 'new'+}",
         'after.md:14:66 修改 中性 HUMAN_IN_THE_LOOP 人工签批 "Discount" 的所需操作已修改：Sales lead approves → Sales lead and finance approve。',
         'after.md:14:99 修改 中性 HUMAN_IN_THE_LOOP 人工签批 "Discount" 的时限已修改：4h → 8h。',
-        'after.md:14:104 修改 风险增加 HUMAN_IN_THE_LOOP 人工签批 "Discount" 在无人响应时不再拒绝：reject → escalate。',
+        'after.md:14:104 修改 破坏性变更 HUMAN_IN_THE_LOOP 人工签批 "Discount" 在无人响应时不再拒绝：reject → escalate。',
         'after.md:16:1 新增 风险降低 HUMAN_IN_THE_LOOP 新增人工签批："Contract change"。',
-        '版本：这些变更需要升级次版本号，但版本仍是 1.0.0。',
+        '版本：这些变更需要升级主版本号，但版本仍是 1.0.0。',
+        '    需要这次版本升级的变更：删除了人工签批 "New vendor"：智能体将在没有人参与的情况下继续执行。',
         '审计：VERSIONING & AUDIT 中没有 1.0.0 对应的行。',
-        '10 处语义变更：破坏性变更 0 处，风险增加 3 处，风险降低 3 处，中性 4 处。',
+        '10 处语义变更：破坏性变更 4 处，风险增加 0 处，风险降低 3 处，中性 3 处。',
         '',
       ].join('\n'),
     );
@@ -137,16 +139,17 @@ describe('agents-md diff in Chinese', { concurrency: true }, () => {
       [
         '### 语义 diff：`before.md` → `after.md`',
         '',
-        '🔴 1 处破坏性变更 · 🟠 0 处风险增加 · 🟢 0 处风险降低 · ⚪ 1 处中性变更',
+        '🔴 1 处破坏性变更 · 🟠 0 处风险增加 · 🟢 0 处风险降低 · ⚪ 0 处中性变更',
         '',
         '**版本**：这些变更需要升级主版本号，但版本只从 1.4.2 变为 1.4.3（升级了修订号）。',
+        '',
+        '需要这次版本升级的变更：删除了工具 `lookup_vendor`：智能体不能再调用它，依赖它的调用方会出错。',
         '',
         '**审计**：VERSIONING & AUDIT 新增了 1.4.3 对应的行。',
         '',
         '| 影响 | 章节 | 变更 | 位置 |',
         '|---|---|---|---|',
         '| 🔴 破坏性变更 | TOOLS | 删除了工具 `lookup_vendor`：智能体不能再调用它，依赖它的调用方会出错。 | `before.md:9` |',
-        '| ⚪ 中性 | VERSIONING & AUDIT | 新增审计行 1.4.3。 | `after.md:13` |',
         '',
       ].join('\n'),
     );

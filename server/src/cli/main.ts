@@ -16,6 +16,8 @@ import { countSeverities, displayPath, type FileReport } from './report.ts';
 import { formatText } from './format/text.ts';
 import { formatJson } from './format/json.ts';
 import { formatSarif } from './format/sarif.ts';
+import { formatCodeQuality } from './format/codeQuality.ts';
+import { formatGithub } from './format/github.ts';
 import { formatRulesJson, formatRulesText } from './format/rules.ts';
 import { cliLang } from './lang.ts';
 import { localiseCommander } from './commanderText.ts';
@@ -29,7 +31,7 @@ import { registerReportCommand } from './workspaceReport.ts';
 
 export { EXIT } from './exitCodes.ts';
 
-const FORMATS = ['text', 'json', 'sarif'] as const;
+const FORMATS = ['text', 'json', 'sarif', 'codequality', 'github'] as const;
 type Format = (typeof FORMATS)[number];
 
 interface LintOptions {
@@ -82,6 +84,12 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
       break;
     case 'sarif':
       output = formatSarif(shown, { root, configProblems: [...configProblems.values()], problems, lang: options.lang });
+      break;
+    case 'codequality':
+      output = formatCodeQuality(shown, root, options.lang);
+      break;
+    case 'github':
+      output = formatGithub(shown, root, options.lang);
       break;
     default:
       output = formatText(shown, { cwd, color: useColor(options.color), lang: options.lang });

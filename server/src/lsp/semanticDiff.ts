@@ -8,12 +8,12 @@ import { ResponseError, ErrorCodes, type Connection, type TextDocuments } from '
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import {
-  DEFAULT_MAX_FILE_BYTES, decodeText, diffContracts, diffMessage, diffSummary, diffTree, parseContract, versionAdviceDiagnostics,
-  type ContractDiagnostic, type ParsedContract,
+  diffContracts, diffMessage, diffSummary, diffTree, parseContract, versionAdviceDiagnostics,
+  type ContractDiagnostic, type DiffPolicy, type ParsedContract,
 } from '../service/index.ts';
-import { GitError, readAtRevision, sourceLabel, type GitSource } from '../node/gitRevision.ts';
+import { sourceLabel, type GitSource } from '../node/gitRevision.ts';
+import { DiffInputError, loadVersion, type LoadedVersion, type VersionSource } from '../node/diffInputs.ts';
 import { uriToPath } from '../node/nodeFileSystem.ts';
-import { readRegularFile } from '../node/paths.ts';
 import {
   REVISION_TEXT, SEMANTIC_DIFF,
   type RevisionTextParams, type RevisionTextResult, type SemanticDiffParams, type SemanticDiffResult,
@@ -42,53 +42,52 @@ function invalid(message: string, data?: object): ResponseError<unknown> {
   return new ResponseError(ErrorCodes.InvalidParams, message, data);
 }
 
-/** The server side of the semantic diff; `lang()` is the client's display language. */
-export function registerSemanticDiff(connection: Connection, documents: TextDocuments<TextDocument>, lang: () => string): {
+/**
+ * The server side of the semantic diff; `lang()` is the client's display language, `policyFor`
+ * the diff policy of the configuration that applies to a document.
+ */
+export function registerSemanticDiff(connection: Connection, documents: TextDocuments<TextDocument>, lang: () => string, policyFor: (uri: string) => Promise<DiffPolicy>): {
   /** The version advice against HEAD for an open contract (empty outside a git repository). */
   headAdvice(uri: string, model: ParsedContract): Promise<ContractDiagnostic[]>;
 } {
-  const gitRead = async (path: string, source: GitSource): Promise<Uint8Array> => {
+  // The shared reader of diff inputs (node/diffInputs.ts): the CLI's size, binary and git checks.
+  const read = async (source: VersionSource): Promise<LoadedVersion> => {
     try {
-      return await readAtRevision(path, source);
+      return await loadVersion(source);
     } catch (e) {
-      if (e instanceof GitError) throw invalid(diffMessage(e.messageId, e.args, lang()), { messageId: e.messageId, args: e.args });
+      if (e instanceof DiffInputError) throw invalid(diffMessage(e.messageId, e.args, lang()), { messageId: e.messageId, args: e.args });
       throw e;
     }
   };
-  const fileRead = async (uri: string): Promise<Uint8Array> => {
+  const pathOf = (uri: string): string => {
     const path = uriToPath(uri);
-    try {
-      if (path === undefined) throw new Error(uri);
-      return readRegularFile(path, DEFAULT_MAX_FILE_BYTES);
-    } catch (e) {
-      throw invalid(diffMessage('input.unreadable', { file: path ?? uri, reason: (e as NodeJS.ErrnoException).code ?? String(e) }, lang()));
-    }
+    if (path === undefined) throw invalid(diffMessage('input.unreadable', { file: uri, reason: 'file:' }, lang()));
+    return path;
   };
 
   connection.onRequest(SEMANTIC_DIFF, async (params: SemanticDiffParams): Promise<SemanticDiffResult> => {
     const open = documents.get(params.uri)?.getText();
-    const after = parseContract(open ?? decodeText(await fileRead(params.uri)).text);
+    const after = open !== undefined ? parseContract(open) : (await read({ path: pathOf(params.uri), file: pathOf(params.uri) })).model;
     const { against } = params;
     let beforeUri: string;
-    let bytes: Uint8Array;
+    let before: LoadedVersion;
     if (against.kind === 'file') {
       beforeUri = against.uri;
-      bytes = await fileRead(against.uri);
+      before = await read({ path: pathOf(against.uri), file: pathOf(against.uri) });
     } else {
-      const path = uriToPath(params.uri);
-      if (path === undefined) throw invalid(diffMessage('input.unreadable', { file: params.uri, reason: 'file:' }, lang()));
+      const path = pathOf(params.uri);
       const source: GitSource = against.kind === 'index' ? 'index' : { ref: against.ref };
       beforeUri = revisionUri(path, source);
-      bytes = await gitRead(path, source);
+      before = await read({ path, file: path, git: source });
     }
-    const diff = diffContracts(parseContract(decodeText(bytes).text), after);
+    const diff = diffContracts(before.model, after, await policyFor(params.uri));
     return { summary: diff.changes.length === 0 ? diffMessage('report.noChanges', {}, lang()) : diffSummary(diff, lang()), tree: diffTree(diff, { beforeUri, afterUri: params.uri, lang: lang() }), beforeUri };
   });
 
   connection.onRequest(REVISION_TEXT, async (params: RevisionTextParams): Promise<RevisionTextResult> => {
     const r = parseRevisionUri(params.uri);
     if (!r) throw invalid(diffMessage('input.unreadable', { file: params.uri, reason: REVISION_SCHEME }, lang()));
-    return { text: decodeText(await gitRead(r.path, r.source)).text };
+    return { text: (await read({ path: r.path, file: r.path, git: r.source })).text };
   });
 
   const heads = new Map<string, { at: number; model: Promise<ParsedContract | undefined> }>();
@@ -99,12 +98,12 @@ export function registerSemanticDiff(connection: Connection, documents: TextDocu
       let head = heads.get(uri);
       if (!head || Date.now() - head.at > HEAD_TTL_MS) {
         // Outside a repository, or a file not committed yet: no advice, not an error.
-        head = { at: Date.now(), model: readAtRevision(path, { ref: 'HEAD' }).then((b) => parseContract(decodeText(b).text), () => undefined) };
+        head = { at: Date.now(), model: loadVersion({ path, file: path, git: { ref: 'HEAD' } }).then((v) => v.model, () => undefined) };
         heads.set(uri, head);
         if (heads.size > 200) heads.delete(heads.keys().next().value!);
       }
       const before = await head.model;
-      return before ? versionAdviceDiagnostics(diffContracts(before, model), model, sourceLabel({ ref: 'HEAD' })) : [];
+      return before ? versionAdviceDiagnostics(diffContracts(before, model, await policyFor(uri)), model, sourceLabel({ ref: 'HEAD' })) : [];
     },
   };
 }

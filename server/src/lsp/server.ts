@@ -4,7 +4,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  createLanguageService, type ContractDocument,
+  createLanguageService, diffPolicyOf, type ContractDocument,
   DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
@@ -170,7 +170,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     return contractText === undefined ? first.diagnostics : readSnapshot(text, { lang: syntax, contract: parseContract(contractText) }).diagnostics;
   };
 
-  const semanticDiff = registerSemanticDiff(connection, documents, () => lang);
+  const semanticDiff = registerSemanticDiff(connection, documents, () => lang, async (uri) => diffPolicyOf((await service!.workspace.configFor(uri)).config.diff));
   registerRunAgent(connection, documents, {
     lang: () => lang,
     roots: () => roots.map(uriToPath).filter((p): p is string => p !== undefined),

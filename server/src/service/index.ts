@@ -137,6 +137,8 @@ export { schemaDocs, ruleDocs } from './features/hover.ts';
 export { sectionSkeleton, type DiagnosticRef } from './features/codeActions.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';
+export { DEFAULT_DIFF_POLICY, GUARANTEE_RULES, classify as classifyDiffRule, diffPolicyOf, type DiffPolicy } from './diff/policy.ts';
+export { wordDiff } from './diff/wordDiff.ts';
 export { versionAdviceDiagnostics } from './diff/diagnostics.ts';
 export { IMPACT_RULES, BUMPS, type RuleId as DiffRuleId, type ImpactRule } from './diff/rules.ts';
 export { DIFF_MESSAGES, type DiffMessageId } from './diff/messages.ts';

@@ -13,12 +13,11 @@ import { errorLine, useColor } from '../terminal.ts';
 import { formatDiffText } from '../format/diffText.ts';
 import { formatDiffJson } from '../format/diffJson.ts';
 import { formatDiffMarkdown } from '../format/diffMarkdown.ts';
-import { InputError, loadVersion, type LoadedVersion, type VersionSource } from './inputs.ts';
+import { DiffInputError, diffPolicyFor, loadVersion, type LoadedVersion, type VersionSource } from '../../node/diffInputs.ts';
 import { versionLabel, type DiffReport } from './report.ts';
+import { GATES, trippedGates, type Gate } from './gates.ts';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
-const GATES = ['breaking', 'risk', 'bump'] as const;
-type Gate = (typeof GATES)[number];
 
 interface DiffOptions {
   readonly lang: Lang;
@@ -66,35 +65,24 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
   try {
     [before, after] = await Promise.all([loadVersion(sources[0]), loadVersion(sources[1])]);
   } catch (e) {
-    if (!(e instanceof InputError)) throw e;
+    if (!(e instanceof DiffInputError)) throw e;
     errorLine(diffMessage(e.messageId, e.args, lang));
     return EXIT.USAGE;
   }
   for (const v of [before, after]) if (v.model.kind === 'freeform') errorLine(diffMessage('report.notContract', { file: versionLabel(v.version), kind: v.model.kind }, lang));
 
-  const report: DiffReport = { before: before.version, after: after.version, diff: diffContracts(before.model, after.model) };
+    // The project's diff policy: the configuration nearest to the newer version, up to the working directory.
+  const policy = await diffPolicyFor(sources[1].path, process.cwd());
+  const report: DiffReport = { before: before.version, after: after.version, diff: diffContracts(before.model, after.model, policy) };
   const output =
     options.format === 'json' ? formatDiffJson(report, lang)
     : options.format === 'markdown' ? formatDiffMarkdown(report, lang)
     : formatDiffText(report, { color: useColor(options.color), lang });
   process.stdout.write(output);
 
-  const gates = new Set(options.failOn ?? []);
-  const { counts, advice } = report.diff;
-  let code: number = EXIT.OK;
-  if (gates.has('breaking') && counts.breaking > 0) {
-    errorLine(diffMessage('gate.breaking', { count: counts.breaking }, lang));
-    code = EXIT.DIFF_GATED;
-  }
-  if (gates.has('risk') && counts['risk-increasing'] > 0) {
-    errorLine(diffMessage('gate.risk', { count: counts['risk-increasing'] }, lang));
-    code = EXIT.DIFF_GATED;
-  }
-  if (gates.has('bump') && !advice.sufficient) {
-    errorLine(diffMessage('gate.bump', {}, lang));
-    code = EXIT.DIFF_GATED;
-  }
-  return code;
+  const tripped = trippedGates(report.diff, new Set(options.failOn ?? []));
+  for (const t of tripped) errorLine(diffMessage(t.messageId, t.args, lang));
+  return tripped.length > 0 ? EXIT.DIFF_GATED : EXIT.OK;
 }
 
 /**

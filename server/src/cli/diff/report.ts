@@ -2,11 +2,9 @@
 import type { Change, DiffSide, SemanticDiff } from '../../service/index.ts';
 import { oneBased, type OneBasedRange } from '../report.ts';
 
-/** One compared version: the file (relative to the working directory) and, when read from git, the ref or `index`. */
-export interface DiffVersion {
-  readonly file: string;
-  readonly ref?: string;
-}
+import { versionLabel, type DiffVersion } from '../../node/diffInputs.ts';
+
+export { versionLabel, type DiffVersion };
 
 export interface DiffReport {
   readonly before: DiffVersion;
@@ -14,10 +12,6 @@ export interface DiffReport {
   readonly diff: SemanticDiff;
 }
 
-/** How a version is named in locations: `AGENTS.md`, `HEAD:AGENTS.md`, `index:AGENTS.md`. */
-export function versionLabel(v: DiffVersion): string {
-  return v.ref === undefined ? v.file : `${v.ref}:${v.file}`;
-}
 
 /** The side a change is shown at (the removed value's old place; otherwise the new one), 1-based. */
 export function whereShown(report: DiffReport, change: Change): { readonly label: string; readonly side: DiffSide } & OneBasedRange {

@@ -5,6 +5,7 @@
  */
 import { diffMessage, diffSectionTitle, localiseDiff, type Impact } from '../../service/index.ts';
 import { versionLabel, whereShown, type DiffReport } from '../diff/report.ts';
+import { followsLine, wordLine, type WordStyle } from './diffWords.ts';
 
 const IMPACTS: readonly Impact[] = ['breaking', 'risk-increasing', 'risk-reducing', 'neutral'];
 const ICON: Record<Impact, string> = { breaking: '🔴', 'risk-increasing': '🟠', 'risk-reducing': '🟢', neutral: '⚪' };
@@ -16,6 +17,16 @@ function cell(s: string): string {
   const text = s.split(/(`[^`]*`)/).map((part, i) => (i % 2 === 1 ? part : part.replace(/</g, '&lt;'))).join('');
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*[\r\n]+\s*/g, ' ');
 }
+
+/** The change that drives the bump, as a paragraph (none when nothing is required). */
+function drivenBy(diff: DiffReport['diff'], lang: string): string[] {
+  const driver = diff.changes.find((c) => c.id === diff.advice.drivenBy);
+  return driver ? [diffMessage('report.drivenBy', { change: cell(driver.message) }, lang), ''] : [];
+}
+
+/** Text of a word run: every `<` and backtick as entities (no code span may swallow the tags around it), then as a cell. */
+const plain = (t: string) => cell(t.replace(/&/g, '&amp;').replace(/`/g, '&#96;')).replace(/</g, '&lt;');
+const WORDS: WordStyle = { same: plain, removed: (t) => `<del>${plain(t)}</del>`, added: (t) => `<ins>${plain(t)}</ins>` };
 
 export function formatDiffMarkdown(report: DiffReport, lang = 'en'): string {
   const diff = localiseDiff(report.diff, lang);
@@ -34,6 +45,7 @@ export function formatDiffMarkdown(report: DiffReport, lang = 'en'): string {
     '',
     diffMessage('markdown.version', { advice: diff.advice.message }, lang),
     '',
+    ...drivenBy(diff, lang),
     diffMessage('markdown.audit', { audit: diff.advice.audit.message }, lang),
     '',
     `| ${(['impact', 'section', 'change', 'where'] as const).map((k) => diffMessage(`markdown.column.${k}`, {}, lang)).join(' | ')} |`,
@@ -42,7 +54,9 @@ export function formatDiffMarkdown(report: DiffReport, lang = 'en'): string {
   const ordered = [...diff.changes].sort((x, y) => IMPACTS.indexOf(x.impact) - IMPACTS.indexOf(y.impact));
   for (const ch of ordered) {
     const at = whereShown(report, ch);
-    out.push(`| ${ICON[ch.impact]} ${diffMessage(`impact.${ch.impact}`, {}, lang)} | ${cell(diffSectionTitle(ch.section, lang))} | ${cell(ch.message)} | \`${cell(`${at.label}:${at.line}`)}\` |`);
+    const follows = followsLine(ch, lang);
+    const detail = [ch.message ? cell(ch.message) : '', ch.words ? wordLine(ch.words, WORDS) : '', follows ? `<sub>${cell(follows)}</sub>` : ''].filter(Boolean).join('<br>');
+    out.push(`| ${ICON[ch.impact]} ${diffMessage(`impact.${ch.impact}`, {}, lang)} | ${cell(diffSectionTitle(ch.section, lang))} | ${detail} | \`${cell(`${at.label}:${at.line}`)}\` |`);
   }
   return out.join('\n') + '\n';
 }

@@ -8,10 +8,20 @@ import type { ParsedContract } from '../parse/parseContract.ts';
 import type { NameKind } from '../schema/sections.ts';
 import { locate } from '../model/locate.ts';
 import { ZERO_RANGE } from '../types.ts';
-import { IMPACT_RULES, type RuleId } from './rules.ts';
+import type { RuleId } from './rules.ts';
+import { classify, DEFAULT_DIFF_POLICY, type DiffPolicy } from './policy.ts';
 import { diffMessage } from './diffMessage.ts';
-import { brief } from './normalise.ts';
+import { brief, briefPair, unquote } from './normalise.ts';
+import { wordDiff } from './wordDiff.ts';
 import type { Change, ChangeKind, DiffSection, DiffSide, ItemKind } from './types.ts';
+
+/** A declared name that was renamed, and where the old name is declared in the before model. */
+export interface NotedRename {
+  readonly kind: NameKind;
+  readonly from: string;
+  readonly to: string;
+  readonly pointer: string;
+}
 
 /** The item being compared: what it is and where it sits on each side. */
 export interface Scope {
@@ -73,17 +83,23 @@ export class DiffBuilder {
    * no change: the rename is reported once, where the name is declared.
    */
   private readonly renames = new Map<NameKind, Map<string, string>>();
+  /** Every rename noted, with the pointer of the declaring name on the before side (follow.ts). */
+  readonly noted: NotedRename[] = [];
 
   constructor(
     readonly before: ParsedContract,
     readonly after: ParsedContract,
+    readonly policy: DiffPolicy = DEFAULT_DIFF_POLICY,
+    /** The older model as written, when `before` has renamed names followed (follow.ts). */
+    readonly beforeAsWritten: ParsedContract = before,
   ) {}
 
-  /** Records that a declared name of `kind` was renamed. */
-  noteRename(kind: NameKind, from: string, to: string): void {
+  /** Records that a declared name of `kind` was renamed; `pointer` is where the old name is declared. */
+  noteRename(kind: NameKind, from: string, to: string, pointer: string): void {
     let m = this.renames.get(kind);
     if (!m) this.renames.set(kind, (m = new Map()));
     m.set(from, to);
+    this.noted.push({ kind, from, to, pointer });
   }
 
   /** A before-side name of `kind` as the after side calls it. */
@@ -93,17 +109,22 @@ export class DiffBuilder {
 
   /** Records one change classified by `rule`. */
   report(rule: RuleId, kind: ChangeKind, scope: Scope, at: ReportAt): void {
-    const { impact, bump } = IMPACT_RULES[rule];
+    const { impact, bump, weakens } = classify(rule, this.policy);
     const path = at.path ?? (at.field ? `${scope.path}/${at.field.split('.').map(segment).join('/')}` : scope.path);
     const identity = at.identity ?? scope.identity;
-    const args = {
+    const [before, after] = briefPair(at.before.value, at.after.value);
+    const raw: Record<string, string | number> = {
       name: identity,
+      // A field of the section itself: messages do not name the section twice ("TASK TASK: description").
+      scope: at.identity === undefined && scope.itemKind === 'field' ? 'section' : 'item',
       ...(at.field ? { field: at.field } : {}),
-      before: brief(at.before.value),
-      after: brief(at.after.value),
+      before,
+      after,
       text: brief(at.after.value ?? at.before.value),
       ...at.args,
     };
+    const args = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === 'string' ? unquote(v) : v]));
+    const words = kind === 'changed' ? wordDiff(at.before.value, at.after.value) : undefined;
     let id = `${rule}:${path}`;
     const seen = this.ids.get(id) ?? 0;
     this.ids.set(id, seen + 1);
@@ -123,6 +144,8 @@ export class DiffBuilder {
       reasonId: rule,
       args,
       message: diffMessage(rule, args),
+      ...(weakens ? { weakens: true as const } : {}),
+      ...(words ? { words } : {}),
     });
   }
 }

@@ -8,7 +8,9 @@ import { SECTIONS } from '../schema/sections.ts';
 import { DiffBuilder, type Scope } from './builder.ts';
 import { diffSectionTitle } from './labels.ts';
 import { SECTION_DIFFS } from './sections.ts';
-import { versionAdvice } from './version.ts';
+import { declaredVersion, versionAdvice } from './version.ts';
+import { followRenames, groupFollowers } from './follow.ts';
+import { DEFAULT_DIFF_POLICY, type DiffPolicy } from './policy.ts';
 import type { Change, Impact, SemanticDiff } from './types.ts';
 
 const SECTION_KEYS = new Set<string>(SECTIONS.map((s) => s.key));
@@ -19,9 +21,23 @@ function frontMatter(model: ParsedContract): Record<string, unknown> {
   return Object.fromEntries(Object.entries(model.data).filter(([k]) => !SECTION_KEYS.has(k)));
 }
 
-/** Compares two versions of a contract: `before` (older) and `after` (newer). */
-export function diffContracts(before: ParsedContract, after: ParsedContract): SemanticDiff {
-  const d = new DiffBuilder(before, after);
+/** Compares two versions of a contract: `before` (older) and `after` (newer), under a project's diff policy. */
+export function diffContracts(before: ParsedContract, after: ParsedContract, policy: DiffPolicy = DEFAULT_DIFF_POLICY): SemanticDiff {
+  const first = compare(before, after, policy);
+  let found: readonly Change[] = first.changes;
+  // Mentions of a renamed name are no change of their own (follow.ts): a second run tells them apart.
+  if (first.noted.length > 0) found = groupFollowers(first.changes, compare(followRenames(before, first.noted), after, policy, before).changes, first.noted, before);
+  // The audit row of the new version is bookkeeping: the version advice reports it.
+  const version = declaredVersion(after);
+  const changes = sortChanges(found.filter((c) => !(c.reasonId === 'audit-row-added' && c.identity === version)));
+  const counts: Record<Impact, number> = { breaking: 0, 'risk-increasing': 0, 'risk-reducing': 0, neutral: 0 };
+  for (const c of changes) counts[c.impact]++;
+  return { changes, advice: versionAdvice(before, after, changes), counts };
+}
+
+/** One run of every section's comparator. */
+function compare(before: ParsedContract, after: ParsedContract, policy: DiffPolicy, asWritten = before): DiffBuilder {
+  const d = new DiffBuilder(before, after, policy, asWritten);
   for (const part of SECTION_DIFFS) {
     const front = part.section === 'front_matter';
     const b = front ? frontMatter(before) : before.data[part.section];
@@ -31,10 +47,7 @@ export function diffContracts(before: ParsedContract, after: ParsedContract): Se
     const ref = front ? { name: '', before: '', after: '' } : { name: part.section, before: `/${part.section}`, after: `/${part.section}` };
     part.diff(d, scope, ref, b, a);
   }
-  const changes = sortChanges(d.changes);
-  const counts: Record<Impact, number> = { breaking: 0, 'risk-increasing': 0, 'risk-reducing': 0, neutral: 0 };
-  for (const c of changes) counts[c.impact]++;
-  return { changes, advice: versionAdvice(before, after, changes), counts };
+  return d;
 }
 
 /** Section order, then document order of the after side (a removal sits at its nearest existing parent), then id. */

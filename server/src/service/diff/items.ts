@@ -137,7 +137,7 @@ function renamedItem(d: DiffBuilder, spec: ListSpec, s: Scope, x: Obj, y: Obj): 
   const to = normaliseName(y[field]);
   // A reference that follows a rename reported where the name is declared is no change.
   if (from === to || (spec.refers && d.renamed(spec.refers, from) === to)) return;
-  if (spec.declares) d.noteRename(spec.declares, from, to);
+  if (spec.declares) d.noteRename(spec.declares, from, to, `${s.before}/${segment(field)}`);
   d.report(spec.renamed!, 'renamed', s, {
     field,
     before: { pointer: `${s.before}/${segment(field)}`, value: from },

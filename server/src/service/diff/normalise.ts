@@ -55,6 +55,32 @@ export function brief(v: unknown, max = 80): string {
 }
 
 /**
+ * Two values as short lines that show where they differ: when either is longer than `max`, both
+ * are cut to a window that starts a little before their first difference, so that a long text
+ * changed near its end does not read the same on both sides ("…may produc…" → "…may produc…").
+ */
+export function briefPair(before: unknown, after: unknown, max = 80): [string, string] {
+  const x = brief(before, Number.MAX_SAFE_INTEGER);
+  const y = brief(after, Number.MAX_SAFE_INTEGER);
+  if (x.length <= max && y.length <= max) return [x, y];
+  let p = 0;
+  while (p < x.length && p < y.length && x[p] === y[p]) p++;
+  // Start at a word boundary about 20 characters before the difference.
+  let start = Math.max(0, p - 20);
+  if (start > 0) start = Math.max(0, x.lastIndexOf(' ', start) + 1);
+  const cut = (s: string) => {
+    const body = s.slice(start, start + max - 2);
+    return `${start > 0 ? '…' : ''}${body}${start + max - 2 < s.length ? '…' : ''}`;
+  };
+  return [cut(x), cut(y)];
+}
+
+/** Straight double quotes inside a value made typographic, so that a message that quotes it does not read `""x" fails"`. */
+export function unquote(s: string): string {
+  return s.replace(/"([^"]*)"/g, '“$1”').replace(/"/g, '”');
+}
+
+/**
  * The words of a text for similarity: lowercased letters and digits; CJK text by character,
  * since it has no spaces.
  */
@@ -98,6 +124,8 @@ const COMPARISON = /([\p{L}_][\p{L}\p{N}_.]*)\s*(>=|<=|≥|≤|>|<)\s*(-?\d[\d,_
  */
 export function conditionScope(before: unknown, after: unknown): 'wider' | 'narrower' | undefined {
   if (typeof before !== 'string' || typeof after !== 'string') return undefined;
+  const clauses = clauseScope(before, after);
+  if (clauses) return clauses;
   const parse = (s: string) => [...normText(s).matchAll(COMPARISON)].map((m) => ({ name: m[1]!, op: m[2]!, n: Number(m[3]!.replace(/[,_]/g, '')) }));
   const shape = (s: string) => normText(s).replace(COMPARISON, '$1 $2 #');
   if (shape(before) !== shape(after)) return undefined;
@@ -115,6 +143,35 @@ export function conditionScope(before: unknown, after: unknown): 'wider' | 'narr
     direction = d;
   }
   return direction;
+}
+
+const CONNECTIVE = /\s+(AND|OR|&&|\|\|)\s+/i;
+
+/** A condition as its clauses and the one connective joining them (`and` for a single clause); undefined when mixed or grouped. */
+function clausesOf(s: string): { op: 'and' | 'or' | undefined; clauses: Set<string> } | undefined {
+  const text = normText(s.replace(/`/g, ''));
+  if (/[()]/.test(text.replace(/\b[\p{L}_][\p{L}\p{N}_]*\([^()]*\)/gu, ''))) return undefined;
+  const parts = text.split(CONNECTIVE);
+  const ops = new Set(parts.filter((_, i) => i % 2 === 1).map((o) => (o === '&&' || o.toLowerCase() === 'and' ? 'and' : 'or')));
+  if (ops.size > 1) return undefined;
+  return { op: [...ops][0] as 'and' | 'or' | undefined, clauses: new Set(parts.filter((_, i) => i % 2 === 0).map((c) => c.toLowerCase())) };
+}
+
+/**
+ * How a condition's scope moved when clauses joined by AND (or by OR) were removed or added:
+ * fewer AND clauses (or more OR clauses) match more cases. Undefined for any other edit.
+ */
+function clauseScope(before: string, after: string): 'wider' | 'narrower' | undefined {
+  const b = clausesOf(before);
+  const a = clausesOf(after);
+  if (!b || !a) return undefined;
+  const op = b.op ?? a.op;
+  if (!op || (b.op && a.op && b.op !== a.op)) return undefined;
+  const within = (x: Set<string>, y: Set<string>) => x.size < y.size && [...x].every((c) => y.has(c));
+  // Fewer clauses: AND matches more, OR matches less.
+  if (within(a.clauses, b.clauses)) return op === 'and' ? 'wider' : 'narrower';
+  if (within(b.clauses, a.clauses)) return op === 'and' ? 'narrower' : 'wider';
+  return undefined;
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -157,6 +157,8 @@ export const IMPACT_RULES = {
   'tool-rollback-removed': rule('tools', RI, 'minor'),
   'tool-rollback-added': rule('tools', RR, 'minor'),
   'tool-timeout-changed': rule('tools', N, 'patch'),
+  // What the model reads to choose a tool: not documentation for people only.
+  'tool-guidance-changed': rule('tools', N, 'patch'),
 
   // CONSTRAINTS
   'guard-added': rule('constraints', RR, 'minor'),

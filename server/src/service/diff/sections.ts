@@ -10,7 +10,7 @@ import { normaliseVersion } from '../model/version.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { segment, type DiffBuilder, type Scope } from './builder.ts';
 import {
-  asObject, condition, doc, fieldRef, flag, ignore, map, nested, num, ordered, prose, quantity, rank, REWORDED, set, value, type FieldDiff, type QuantityRules,
+  asObject, condition, doc, fieldRef, flag, ignore, map, nested, num, ordered, other, prose, quantity, rank, REWORDED, set, value, type FieldDiff, type QuantityRules,
 } from './fields.ts';
 import { list, object } from './items.ts';
 import { brief, canonical, durationMs, minutesOfDay, normText, same, words } from './normalise.ts';
@@ -26,6 +26,7 @@ export interface SectionDiff {
   readonly diff: FieldDiff;
 }
 
+const toolGuidance = value('tool-guidance-changed');
 const identityText = value('identity-text-changed', 'identity-text-added', 'identity-text-removed');
 const complianceText = value('compliance-text-changed', 'compliance-text-added', 'compliance-text-removed');
 const policyRules = prose({ itemKind: 'policy-rule', added: 'policy-rule-added', removed: 'policy-rule-removed', reworded: 'policy-rule-reworded' });
@@ -50,11 +51,12 @@ const writers: FieldDiff = (d, scope, ref, b, a) => {
   const added = [...ys].filter((y) => !xs.has(y));
   for (const x of xs) {
     if (ys.has(x)) continue;
-    const layers = layersWrittenBy(d.before, x);
+    // The layers as written: with renames followed, the old role would write none.
+    const layers = layersWrittenBy(d.beforeAsWritten, x);
     const to = layers ? added.filter((y) => layersWrittenBy(d.after, y) === layers) : [];
     if (to.length !== 1) continue;
-    d.noteRename('role', x, to[0]!);
     const bi = (b as unknown[]).findIndex((v) => normaliseName(v) === x);
+    d.noteRename('role', x, to[0]!, `${ref.before}/${bi}`);
     const ai = (a as unknown[]).findIndex((v) => normaliseName(v) === to[0]);
     d.report('writer-renamed', 'renamed', scope, { field: ref.name, itemKind: 'role', identity: to[0]!, path: `${scope.path}/${ref.name}/${segment(to[0]!)}`, before: { pointer: `${ref.before}/${bi}`, value: x }, after: { pointer: `${ref.after}/${ai}`, value: to[0] } });
   }
@@ -63,7 +65,7 @@ const writers: FieldDiff = (d, scope, ref, b, a) => {
 
 /** The agent's name is also a role (model/references.ts): a rename is followed in MEMORY_CONTRACT. */
 const agentName: FieldDiff = (d, scope, ref, b, a) => {
-  if (typeof b === 'string' && typeof a === 'string' && normaliseName(b) !== normaliseName(a)) d.noteRename('role', normaliseName(b), normaliseName(a));
+  if (typeof b === 'string' && typeof a === 'string' && normaliseName(b) !== normaliseName(a)) d.noteRename('role', normaliseName(b), normaliseName(a), ref.before);
   value('agent-name-changed')(d, scope, ref, b, a);
 };
 
@@ -71,6 +73,23 @@ const agentName: FieldDiff = (d, scope, ref, b, a) => {
 function reference(kind: 'scenario', changed: RuleId, added: RuleId, removed: RuleId): FieldDiff {
   return (d, scope, ref, b, a) => value(changed, added, removed)(d, scope, ref, typeof b === 'string' && normaliseName(d.renamed(kind, normaliseName(b))) === normaliseName(a) ? a : b, a);
 }
+
+/**
+ * What a HITL gate does when nobody answers, from strictest to loosest: `reject` ("no action means
+ * reject", seed 001; also what an absent On Timeout means), `escalate`, then anything else
+ * (`approve`, `proceed`…): the agent goes on without a human. Values the schema does not allow
+ * are still judged (lint reports them).
+ */
+const hitlTimeout: FieldDiff = (d, scope, ref, b, a) => {
+  const level = (v: unknown) => {
+    const s = normaliseName(v).toLowerCase() || 'reject';
+    return s === 'reject' ? 0 : s === 'escalate' ? 1 : 2;
+  };
+  const x = level(b);
+  const y = level(a);
+  if (x === y) return x === 0 || same(b, a) ? undefined : other(d, scope, ref, b, a);
+  value(y > x ? 'hitl-timeout-loosened' : 'hitl-timeout-tightened')(d, scope, ref, b, a);
+};
 
 /** A failure entry's error code: a change of code is a rename of what callers match on. */
 const failureCode: FieldDiff = (d, scope, ref, b, a) => {
@@ -167,7 +186,8 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
       removed: 'tool-removed', renamed: 'tool-renamed',
       args: (t) => ({ effects: String(t['side_effects'] ?? '') }),
       fields: {
-        description: doc, when_to_use: doc, when_not_to_use: doc, examples: doc,
+        // The model reads these to choose the tool (docs/semantic-diff.md §8: shown with their before and after).
+        description: toolGuidance, when_to_use: toolGuidance, when_not_to_use: toolGuidance, examples: doc,
         input_schema: schema('input', (s) => s.identity, true),
         output_schema: schema('output', (s) => s.identity, true),
         // An undeclared side effect reads as `read`, what most tools do.
@@ -188,8 +208,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
         trigger_condition: condition('hitl-trigger-widened', 'hitl-trigger-narrowed', 'hitl-trigger-changed'),
         required_action: value('hitl-action-changed'),
         sla: value('hitl-sla-changed'),
-        // "No action means reject" (seed 001): an absent On Timeout is `reject`.
-        on_timeout: rank(['reject', 'escalate'], 'hitl-timeout-loosened', 'hitl-timeout-tightened', 'reject'),
+        on_timeout: hitlTimeout,
       },
     }),
   },
@@ -266,6 +285,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
       name: (f) => brief(f['condition'], 60),
       similar: { words: (f) => words(String(f['condition'] ?? '')), threshold: REWORDED },
       added: 'failure-added', removed: 'failure-removed', then: failureActions,
+      args: (f) => ({ code: f['code'] === undefined || f['code'] === '' ? 'none' : normaliseName(f['code']) }),
       fields: {
         condition: value('failure-condition-changed'),
         code: failureCode,

@@ -7,6 +7,9 @@
 import type { Range } from '../types.ts';
 import type { RuleId } from './rules.ts';
 import type { DiffMessageId } from './messages.ts';
+import type { WordSegment } from './wordDiff.ts';
+
+export type { WordSegment } from './wordDiff.ts';
 import type { Bump, DiffSection, Impact } from './impact.ts';
 
 export type { Bump, DiffSection, Impact };
@@ -63,6 +66,25 @@ export interface Change {
   readonly args: Readonly<Record<string, string | number>>;
   /** The reason (messages.ts), `reasonId` formatted with `args`: English unless localised (`localiseChange`). */
   readonly message: string;
+  /**
+   * On a rename: the places that mention the old name and changed only to follow the rename
+   * (a tool description, a boundary, a freshness row). They are no change of their own.
+   */
+  readonly follows?: readonly FollowedReference[];
+  /** On a change of a text (prose, a list of texts): what changed, word by word (wordDiff.ts). */
+  readonly words?: readonly WordSegment[];
+  /** The impact rule removes or weakens one of the contract's guarantees (docs/semantic-diff.md §6, "Diff policy"). */
+  readonly weakens?: true;
+}
+
+/** A place that followed a rename: what it is and where it is in the newer version. */
+export interface FollowedReference {
+  readonly section: DiffSection;
+  readonly itemKind: ItemKind;
+  readonly identity: string;
+  readonly field?: string;
+  readonly pointer: string;
+  readonly range: Range;
 }
 
 /** How the declared version moved from one side to the other. */
@@ -75,6 +97,8 @@ export interface VersionAdvice {
   readonly declaredAfter?: string;
   /** The largest bump any change requires. */
   readonly required: Bump;
+  /** The id of the change that requires it (the first in the diff's order); absent when nothing is required. */
+  readonly drivenBy?: string;
   /** The bump actually declared; `unknown` when either version is missing or not semver. */
   readonly declared: DeclaredBump;
   /** The declared bump is at least the required one (true when nothing is required). */

@@ -62,7 +62,10 @@ export function versionAdvice(before: ParsedContract, after: ParsedContract, cha
   const args = { required, declared, before: declaredBefore ?? NO_VERSION, after: declaredAfter ?? NO_VERSION };
   const auditId: DiffMessageId = declaredAfter === undefined ? 'audit.noVersion' : auditRowAdded ? 'audit.added' : auditRowPresent ? 'audit.present' : 'audit.missing';
   const auditArgs = { version: declaredAfter ?? NO_VERSION };
+  // The change that drives the bump: the first that needs the whole of it (changes come in section order).
+  const driver = required === 'none' ? undefined : changes.find((c) => c.bump === required);
   return {
+    ...(driver ? { drivenBy: driver.id } : {}),
     ...(declaredBefore !== undefined ? { declaredBefore } : {}),
     ...(declaredAfter !== undefined ? { declaredAfter } : {}),
     required, declared, sufficient, auditRowPresent, auditRowAdded,

@@ -34,6 +34,8 @@ export interface ResolvedConfig {
   readonly overrideReasons: readonly string[];
   readonly resourceRoots: readonly string[];
   readonly verbs: readonly string[];
+  /** The semantic diff's policy, as written (read with `diffPolicyOf`). */
+  readonly diff?: unknown;
   /** The dry run's model, as written (merge and check with `resolveModelSettings`). */
   readonly model?: ModelSettings;
 }
