@@ -55,10 +55,10 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
     return EXIT.USAGE;
   }
 
-  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
+  const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang: options.lang });
-  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang);
+  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root);
 
   const problems = [...collected.problems, ...run.readErrors];
   const configProblems = new Map<string, ConfigProblem>();

@@ -60,7 +60,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   let lang: Lang = 'en';
   let docsBase = `${docsFolder}/rules.md`;
 
-  const nodeFs = createNodeFileSystem();
+  const rootPaths = () => roots.map(uriToPath).filter((p): p is string => p !== undefined);
+  const nodeFs = createNodeFileSystem(rootPaths);
   const fs = overlayFileSystem(nodeFs, (uri) => documents.get(uri)?.getText());
   const makeService = () => createLanguageService({ fs, roots, analyzeRegex: (p) => (currentRegexSetting ? analyzeRegex(p) : Promise.resolve({ status: 'unknown' as const })) });
   let currentRegexSetting = true;
@@ -130,7 +131,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   const semanticDiff = registerSemanticDiff(connection, documents, () => lang);
   registerRunAgent(connection, documents, {
     lang: () => lang,
-    roots: () => roots.map(uriToPath).filter((p): p is string => p !== undefined),
+    roots: rootPaths,
     model: (uri) => {
       const doc = documents.get(uri);
       return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;

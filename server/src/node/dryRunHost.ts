@@ -4,13 +4,14 @@
  * rule, reading the resource files a contract names, and running one query with its trace
  * written to a run folder as the events happen (docs/dry-run.md).
  */
-import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
 import { TraceWriter } from './traceWriter.ts';
 import { type ContractDiagnostic, createLanguageService, format, type MessageArgs, createScriptedModel, type Decide, decodeText, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, sha256Hex, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
 import { RunFolder, RUNS_DIR } from './runFolder.ts';
-import { displayPath, readRegularFile } from './paths.ts';
+import { displayPath, isWithin, readRegularFile } from './paths.ts';
 
 /** File names of snapshots (docs/dry-run.md, "Naming"). */
 export const SNAPSHOT_GLOBS = ['**/*.snapshot.yaml', '**/*.snapshot.yml', '**/*.snapshot.json'];
@@ -135,15 +136,15 @@ export function contractForSnapshot(snapshotPath: string, snapshot: Pick<Snapsho
  */
 export async function resourceReader(root: string, contract: LoadedContract): Promise<(name: string) => string | undefined> {
   // A contract outside the workspace root is its own workspace (resources beside it).
-  const inside = !relative(root, contract.path).startsWith('..');
-  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(inside ? root : dirname(contract.path))] });
+  const workspace = isWithin(root, contract.path) ? root : dirname(contract.path);
+  const service = createLanguageService({ fs: createNodeFileSystem(() => [workspace]), roots: [fileUri(workspace)] });
   const facts = await service.facts(fileUri(contract.path), contract.model);
   const texts = new Map<string, string>();
   for (const [name, status] of facts.resources) {
+    // Only files found inside the workspace, read like any other (docs/robustness.md).
     if (status.status !== 'found') continue;
     try {
-      const bytes = readFileSync(new URL(status.uri));
-      if (bytes.length <= MAX_FILE_BYTES) texts.set(name, decodeText(bytes).text);
+      texts.set(name, decodeText(readRegularFile(fileURLToPath(status.uri), { maxBytes: MAX_FILE_BYTES, roots: [workspace] })).text);
     } catch {
       // unreadable: the expression that needs it is unknown, which the trace shows
     }

@@ -63,8 +63,11 @@ export interface LanguageService {
   facts(uri: string, model: ParsedContract): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }>;
   /** Validates a parsed document against facts gathered before. Synchronous. */
   validate(model: ParsedContract, facts?: WorkspaceFacts, fileFindings?: readonly Finding[]): ContractDiagnostic[];
-  /** Decodes, parses, gathers facts and validates a file's bytes in one call. */
-  lintBytes(uri: string, bytes: Uint8Array): Promise<LintResult>;
+  /**
+   * Decodes, parses, gathers facts and validates a file's bytes in one call. `size` is the file's
+   * size when the bytes were not read because it is over the limit (docs/robustness.md).
+   */
+  lintBytes(uri: string, bytes: Uint8Array, size?: number): Promise<LintResult>;
   /** Drops the cached model of a closed document. */
   forget(uri: string): void;
 }
@@ -83,11 +86,11 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
     },
     facts: (uri, model) => workspace.facts(uri, model),
     validate: (model, facts = EMPTY_FACTS, fileFindings = []) => validateContract(model, facts, fileFindings),
-    async lintBytes(uri, bytes) {
+    async lintBytes(uri, bytes, size = bytes.length) {
       const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
       const empty = parseContract('');
-      if (bytes.length > maxBytes) {
-        const d = validateContract(empty, EMPTY_FACTS, [{ code: 'file-too-large', range: zero, args: { size: bytes.length, limit: maxBytes } }]);
+      if (size > maxBytes) {
+        const d = validateContract(empty, EMPTY_FACTS, [{ code: 'file-too-large', range: zero, args: { size, limit: maxBytes } }]);
         return { uri, diagnostics: d, configProblems: [] };
       }
       const decoded = decodeText(bytes);

@@ -57,4 +57,9 @@ export const FEATURE_MESSAGES = {
 
   'lsp.requestCancelled': 'The request was cancelled.',
   'lsp.documentChanged': 'The document changed; diagnostics are recomputed.',
+  'lsp.invalidParams': 'Invalid params for {method}: {problem}.',
+  'lsp.notInitialized': '{method} was sent before initialize: the server is not initialized yet.',
+  'lsp.droppedBeforeInitialize': 'Dropped {method}: it was sent before initialize.',
+  'lsp.framingError': 'A message could not be read (framing error): {detail}',
+  'lsp.partialMessage': 'A message has been incomplete for {seconds} s: its Content-Length may be wrong.',
 } as const;
