@@ -21,7 +21,7 @@ import { cliLang } from './lang.ts';
 import { localiseCommander } from './commanderText.ts';
 import { EXIT } from './exitCodes.ts';
 import { registerDiffCommand } from './diff/command.ts';
-import { errorLine, useColor } from './terminal.ts';
+import { errorLine, guardOutput, useColor } from './terminal.ts';
 import { registerRunCommand } from './run.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
@@ -151,6 +151,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
   // Output piped into `head` closes early: the rest of the output is dropped, but the command (a
   // dry run writing its trace) still finishes and exits with its own code.
+  guardOutput();
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EPIPE') throw e;

@@ -196,13 +196,14 @@ function guarded<A extends unknown[]>(setExitCode: (code: number) => void, lang:
 export function registerTraceCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
   const t = (id: string) => runMessage(id, {}, lang);
   const trace = program.command('trace').description(t('help.trace')).usage(t('help.trace.usage'));
-  trace
+  // Every subcommand takes the same output options (`--color`, `--no-color`), used or not.
+  const verify = trace
     .command('verify')
     .description(t('help.trace.verify'))
     .usage(t('help.trace.file-usage'))
     .argument('<trace>', t('help.trace.file'))
-    .addHelpText('after', helpAfter('help.trace.verify.exit-codes', lang))
-    .action(guarded(setExitCode, lang, (file: string) => verifyCommand(file, lang, setExitCode)));
+    .addHelpText('after', helpAfter('help.trace.verify.exit-codes', lang));
+  withColorOptions(verify, lang).action(guarded(setExitCode, lang, (file: string) => verifyCommand(file, lang, setExitCode)));
   const show = trace
     .command('show')
     .description(t('help.trace.show'))
@@ -210,14 +211,14 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .argument('<trace>', t('help.trace.file'))
     .option('--root <dir>', t('help.trace.root'));
   withColorOptions(show, lang).action(guarded(setExitCode, lang, (file: string, o: { color?: boolean; root?: string }) => showCommand(file, o, lang, setExitCode)));
-  trace
+  const replay = trace
     .command('replay')
     .description(t('help.trace.replay'))
     .usage(t('help.trace.file-usage'))
     .argument('<trace>', t('help.trace.file'))
     .option('--root <dir>', t('help.trace.root'))
-    .addHelpText('after', helpAfter('help.trace.replay.exit-codes', lang))
-    .action(guarded(setExitCode, lang, (file: string, o: { root?: string }) => replayCommand(file, o, lang, setExitCode)));
+    .addHelpText('after', helpAfter('help.trace.replay.exit-codes', lang));
+  withColorOptions(replay, lang).action(guarded(setExitCode, lang, (file: string, o: { root?: string }) => replayCommand(file, o, lang, setExitCode)));
   const fork = trace
     .command('fork')
     .description(t('help.trace.fork'))

@@ -60,6 +60,6 @@ export const FEATURE_MESSAGES = {
   'lsp.invalidParams': 'Invalid params for {method}: {problem}.',
   'lsp.notInitialized': '{method} was sent before initialize: the server is not initialized yet.',
   'lsp.droppedBeforeInitialize': 'Dropped {method}: it was sent before initialize.',
-  'lsp.framingError': 'A message could not be read (framing error): {detail}',
+  'lsp.framingError': 'A message could not be read (framing error), the server stops: {detail}',
   'lsp.partialMessage': 'A message has been incomplete for {seconds} s: its Content-Length may be wrong.',
 } as const;
