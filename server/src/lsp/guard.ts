@@ -12,18 +12,23 @@
 import { ErrorCodes, type DataCallback, type Disposable, type Message, type MessageReader, type MessageWriter, type RequestMessage } from 'vscode-languageserver/node.js';
 import { format } from '../service/index.ts';
 
+/** A problem: where in the params, and the JSON type expected there. */
+interface Problem {
+  readonly path: string;
+  readonly expected: string;
+}
 /** A check of one value: the problem found, or undefined. */
-type Check = (v: unknown, at: string) => string | undefined;
+type Check = (v: unknown, at: string) => Problem | undefined;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const uint: Check = (v, at) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 2 ** 31 - 1 ? undefined : `${at} must be a non-negative integer`);
-const string: Check = (v, at) => (typeof v === 'string' ? undefined : `${at} must be a string`);
-const integer: Check = (v, at) => (Number.isInteger(v) ? undefined : `${at} must be an integer`);
+const uint: Check = (v, path) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 2 ** 31 - 1 ? undefined : { path, expected: 'uinteger' });
+const string: Check = (v, path) => (typeof v === 'string' ? undefined : { path, expected: 'string' });
+const integer: Check = (v, path) => (Number.isInteger(v) ? undefined : { path, expected: 'integer' });
 const optional = (c: Check): Check => (v, at) => (v === undefined || v === null ? undefined : c(v, at));
-const array = (item: Check): Check => (v, at) => (Array.isArray(v) ? v.map((x, i) => item(x, `${at}[${i}]`)).find((p) => p !== undefined) : `${at} must be an array`);
+const array = (item: Check): Check => (v, path) => (Array.isArray(v) ? v.map((x, i) => item(x, `${path}[${i}]`)).find((p) => p !== undefined) : { path, expected: 'array' });
 function shape(fields: Readonly<Record<string, Check>>): Check {
   return (v, at) => {
-    if (!isObject(v)) return `${at} must be an object`;
+    if (!isObject(v)) return { path: at, expected: 'object' };
     for (const [k, c] of Object.entries(fields)) {
       const p = c(v[k], `${at}.${k}`);
       if (p) return p;
@@ -86,8 +91,9 @@ export function guardReader(inner: MessageReader, writer: MessageWriter, log: (l
         }
         const problem = PARAMS[method]?.((m as { params?: unknown }).params, 'params');
         if (problem) {
-          if (isRequest(m)) reject(m, ErrorCodes.InvalidParams, format('lsp.invalidParams', { method, problem }));
-          else log(format('lsp.invalidParams', { method, problem }));
+          const text = format('lsp.invalidParams', { method, ...problem });
+          if (isRequest(m)) reject(m, ErrorCodes.InvalidParams, text);
+          else log(text);
           return;
         }
         if (method === 'initialize') initialized = true;
