@@ -87,6 +87,14 @@ describe('files that never end', { concurrency: true }, () => {
   });
 });
 
+test('.agents-md being a file is a clear input error (exit 2), not "internal error: ENOTDIR"', async () => {
+  const ws = scratch.workspace({ 'AGENTS.md': CONTRACT, '.agents-md': 'not a folder', 'x.snapshot.yaml': 'contract: AGENTS.md\nnow: "2024-06-12T08:00:00Z"\nqueries:\n  - id: q\n    query: where is order ORD-123\n    model:\n      - final: "{}"\n' });
+  const r = await cli.run(ws, 'run', 'AGENTS.md', '-s', 'x.snapshot.yaml');
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /\.agents-md is not a folder/);
+  assert.doesNotMatch(r.stderr, /internal error|ENOTDIR|    at /);
+});
+
 describe('reads outside the workspace', { concurrency: true }, () => {
   // A fake credentials file beside the workspace, as a CLI tool's hosts.yml would be.
   const outsideWorkspace = () => {

@@ -88,10 +88,10 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   process.stdout.write(output);
 
   let code: number = EXIT.OK;
-  if (counts.error > 0) code = EXIT.LINT_FAILED;
+  if (counts.error > 0) code = EXIT.FAILED;
   if (options.maxWarnings !== undefined && counts.warning > options.maxWarnings) {
     errorLine(format('cli.error.tooManyWarnings', { count: counts.warning, max: options.maxWarnings }, options.lang));
-    code = EXIT.LINT_FAILED;
+    code = EXIT.FAILED;
   }
   if (problems.length > 0 || configProblems.size > 0) code = EXIT.USAGE;
   return code;

@@ -124,7 +124,7 @@ export { diffContracts } from './diff/diffContracts.ts';
 export { versionAdviceDiagnostics } from './diff/diagnostics.ts';
 export { IMPACT_RULES, BUMPS, type RuleId as DiffRuleId, type ImpactRule } from './diff/rules.ts';
 export { DIFF_MESSAGES, type DiffMessageId } from './diff/messages.ts';
-export { diffMessage } from './diff/diffMessage.ts';
+export { diffMessage, DIFF_PREFIX } from './diff/diffMessage.ts';
 export { localiseAdvice, localiseChange, localiseDiff } from './diff/localise.ts';
 export { diffSectionTitle, diffSummary } from './diff/labels.ts';
 export type * from './diff/types.ts';

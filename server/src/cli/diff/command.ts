@@ -13,7 +13,8 @@ import { errorLine, useColor } from '../terminal.ts';
 import { formatDiffText } from '../format/diffText.ts';
 import { formatDiffJson } from '../format/diffJson.ts';
 import { formatDiffMarkdown } from '../format/diffMarkdown.ts';
-import { InputError, loadVersion, type LoadedVersion, type VersionSource } from './inputs.ts';
+import { loadVersion, type VersionSource } from './inputs.ts';
+import { guarded } from '../guarded.ts';
 import { versionLabel, type DiffReport } from './report.ts';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -61,15 +62,7 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
     errorLine(diffMessage(sources, {}, lang));
     return EXIT.USAGE;
   }
-  let before: LoadedVersion;
-  let after: LoadedVersion;
-  try {
-    [before, after] = await Promise.all([loadVersion(sources[0]), loadVersion(sources[1])]);
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    errorLine(diffMessage(e.messageId, e.args, lang));
-    return EXIT.USAGE;
-  }
+  const [before, after] = await Promise.all([loadVersion(sources[0]), loadVersion(sources[1])]);
   for (const v of [before, after]) if (v.model.kind === 'freeform') errorLine(diffMessage('report.notContract', { file: versionLabel(v.version), kind: v.model.kind }, lang));
 
   const report: DiffReport = { before: before.version, after: after.version, diff: diffContracts(before.model, after.model) };
@@ -84,15 +77,15 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
   let code: number = EXIT.OK;
   if (gates.has('breaking') && counts.breaking > 0) {
     errorLine(diffMessage('gate.breaking', { count: counts.breaking }, lang));
-    code = EXIT.DIFF_GATED;
+    code = EXIT.FAILED;
   }
   if (gates.has('risk') && counts['risk-increasing'] > 0) {
     errorLine(diffMessage('gate.risk', { count: counts['risk-increasing'] }, lang));
-    code = EXIT.DIFF_GATED;
+    code = EXIT.FAILED;
   }
   if (gates.has('bump') && !advice.sufficient) {
     errorLine(diffMessage('gate.bump', {}, lang));
-    code = EXIT.DIFF_GATED;
+    code = EXIT.FAILED;
   }
   return code;
 }
@@ -117,7 +110,7 @@ export function registerDiffCommand(program: Command, lang: Lang, setExitCode: (
     .option('--no-color', format('cli.option.noColor', {}, lang))
     // A blank line, then the exit codes, after the help text (as `lint` does).
     .addHelpText('after', ['', t('command.exitCodes')].join('\n'))
-    .action(async (file: string, other: string | undefined, options: Omit<DiffOptions, 'lang'>) => {
+    .action(guarded(setExitCode, lang, async (file: string, other: string | undefined, options: Omit<DiffOptions, 'lang'>) => {
       setExitCode(await runDiff(file, other, { ...options, lang }));
-    });
+    }));
 }

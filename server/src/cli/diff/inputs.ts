@@ -4,19 +4,14 @@
  * compared (unreadable, binary, too large, not in git) is an `InputError` with a catalogue message.
  */
 import { readRegularFile } from '../../node/paths.ts';
-import { decodeText, diffMessage, parseContract, DEFAULT_MAX_FILE_BYTES, type DiffMessageId, type ParsedContract } from '../../service/index.ts';
+import { InputError } from '../../node/inputError.ts';
+import { decodeText, DIFF_PREFIX, parseContract, DEFAULT_MAX_FILE_BYTES, type DiffMessageId, type ParsedContract } from '../../service/index.ts';
 import { GitError, readAtRevision, sourceLabel, type GitSource } from '../../node/gitRevision.ts';
 import { versionLabel, type DiffVersion } from './report.ts';
 
-/** A version that cannot be compared; `message` is the catalogue's text. */
-export class InputError extends Error {
-  constructor(
-    readonly messageId: DiffMessageId,
-    readonly args: Readonly<Record<string, string | number>>,
-  ) {
-    super(diffMessage(messageId, args));
-    this.name = 'InputError';
-  }
+/** A version that cannot be compared: an `InputError` with a diff catalogue message. */
+function inputError(id: DiffMessageId, args: Readonly<Record<string, string | number>>): InputError {
+  return new InputError(`${DIFF_PREFIX}${id}`, args);
 }
 
 /** A version read and parsed. */
@@ -39,14 +34,14 @@ async function bytesOf(source: VersionSource): Promise<Uint8Array> {
     try {
       return await readAtRevision(source.path, source.git);
     } catch (e) {
-      if (e instanceof GitError) throw new InputError(e.messageId, e.args);
+      if (e instanceof GitError) throw inputError(e.messageId, e.args);
       throw e;
     }
   }
   try {
     return readRegularFile(source.path, DEFAULT_MAX_FILE_BYTES);
   } catch (e) {
-    throw new InputError('input.unreadable', { file: source.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+    throw inputError('input.unreadable', { file: source.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
 }
 
@@ -54,8 +49,8 @@ async function bytesOf(source: VersionSource): Promise<Uint8Array> {
 export async function loadVersion(source: VersionSource): Promise<LoadedVersion> {
   const bytes = await bytesOf(source);
   const version: DiffVersion = source.git === undefined ? { file: source.file } : { file: source.file, ref: sourceLabel(source.git) };
-  if (bytes.length > DEFAULT_MAX_FILE_BYTES) throw new InputError('input.tooLarge', { file: versionLabel(version), limit: DEFAULT_MAX_FILE_BYTES });
+  if (bytes.length > DEFAULT_MAX_FILE_BYTES) throw inputError('input.tooLarge', { file: versionLabel(version), limit: DEFAULT_MAX_FILE_BYTES });
   const decoded = decodeText(bytes);
-  if (decoded.binary) throw new InputError('input.binary', { file: versionLabel(version) });
+  if (decoded.binary) throw inputError('input.binary', { file: versionLabel(version) });
   return { version, model: parseContract(decoded.text) };
 }
