@@ -1,7 +1,7 @@
 /**
  * Reads the two versions `agents-md diff` compares: files from disk, or a file's older version from
  * git (a ref or the index). Bytes are decoded and parsed like `lint` does; a file that cannot be
- * compared (unreadable, binary, too large, not in git) is an `InputError` with a catalogue message.
+ * compared (unreadable, binary, too large, not in git) is an `InputError` with a message id.
  */
 import { readRegularFile } from '../../node/paths.ts';
 import { InputError } from '../../node/inputError.ts';

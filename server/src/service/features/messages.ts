@@ -4,6 +4,8 @@
  * `l10n/bundle.l10n.<lang>.json` (docs/localisation.md). Names of kinds (tool, pool…) are spelt
  * out in each message rather than inserted as words, so that every message translates whole.
  */
+import { registerMessages } from '../l10n/registry.ts';
+
 export const FEATURE_MESSAGES = {
   'severity.error': 'error',
   'severity.warning': 'warning',
@@ -63,3 +65,5 @@ export const FEATURE_MESSAGES = {
   'lsp.framingError': 'A message could not be read (framing error), the server stops: {detail}',
   'lsp.partialMessage': 'A message has been incomplete for {seconds} s: its Content-Length may be wrong.',
 } as const;
+
+registerMessages('features', FEATURE_MESSAGES);
