@@ -6,7 +6,8 @@
 import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { conditionExpression, evaluate, parseExpression, type Scope } from '../server/src/service/run/expression.ts';
+import { evaluate, type Scope } from '../server/src/service/run/expression.ts';
+import { conditionExpression, parseExpression } from '../server/src/service/model/expression.ts';
 import { resolveTemplate, retrieve } from '../server/src/service/run/retrieval.ts';
 import { parseCsv, resourceValues } from '../server/src/service/run/resourceValues.ts';
 import { ModelError, type ModelProvider } from '../server/src/service/run/llmProvider.ts';

@@ -5,7 +5,7 @@
  * lists of names compare as sets where their order means nothing. Pure; never throws.
  */
 import { codeSpans } from '../model/values.ts';
-import { normaliseDuration } from '../parse/bullets.ts';
+import { normaliseDuration } from '../model/values.ts';
 
 /** Whitespace runs (line breaks and indentation included) collapsed to one space, trimmed. */
 export function normText(s: string): string {

@@ -16,7 +16,7 @@ import type { Range } from '../types.ts';
 import { locate } from '../model/locate.ts';
 import { ModelError, type ChatMessage, type ModelProvider, type ModelStep, type ToolCall } from './llmProvider.ts';
 import type { HumanDecision, SnapshotQuery } from './snapshot.ts';
-import { contractView, type ContractView, type FailureView, type HitlView, type RequirementView, type ToolView } from './contractView.ts';
+import { contractView, type ContractView, type FailureView, type HitlView, type RequirementView, type ToolView } from '../model/contractView.ts';
 import { checkPool, extractEntity, matchTrigger } from './boot.ts';
 import { assembleContext, resolveTemplate, retrieve, type ResolvedFilter } from './retrieval.ts';
 import { buildSystemPrompt } from './prompt.ts';

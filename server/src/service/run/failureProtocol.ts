@@ -4,8 +4,8 @@
  * entry handles a failure, and what an applied entry answers. Pure helpers; the engine decides
  * when they run (docs/dry-run.md, "Human in the loop and failure protocol").
  */
-import type { ContractView, FailureView, HitlView } from './contractView.ts';
-import { conditionExpression, type Expr } from './expression.ts';
+import type { ContractView, FailureView, HitlView } from '../model/contractView.ts';
+import { conditionExpression, type Expr } from '../model/expression.ts';
 import { coversScenario } from '../validate/rules/human-in-the-loop.ts';
 import { FILE_LIKE } from '../model/references.ts';
 import { conditionKey } from '../model/names.ts';

@@ -4,7 +4,7 @@
  * boundaries, the retrieved memory, the tools, the constraints and the output schema. Every
  * phrase comes from the run's messages (`prompt.*`). Pure.
  */
-import type { ContractView } from './contractView.ts';
+import type { ContractView } from '../model/contractView.ts';
 import type { ContextBlock } from './retrieval.ts';
 import { runMessage } from './runMessage.ts';
 import { normaliseName } from '../model/names.ts';

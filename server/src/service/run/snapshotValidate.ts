@@ -15,7 +15,7 @@ import { snapshotSchema } from '../schema/schemas.ts';
 import { MAX_SCRIPT_STEPS, toSnapshot, type Snapshot } from './snapshot.ts';
 import { OUTCOME_CODES } from './messages.ts';
 import { RUN_PREFIX, runMessage } from './runMessage.ts';
-import { contractView } from './contractView.ts';
+import { contractView } from '../model/contractView.ts';
 import { conditionNames } from './failureProtocol.ts';
 import { conditionKey } from '../model/names.ts';
 

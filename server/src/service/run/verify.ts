@@ -5,9 +5,10 @@
  * OUTPUT_SCHEMA (ajv), `language`, and every `safety_guard`: evaluated when it has a `check`,
  * otherwise shown as not checkable in the dry run, never silently passed (brief §9). Pure.
  */
-import type { ContractView } from './contractView.ts';
+import type { ContractView } from '../model/contractView.ts';
 import type { OutcomeCode } from './messages.ts';
-import { evaluate, parseExpression, type Scope } from './expression.ts';
+import { evaluate, type Scope } from './expression.ts';
+import { parseExpression } from '../model/expression.ts';
 import { schemaProblem } from './tools.ts';
 import { withArgMessages, type MessageRef } from './runMessage.ts';
 

@@ -1,12 +1,14 @@
 /**
- * The parts of a contract the dry run reads, as typed plain data with the JSON Pointer of each
- * clause (so that every outcome can point at the clause that produced it). Built once per model;
- * tolerant of any data (a contract with errors still runs as far as it can).
+ * The typed view of a contract: its tools, pools, requirements, HITL rows, failure entries,
+ * budgets and trigger as plain data with the JSON Pointer of each clause (so that every outcome
+ * of the dry run can point at the clause that produced it), names read by `normaliseName`.
+ * Built once per model (WeakMap); tolerant of any data (a contract with errors still runs as
+ * far as it can).
  */
-import type { ParsedContract } from '../parse/parseContract.ts';
-import { normaliseName, unquote } from '../model/names.ts';
-import { normaliseDuration } from '../parse/bullets.ts';
-import { arr, obj, str } from '../validate/rules/util.ts';
+import type { ParsedContract } from './types.ts';
+import { normaliseName, unquote } from './names.ts';
+import { normaliseDuration } from './values.ts';
+import { arr, obj, str } from './data.ts';
 
 /** A tool declared in TOOLS. */
 export interface ToolView {
