@@ -1,14 +1,20 @@
 /**
  * Entry point of the AGENTS.md contract language server (dist/server.cjs). Speaks LSP over
- * stdio (`--stdio`) or Node IPC (`--node-ipc`), as vscode-languageserver chooses from argv.
+ * stdio (`--stdio`) or Node IPC (`--node-ipc`); every message read passes the guard
+ * (lsp/guard.ts) before the handlers see it.
  */
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
+import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node.js';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from './lsp/server.ts';
 import { workerAnalyzer } from './lsp/workerAnalyzer.ts';
+import { guardReader } from './lsp/guard.ts';
 
 // The bundle lives in dist/ beside its ReDoS worker; the rule docs ship in docs/ (and docs/zh-cn/).
 const dist = dirname(process.argv[1] ?? __filename);
 const docsFolder = pathToFileURL(join(dist, '..', 'docs')).href;
-startServer(createConnection(ProposedFeatures.all), docsFolder, workerAnalyzer(join(dist, 'regexWorker.cjs')));
+const ipc = process.argv.includes('--node-ipc');
+const reader = ipc ? new IPCMessageReader(process) : new StreamMessageReader(process.stdin);
+const writer = ipc ? new IPCMessageWriter(process) : new StreamMessageWriter(process.stdout);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+startServer(createConnection(ProposedFeatures.all, guardReader(reader, writer, log, () => process.exit(1)), writer), docsFolder, workerAnalyzer(join(dist, 'regexWorker.cjs')));

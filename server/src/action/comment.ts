@@ -5,7 +5,7 @@
  * Talks to the GitHub REST API through Octokit at `GITHUB_API_URL` (GitHub Enterprise too).
  */
 import { Octokit } from '@octokit/rest';
-import { diffMessage, type Lang } from '../service/index.ts';
+import { diffMessage, format, type Lang } from '../service/index.ts';
 import { formatDiffMarkdown } from '../cli/format/diffMarkdown.ts';
 import type { Review } from './review.ts';
 
@@ -25,7 +25,7 @@ export function commentBody(review: Review, lang: Lang): string {
       out.push(formatDiffMarkdown(c.diff, lang).trimEnd(), '');
       continue;
     }
-    out.push(`### \`${c.file}\``, '', c.added ? diffMessage('review.newContract', {}, lang) : diffMessage(c.problem!.messageId, c.problem!.args, lang), '');
+    out.push(`### \`${c.file}\``, '', c.added ? diffMessage('review.newContract', {}, lang) : format(c.problem!.messageId, c.problem!.args, lang), '');
   }
   for (const file of review.deleted) out.push(`### \`${file}\``, '', diffMessage('review.deletedContract', {}, lang), '');
   return `${out.join('\n').trimEnd()}\n`;

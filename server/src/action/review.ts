@@ -6,9 +6,10 @@
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { createLanguageService, diffContracts, type DiffMessageId, type Lang } from '../service/index.ts';
+import { createLanguageService, diffContracts, DIFF_PREFIX, type Lang } from '../service/index.ts';
 import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
-import { DiffInputError, diffPolicyFor, loadVersion } from '../node/diffInputs.ts';
+import { diffPolicyFor, loadVersion } from '../node/diffInputs.ts';
+import { InputError } from '../node/inputError.ts';
 import { lintFiles } from '../cli/lintFiles.ts';
 import { countSeverities, type FileReport, type SeverityCounts } from '../cli/report.ts';
 import type { DiffReport } from '../cli/diff/report.ts';
@@ -20,7 +21,7 @@ export interface ContractReview {
   /** The contract is new in this pull request. */
   readonly added?: boolean;
   /** Why the diff could not be made: a message of the diff catalogue. */
-  readonly problem?: { readonly messageId: DiffMessageId; readonly args: Readonly<Record<string, string | number>> };
+  readonly problem?: { readonly messageId: string; readonly args: Readonly<Record<string, string | number>> };
 }
 
 export interface Review {
@@ -69,7 +70,7 @@ export async function review(root: string, base: string, lang: Lang): Promise<Re
         before = await loadVersion({ path, file, git: { ref: base } });
       } catch (e) {
         // Not in the base commit: a new contract, nothing to compare with.
-        if (e instanceof DiffInputError && e.messageId === 'git.notInRef') {
+        if (e instanceof InputError && e.messageId === `${DIFF_PREFIX}git.notInRef`) {
           contracts.push({ file, added: true });
           continue;
         }
@@ -78,7 +79,7 @@ export async function review(root: string, base: string, lang: Lang): Promise<Re
       const diff = diffContracts(before.model, after.model, await diffPolicyFor(path, root));
       contracts.push({ file, diff: { before: before.version, after: after.version, diff } });
     } catch (e) {
-      if (!(e instanceof DiffInputError)) throw e;
+      if (!(e instanceof InputError)) throw e;
       contracts.push({ file, problem: { messageId: e.messageId, args: e.args } });
     }
   }

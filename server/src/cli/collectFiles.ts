@@ -12,11 +12,12 @@
  * when no path is given, which only earns a note.
  */
 import { stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { isDynamicPattern } from 'tinyglobby';
 import { URI, Utils } from 'vscode-uri';
 import { format, type ConfigProblem, type Workspace } from '../service/index.ts';
 import { globFiles } from '../node/nodeFileSystem.ts';
+import { isWithin } from '../node/paths.ts';
 
 export interface CollectedFiles {
   /** Absolute paths, deduplicated, sorted. */
@@ -47,12 +48,6 @@ async function globsOfFolder(workspace: Workspace, dir: string): Promise<{ inclu
   // An invalid configuration is reported (exit 2); meanwhile search with what is usable.
   const strings = (v: unknown, fallback: string[]) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : fallback);
   return { include: strings(config.contracts?.include, ['**/AGENTS.md', '**/*.agents.md']), exclude: strings(config.contracts?.exclude, ['**/node_modules/**', '**/.git/**']), problems };
-}
-
-/** True when `path` is `dir` or inside it. */
-function isWithin(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 export async function collectFiles(args: readonly string[], options: CollectOptions): Promise<CollectedFiles> {

@@ -15,11 +15,11 @@ import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapsh
 import { formatDiagnostics } from './snapshotReport.ts';
 import { displayPath } from './report.ts';
 import { helpAfter, withColorOptions } from './run.ts';
+import { EXIT } from './exitCodes.ts';
+import { guarded } from './guarded.ts';
 import { errorLine, indented, progressLine, useColor } from './terminal.ts';
 import { painter } from './format/text.ts';
 
-/** Exit codes of `eval`. */
-export const EVAL_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
 const EVAL_RUN = 'eval';
@@ -75,7 +75,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   let usage = problems.length > 0;
   if (files.length === 0) {
     errorLine(t('eval.no-snapshots', { paths: (paths.length > 0 ? paths : ['.']).join(', ') }));
-    setExitCode(EVAL_EXIT.usage);
+    setExitCode(EXIT.USAGE);
     return;
   }
 
@@ -170,7 +170,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
     } else out(t('eval.drift-none', { runs: displayPath(cwd, resolve(root, '.agents-md/runs')) }));
     out(t('eval.runs', { dir: displayPath(cwd, folder.dir) }));
   }
-  setExitCode(usage ? EVAL_EXIT.usage : figures.passed < figures.total ? EVAL_EXIT.failed : EVAL_EXIT.ok);
+  setExitCode(usage ? EXIT.USAGE : figures.passed < figures.total ? EXIT.FAILED : EXIT.OK);
 }
 
 /** Registers `eval` on the program, its help and report in `lang`. */
@@ -185,13 +185,5 @@ export function registerEvalCommand(program: Command, setExitCode: (code: number
     .option('--json', t('help.eval.json'));
   withColorOptions(command, lang)
     .addHelpText('after', helpAfter('help.eval.exit-codes', lang))
-    .action(async (paths: string[], options: EvalOptions) => {
-      try {
-        await evalCommand(paths, options, lang, setExitCode);
-      } catch (e) {
-        if (!(e instanceof InputError)) throw e;
-        errorLine(e.text(lang));
-        setExitCode(EVAL_EXIT.usage);
-      }
-    });
+    .action(guarded(setExitCode, lang, (paths: string[], options: EvalOptions) => evalCommand(paths, options, lang, setExitCode)));
 }

@@ -1,10 +1,13 @@
 /**
- * Reads and lints files with the language service, a few at a time. A file that cannot be read
- * is reported as a problem (the CLI exits 2); the others are linted regardless.
+ * Reads and lints files with the language service, a few at a time, through the bounded reader
+ * (regular files only, the size checked before reading, links kept inside the workspace root:
+ * docs/robustness.md). A file that cannot be read is reported as a problem (the CLI exits 2); the
+ * others are linted regardless; a file over the size limit is reported as `file-too-large` unread.
  */
-import { readFile } from 'node:fs/promises';
-import { decodeText, format, type ConfigProblem, type LanguageService } from '../service/index.ts';
+import { stat } from 'node:fs/promises';
+import { decodeText, DEFAULT_MAX_FILE_BYTES, format, type ConfigProblem, type LanguageService } from '../service/index.ts';
 import { fileUri } from '../node/nodeFileSystem.ts';
+import { readRegularFile } from '../node/paths.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
 
 export interface LintRun {
@@ -18,8 +21,19 @@ export interface LintRun {
 
 const CONCURRENCY = 8;
 
-/** Lints `paths`; read errors are worded in `lang`, diagnostics stay English (formatters localise them). */
-export async function lintFiles(service: LanguageService, paths: readonly string[], displayName: (path: string) => string, lang = 'en'): Promise<LintRun> {
+/** Why a file could not be read, in `lang`. */
+export function readProblem(arg: string, e: unknown, lang: string): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOTREG') return format('cli.files.notRegular', { arg }, lang);
+  if (code === 'EOUTSIDE') return format('cli.files.outside', { arg }, lang);
+  return format('cli.files.unreadable', { arg, error: code ?? String(e) }, lang);
+}
+
+/**
+ * Lints `paths`; read errors are worded in `lang`, diagnostics stay English (formatters localise
+ * them). `root`: the workspace root, which links found inside it must not leave.
+ */
+export async function lintFiles(service: LanguageService, paths: readonly string[], displayName: (path: string) => string, lang = 'en', root?: string): Promise<LintRun> {
   const slots: (FileReport | string | undefined)[] = new Array(paths.length);
   const configProblems = new Map<string, ConfigProblem>();
   let next = 0;
@@ -28,15 +42,19 @@ export async function lintFiles(service: LanguageService, paths: readonly string
     while (next < paths.length) {
       const i = next++;
       const path = paths[i]!;
-      let bytes: Uint8Array;
+      let bytes: Uint8Array = new Uint8Array();
+      let size: number | undefined;
       try {
-        bytes = await readFile(path);
+        bytes = readRegularFile(path, { maxBytes: DEFAULT_MAX_FILE_BYTES, roots: root ? [root] : [] });
       } catch (e) {
-        slots[i] = format('cli.files.unreadable', { arg: displayName(path), error: (e as NodeJS.ErrnoException).code ?? String(e) }, lang);
-        continue;
+        if ((e as NodeJS.ErrnoException).code === 'EFBIG') size = (await stat(path)).size;
+        else {
+          slots[i] = readProblem(displayName(path), e, lang);
+          continue;
+        }
       }
       const uri = fileUri(path);
-      const result = await service.lintBytes(uri, bytes);
+      const result = await service.lintBytes(uri, bytes, size);
       for (const p of result.configProblems) configProblems.set(`${p.uri}\0${p.message}`, p);
       // The text is only needed for SARIF fingerprints; lintBytes did not analyse binary or huge files.
       const text = result.model ? decodeText(bytes).text : '';

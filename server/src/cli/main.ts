@@ -23,7 +23,7 @@ import { cliLang } from './lang.ts';
 import { localiseCommander } from './commanderText.ts';
 import { EXIT } from './exitCodes.ts';
 import { registerDiffCommand } from './diff/command.ts';
-import { errorLine, useColor } from './terminal.ts';
+import { errorLine, guardOutput, useColor } from './terminal.ts';
 import { registerRunCommand } from './run.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
@@ -58,10 +58,10 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
     return EXIT.USAGE;
   }
 
-  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
+  const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang: options.lang });
-  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang);
+  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root);
 
   const problems = [...collected.problems, ...run.readErrors];
   const configProblems = new Map<string, ConfigProblem>();
@@ -97,10 +97,10 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   process.stdout.write(output);
 
   let code: number = EXIT.OK;
-  if (counts.error > 0) code = EXIT.LINT_FAILED;
+  if (counts.error > 0) code = EXIT.FAILED;
   if (options.maxWarnings !== undefined && counts.warning > options.maxWarnings) {
     errorLine(format('cli.error.tooManyWarnings', { count: counts.warning, max: options.maxWarnings }, options.lang));
-    code = EXIT.LINT_FAILED;
+    code = EXIT.FAILED;
   }
   if (problems.length > 0 || configProblems.size > 0) code = EXIT.USAGE;
   return code;
@@ -161,6 +161,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
   // Output piped into `head` closes early: the rest of the output is dropped, but the command (a
   // dry run writing its trace) still finishes and exits with its own code.
+  guardOutput();
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EPIPE') throw e;

@@ -14,9 +14,9 @@ import { clauseLocation, formatEvent } from './format/timeline.ts';
 import { displayPath } from './report.ts';
 import { TOOL_NAME } from './meta.ts';
 import { errorLine, useColor } from './terminal.ts';
+import { EXIT, RUN_EXIT } from './exitCodes.ts';
+import { guarded } from './guarded.ts';
 
-/** Exit codes of `run` (and `trace fork`), by outcome. */
-export const RUN_EXIT = { success: 0, failure: 1, usage: 2, fallback: 3, cancelled: 130 } as const;
 
 /** Help text shown after a command's options: a blank line, then the message (exit codes). */
 export function helpAfter(id: string, lang: Lang): string {
@@ -65,52 +65,46 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
   const color = useColor(o.color);
+  const decision = flagDecision(o);
+  const contract = await loadContract(resolve(cwd, contractArg), cwd);
+  const snapshot = await loadSnapshot(resolve(cwd, o.snapshot), cwd, contract.model);
+  for (const line of formatDiagnostics(snapshot.path, cwd, snapshot.read.diagnostics, lang)) process.stderr.write(`${line}\n`);
+  const snap: Snapshot | undefined = snapshot.read.snapshot;
+  const file = displayPath(cwd, snapshot.path);
+  if (!snap) throw new InputError('run.error.snapshot-has-errors', { file });
+  const named = contractForSnapshot(snapshot.path, snap);
+  if (named && !samePath(named, contract.path)) errorLine(runMessage('error.snapshot-for-other', { snapshot: file, named: displayPath(cwd, named), contract: displayPath(cwd, contract.path) }, lang));
+  const query = o.query !== undefined ? snap.queries.find((q) => q.id === o.query) : snap.queries.length === 1 ? snap.queries[0] : undefined;
+  if (!query) {
+    const ids = snap.queries.map((q) => q.id).join(', ');
+    throw o.query !== undefined ? new InputError('run.error.no-query', { file, query: o.query, ids }) : new InputError('run.error.choose-query', { file, count: snap.queries.length, ids, tool: TOOL_NAME });
+  }
+  const folder = createRunFolder(root, query.id, cwd);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  const timeline = { color, lang, contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } };
   try {
-    const decision = flagDecision(o);
-    const contract = await loadContract(resolve(cwd, contractArg), cwd);
-    const snapshot = await loadSnapshot(resolve(cwd, o.snapshot), cwd, contract.model);
-    for (const line of formatDiagnostics(snapshot.path, cwd, snapshot.read.diagnostics, lang)) process.stderr.write(`${line}\n`);
-    const snap: Snapshot | undefined = snapshot.read.snapshot;
-    const file = displayPath(cwd, snapshot.path);
-    if (!snap) throw new InputError('run.error.snapshot-has-errors', { file });
-    const named = contractForSnapshot(snapshot.path, snap);
-    if (named && !samePath(named, contract.path)) errorLine(runMessage('error.snapshot-for-other', { snapshot: file, named: displayPath(cwd, named), contract: displayPath(cwd, contract.path) }, lang));
-    const query = o.query !== undefined ? snap.queries.find((q) => q.id === o.query) : snap.queries.length === 1 ? snap.queries[0] : undefined;
-    if (!query) {
-      const ids = snap.queries.map((q) => q.id).join(', ');
-      throw o.query !== undefined ? new InputError('run.error.no-query', { file, query: o.query, ids }) : new InputError('run.error.choose-query', { file, count: snap.queries.length, ids, tool: TOOL_NAME });
-    }
-    const folder = createRunFolder(root, query.id, cwd);
-    const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once('SIGINT', onSigint);
-    const timeline = { color, lang, contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } };
-    try {
-      const result = await executeQuery({
-        root,
-        contract,
-        snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: snap } },
-        query,
-        file: await resourceReader(root, contract),
-        folder,
-        traceName: 'trace.jsonl',
-        ...(decision ? { decide: fixedDecision(decision) } : {}),
-        signal: controller.signal,
-        ...(o.realDelays ? { realDelays: true } : {}),
-        ...(o.json ? {} : { onEvent: (e) => void process.stdout.write(formatEvent(e, timeline).map((l) => `${l}\n`).join('')) }),
-      });
-      const json = resultJson(result, cwd, contract, { run_id: folder.id, contract: displayPath(cwd, contract.path), snapshot: displayPath(cwd, snapshot.path), query: query.id });
-      folder.writeJson('result.json', { ...json, contract: storedPath(root, contract.path), snapshot: storedPath(root, snapshot.path), trace: storedPath(root, result.tracePath) });
-      if (o.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-      else process.stdout.write(`${runMessage('run.trace', { path: displayPath(cwd, result.tracePath) }, lang)}\n`);
-      setExitCode(RUN_EXIT[result.outcome.status]);
-    } finally {
-      process.removeListener('SIGINT', onSigint);
-    }
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    errorLine(e.text(lang));
-    setExitCode(RUN_EXIT.usage);
+    const result = await executeQuery({
+      root,
+      contract,
+      snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: snap } },
+      query,
+      file: await resourceReader(root, contract),
+      folder,
+      traceName: 'trace.jsonl',
+      ...(decision ? { decide: fixedDecision(decision) } : {}),
+      signal: controller.signal,
+      ...(o.realDelays ? { realDelays: true } : {}),
+      ...(o.json ? {} : { onEvent: (e) => void process.stdout.write(formatEvent(e, timeline).map((l) => `${l}\n`).join('')) }),
+    });
+    const json = resultJson(result, cwd, contract, { run_id: folder.id, contract: displayPath(cwd, contract.path), snapshot: displayPath(cwd, snapshot.path), query: query.id });
+    folder.writeJson('result.json', { ...json, contract: storedPath(root, contract.path), snapshot: storedPath(root, snapshot.path), trace: storedPath(root, result.tracePath) });
+    if (o.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    else process.stdout.write(`${runMessage('run.trace', { path: displayPath(cwd, result.tracePath) }, lang)}\n`);
+    setExitCode(RUN_EXIT[result.outcome.status]);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
   }
 }
 
@@ -146,5 +140,5 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('-q, --query <id>', t('help.run.query'))
     .option('--root <dir>', t('help.run.root'))
     .option('--real-delays', t('help.run.real-delays'));
-  withRunOutputOptions(run, { approve: 'help.run.approve', reject: 'help.run.reject' }, lang).action((contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode));
+  withRunOutputOptions(run, { approve: 'help.run.approve', reject: 'help.run.reject' }, lang).action(guarded(setExitCode, lang, (contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode)));
 }

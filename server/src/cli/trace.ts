@@ -13,12 +13,12 @@ import { stamp } from '../node/runFolder.ts';
 import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
-import { flagDecision, helpAfter, resultJson, RUN_EXIT, withColorOptions, withRunOutputOptions } from './run.ts';
+import { flagDecision, helpAfter, resultJson, withColorOptions, withRunOutputOptions } from './run.ts';
+import { EXIT, RUN_EXIT } from './exitCodes.ts';
+import { guarded } from './guarded.ts';
 import { displayPath } from './report.ts';
 import { errorLine, useColor } from './terminal.ts';
 
-/** Exit codes of `trace verify` and `trace replay`. */
-export const TRACE_EXIT = { ok: 0, broken: 1, usage: 2, incomplete: 3 } as const;
 
 /** Largest trace file read (bytes). */
 const MAX_TRACE_BYTES = 256 * 1024 * 1024;
@@ -48,7 +48,7 @@ async function verifyCommand(file: string, lang: Lang, setExitCode: (code: numbe
   if (verdict.events.length === 0 && verdict.problems.length === 0) out(runMessage('trace.empty', { file: displayPath(cwd, path) }, lang));
   else if (verdict.problems.length === 0) out(runMessage('trace.intact', { file: displayPath(cwd, path), count: verdict.events.length }, lang));
   out(runMessage(verdict.complete ? 'trace.complete' : 'trace.incomplete', {}, lang));
-  setExitCode(verdict.problems.length > 0 ? TRACE_EXIT.broken : verdict.torn || !verdict.complete ? TRACE_EXIT.incomplete : TRACE_EXIT.ok);
+  setExitCode(verdict.problems.length > 0 ? EXIT.FAILED : verdict.torn || !verdict.complete ? EXIT.PARTIAL : EXIT.OK);
 }
 
 async function showCommand(file: string, o: { color?: boolean; root?: string }, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
@@ -59,7 +59,7 @@ async function showCommand(file: string, o: { color?: boolean; root?: string }, 
   const options = { color: useColor(o.color), lang, ...(contract ? { contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } } : {}) };
   for (const e of verdict.events) process.stdout.write(formatEvent(e, options).map((l) => `${l}\n`).join(''));
   for (const l of problemLines(path, cwd, verdict, lang)) process.stderr.write(`${l}\n`);
-  setExitCode(verdict.problems.length > 0 ? TRACE_EXIT.broken : TRACE_EXIT.ok);
+  setExitCode(verdict.problems.length > 0 ? EXIT.FAILED : EXIT.OK);
 }
 
 /** The run's identity recorded in its `task_start`. */
@@ -100,7 +100,7 @@ async function replayCommand(file: string, o: { root?: string }, lang: Lang, set
   const { verdict } = await readTrace(path, cwd);
   if (verdict.problems.length > 0) {
     for (const l of problemLines(path, cwd, verdict, lang)) process.stderr.write(`${l}\n`);
-    setExitCode(TRACE_EXIT.broken);
+    setExitCode(EXIT.FAILED);
     return;
   }
   const run = await loadRun(verdict.events, root, cwd, lang);
@@ -122,7 +122,7 @@ async function replayCommand(file: string, o: { root?: string }, lang: Lang, set
   if (diff) process.stdout.write(`${refText({ id: 'trace.replay-differs', args: { file: name, index: diff.index, id: diff.id, detail: diff.detail } }, lang)}\n`);
   else process.stdout.write(`${runMessage('trace.replay-same', { file: name, count: original.length }, lang)}\n`);
   process.stdout.write(`${runMessage('run.trace', { path: displayPath(cwd, result.tracePath) }, lang)}\n`);
-  setExitCode(diff ? TRACE_EXIT.broken : TRACE_EXIT.ok);
+  setExitCode(diff ? EXIT.FAILED : EXIT.OK);
 }
 
 interface ForkOptions {
@@ -143,7 +143,7 @@ async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode
   const { text, verdict } = await readTrace(path, cwd);
   if (verdict.problems.length > 0) {
     for (const l of problemLines(path, cwd, verdict, lang)) process.stderr.write(`${l}\n`);
-    setExitCode(TRACE_EXIT.broken);
+    setExitCode(EXIT.FAILED);
     return;
   }
   const prefix = eventsUpTo(verdict.events, o.at);
@@ -171,7 +171,7 @@ async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode
   });
   if (result.divergence) {
     errorLine(runMessage('trace.fork-diverged', { at: o.at, index: (result.divergence as { index: number }).index + 1 }, lang));
-    setExitCode(TRACE_EXIT.broken);
+    setExitCode(EXIT.FAILED);
     return;
   }
   if (o.json) process.stdout.write(`${JSON.stringify(resultJson(result, cwd, run.contract, { run_id: folder.id, forked_from: run.info.id, at: o.at }), null, 2)}\n`);
@@ -179,30 +179,18 @@ async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode
   setExitCode(RUN_EXIT[result.outcome.status]);
 }
 
-/** Runs an action; an `InputError` is printed (in `lang`) and exits 2. */
-function guarded<A extends unknown[]>(setExitCode: (code: number) => void, lang: Lang, f: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
-  return async (...args: A) => {
-    try {
-      await f(...args);
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      errorLine(e.text(lang));
-      setExitCode(TRACE_EXIT.usage);
-    }
-  };
-}
-
 /** Registers `trace` and its subcommands on the program, their help and output in `lang`. */
 export function registerTraceCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
   const t = (id: string) => runMessage(id, {}, lang);
   const trace = program.command('trace').description(t('help.trace')).usage(t('help.trace.usage'));
-  trace
+  // Every subcommand takes the same output options (`--color`, `--no-color`), used or not.
+  const verify = trace
     .command('verify')
     .description(t('help.trace.verify'))
     .usage(t('help.trace.file-usage'))
     .argument('<trace>', t('help.trace.file'))
-    .addHelpText('after', helpAfter('help.trace.verify.exit-codes', lang))
-    .action(guarded(setExitCode, lang, (file: string) => verifyCommand(file, lang, setExitCode)));
+    .addHelpText('after', helpAfter('help.trace.verify.exit-codes', lang));
+  withColorOptions(verify, lang).action(guarded(setExitCode, lang, (file: string) => verifyCommand(file, lang, setExitCode)));
   const show = trace
     .command('show')
     .description(t('help.trace.show'))
@@ -210,14 +198,14 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .argument('<trace>', t('help.trace.file'))
     .option('--root <dir>', t('help.trace.root'));
   withColorOptions(show, lang).action(guarded(setExitCode, lang, (file: string, o: { color?: boolean; root?: string }) => showCommand(file, o, lang, setExitCode)));
-  trace
+  const replay = trace
     .command('replay')
     .description(t('help.trace.replay'))
     .usage(t('help.trace.file-usage'))
     .argument('<trace>', t('help.trace.file'))
     .option('--root <dir>', t('help.trace.root'))
-    .addHelpText('after', helpAfter('help.trace.replay.exit-codes', lang))
-    .action(guarded(setExitCode, lang, (file: string, o: { root?: string }) => replayCommand(file, o, lang, setExitCode)));
+    .addHelpText('after', helpAfter('help.trace.replay.exit-codes', lang));
+  withColorOptions(replay, lang).action(guarded(setExitCode, lang, (file: string, o: { root?: string }) => replayCommand(file, o, lang, setExitCode)));
   const fork = trace
     .command('fork')
     .description(t('help.trace.fork'))

@@ -16,7 +16,7 @@ import {
   contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract, createRunFolder,
 } from '../node/dryRunHost.ts';
 import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
-import { samePath } from '../node/paths.ts';
+import { isWithin, samePath } from '../node/paths.ts';
 import { createModelProvider } from '../node/llmConfig.ts';
 import {
   HUMAN_DECISION, LIST_SNAPSHOTS, RUN_AGENT, RUN_PROGRESS,
@@ -45,9 +45,14 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
   const rootOf = (path: string) => host.roots().find((r) => !relative(r, path).startsWith('..')) ?? dirname(path);
 
   const snapshotsFor = async (contractPath: string): Promise<SnapshotChoice[]> => {
-    const folders = new Set([rootOf(contractPath), dirname(contractPath)]);
+    // A workspace folder is searched in depth (a bounded walk); a contract outside every folder
+    // only beside it and in its `snapshots` folder: never a walk of its whole disk (docs/robustness.md).
+    const root = host.roots().find((r) => isWithin(r, contractPath));
     const files = new Set<string>();
-    for (const f of folders) for (const file of await globFiles(f, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) files.add(file);
+    const searches: [string, readonly string[]][] = root
+      ? [[root, SNAPSHOT_GLOBS]]
+      : [[dirname(contractPath), SNAPSHOT_GLOBS.flatMap((g) => [g.replace('**/', ''), g.replace('**/', 'snapshots/')])]];
+    for (const [folder, globs] of searches) for (const file of await globFiles(folder, globs, SNAPSHOT_EXCLUDES)) files.add(file);
     const choices: SnapshotChoice[] = [];
     for (const file of [...files].sort()) {
       try {

@@ -12,7 +12,8 @@ import {
   type ContractDiagnostic, type DiffPolicy, type ParsedContract,
 } from '../service/index.ts';
 import { sourceLabel, type GitSource } from '../node/gitRevision.ts';
-import { DiffInputError, loadVersion, type LoadedVersion, type VersionSource } from '../node/diffInputs.ts';
+import { InputError } from '../node/inputError.ts';
+import { loadVersion, type LoadedVersion, type VersionSource } from '../node/diffInputs.ts';
 import { uriToPath } from '../node/nodeFileSystem.ts';
 import {
   REVISION_TEXT, SEMANTIC_DIFF,
@@ -55,7 +56,7 @@ export function registerSemanticDiff(connection: Connection, documents: TextDocu
     try {
       return await loadVersion(source);
     } catch (e) {
-      if (e instanceof DiffInputError) throw invalid(diffMessage(e.messageId, e.args, lang()), { messageId: e.messageId, args: e.args });
+      if (e instanceof InputError) throw invalid(e.text(lang()), { messageId: e.messageId, args: e.args });
       throw e;
     }
   };

@@ -70,7 +70,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   let lang: Lang = 'en';
   let docsBase = `${docsFolder}/rules.md`;
 
-  const nodeFs = createNodeFileSystem();
+  const rootPaths = () => roots.map(uriToPath).filter((p): p is string => p !== undefined);
+  const nodeFs = createNodeFileSystem(rootPaths);
   const fs = overlayFileSystem(nodeFs, (uri) => documents.get(uri)?.getText());
   const makeService = () => createLanguageService({ fs, roots });
   // The ReDoS analysis never holds up diagnostics: a pattern not analysed yet counts as unknown
@@ -173,7 +174,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   const semanticDiff = registerSemanticDiff(connection, documents, () => lang, async (uri) => diffPolicyOf((await service!.workspace.configFor(uri)).config.diff));
   registerRunAgent(connection, documents, {
     lang: () => lang,
-    roots: () => roots.map(uriToPath).filter((p): p is string => p !== undefined),
+    roots: rootPaths,
     model: (uri) => {
       const doc = documents.get(uri);
       return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;

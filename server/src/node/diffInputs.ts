@@ -3,27 +3,22 @@
  * language server and the GitHub Action alike: a file on disk (a regular file of at most
  * `DEFAULT_MAX_FILE_BYTES`), or a file's older version from git (a ref or the index). Bytes are
  * decoded and parsed like `lint` does; a version that cannot be compared (unreadable, binary, too
- * large, not in git) is a `DiffInputError` with a catalogue message. Also the diff policy that
+ * large, not in git) is an `InputError` (node/inputError.ts) with a diff catalogue message. Also the diff policy that
  * applies to a file (its configuration's `diff` setting).
  */
 import { dirname, resolve } from 'node:path';
 import {
-  decodeText, diffMessage, diffPolicyOf, parseContract, DEFAULT_MAX_FILE_BYTES, Workspace,
+  decodeText, DIFF_PREFIX, diffPolicyOf, parseContract, DEFAULT_MAX_FILE_BYTES, Workspace,
   type DiffMessageId, type DiffPolicy, type ParsedContract,
 } from '../service/index.ts';
 import { GitError, readAtRevision, sourceLabel, type GitSource } from './gitRevision.ts';
 import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
 import { readRegularFile } from './paths.ts';
+import { InputError } from './inputError.ts';
 
-/** A version that cannot be compared; `message` is the catalogue's English text. */
-export class DiffInputError extends Error {
-  constructor(
-    readonly messageId: DiffMessageId,
-    readonly args: Readonly<Record<string, string | number>>,
-  ) {
-    super(diffMessage(messageId, args));
-    this.name = 'DiffInputError';
-  }
+/** A version that cannot be compared: an `InputError` with a diff catalogue message. */
+function inputError(id: DiffMessageId, args: Readonly<Record<string, string | number>>): InputError {
+  return new InputError(`${DIFF_PREFIX}${id}`, args);
 }
 
 /** One compared version as reports name it: the file and, when read from git, the ref or `index`. */
@@ -58,14 +53,14 @@ async function bytesOf(source: VersionSource): Promise<Uint8Array> {
     try {
       return await readAtRevision(source.path, source.git);
     } catch (e) {
-      if (e instanceof GitError) throw new DiffInputError(e.messageId, e.args);
+      if (e instanceof GitError) throw inputError(e.messageId, e.args);
       throw e;
     }
   }
   try {
     return readRegularFile(source.path, DEFAULT_MAX_FILE_BYTES);
   } catch (e) {
-    throw new DiffInputError('input.unreadable', { file: source.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+    throw inputError('input.unreadable', { file: source.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
 }
 
@@ -73,9 +68,9 @@ async function bytesOf(source: VersionSource): Promise<Uint8Array> {
 export async function loadVersion(source: VersionSource): Promise<LoadedVersion> {
   const bytes = await bytesOf(source);
   const version: DiffVersion = source.git === undefined ? { file: source.file } : { file: source.file, ref: sourceLabel(source.git) };
-  if (bytes.length > DEFAULT_MAX_FILE_BYTES) throw new DiffInputError('input.tooLarge', { file: versionLabel(version), limit: DEFAULT_MAX_FILE_BYTES });
+  if (bytes.length > DEFAULT_MAX_FILE_BYTES) throw inputError('input.tooLarge', { file: versionLabel(version), limit: DEFAULT_MAX_FILE_BYTES });
   const decoded = decodeText(bytes);
-  if (decoded.binary) throw new DiffInputError('input.binary', { file: versionLabel(version) });
+  if (decoded.binary) throw inputError('input.binary', { file: versionLabel(version) });
   return { version, text: decoded.text, model: parseContract(decoded.text) };
 }
 

@@ -4,13 +4,17 @@
  * rule, reading the resource files a contract names, and running one query with its trace
  * written to a run folder as the events happen (docs/dry-run.md).
  */
-import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
 import { TraceWriter } from './traceWriter.ts';
 import { type ContractDiagnostic, createLanguageService, format, type MessageArgs, createScriptedModel, type Decide, decodeText, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, sha256Hex, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
 import { RunFolder, RUNS_DIR } from './runFolder.ts';
-import { displayPath, readRegularFile } from './paths.ts';
+import { InputError } from './inputError.ts';
+
+export { InputError } from './inputError.ts';
+import { displayPath, isWithin, readRegularFile } from './paths.ts';
 
 /** File names of snapshots (docs/dry-run.md, "Naming"). */
 export const SNAPSHOT_GLOBS = ['**/*.snapshot.yaml', '**/*.snapshot.yml', '**/*.snapshot.json'];
@@ -18,26 +22,6 @@ export const SNAPSHOT_GLOBS = ['**/*.snapshot.yaml', '**/*.snapshot.yml', '**/*.
 export const SNAPSHOT_EXCLUDES = ['**/node_modules/**', '**/.git/**', '**/.agents-md/**'];
 /** Largest contract or snapshot file read (bytes). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
-
-/**
- * A problem that stops a command, worded with file and place: a message (`messageId`, a
- * full l10n id such as `run.host.binary.snapshot`, and `args`); `message` is its English text, and
- * `text(lang)` gives it in the reader's language.
- */
-export class InputError extends Error {
-  constructor(
-    readonly messageId: string,
-    readonly args: MessageArgs = {},
-  ) {
-    super(format(messageId, args));
-    this.name = 'InputError';
-  }
-
-  /** The message in `lang`. */
-  text(lang: string): string {
-    return format(this.messageId, this.args, lang);
-  }
-}
 
 /** A contract read from disk. */
 export interface LoadedContract {
@@ -86,6 +70,7 @@ export function createRunFolder(root: string, name: string, cwd: string = root):
   // Checked before anything is created: an existing `.agents-md` or `runs` may be a link.
   const top = realpathSync(root);
   for (const p of [join(root, '.agents-md'), join(root, RUNS_DIR)]) {
+    if (statSync(p, { throwIfNoEntry: false })?.isDirectory() === false) throw new InputError('run.host.runsNotDirectory', { path: displayPath(cwd, p), root: displayPath(cwd, root) });
     const real = existsSync(p) ? realpathSync(p) : undefined;
     if (real !== undefined && relative(top, real).startsWith('..')) throw new InputError('run.host.runsOutside', { root: displayPath(cwd, root), target: real });
   }
@@ -135,15 +120,15 @@ export function contractForSnapshot(snapshotPath: string, snapshot: Pick<Snapsho
  */
 export async function resourceReader(root: string, contract: LoadedContract): Promise<(name: string) => string | undefined> {
   // A contract outside the workspace root is its own workspace (resources beside it).
-  const inside = !relative(root, contract.path).startsWith('..');
-  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(inside ? root : dirname(contract.path))] });
+  const workspace = isWithin(root, contract.path) ? root : dirname(contract.path);
+  const service = createLanguageService({ fs: createNodeFileSystem(() => [workspace]), roots: [fileUri(workspace)] });
   const facts = await service.facts(fileUri(contract.path), contract.model);
   const texts = new Map<string, string>();
   for (const [name, status] of facts.resources) {
+    // Only files found inside the workspace, read like any other (docs/robustness.md).
     if (status.status !== 'found') continue;
     try {
-      const bytes = readFileSync(new URL(status.uri));
-      if (bytes.length <= MAX_FILE_BYTES) texts.set(name, decodeText(bytes).text);
+      texts.set(name, decodeText(readRegularFile(fileURLToPath(status.uri), { maxBytes: MAX_FILE_BYTES, roots: [workspace] })).text);
     } catch {
       // unreadable: the expression that needs it is unknown, which the trace shows
     }
@@ -165,7 +150,8 @@ export function fixedDecision(decision: HumanDecision): Decide {
 /** Sleeps `ms`, ended early by `signal` (for `--real-delays`). */
 export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((done) => {
-    const t = setTimeout(done, ms);
+    // Timers overflow above 2^31 - 1 ms; no mocked delay is waited longer than that.
+    const t = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
     signal?.addEventListener('abort', () => (clearTimeout(t), done()), { once: true });
   });
 }

@@ -1,11 +1,19 @@
 /**
  * The service's `FileSystem` on the real disk. URIs are `file:` URIs (vscode-uri); anything
- * else, and every ordinary I/O error, reads as "not there": these methods never throw.
+ * else, and every ordinary I/O error, reads as "not there": these methods never throw. Reads go
+ * through the bounded reader (regular files only, size checked first, links kept inside their
+ * workspace folder) and scans are bounded walks (docs/robustness.md).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { glob } from 'tinyglobby';
 import { URI } from 'vscode-uri';
 import type { FileSystem } from '../service/index.ts';
+import { isWithin, readRegularFile } from './paths.ts';
+
+/** Largest file the service reads through the file system (resources are hashed up to this size). */
+export const MAX_READ_BYTES = 64 * 1024 * 1024;
+/** Deepest folder a scan enters, and most files it returns. */
+export const WALK_LIMITS = { depth: 32, files: 10_000 } as const;
 
 /** The `file:` URI of an absolute path. */
 export function fileUri(path: string): string {
@@ -25,26 +33,39 @@ export function uriToPath(uri: string): string | undefined {
 /**
  * Absolute paths of the files under `folder` that match `include` and not `exclude` (globs
  * relative to the folder), sorted. Dot folders are searched only where a pattern names them
- * (`.github/**`), as shells and most linters do. Symbolic links are followed.
+ * (`.github/**`), as shells and most linters do. A bounded walk: at most `WALK_LIMITS.depth`
+ * folders deep and `WALK_LIMITS.files` files; symbolic links are followed, but a file whose real
+ * path lies outside `folder` is left out, and each real file is listed once (a link loop or a
+ * second link to it does not list it again).
  */
 export async function globFiles(folder: string, include: readonly string[], exclude: readonly string[]): Promise<string[]> {
   if (include.length === 0) return [];
   try {
-    const found = await glob([...include], { cwd: folder, ignore: [...exclude], absolute: true, onlyFiles: true, expandDirectories: false });
-    return found.sort();
+    const top = await realpath(folder);
+    const found = await glob([...include], { cwd: folder, ignore: [...exclude], absolute: true, onlyFiles: true, expandDirectories: false, deep: WALK_LIMITS.depth });
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const f of found.sort()) {
+      const real = await realpath(f).catch(() => undefined);
+      if (real === undefined || seen.has(real) || !isWithin(top, real)) continue;
+      seen.add(real);
+      out.push(f);
+      if (out.length >= WALK_LIMITS.files) break;
+    }
+    return out;
   } catch {
     return [];
   }
 }
 
-/** Creates a `FileSystem` over node:fs. */
-export function createNodeFileSystem(): FileSystem {
+/** Creates a `FileSystem` over node:fs; `roots` gives the workspace folders (paths) that links must not leave. */
+export function createNodeFileSystem(roots: () => readonly string[] = () => []): FileSystem {
   return {
     async readFile(uri) {
       const path = uriToPath(uri);
       if (path === undefined) return undefined;
       try {
-        return await readFile(path);
+        return readRegularFile(path, { maxBytes: MAX_READ_BYTES, roots: roots() });
       } catch {
         return undefined;
       }

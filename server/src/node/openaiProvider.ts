@@ -50,12 +50,15 @@ type Attempt = { readonly text: string } | { readonly retry: ModelError; readonl
  *   answering 429/5xx (`status` set where there was an answer);
  * - `MODEL_PROTOCOL_ERROR` when it rejected the request (other 4xx) or answered something that is
  *   not a chat completion (the message names the path, e.g. `choices[0].message`).
- * No message, and nothing serialisable on the provider or its errors, contains the API key: every
- * message passes through `redact`, which also covers endpoints that echo the key back.
+ * No message, answer or tool call, and nothing serialisable on the provider or its errors, contains
+ * the API key: everything the endpoint sends passes through `redact` before it is cut or parsed.
  */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
   const apiKey = options.apiKey ?? '';
-  const redact = (text: string): string => (apiKey ? text.split(apiKey).join('[redacted]') : text);
+  // The key as written and as JSON may escape it inside a string; redacted before anything is cut
+  // or parsed, so that no fragment of it survives a shortened message (docs/robustness.md).
+  const forms = apiKey ? [...new Set([apiKey, JSON.stringify(apiKey).slice(1, -1), apiKey.replaceAll('/', '\\/')])] : [];
+  const redact = (text: string): string => forms.reduce((t, f) => t.split(f).join('[redacted]'), text);
   const error = (code: ModelError['code'], id: ModelMessageId, args: Record<string, string | number> = {}, status?: number) =>
     new ModelError(code, redact(format(id, args)), status);
 
@@ -79,8 +82,10 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     try {
       // `redirect: manual`: the key must not follow a redirect to another host.
       const res = await doFetch(endpoint, { method: 'POST', headers, body, redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-      const text = await readText(res, maxBytes);
-      if (text === undefined) throw error('MODEL_PROTOCOL_ERROR', 'model.response.tooLarge', { endpoint, limit: maxBytes }, res.status);
+      const raw = await readText(res, maxBytes);
+      if (raw === undefined) throw error('MODEL_PROTOCOL_ERROR', 'model.response.tooLarge', { endpoint, limit: maxBytes }, res.status);
+      // Everything the endpoint says leaves the provider redacted: error texts, the answer, tool arguments.
+      const text = redact(raw);
       if (res.status >= 200 && res.status < 300) return { text };
       return httpFailure(res, text, n);
     } catch (e) {
@@ -93,7 +98,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
 
   function httpFailure(res: Response, text: string, n: number): Attempt {
     const status = res.status;
-    const detail = errorDetail(text, res.statusText);
+    const detail = errorDetail(text, redact(res.statusText));
     if (status === 429 || status >= 500) {
       const wait = retryAfterMs(res.headers.get('retry-after'));
       if (wait !== undefined && wait > maxDelayMs) {
@@ -117,7 +122,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
         if (request.signal?.aborted) throw error('CANCELLED', 'model.cancelled');
         const outcome = await attempt(body, request.signal, n);
         if ('text' in outcome) {
-          const step = parseCompletion(outcome.text, (id, args) => error('MODEL_PROTOCOL_ERROR', id, { endpoint, ...args }));
+          const parsed = parseCompletion(outcome.text, (id, args) => error('MODEL_PROTOCOL_ERROR', id, { endpoint, ...args }));
+          // Again after parsing: JSON escapes (`\u0073k-…`) may have spelt the key differently.
+          const step: typeof parsed = parsed.kind === 'final'
+            ? { ...parsed, text: redact(parsed.text) }
+            : { ...parsed, calls: parsed.calls.map((c) => ({ ...c, name: redact(c.name), rawArguments: redact(c.rawArguments) })), ...(parsed.text ? { text: redact(parsed.text) } : {}) };
           return { ...step, usage: usageOf(step.usage, payload, step) };
         }
         if (n > options.retries) throw outcome.retry;

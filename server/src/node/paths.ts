@@ -1,5 +1,9 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+/**
+ * Paths and the one bounded reader for every file a user (or a cloned repository) names: scans,
+ * configuration `extends`, snapshot contracts, resources, traces (docs/robustness.md).
+ */
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** `target` relative to `from`, with `/` separators; absolute when it is on another drive. */
 export function displayPath(from: string, target: string): string {
@@ -7,17 +11,67 @@ export function displayPath(from: string, target: string): string {
   return (rel === '' ? '.' : rel).split(sep).join('/');
 }
 
+/** True when `path` is `dir` or inside it (both absolute, compared as written). */
+export function isWithin(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** Where a bounded read may go: a path inside one of `roots` must also resolve (links followed) inside that root. */
+export interface ReadLimits {
+  readonly maxBytes: number;
+  /** Workspace folders (absolute). A path inside one whose real path lies outside it is refused (`EOUTSIDE`). */
+  readonly roots?: readonly string[];
+}
+
+const fail = (code: string): Error => Object.assign(new Error(code), { code });
+// O_NONBLOCK: opening a FIFO must not wait for a writer; it changes nothing for regular files.
+const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+function checkStats(st: Stats, maxBytes: number): number {
+  if (!st.isFile()) throw fail('ENOTREG');
+  if (st.size > maxBytes) throw fail('EFBIG');
+  return st.size;
+}
+
+function checkContained(path: string, real: string, roots: readonly string[] | undefined, realRoot: (root: string) => string): void {
+  for (const root of roots ?? []) {
+    if (isWithin(root, path) && !isWithin(realRoot(root), real)) throw fail('EOUTSIDE');
+  }
+}
+
+const realOr = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
 /**
  * The bytes of a regular file of at most `maxBytes` bytes. Throws an error whose `code` is
  * `ENOTREG` for anything else (a directory, a FIFO, `/dev/zero`: reading those would block or never
- * end), `EFBIG` for a larger file, or the file system's own code (`ENOENT`…).
+ * end), `EFBIG` for a larger file (checked before reading), `EOUTSIDE` for a link out of its
+ * workspace folder, or the file system's own code (`ENOENT`…). A file that grows while read is cut at
+ * the size it had.
  */
-export function readRegularFile(path: string, maxBytes: number): Buffer {
-  const st = statSync(path);
-  const fail = (code: string) => Object.assign(new Error(code), { code });
-  if (!st.isFile()) throw fail('ENOTREG');
-  if (st.size > maxBytes) throw fail('EFBIG');
-  return readFileSync(path);
+export function readRegularFile(path: string, limits: number | ReadLimits): Buffer {
+  const { maxBytes, roots } = typeof limits === 'number' ? { maxBytes: limits, roots: undefined } : limits;
+  if (roots?.length) checkContained(resolve(path), realpathSync(path), roots, realOr);
+  const fd = openSync(path, FLAGS);
+  try {
+    const size = checkStats(fstatSync(fd), maxBytes);
+    const buf = Buffer.alloc(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === size ? buf : buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** True when two paths name the same file (links resolved; compared as written when one does not exist). */

@@ -83,8 +83,11 @@ export interface LanguageService extends DocumentFeatures {
   facts(uri: string, model: ParsedContract, analyzeRegex?: RegexAnalyzer | false): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }>;
   /** Validates a parsed document against facts gathered before. Synchronous. */
   validate(model: ParsedContract, facts?: WorkspaceFacts, fileFindings?: readonly Finding[]): ContractDiagnostic[];
-  /** Decodes, parses, gathers facts and validates a file's bytes in one call. */
-  lintBytes(uri: string, bytes: Uint8Array): Promise<LintResult>;
+  /**
+   * Decodes, parses, gathers facts and validates a file's bytes in one call. `size` is the file's
+   * size when the bytes were not read because it is over the limit (docs/robustness.md).
+   */
+  lintBytes(uri: string, bytes: Uint8Array, size?: number): Promise<LintResult>;
   /** Drops the cached model of a closed document. */
   forget(uri: string): void;
 }
@@ -104,11 +107,11 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
     },
     facts: (uri, model, analyzeRegex) => workspace.facts(uri, model, analyzeRegex),
     validate: (model, facts = EMPTY_FACTS, fileFindings = []) => validateContract(model, facts, fileFindings),
-    async lintBytes(uri, bytes) {
+    async lintBytes(uri, bytes, size = bytes.length) {
       const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
       const empty = parseContract('');
-      if (bytes.length > maxBytes) {
-        const d = validateContract(empty, EMPTY_FACTS, [{ code: 'file-too-large', range: zero, args: { size: bytes.length, limit: maxBytes } }]);
+      if (size > maxBytes) {
+        const d = validateContract(empty, EMPTY_FACTS, [{ code: 'file-too-large', range: zero, args: { size, limit: maxBytes } }]);
         return { uri, diagnostics: d, configProblems: [] };
       }
       const decoded = decodeText(bytes);
@@ -142,7 +145,7 @@ export { wordDiff } from './diff/wordDiff.ts';
 export { versionAdviceDiagnostics } from './diff/diagnostics.ts';
 export { IMPACT_RULES, BUMPS, type RuleId as DiffRuleId, type ImpactRule } from './diff/rules.ts';
 export { DIFF_MESSAGES, type DiffMessageId } from './diff/messages.ts';
-export { diffMessage } from './diff/diffMessage.ts';
+export { diffMessage, DIFF_PREFIX } from './diff/diffMessage.ts';
 export { localiseAdvice, localiseChange, localiseDiff } from './diff/localise.ts';
 export { diffSectionTitle, diffSummary } from './diff/labels.ts';
 export type * from './diff/types.ts';

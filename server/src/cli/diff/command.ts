@@ -13,7 +13,8 @@ import { errorLine, useColor } from '../terminal.ts';
 import { formatDiffText } from '../format/diffText.ts';
 import { formatDiffJson } from '../format/diffJson.ts';
 import { formatDiffMarkdown } from '../format/diffMarkdown.ts';
-import { DiffInputError, diffPolicyFor, loadVersion, type LoadedVersion, type VersionSource } from '../../node/diffInputs.ts';
+import { diffPolicyFor, loadVersion, type VersionSource } from '../../node/diffInputs.ts';
+import { guarded } from '../guarded.ts';
 import { versionLabel, type DiffReport } from './report.ts';
 import { GATES, trippedGates, type Gate } from './gates.ts';
 
@@ -60,18 +61,10 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
     errorLine(diffMessage(sources, {}, lang));
     return EXIT.USAGE;
   }
-  let before: LoadedVersion;
-  let after: LoadedVersion;
-  try {
-    [before, after] = await Promise.all([loadVersion(sources[0]), loadVersion(sources[1])]);
-  } catch (e) {
-    if (!(e instanceof DiffInputError)) throw e;
-    errorLine(diffMessage(e.messageId, e.args, lang));
-    return EXIT.USAGE;
-  }
+  const [before, after] = await Promise.all([loadVersion(sources[0]), loadVersion(sources[1])]);
   for (const v of [before, after]) if (v.model.kind === 'freeform') errorLine(diffMessage('report.notContract', { file: versionLabel(v.version), kind: v.model.kind }, lang));
 
-    // The project's diff policy: the configuration nearest to the newer version, up to the working directory.
+  // The project's diff policy: the configuration nearest to the newer version, up to the working directory.
   const policy = await diffPolicyFor(sources[1].path, process.cwd());
   const report: DiffReport = { before: before.version, after: after.version, diff: diffContracts(before.model, after.model, policy) };
   const output =
@@ -82,7 +75,7 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
 
   const tripped = trippedGates(report.diff, new Set(options.failOn ?? []));
   for (const t of tripped) errorLine(diffMessage(t.messageId, t.args, lang));
-  return tripped.length > 0 ? EXIT.DIFF_GATED : EXIT.OK;
+  return tripped.length > 0 ? EXIT.FAILED : EXIT.OK;
 }
 
 /**
@@ -105,7 +98,7 @@ export function registerDiffCommand(program: Command, lang: Lang, setExitCode: (
     .option('--no-color', format('cli.option.noColor', {}, lang))
     // A blank line, then the exit codes, after the help text (as `lint` does).
     .addHelpText('after', ['', t('command.exitCodes')].join('\n'))
-    .action(async (file: string, other: string | undefined, options: Omit<DiffOptions, 'lang'>) => {
+    .action(guarded(setExitCode, lang, async (file: string, other: string | undefined, options: Omit<DiffOptions, 'lang'>) => {
       setExitCode(await runDiff(file, other, { ...options, lang }));
-    });
+    }));
 }

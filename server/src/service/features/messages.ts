@@ -59,6 +59,11 @@ export const FEATURE_MESSAGES = {
 
   'lsp.requestCancelled': 'The request was cancelled.',
   'lsp.documentChanged': 'The document changed; diagnostics are recomputed.',
+  'lsp.invalidParams': 'Invalid params for {method}: {path} must be of type {expected}.',
+  'lsp.notInitialized': '{method} was sent before initialize: the server is not initialized yet.',
+  'lsp.droppedBeforeInitialize': 'Dropped {method}: it was sent before initialize.',
+  'lsp.framingError': 'A message could not be read (framing error), the server stops: {detail}',
+  'lsp.partialMessage': 'A message has been incomplete for {seconds} s: its Content-Length may be wrong.',
 } as const;
 
 registerMessages('features', FEATURE_MESSAGES);

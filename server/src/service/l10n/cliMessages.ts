@@ -67,6 +67,7 @@ export const CLI_MESSAGES = {
   'cli.files.missing': '{arg}: no such file or directory',
   'cli.files.unreadable': '{arg}: cannot be read ({error})',
   'cli.files.notRegular': '{arg}: cannot be read (not a regular file or directory)',
+  'cli.files.outside': '{arg}: not read (a link to a file outside the workspace root; docs/robustness.md)',
 
   'cli.summary.clean': '✔ no problems in {files, plural, one {# file} other {# files}}',
   'cli.summary.problems':

@@ -12,18 +12,31 @@ import { buildArraySection, buildObjectSection, buildSchemaSection } from './sec
 /** Longest line and deepest block nesting remark is given; beyond them its time grows too fast (bench/robustness). */
 export const MAX_LINE_LENGTH = 20_000;
 export const MAX_NESTING = 100;
+/**
+ * Most emphasis, code and link markers in one paragraph: inline parsing of runs such as `*a_` or
+ * `` \`` `` grows quadratically (15 KB of `*a_` took 4 s, 60 KB 49 s: docs/robustness.md).
+ */
+export const MAX_INLINE_MARKERS = 2_000;
+const INLINE_MARKER = /[*_`[\]<>~\\!]/g;
 
 /**
  * Why a slice is too complex to hand to remark, as the `content-too-complex` message variant and
  * its arguments, or undefined: a line longer than MAX_LINE_LENGTH characters (`size` = its
- * length), or more than MAX_NESTING nested block quotes and list markers (`size` = the depth).
+ * length), more than MAX_NESTING nested block quotes and list markers (`size` = the depth), or a
+ * paragraph (lines up to a blank one, outside fences) with more than MAX_INLINE_MARKERS markers.
  */
-function complexity(text: string): { variant: 'longLine' | 'nesting'; args: { size: number; limit: number } } | undefined {
+function complexity(text: string): { variant: 'longLine' | 'nesting' | 'inline'; args: { size: number; limit: number } } | undefined {
   let start = 0;
+  let markers = 0;
+  let fenced = false;
   while (start <= text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     if (end - start > MAX_LINE_LENGTH) return { variant: 'longLine', args: { size: end - start, limit: MAX_LINE_LENGTH } };
+    const line = text.slice(start, end);
+    if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+    markers = fenced || line.trim() === '' ? 0 : markers + (line.match(INLINE_MARKER)?.length ?? 0);
+    if (markers > MAX_INLINE_MARKERS) return { variant: 'inline', args: { size: markers, limit: MAX_INLINE_MARKERS } };
     const prefix = /^(?:[ \t]*(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t])))*/.exec(text.slice(start, Math.min(end, start + 4 * MAX_NESTING + 400)))![0];
     const depth = (prefix.match(/>|[-+*]|\d{1,9}[.)]/g) ?? []).length;
     if (depth > MAX_NESTING) return { variant: 'nesting', args: { size: depth, limit: MAX_NESTING } };

@@ -498,10 +498,11 @@ class Run {
     const remaining = Math.max(0, this.view.budgets.timeoutMs - this.sim.elapsed);
     const controller = new AbortController();
     let timedOut = false;
+    // Node's timers overflow above 2^31 - 1 ms (24.8 days): a 30-day budget would fire at once.
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, remaining);
+    }, Math.min(remaining, 2 ** 31 - 1));
     const onHostAbort = () => controller.abort();
     this.o.signal?.addEventListener('abort', onHostAbort, { once: true });
     try {

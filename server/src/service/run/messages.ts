@@ -282,6 +282,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'view.running': 'running…',
   'host.rootNotDirectory': '{root}: the workspace root is not an existing directory.',
   'host.runsOutside': '{root}/.agents-md/runs leads outside the workspace (to {target}): runs are not written there.',
+  'host.runsNotDirectory': '{path} is not a folder: runs are written under {root}/.agents-md/runs only. Remove or rename it.',
   'view.cancelled': 'The run was cancelled.',
   'view.progress': '{query}: {events} events',
   'view.waitingForHuman': 'waiting for your decision',

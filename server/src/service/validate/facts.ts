@@ -61,6 +61,8 @@ export interface ExternalName {
 export type ResourceStatus =
   | { readonly status: 'found'; readonly uri: string; readonly sha256: string }
   | { readonly status: 'missing'; readonly tried: readonly string[] }
+  /** The name leads outside the workspace folder: not looked up, never read (docs/robustness.md). */
+  | { readonly status: 'outside' }
   /** `no-workspace`: the document is in no workspace folder; `too-large`: `size` bytes is over the hashing limit `limit`. */
   | { readonly status: 'unchecked'; readonly reason: 'no-workspace' }
   | { readonly status: 'unchecked'; readonly reason: 'too-large'; readonly size: number; readonly limit: number };

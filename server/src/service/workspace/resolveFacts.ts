@@ -275,6 +275,11 @@ export class Workspace {
       }
       const rootUri = URI.parse(root);
       const candidates = [...config.resourceRoots.map((d) => Utils.joinPath(rootUri, d, name)), Utils.joinPath(docDir, name), Utils.joinPath(rootUri, name)];
+      // A resource is read only inside the workspace folder: `../../.ssh/id_rsa` must not become a run's answer.
+      if (candidates.some((c) => relative(rootUri, c) === c.path)) {
+        out.set(name, { status: 'outside' });
+        continue;
+      }
       let found: ResourceStatus | undefined;
       for (const c of candidates) {
         const st = await this.stat(c.toString());

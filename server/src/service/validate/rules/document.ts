@@ -256,12 +256,13 @@ export const contentTooComplex: Rule = {
   code: 'content-too-complex',
   severity: 'warning',
   summary: 'A section is not analysed when its Markdown is too deep or its lines too long.',
-  description: 'Markdown parsers slow down sharply on thousands of nested block quotes or list items and on lines of hundreds of thousands of characters. A section with a line over 20,000 characters or more than 100 nested levels is skipped so that the editor stays responsive; split the line or flatten the nesting.',
+  description: 'Markdown parsers slow down sharply on thousands of nested block quotes or list items and on lines of hundreds of thousands of characters. A section with a line over 20,000 characters, more than 100 nested levels or a paragraph with more than 2,000 emphasis, code and link markers (`*`, `_`, backticks, brackets) is skipped so that the editor stays responsive; split the line or the paragraph, or flatten the nesting.',
   source: 'DEVELOPERS.md ("the server never crashes or hangs"); bench/robustness findings',
   messages: {
     default: 'This section is not analysed: the Markdown parser failed ({detail}).',
     longLine: 'This section is not analysed: it has a line of {size} characters (the limit is {limit}).',
     nesting: 'This section is not analysed: it nests {size} block quotes or list items (the limit is {limit}).',
+    inline: 'This section is not analysed: a paragraph has {size} emphasis, code or link markers (the limit is {limit}).',
   },
   examples: { bad: '', good: '' },
 };

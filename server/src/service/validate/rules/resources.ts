@@ -11,7 +11,10 @@ export const resourceMissing: Rule = {
   description: 'Seed 001\'s GitOps rule: "every external resource referenced in an AGENTS.md (CSV, API endpoint, model id) must exist under configs/resources/ and pass its SHA-256 check". A backticked file name (`vendor_whitelist.csv`) is looked up next to the contract, at the workspace root and under each `resourceRoots` folder of the config (default `configs/resources`). When there is no workspace to look in (a file opened alone), the rule says it could not check.',
   source: 'seed 001 §5.5',
   needsWorkspace: true,
-  messages: { default: 'Resource `{name}` was not found (looked in {tried}).' },
+  messages: {
+    default: 'Resource `{name}` was not found (looked in {tried}).',
+    outside: 'Resource `{name}` lies outside the workspace folder: resources are looked up and read inside it only (docs/robustness.md).',
+  },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Core Mandate**: "Only handle vendors in \`vendor_whitelist_v9.csv\`"\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Core Mandate**: "Only handle vendors in \`vendor_whitelist.csv\`"\n`,
@@ -27,7 +30,8 @@ export const resourceMissing: Rule = {
       const key = `${r.name}@${r.range.start.line}:${r.range.start.character}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      if (status.status === 'missing') yield { code: 'resource-missing', range: r.range, args: { name: r.name, tried: status.tried.join(', ') } };
+      if (status.status === 'outside') yield { code: 'resource-missing', range: r.range, args: { name: r.name }, variant: 'outside' };
+      else if (status.status === 'missing') yield { code: 'resource-missing', range: r.range, args: { name: r.name, tried: status.tried.join(', ') } };
       else if (status.reason === 'too-large') yield { code: 'resource-unchecked', range: r.range, args: { name: r.name, size: status.size, limit: status.limit }, variant: 'tooLarge' };
       else yield { code: 'resource-unchecked', range: r.range, args: { name: r.name } };
     }

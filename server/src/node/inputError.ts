@@ -1,0 +1,22 @@
+/**
+ * The one error for input a command cannot use (a file that cannot be read, is binary or too large,
+ * a snapshot with errors, a git failure…): a catalogue message (`messageId`, a full l10n id such as
+ * `run.host.binary.snapshot` or `diff.input.tooLarge`, and `args`). `message` is its English text;
+ * `text(lang)` gives it in the reader's language. The CLI prints it and exits 2 (cli/guarded.ts).
+ */
+import { format, type MessageArgs } from '../service/index.ts';
+
+export class InputError extends Error {
+  constructor(
+    readonly messageId: string,
+    readonly args: MessageArgs = {},
+  ) {
+    super(format(messageId, args));
+    this.name = 'InputError';
+  }
+
+  /** The message in `lang`. */
+  text(lang: string): string {
+    return format(this.messageId, this.args, lang);
+  }
+}
