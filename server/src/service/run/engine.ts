@@ -19,7 +19,7 @@ import { checkPool, extractEntity, matchTrigger } from './boot.ts';
 import { assembleContext, resolveTemplate, retrieve, type ResolvedFilter } from './retrieval.ts';
 import { buildSystemPrompt } from './prompt.ts';
 import { verifyOutput } from './verify.ts';
-import { messageFields, runMessage, withArgMessages, type MessageRef } from './runMessage.ts';
+import { messageFields, refText, withArgMessages, type MessageRef } from './runMessage.ts';
 import type { TraceRecorder } from './trace.ts';
 import { Finish, OUTPUT_RETRIES, type Failure, type RunOptions, type RunResult } from './runTypes.ts';
 import { RunState } from './runState.ts';
@@ -35,6 +35,9 @@ const MAX_CALLS_PER_STEP = 64;
 
 /** One run of one query: the loop over `RunState`. Internal: `runQuery` is the entry point. */
 class Run extends RunState {
+  /** Checks of the accepted answer that could not be made (not checkable, or unknown). */
+  private unchecked = 0;
+
   async run(): Promise<RunResult> {
     const q = this.o.query;
     await this.emit('task_start', 'runner', 'success', {
@@ -55,7 +58,8 @@ class Run extends RunState {
       await this.emit('prompt', 'prompt', 'success', { chars: prompt.length, tools: [...this.view.tools.keys()], text: prompt });
       this.messages.push({ role: 'system', content: prompt }, { role: 'user', content: q.query });
       answer = await this.loop();
-      failure = { code: 'OK', args: { steps: this.steps } };
+      // An answer is only as good as the checks the dry run could make: say how many it could not.
+      failure = this.unchecked > 0 ? { code: 'OK', variant: 'unchecked', args: { steps: this.steps, unchecked: this.unchecked } } : { code: 'OK', args: { steps: this.steps } };
     } catch (e) {
       if (e instanceof Finish) failure = e.failure;
       else if (e instanceof ModelError) failure = modelFailure(this, e);
@@ -174,14 +178,19 @@ class Run extends RunState {
       checkBudgets(this);
       const fired = script?.fire ?? [];
       if (step.kind === 'tool_calls') {
-        this.messages.push({ role: 'assistant', content: step.text ?? '', toolCalls: step.calls });
+        // Calls beyond the limit are dropped, visibly: the assistant message lists only the calls that are answered.
+        const calls = step.calls.slice(0, MAX_CALLS_PER_STEP);
+        this.messages.push({ role: 'assistant', content: step.text ?? '', toolCalls: calls });
+        if (calls.length < step.calls.length) {
+          const dropped = step.calls.slice(MAX_CALLS_PER_STEP);
+          await this.emit('validation', 'validator', 'invalid', { subject: 'model', ...messageFields('check', { id: 'check.calls-per-step', args: { max: MAX_CALLS_PER_STEP } }), ...messageFields('detail', { id: 'detail.calls-dropped', args: { count: dropped.length, ids: dropped.map((c) => c.id).join(', ') } }), dropped: dropped.map((c) => c.id) });
+        }
         const approved = await fire(this, fired, 'tool');
-        for (const call of step.calls.slice(0, MAX_CALLS_PER_STEP)) await toolCall(this, call, approved);
+        for (const call of calls) await toolCall(this, call, approved);
         await applyPending(this);
         continue;
       }
       this.messages.push({ role: 'assistant', content: step.text });
-      await this.emit('final_output', 'planner', 'success', { text: step.text });
       await fire(this, fired, 'final');
       const verified = await this.verify(step.text);
       if (verified.retry) continue;
@@ -195,12 +204,15 @@ class Run extends RunState {
     for (const c of v.checks) {
       await this.emit('validation', 'validator', c.status, { subject: 'output', ...messageFields('check', { id: c.checkId, args: c.checkArgs }), ...(c.detail ? messageFields('detail', c.detail) : {}), pointer: c.pointer });
     }
+    // The answer is shown as final only once its checks are known (docs/dry-run.md, "Reading a run").
+    await this.emit('final_output', 'planner', v.failure ? 'invalid' : 'success', { text, ...(v.failure ? { code: v.failure.code } : {}) });
     if (v.failure) {
       // A condition fired by this step handles the failure; otherwise the model may correct its answer once.
       if (v.failure.retryable && this.outputRetries < OUTPUT_RETRIES && this.pending.length === 0) {
         this.outputRetries++;
-        const id = v.failure.code === 'OUTPUT_FORMAT_INVALID' ? 'feedback.format-retry' : 'feedback.schema-retry';
-        this.messages.push({ role: 'user', content: runMessage(id, v.failure.args) });
+        const feedback: MessageRef = { id: v.failure.code === 'OUTPUT_FORMAT_INVALID' ? 'feedback.format-retry' : 'feedback.schema-retry', args: v.failure.args };
+        this.messages.push({ role: 'user', content: refText(feedback) });
+        await this.emit('correction', 'validator', 'success', { code: v.failure.code, ...messageFields('text', feedback) });
         return { retry: true };
       }
       throw new Finish({ code: v.failure.code, args: v.failure.args, ...(v.failure.argMessages ? { argMessages: v.failure.argMessages } : {}), pointer: v.failure.pointer });
@@ -208,6 +220,7 @@ class Run extends RunState {
     await checkpoint(this, 'final', { ...scope, output: v.answer });
     await applyPending(this);
     this.path.push('final');
+    this.unchecked = v.checks.filter((c) => c.status === 'skipped' || c.status === 'unknown').length;
     return { retry: false, answer: v.answer };
   }
 

@@ -57,10 +57,10 @@ export async function checkpoint(s: RunState, where: Where, scope: Scope, args?:
     if (!expr) continue;
     const r = evaluate(expr, scope);
     if (r.value === true) {
-      await s.emit('condition', 'protocol', 'success', { condition: row.condition, state: 'true', where, pointer: row.pointer });
+      await s.emit('condition', 'protocol', 'success', { condition: row.condition, scenario: row.scenario, state: 'true', where, pointer: row.pointer });
       rows.push(row);
     } else if (where === 'final') {
-      await s.emit('condition', 'protocol', r.value === false ? 'success' : 'unknown', { condition: row.condition, state: String(r.value), missing: r.missing, where, pointer: row.pointer });
+      await s.emit('condition', 'protocol', r.value === false ? 'success' : 'unknown', { condition: row.condition, scenario: row.scenario, state: String(r.value), missing: r.missing, where, pointer: row.pointer });
     }
   }
   const approved = await askRows(s, rows, args);
@@ -100,7 +100,9 @@ export function humanFailure(d: HumanDecision, subject: string, sla: string, onT
 /** Pauses for a human decision; a host cancellation ends the wait. */
 export async function ask(s: RunState, request: HumanRequest): Promise<HumanDecision> {
   const input = await s.emit('human_input', 'human', 'pending', { kind: request.kind, subject: request.subject, ...messageFields('reason', { id: request.reasonId, args: request.reasonArgs }), sla: request.sla, on_timeout: request.onTimeout, pointer: request.pointer, ...(request.tool ? { tool: request.tool } : {}), ...(request.arguments !== undefined ? { arguments: request.arguments } : {}) });
+  const asked = s.clock();
   const decision = await s.raceCancel(s.o.decide(request));
+  s.sim.exclude(s.clock() - asked);
   const valid: HumanDecision = decision === 'approve' || decision === 'reject' ? decision : 'timeout';
   s.humanDecisions++;
   s.path.push(`human:${valid}`);

@@ -15,9 +15,11 @@ import { Redactor } from './redact.ts';
 import { TraceRecorder, type EventSource, type EventStatus, type EventType, type TraceEvent } from './trace.ts';
 import { Finish, type RunOptions, type RunStats } from './runTypes.ts';
 
-/** Simulated time: real time since the start plus mocked delays (not waited for unless `sleep` is given). */
+/** Simulated time: real time since the start, less the time humans took to decide, plus mocked delays (not waited for unless `sleep` is given). */
 export class SimClock {
   private extra = 0;
+  /** Real time spent waiting for humans: a decision's SLA is its own clock, not the run's time budget. */
+  private waited = 0;
   private readonly start: number;
   constructor(
     private readonly now: () => number,
@@ -30,8 +32,12 @@ export class SimClock {
     if (this.sleep) await this.sleep(ms, signal);
     else this.extra += ms;
   }
+  /** Leaves `ms` of real time out of the simulated time. */
+  exclude(ms: number): void {
+    this.waited += Math.max(0, ms);
+  }
   get elapsed(): number {
-    return this.now() - this.start + this.extra;
+    return this.now() - this.start - this.waited + this.extra;
   }
   get real(): number {
     return this.now() - this.start;

@@ -71,7 +71,11 @@ export async function toolCall(s: RunState, call: ToolCall, approved: boolean): 
   const seen = s.callCounts.get(key) ?? { count: 0 };
   seen.count++;
   s.callCounts.set(key, seen);
-  if (seen.count >= LOOP_REPEATS) throw new Finish({ code: 'LOOP_DETECTED', args: { tool: tool.name, count: seen.count }, pointer: tool.pointer });
+  if (seen.count >= LOOP_REPEATS) {
+    // The call is not executed: the timeline says so under the call, not only in the outcome.
+    await s.emit('tool_result', 'executor', 'failure', { call_id: call.id, call_ref: ref, tool: tool.name, code: 'LOOP_DETECTED', ...messageFields('detail', { id: 'detail.loop', args: { count: seen.count } }) });
+    throw new Finish({ code: 'LOOP_DETECTED', args: { tool: tool.name, count: seen.count }, pointer: tool.pointer });
+  }
   const breaker = s.breaker.get(tool.name);
   if (breaker && breaker.openUntil > s.sim.elapsed) {
     const feedback = { id: 'feedback.circuit-open', args: { tool: tool.name, failures: breaker.failures, cooldown: Math.round(breaker.openUntil - s.sim.elapsed) } };
