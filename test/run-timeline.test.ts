@@ -202,3 +202,22 @@ describe('JUnit output', () => {
     assert.equal(xml.match(/<testcase /g)?.length, xml.match(/<\/testcase>/g)?.length);
   });
 });
+
+describe('a run as a self-contained page', () => {
+  test('trace show --html: every event with its id and data, a strict CSP, no script, nothing remote', async () => {
+    const { runHtml } = await import('../server/src/cli/format/runHtml.ts');
+    const { contract } = await import('./helpers/dryRun.ts');
+    const r = await run(q(`  - id: h\n    query: refund order ORD-123\n    model:\n      - { call: refund_order, arguments: { order_id: ORD-123, amount: 500 } }\n    human: { Big refund: reject }\n`));
+    const html = runHtml(r.events, { color: false, lang: 'en', title: 'run <h>', contract: { model: contract, displayPath: 'AGENTS.md' } });
+    assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'">/);
+    assert.doesNotMatch(html, /<script|https?:\/\/|src=/i);
+    for (const e of r.events) assert.ok(html.includes(`>${e.event_id}<`), e.event_id);
+    assert.match(html, /<title>run &lt;h&gt;<\/title>/);
+    assert.match(html, /HUMAN_IN_THE_LOOP &quot;Big refund&quot;: condition &quot;amount &gt; 100&quot; is true <span class="where">AGENTS.md:\d+:\d+<\/span>/);
+    assert.match(html, /<details><summary>arguments<\/summary><pre>\{\n {2}&quot;order_id&quot;: &quot;ORD-123&quot;,\n {2}&quot;amount&quot;: 500\n\}<\/pre><\/details>/);
+    assert.match(html, /<p class="outcome failure">failure HUMAN_REJECTED/);
+    const zh = runHtml(r.events, { color: false, lang: 'zh-cn', title: 't' });
+    assert.match(zh, /<html lang="zh-cn">/);
+    assert.match(zh, /已拒绝|拒绝/);
+  });
+});

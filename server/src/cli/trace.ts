@@ -7,12 +7,14 @@
  */
 import { readRegularFile } from '../node/paths.ts';
 import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createScriptedModel, eventsUpTo, firstDifference, forkOf, type Lang, recordedDecisions, recordedProvider, refText, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
 import { stamp } from '../node/runFolder.ts';
 import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
+import { runHtml } from './format/runHtml.ts';
 import { flagDecision, helpAfter, resultJson, RUN_EXIT, withColorOptions, withRunOutputOptions } from './run.ts';
 import { displayPath } from './report.ts';
 import { errorLine, useColor } from './terminal.ts';
@@ -56,6 +58,7 @@ interface ShowOptions {
   readonly root?: string;
   readonly prompt?: boolean;
   readonly messages?: string;
+  readonly html?: string;
 }
 
 async function showCommand(file: string, o: ShowOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
@@ -72,7 +75,13 @@ async function showCommand(file: string, o: ShowOptions, lang: Lang, setExitCode
   } else {
     const contract = await contractOf(verdict.events, resolve(cwd, o.root ?? '.'), cwd).catch(() => undefined);
     const options = { color: useColor(o.color), lang, ids: true, ...(contract ? { contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } } : {}) };
-    for (const e of verdict.events) process.stdout.write(formatEvent(e, options).map((l) => `${l}\n`).join(''));
+    if (o.html !== undefined) {
+      const target = resolve(cwd, o.html);
+      const start = verdict.events[0]?.payload ?? {};
+      const title = typeof start['query_id'] === 'string' ? `${start['query_id']} · ${String((start['run'] as Record<string, unknown> | undefined)?.['contract'] ?? start['contract_name'] ?? '')}` : displayPath(cwd, path);
+      writeFileSync(target, runHtml(verdict.events, { ...options, color: false, title }));
+      out(runMessage('trace.html', { path: displayPath(cwd, target) }, lang));
+    } else for (const e of verdict.events) process.stdout.write(formatEvent(e, options).map((l) => `${l}\n`).join(''));
   }
   for (const l of problemLines(path, cwd, verdict, lang)) process.stderr.write(`${l}\n`);
   setExitCode(verdict.problems.length > 0 ? TRACE_EXIT.broken : TRACE_EXIT.ok);
@@ -246,7 +255,8 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .argument('<trace>', t('help.trace.file'))
     .option('--root <dir>', t('help.trace.root'))
     .option('--prompt', t('help.trace.prompt'))
-    .option('--messages <step>', t('help.trace.messages'));
+    .option('--messages <step>', t('help.trace.messages'))
+    .option('--html <file>', t('help.trace.html'));
   withColorOptions(show, lang).action(guarded(setExitCode, lang, (file: string, o: ShowOptions) => showCommand(file, o, lang, setExitCode)));
   trace
     .command('replay')
