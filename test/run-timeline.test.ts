@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describeEvent, shortNumber, shortTime } from '../server/src/service/run/timeline.ts';
 import type { TraceEvent } from '../server/src/service/run/trace.ts';
 import { run, snapshot } from './helpers/dryRun.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedModel.ts';
+import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
 
 const lines = (events: readonly TraceEvent[], lang = 'en') => events.flatMap((e) => describeEvent(e, lang).map((l) => ({ id: e.event_id, type: e.event_type, status: l.status, text: l.text })));
 const q = (yaml: string) => snapshot(yaml).queries[0]!;

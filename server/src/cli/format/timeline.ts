@@ -1,6 +1,6 @@
 /**
  * The text form of a run's timeline (docs/dry-run.md, "Reading a run"): one line per event, a
- * stage label column, a status mark, the catalogue's words, and for failures the contract clause
+ * stage label column, a status mark, the run's message texts, and for failures the contract clause
  * as 1-based `file:line:col`. Lines are produced event by event so that a run prints as it goes.
  * Words and labels are in the display language; the label column is padded by display width.
  */
@@ -30,7 +30,7 @@ export interface TimelineOptions {
   readonly ids?: boolean;
 }
 
-/** Width of the label column (labels are catalogue strings, possibly translated: measured in terminal cells). */
+/** Width of the label column (labels are message texts, possibly translated: measured in terminal cells). */
 const LABEL_WIDTH = 10;
 /** Width of the event id column (`evt_0012`; a fork's longer ids push the line). */
 const ID_WIDTH = 8;

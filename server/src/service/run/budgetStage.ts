@@ -3,7 +3,7 @@
  * steps, and the model step raced against the time left so that a provider that ignores the
  * signal cannot hang the run.
  */
-import { ModelError, type ModelStep } from './modelProvider.ts';
+import { ModelError, type ModelStep } from './llmProvider.ts';
 import { Finish } from './runTypes.ts';
 import type { RunState } from './runState.ts';
 

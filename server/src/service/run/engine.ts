@@ -13,7 +13,7 @@
  * `AbortSignal`. It always ends: steps, tokens and (simulated plus real) time are bounded, with
  * defaults when the contract has no BUDGETS, and a provider that ignores the signal is raced.
  */
-import { ModelError } from './modelProvider.ts';
+import { ModelError } from './llmProvider.ts';
 import type { RequirementView } from './contractView.ts';
 import { checkPool, extractEntity, matchTrigger } from './boot.ts';
 import { assembleContext, resolveTemplate, retrieve, type ResolvedFilter } from './retrieval.ts';

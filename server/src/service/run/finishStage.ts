@@ -4,9 +4,9 @@
  * clause, and the `task_end` event with the run's figures.
  */
 import { locate } from '../model/locate.ts';
-import type { ModelError } from './modelProvider.ts';
-import { fallbackAnswer, handlerFor } from './protocol.ts';
-import { OUTCOME_CODES, type OutcomeStatus } from './catalogue.ts';
+import type { ModelError } from './llmProvider.ts';
+import { fallbackAnswer, handlerFor } from './failureProtocol.ts';
+import { OUTCOME_CODES, type OutcomeStatus } from './messages.ts';
 import { outcomeText, withArgMessages } from './runMessage.ts';
 import type { Failure, Outcome, RunResult } from './runTypes.ts';
 import type { RunState } from './runState.ts';

@@ -5,9 +5,9 @@
  */
 import type { HumanDecision } from './snapshot.ts';
 import type { HitlView } from './contractView.ts';
-import { conditionOf, failuresNamed, hitlNamed } from './protocol.ts';
+import { conditionOf, failuresNamed, hitlNamed } from './failureProtocol.ts';
 import { evaluate, type Scope } from './expression.ts';
-import type { OutcomeCode } from './catalogue.ts';
+import type { OutcomeCode } from './messages.ts';
 import { messageFields } from './runMessage.ts';
 import { Finish, type Failure, type HumanRequest } from './runTypes.ts';
 import type { RunState } from './runState.ts';

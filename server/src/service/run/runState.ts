@@ -4,13 +4,13 @@
  * sent to the model, what was retrieved and counted, and the trace recorder every event goes
  * through (redacted first).
  */
-import type { ChatMessage } from './modelProvider.ts';
+import type { ChatMessage } from './llmProvider.ts';
 import type { ContractView, FailureView, HitlView } from './contractView.ts';
 import { contractView } from './contractView.ts';
 import type { assembleContext } from './retrieval.ts';
 import type { Scope } from './expression.ts';
 import { resourceValues } from './resourceValues.ts';
-import type { OutcomeCode } from './catalogue.ts';
+import type { OutcomeCode } from './messages.ts';
 import { Redactor } from './redact.ts';
 import { TraceRecorder, type EventSource, type EventStatus, type EventType, type TraceEvent } from './trace.ts';
 import { Finish, type RunOptions, type RunStats } from './runTypes.ts';

@@ -5,10 +5,10 @@
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { Range } from '../types.ts';
-import type { ModelProvider } from './modelProvider.ts';
+import type { ModelProvider } from './llmProvider.ts';
 import type { HumanDecision, SnapshotQuery } from './snapshot.ts';
 import type { FailureView } from './contractView.ts';
-import type { OutcomeCode, OutcomeStatus } from './catalogue.ts';
+import type { OutcomeCode, OutcomeStatus } from './messages.ts';
 import type { MessageRef } from './runMessage.ts';
 import type { EventSink, TraceEvent } from './trace.ts';
 

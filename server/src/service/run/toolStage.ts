@@ -4,10 +4,10 @@
  * delay against the tool's timeout, the result checked against `output_schema` and truncated.
  * A failed call is fed back to the model; the same failure too often ends the run.
  */
-import type { ToolCall } from './modelProvider.ts';
+import type { ToolCall } from './llmProvider.ts';
 import type { ToolView } from './contractView.ts';
 import { findMock, schemaProblem, truncate } from './tools.ts';
-import type { OutcomeCode } from './catalogue.ts';
+import type { OutcomeCode } from './messages.ts';
 import { messageFields, refText, runMessage, withArgMessages, type MessageRef } from './runMessage.ts';
 import type { EventStatus } from './trace.ts';
 import { canonicalJson } from '../util/canonicalJson.ts';
