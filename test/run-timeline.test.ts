@@ -164,7 +164,7 @@ describe('eval assertions', () => {
       [
         'answer: expected = {"status":"paid"}, got {"status":"shipped"}',
         'answer: expected containing "lost", got {"status":"shipped"}',
-        'answer: expected matching its schema, got {"status":"shipped"} (/ must have property refund_id)',
+        'answer: expected schema, got {"status":"shipped"} (/ must have property refund_id)',
         "answer: expected check output.status = 'paid', got false",
         'trajectory: expected exact [refund_order, get_order], got [get_order, refund_order]',
         'call: expected refund_order {"amount":5}, got {"order_id":"ORD-123","amount":500}',

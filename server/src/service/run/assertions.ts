@@ -27,7 +27,7 @@ function answerFailures(a: NonNullable<Expectation['answer']>, answer: unknown):
   if (a.contains !== undefined && !(answer !== undefined && text(answer).includes(a.contains))) out.push({ field: 'answer', expected: `containing "${a.contains}"`, actual: got });
   if (a.schema) {
     const p = answer === undefined ? undefined : schemaProblem(a.schema, answer);
-    if (answer === undefined || p) out.push({ field: 'answer', expected: 'matching its schema', actual: p ? `${got} (${refText(p.expected)})` : got });
+    if (answer === undefined || p) out.push({ field: 'answer', expected: 'schema', actual: p ? `${got} (${refText(p.expected)})` : got });
   }
   if (a.check !== undefined) {
     const parsed = parseExpression(a.check);
