@@ -51,7 +51,7 @@ const MARK = /[✓✗⏱⏸–?]/;
 
 describe('agents-md run --lang zh-cn', { concurrency: true }, () => {
   const cases: { args: string[]; query: string; exit: number; outcome: RegExp }[] = [
-    { args: PROCUREMENT, query: 'happy-path', exit: 0, outcome: /^结果 +✓ 成功 OK：回答在 3 个模型步骤后通过了全部检查。$/m },
+    { args: PROCUREMENT, query: 'happy-path', exit: 0, outcome: /^结果 +✓ 成功 OK：回答在 3 个模型步骤后通过了试运行能做的全部检查；有 1 项无法检查。$/m },
     { args: PROCUREMENT, query: 'vendor-not-whitelisted', exit: 1, outcome: /^结果 +✗ 失败 SAFETY_VIOLATION：最终回答违反了安全护栏“Never suggest a vendor that is not in `vendor_whitelist\.csv`\.”：.+ 为假。 \(samples\/procurement-analyzer\/AGENTS\.md:\d+:\d+\)$/m },
     { args: DIAGNOSIS, query: 'device-log-stale', exit: 1, outcome: /^结果 +✗ 失败 MEMORY_STALE \/ MEMORY_STALE：必需的记忆池 device_log 已过期：最近更新于 .+，.+ 之后没有更新（MEMORY_FRESHNESS：过期时间 .+）。已执行 FAILURE_PROTOCOL 条目“.+”：错误码 MEMORY_STALE。/m },
     { args: DIAGNOSIS, query: 'unrecorded-root-cause', exit: 3, outcome: /^结果 +✗ 降级 SAFETY_VIOLATION \/ SAFETY_VIOLATION：最终回答违反了安全护栏/m },

@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { alignColumns, checkExpectation, evalFigures, format, type Lang, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
 import { globFiles } from '../node/nodeFileSystem.ts';
 import { readRunJson, runsWith, slug } from '../node/runFolder.ts';
@@ -19,6 +19,7 @@ import { EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { errorLine, indented, progressLine, useColor } from './terminal.ts';
 import { painter } from './format/text.ts';
+import { junitXml } from './format/junit.ts';
 
 
 /** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
@@ -27,6 +28,7 @@ const EVAL_RUN = 'eval';
 interface EvalOptions {
   readonly root?: string;
   readonly json?: boolean;
+  readonly format?: string;
   readonly color?: boolean;
 }
 
@@ -69,7 +71,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   const paint = painter(useColor(o.color));
   const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => runMessage(id, args, lang);
   const err = (s: string) => process.stderr.write(`${s}\n`);
-  const progress = Boolean(process.stderr.isTTY) && !o.json;
+  const progress = Boolean(process.stderr.isTTY) && !o.json && (o.format ?? 'text') === 'text';
   const { files, problems } = await findSnapshots(paths.length > 0 ? paths : ['.'], cwd, lang);
   for (const p of problems) errorLine(p);
   let usage = problems.length > 0;
@@ -145,7 +147,9 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   const drift = previous?.queries ? pathDrift(reports, previous.queries) : undefined;
   folder.writeJson('eval.json', { run_id: folder.id, figures, ...(drift ? { drift: { previous: previousId, ...drift } } : {}), queries: reports });
 
-  if (o.json) {
+  if (o.format === 'junit') {
+    process.stdout.write(junitXml(folder.id, reports, (m) => t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual })));
+  } else if (o.json || o.format === 'json') {
     process.stdout.write(`${JSON.stringify({ run_id: folder.id, figures, drift: drift ? { previous: previousId, ...drift } : null, queries: reports }, null, 2)}\n`);
   } else {
     const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -182,7 +186,8 @@ export function registerEvalCommand(program: Command, setExitCode: (code: number
     .usage(t('help.eval.usage'))
     .argument('[paths...]', t('help.eval.paths'))
     .option('--root <dir>', t('help.eval.root'))
-    .option('--json', t('help.eval.json'));
+    .option('--json', t('help.eval.json'))
+    .addOption(new Option('--format <format>', t('help.eval.format')).choices(['text', 'json', 'junit']));
   withColorOptions(command, lang)
     .addHelpText('after', helpAfter('help.eval.exit-codes', lang))
     .action(guarded(setExitCode, lang, (paths: string[], options: EvalOptions) => evalCommand(paths, options, lang, setExitCode)));

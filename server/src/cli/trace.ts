@@ -7,12 +7,14 @@
  */
 import { readRegularFile } from '../node/paths.ts';
 import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createScriptedModel, eventsUpTo, firstDifference, type Lang, recordedDecisions, recordedProvider, refText, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
+import { createScriptedModel, eventsUpTo, firstDifference, forkOf, type Lang, recordedDecisions, recordedProvider, refText, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
 import { stamp } from '../node/runFolder.ts';
 import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
+import { runHtml } from './format/runHtml.ts';
 import { flagDecision, helpAfter, resultJson, withColorOptions, withRunOutputOptions } from './run.ts';
 import { EXIT, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
@@ -51,15 +53,53 @@ async function verifyCommand(file: string, lang: Lang, setExitCode: (code: numbe
   setExitCode(verdict.problems.length > 0 ? EXIT.FAILED : verdict.torn || !verdict.complete ? EXIT.PARTIAL : EXIT.OK);
 }
 
-async function showCommand(file: string, o: { color?: boolean; root?: string }, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
+interface ShowOptions {
+  readonly color?: boolean;
+  readonly root?: string;
+  readonly prompt?: boolean;
+  readonly messages?: string;
+  readonly html?: string;
+}
+
+async function showCommand(file: string, o: ShowOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
   const cwd = process.cwd();
   const path = resolve(cwd, file);
   const { verdict } = await readTrace(path, cwd);
-  const contract = await contractOf(verdict.events, resolve(cwd, o.root ?? '.'), cwd).catch(() => undefined);
-  const options = { color: useColor(o.color), lang, ...(contract ? { contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } } : {}) };
-  for (const e of verdict.events) process.stdout.write(formatEvent(e, options).map((l) => `${l}\n`).join(''));
+  const out = (s: string) => process.stdout.write(`${s}\n`);
+  if (o.prompt) {
+    const prompt = verdict.events.find((e) => e.event_type === 'prompt');
+    if (!prompt) throw new InputError('run.trace.no-prompt', { file: displayPath(cwd, path) });
+    out(String(prompt.payload['text'] ?? ''));
+  } else if (o.messages !== undefined) {
+    await showMessages(verdict.events, o.messages, resolve(cwd, o.root ?? '.'), cwd, lang, out);
+  } else {
+    const contract = await contractOf(verdict.events, resolve(cwd, o.root ?? '.'), cwd).catch(() => undefined);
+    const options = { color: useColor(o.color), lang, ids: true, ...(contract ? { contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } } : {}) };
+    if (o.html !== undefined) {
+      const target = resolve(cwd, o.html);
+      const start = verdict.events[0]?.payload ?? {};
+      const title = typeof start['query_id'] === 'string' ? `${start['query_id']} · ${String((start['run'] as Record<string, unknown> | undefined)?.['contract'] ?? start['contract_name'] ?? '')}` : displayPath(cwd, path);
+      writeFileSync(target, runHtml(verdict.events, { ...options, color: false, title }));
+      out(runMessage('trace.html', { path: displayPath(cwd, target) }, lang));
+    } else for (const e of verdict.events) process.stdout.write(formatEvent(e, options).map((l) => `${l}\n`).join(''));
+  }
   for (const l of problemLines(path, cwd, verdict, lang)) process.stderr.write(`${l}\n`);
   setExitCode(verdict.problems.length > 0 ? EXIT.FAILED : EXIT.OK);
+}
+
+/** Prints the messages the model was sent at one step, re-executed from the trace (docs/dry-run.md, "The trace"). */
+async function showMessages(events: readonly TraceEvent[], stepArg: string, root: string, cwd: string, lang: Lang, out: (s: string) => void): Promise<void> {
+  const step = Number(stepArg);
+  const steps = events.filter((e) => e.event_type === 'model_step').length;
+  if (!Number.isInteger(step) || step < 1 || step > steps) throw new InputError('run.trace.no-such-step', { step: stepArg, steps });
+  const run = await loadRun(events, root, cwd, lang);
+  const messages = await stepMessages({ contract: run.contract.model, query: run.query, events, step, file: run.file, ...(run.snapshot.read.snapshot.now ? { now: run.snapshot.read.snapshot.now } : {}) });
+  if (!messages) throw new InputError('run.trace.no-such-step', { step: stepArg, steps });
+  for (const m of messages) {
+    out(`── ${m.role}${m.toolCallId ? ` ${m.toolCallId}` : ''} ──`);
+    if (m.content) out(m.content);
+    for (const c of m.toolCalls ?? []) out(`→ ${c.id} ${c.name} ${c.rawArguments}`);
+  }
 }
 
 /** The run's identity recorded in its `task_start`. */
@@ -97,13 +137,16 @@ async function replayCommand(file: string, o: { root?: string }, lang: Lang, set
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
   const path = resolve(cwd, file);
-  const { verdict } = await readTrace(path, cwd);
+  const { text, verdict } = await readTrace(path, cwd);
   if (verdict.problems.length > 0) {
     for (const l of problemLines(path, cwd, verdict, lang)) process.stderr.write(`${l}\n`);
     setExitCode(EXIT.FAILED);
     return;
   }
-  const run = await loadRun(verdict.events, root, cwd, lang);
+  // A fork is replayed as it was made: its prefix re-executed and matched, then its own namespace, with the snapshot it used.
+  const fork = forkOf(verdict.events);
+  const forkSnapshot = typeof fork?.payload['snapshot'] === 'string' ? resolve(root, fork.payload['snapshot']) : undefined;
+  const run = await loadRun(verdict.events, root, cwd, lang, forkSnapshot);
   // An interrupted run is replayed as far as it went, then resumed with the snapshot's script.
   const resume = verdict.complete ? undefined : createScriptedModel(run.query.model);
   const folder = createRunFolder(root, `${run.query.id}-replay`, cwd);
@@ -114,10 +157,12 @@ async function replayCommand(file: string, o: { root?: string }, lang: Lang, set
     traceName: 'trace.jsonl',
     provider: recordedProvider(verdict.events, resume),
     decide: recordedDecisions(verdict.events, verdict.complete ? undefined : scriptedDecisions(run.query.human)),
+    ...(fork ? { fork: { ...fork, prefixText: `${text.split('\n').slice(0, fork.prefix.length).join('\n')}\n` } } : {}),
   });
   const original = verdict.events;
   const replayed = verdict.complete ? result.events : result.events.slice(0, original.length);
-  const diff = firstDifference(original, replayed);
+  const diverged = result.divergence as { index: number; expected: TraceEvent } | undefined;
+  const diff = diverged ? { index: diverged.index + 1, id: diverged.expected.event_id, detail: { id: 'replay.prefix', args: {} } } : firstDifference(original, replayed);
   const name = displayPath(cwd, path);
   if (diff) process.stdout.write(`${refText({ id: 'trace.replay-differs', args: { file: name, index: diff.index, id: diff.id, detail: diff.detail } }, lang)}\n`);
   else process.stdout.write(`${runMessage('trace.replay-same', { file: name, count: original.length }, lang)}\n`);
@@ -196,8 +241,11 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .description(t('help.trace.show'))
     .usage(t('help.trace.file-usage'))
     .argument('<trace>', t('help.trace.file'))
-    .option('--root <dir>', t('help.trace.root'));
-  withColorOptions(show, lang).action(guarded(setExitCode, lang, (file: string, o: { color?: boolean; root?: string }) => showCommand(file, o, lang, setExitCode)));
+    .option('--root <dir>', t('help.trace.root'))
+    .option('--prompt', t('help.trace.prompt'))
+    .option('--messages <step>', t('help.trace.messages'))
+    .option('--html <file>', t('help.trace.html'));
+  withColorOptions(show, lang).action(guarded(setExitCode, lang, (file: string, o: ShowOptions) => showCommand(file, o, lang, setExitCode)));
   const replay = trace
     .command('replay')
     .description(t('help.trace.replay'))

@@ -26,10 +26,14 @@ export interface TimelineOptions {
   /** Display language (default `en`). */
   readonly lang?: string;
   readonly contract?: { readonly model: ParsedContract; readonly displayPath: string };
+  /** Start each event with its id (`trace show`: the ids `trace fork --at` takes). */
+  readonly ids?: boolean;
 }
 
 /** Width of the label column (labels are message texts, possibly translated: measured in terminal cells). */
 const LABEL_WIDTH = 10;
+/** Width of the event id column (`evt_0012`; a fork's longer ids push the line). */
+const ID_WIDTH = 8;
 
 /** `file:line:col` of a contract clause, when it can be located. */
 export function clauseLocation(options: TimelineOptions, pointer: string | undefined): string | undefined {
@@ -45,12 +49,15 @@ export function formatEvent(e: TraceEvent, options: TimelineOptions): string[] {
   const paint = (style: Style, s: string) => (options.color ? `\x1b[${ANSI[style]}m${s}\x1b[0m` : s);
   const lang = options.lang ?? 'en';
   const out: string[] = [];
+  let first = true;
   for (const line of describeEvent(e, lang)) {
     // At least one space after the label, however wide a translation is.
     const label = padEndDisplay(line.nested ? '' : runMessage(line.label, {}, lang), LABEL_WIDTH - 1);
     const { mark, style } = MARK[line.status];
     const indent = line.nested ? '  ' : '';
-    let text = `${paint('bold', label)} ${indent}${paint(style, mark)} ${line.text}`;
+    const id = options.ids ? `${paint('dim', (first ? e.event_id : '').padEnd(ID_WIDTH))} ` : '';
+    first = false;
+    let text = `${id}${paint('bold', label)} ${indent}${paint(style, mark)} ${line.text}`;
     const failed = line.status === 'failure' || line.status === 'invalid' || line.status === 'timeout';
     const where = failed && line.messageId !== 'timeline.task_end.stats' ? clauseLocation(options, line.pointer) : undefined;
     if (where) text += paint('dim', ` (${where})`);

@@ -142,6 +142,20 @@ const schemaObj = (v: unknown): Record<string, unknown> | undefined => obj(v);
 
 const cache = new WeakMap<ParsedContract, ContractView>();
 
+
+/**
+ * The error code of a step that returns one without saying "error_code": ``return `MEMORY_UNAVAILABLE` ``,
+ * ``返回 `X` `` (docs/dry-run.md, "Failure protocol forms"). The contract reader takes the labelled forms.
+ */
+const RETURNED_CODE = /^\s*(?:[Rr]eturns?|RETURN|返回)\s*[:：]?\s*`([A-Z][A-Z0-9_]*)`\s*[.。]?\s*$/;
+
+function returnedCode(actions: readonly unknown[]): { code?: string } {
+  for (const a of actions) {
+    const m = RETURNED_CODE.exec(String(a));
+    if (m) return { code: m[1]! };
+  }
+  return {};
+}
 /** The dry run's view of a contract, computed once per model. Never throws. */
 export function contractView(model: ParsedContract): ContractView {
   const hit = cache.get(model);
@@ -247,7 +261,7 @@ export function contractView(model: ParsedContract): ContractView {
         pointer: `/failure_protocol/${i}`,
         condition: str(o['condition']) ?? '',
         actions: arr(o['actions']).map((a) => String(a)),
-        ...opt('code', 'code'),
+        ...(str(o['code']) ? opt('code', 'code') : returnedCode(arr(o['actions']))),
         ...opt('scenario', 'scenario'),
         ...opt('fallback', 'fallback'),
         ...opt('alert_channel', 'alertChannel'),

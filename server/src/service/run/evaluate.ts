@@ -6,16 +6,17 @@
  */
 import type { Expectation } from './snapshot.ts';
 import type { RunResult } from './engine.ts';
+import { failedAssertions, type Failed } from './assertions.ts';
 
 /** A field of an expectation that the run did not meet. */
 export interface Mismatch {
-  readonly field: 'outcome' | 'code' | 'error_code' | 'tools';
+  readonly field: 'outcome' | 'code' | 'error_code' | 'tools' | Failed['field'];
   readonly expected: string;
   readonly actual: string;
 }
 
 /** The expectations a run did not meet (empty: it met them all, or it had none). */
-export function checkExpectation(expect: Expectation | undefined, result: Pick<RunResult, 'outcome' | 'stats'>): Mismatch[] {
+export function checkExpectation(expect: Expectation | undefined, result: Pick<RunResult, 'outcome' | 'stats' | 'answer' | 'events'>): Mismatch[] {
   if (!expect) return [];
   const out: Mismatch[] = [];
   const o = result.outcome;
@@ -24,6 +25,7 @@ export function checkExpectation(expect: Expectation | undefined, result: Pick<R
   const errorCode = o.protocol?.errorCode;
   if (expect.errorCode !== undefined && expect.errorCode !== errorCode) out.push({ field: 'error_code', expected: expect.errorCode, actual: errorCode ?? '—' });
   if (expect.tools !== undefined && expect.tools.join(',') !== result.stats.tools.join(',')) out.push({ field: 'tools', expected: `[${expect.tools.join(', ')}]`, actual: `[${result.stats.tools.join(', ')}]` });
+  out.push(...failedAssertions(expect, { answer: result.answer, tools: result.stats.tools, events: result.events }));
   return out;
 }
 

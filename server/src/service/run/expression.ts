@@ -126,6 +126,12 @@ function value(e: Expr, s: Scope, missing: string[]): Value {
   }
 }
 
+/** The value a path reads, undefined when it is missing. */
+export const pathValue = (e: Expr & { kind: 'path' }, s: Scope): unknown => {
+  const v = resolvePath(e, s);
+  return v === MISSING ? undefined : v;
+};
+
 function resolvePath(e: Expr & { kind: 'path' }, s: Scope): Value {
   if (e.root === 'output') return s.output === undefined ? MISSING : walk(s.output, e.steps);
   if (e.root === 'input') return walk(s.input, e.steps);

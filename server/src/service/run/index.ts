@@ -14,7 +14,7 @@ export { createScriptedModel, SCRIPTED_PROVIDER_ID } from './scriptedLlm.ts';
 export { estimateTokens } from './estimateTokens.ts';
 export { EVENT_STATUSES, EVENT_TYPES, eventLine, type EventSink, type EventStatus, type EventType, type TraceEvent } from './trace.ts';
 export { verifyTrace, type TraceProblem, type TraceVerification } from './traceVerify.ts';
-export { eventsUpTo, firstDifference, recordedDecisions, recordedProvider } from './replay.ts';
+export { eventsUpTo, firstDifference, forkOf, recordedDecisions, recordedProvider, stepMessages } from './replay.ts';
 export { describeEvent, type TimelineLine } from './timeline.ts';
 export { checkExpectation, evalFigures, pathDistance, pathDrift, type EvalFigures, type Mismatch, type PathDrift, type QueryReport } from './evaluate.ts';
 export { MESSAGES, OUTCOME_CODES, RUN_MESSAGES, type OutcomeCode, type OutcomeStatus } from './messages.ts';

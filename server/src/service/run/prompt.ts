@@ -7,6 +7,7 @@
 import type { ContractView } from '../model/contractView.ts';
 import type { ContextBlock } from './retrieval.ts';
 import { runMessage } from './runMessage.ts';
+import { shortNumber } from './timeline.ts';
 import { normaliseName } from '../model/names.ts';
 
 const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => normaliseName(x) || String(x)).join('; ') : typeof v === 'string' ? v : '');
@@ -34,7 +35,7 @@ export function buildSystemPrompt(view: ContractView, context: readonly ContextB
   if (withRecords.length === 0) out.push(runMessage('prompt.memory-none'));
   else {
     out.push(runMessage('prompt.memory'));
-    for (const c of withRecords) out.push(runMessage('prompt.memory-pool', { pool: c.pool, weight: c.weight, count: c.lines.length }), ...c.lines);
+    for (const c of withRecords) out.push(runMessage('prompt.memory-pool', { pool: c.pool, weight: shortNumber(c.weight), count: c.lines.length }), ...c.lines);
   }
 
   if (view.tools.size > 0) {

@@ -6,8 +6,8 @@
  * a fork re-executes up to an event the same way, then goes on with a live provider and new
  * decisions in a namespace of its own. Pure: the CLI reads and writes the files.
  */
-import { ModelError, type ModelProvider, type ModelStep } from './llmProvider.ts';
-import type { Decide } from './engine.ts';
+import { ModelError, type ChatMessage, type ModelProvider, type ModelStep } from './llmProvider.ts';
+import { runQuery, type Decide, type RunOptions } from './engine.ts';
 import type { HumanDecision } from './snapshot.ts';
 import { sameEvent, stablePayload, type TraceEvent } from './trace.ts';
 import { canonicalJson } from '../util/canonicalJson.ts';
@@ -85,4 +85,39 @@ export function firstDifference(original: readonly TraceEvent[], replayed: reado
 export function eventsUpTo(events: readonly TraceEvent[], eventId: string): TraceEvent[] | undefined {
   const i = events.findIndex((e) => e.event_id === eventId);
   return i < 0 ? undefined : events.slice(0, i + 1);
+}
+
+/**
+ * How a forked trace was made, for replaying it: the events before its last `fork` event (the
+ * prefix the fork re-executed), that event's namespace (`fork-…/`) and payload. Undefined for a
+ * trace that is not a fork.
+ */
+export function forkOf(events: readonly TraceEvent[]): { readonly prefix: readonly TraceEvent[]; readonly namespace: string; readonly payload: Readonly<Record<string, unknown>> } | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.event_type !== 'fork') continue;
+    const slash = e.event_id.lastIndexOf('/');
+    return { prefix: events.slice(0, i), namespace: slash < 0 ? '' : e.event_id.slice(0, slash + 1), payload: e.payload };
+  }
+  return undefined;
+}
+
+/**
+ * The messages the model was sent at step `step` (1-based) of a recorded run: the run is
+ * re-executed from its trace (recorded answers and decisions) and the request of that step is
+ * kept. Undefined when the run never reached that step.
+ */
+export async function stepMessages(options: Omit<RunOptions, 'provider' | 'decide'> & { readonly events: readonly TraceEvent[]; readonly step: number }): Promise<readonly ChatMessage[] | undefined> {
+  const { events, step, ...run } = options;
+  const recorded = recordedProvider(events);
+  let seen: readonly ChatMessage[] | undefined;
+  const provider: ModelProvider = {
+    id: recorded.id,
+    step(request) {
+      if (request.messages.filter((m) => m.role === 'assistant').length === step - 1) seen ??= request.messages;
+      return recorded.step(request);
+    },
+  };
+  await runQuery({ ...run, provider, decide: recordedDecisions(events) });
+  return seen;
 }

@@ -58,6 +58,14 @@ export interface Expectation {
   readonly code?: string;
   readonly errorCode?: string;
   readonly tools?: readonly string[];
+  /** Assertions on the answer (docs/dry-run.md, "Assertions"). */
+  readonly answer?: { readonly equals?: unknown; readonly contains?: string; readonly schema?: Readonly<Record<string, unknown>>; readonly check?: string };
+  /** The tools that ran, matched `exact`ly, `in_order` (others may come between) or in `any_order`. */
+  readonly trajectory?: { readonly tools: readonly string[]; readonly order: 'exact' | 'in_order' | 'any_order' };
+  /** Calls that must have been made: this tool, with arguments that include these. */
+  readonly calls?: readonly { readonly tool: string; readonly arguments?: Readonly<Record<string, unknown>> }[];
+  /** Contract clauses (JSON Pointers) the run must have acted on: fired, paused for, applied, or ended at. */
+  readonly clauses?: readonly string[];
 }
 
 /** One query of a snapshot. */
@@ -175,6 +183,10 @@ export function toSnapshot(data: Raw): Snapshot {
               ...(e['code'] ? { code: e['code'] } : {}),
               ...(e['error_code'] ? { errorCode: e['error_code'] } : {}),
               ...(Array.isArray(e['tools']) ? { tools: e['tools'] } : {}),
+              ...(e['answer'] && typeof e['answer'] === 'object' ? { answer: e['answer'] } : {}),
+              ...(e['trajectory'] && typeof e['trajectory'] === 'object' ? { trajectory: { tools: [], order: 'exact', ...(e['trajectory'] as object) } } : {}),
+              ...(Array.isArray(e['calls']) ? { calls: e['calls'] } : {}),
+              ...(Array.isArray(e['clauses']) ? { clauses: e['clauses'] } : {}),
             },
           }
         : {}),

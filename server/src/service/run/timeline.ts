@@ -41,9 +41,10 @@ const LABEL: Readonly<Record<TraceEvent['event_type'], string>> = {
   final_output: 'label.output',
   task_end: 'label.outcome',
   fork: 'label.run',
+  correction: 'label.validation',
 };
 
-const NESTED = new Set<TraceEvent['event_type']>(['tool_result', 'validation', 'human_response', 'alert', 'entity_extraction']);
+const NESTED = new Set<TraceEvent['event_type']>(['tool_result', 'validation', 'human_response', 'alert', 'entity_extraction', 'correction']);
 
 /** Text of a value on one line, at most `max` characters. */
 export function preview(v: unknown, max = 120): string {
@@ -52,6 +53,22 @@ export function preview(v: unknown, max = 120): string {
 }
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : String(v));
+
+/** A number as people read it: at most three decimals (a weight of 1/3 is 0.333). */
+export function shortNumber(v: unknown): number {
+  const n = Number(v ?? 0);
+  return Number.isFinite(n) ? Math.round(n * 1000) / 1000 : 0;
+}
+
+/** A time in one form everywhere: ISO 8601 in UTC to the second (`2024-06-12T04:00:00Z`); text that is not a time as given. */
+export function shortTime(v: unknown): string {
+  const s = str(v);
+  const ms = Date.parse(s);
+  return s && Number.isFinite(ms) ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : s;
+}
+
+/** A tool's feedback without the outcome code it starts with (the line shows the code already). */
+const withoutCode = (text: string, code: string): string => (code && text.startsWith(code) ? text.slice(code.length).replace(/^[:：]\s*/, '') : text);
 
 /** The outcome sentence of a `task_end` event in `lang`, from its ids (the English `message` of older traces otherwise). */
 function endMessage(p: Record<string, any>, lang: string): string {
@@ -76,7 +93,7 @@ function message(e: TraceEvent, lang: string): { id: string; args: Record<string
     case 'entity_extraction':
       return e.status === 'success' ? { id: 'timeline.entity_extraction.success', args: { entity: str(p['entity']), value: str(p['value']), via: runMessage(`via.${str(p['via'])}`, {}, lang) } } : { id: 'timeline.entity_extraction.failure', args: { entity: str(p['entity']) } };
     case 'memory_check':
-      return e.status === 'success' ? { id: 'timeline.memory_check.success', args: { pool: str(p['pool']), updatedAt: str(p['updated_at']) || '—' } } : { id: e.status === 'skipped' ? 'timeline.memory_check.skipped' : 'timeline.memory_check.failure', args: { pool: str(p['pool']), reason: field('reason') } };
+      return e.status === 'success' ? { id: 'timeline.memory_check.success', args: { pool: str(p['pool']), updatedAt: shortTime(p['updated_at']) || '—' } } : { id: e.status === 'skipped' ? 'timeline.memory_check.skipped' : 'timeline.memory_check.failure', args: { pool: str(p['pool']), reason: field('reason') } };
     case 'memory_retrieval':
       if (e.status !== 'success') return { id: 'timeline.memory_retrieval.skipped', args: { pool: str(p['pool']), reason: field('reason') } };
       return {
@@ -88,7 +105,7 @@ function message(e: TraceEvent, lang: string): { id: string; args: Record<string
           total: Number(p['total'] ?? 0),
           filters: Array.isArray(p['filters']) && p['filters'].length > 0 ? p['filters'].map((f: any) => `${f.field}=${f.value}`).join(', ') : '—',
           topK: Number(p['top_k'] ?? 0),
-          weight: Number(p['weight'] ?? 0),
+          weight: shortNumber(p['weight']),
           ms: Number(p['timing']?.['ms'] ?? 0).toFixed(1),
         },
       };
@@ -106,17 +123,19 @@ function message(e: TraceEvent, lang: string): { id: string; args: Record<string
     case 'tool_call':
       return { id: 'timeline.tool_call', args: { tool: str(p['tool']), arguments: preview(p['arguments']) } };
     case 'tool_result':
-      if (e.status === 'success') return { id: 'timeline.tool_result.success', args: { tool: str(p['tool']), result: preview(p['result']) } };
+      if (e.status === 'success') return { id: p['identical'] === true ? 'timeline.tool_result.success.identical' : 'timeline.tool_result.success', args: { tool: str(p['tool']), result: preview(p['result']) } };
       if (e.status === 'timeout') return { id: 'timeline.tool_result.timeout', args: { tool: str(p['tool']), ms: Number(p['ms'] ?? 0), limit: Number(p['limit'] ?? 0) } };
-      return { id: `timeline.tool_result.${e.status === 'invalid' ? 'invalid' : 'failure'}`, args: { tool: str(p['tool']), code: str(p['code']), detail: preview(field('detail'), 200) } };
+      if (p['code'] === 'LOOP_DETECTED') return { id: 'timeline.tool_result.loop', args: { tool: str(p['tool']), detail: field('detail') } };
+      return { id: `timeline.tool_result.${e.status === 'invalid' ? 'invalid' : 'failure'}`, args: { tool: str(p['tool']), code: str(p['code']), detail: preview(withoutCode(field('detail'), str(p['code'])), 200) } };
     case 'validation': {
       const status = e.status === 'success' || e.status === 'skipped' || e.status === 'unknown' ? e.status : 'invalid';
       // The final answer's checks have the subject `output`; a tool's checks, the tool's name.
-      const subject = p['subject'] === 'output' ? t('subject.output') : str(p['subject']);
+      const subject = p['subject'] === 'output' ? t('subject.output') : p['subject'] === 'model' ? t('subject.model') : str(p['subject']);
       return { id: `timeline.validation.${status}`, args: { subject, check: field('check'), detail: preview(field('detail'), 200) } };
     }
     case 'condition': {
       const state = p['state'] === 'fired' || p['state'] === 'true' || p['state'] === 'false' ? runMessage(`state.${p['state']}`, {}, lang) : t('state.unknown', { missing: Array.isArray(p['missing']) ? p['missing'].join(', ') : '' });
+      if (typeof p['scenario'] === 'string') return { id: 'timeline.condition.hitl', args: { scenario: p['scenario'], condition: str(p['condition']), state } };
       return { id: 'timeline.condition', args: { condition: str(p['condition']), state } };
     }
     case 'human_input':
@@ -128,7 +147,10 @@ function message(e: TraceEvent, lang: string): { id: string; args: Record<string
     case 'alert':
       return { id: 'timeline.alert', args: { channel: str(p['channel']), severity: str(p['severity']) || '—' } };
     case 'final_output':
+      if (e.status === 'invalid') return { id: 'timeline.final_output.invalid', args: { code: str(p['code']), preview: preview(p['text']) } };
       return { id: 'timeline.final_output', args: { preview: preview(p['text']) } };
+    case 'correction':
+      return { id: 'timeline.correction', args: { text: preview(field('text'), 300) } };
     case 'task_end':
       return { id: 'timeline.task_end', args: { status: runMessage(`status.${str(p['outcome'])}`, {}, lang), code: `${str(p['code'])}${p['error_code'] ? ` / ${str(p['error_code'])}` : ''}`, message: endMessage(p, lang) } };
     case 'fork':

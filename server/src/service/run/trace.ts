@@ -30,6 +30,7 @@ export const EVENT_TYPES = [
   'final_output',
   'task_end',
   'fork',
+  'correction',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -7,8 +7,8 @@
  */
 import type { ContractView } from '../model/contractView.ts';
 import type { OutcomeCode } from './messages.ts';
-import { evaluate, type Scope } from './expression.ts';
-import { parseExpression } from '../model/expression.ts';
+import { evaluate, pathValue, showValue, type Scope } from './expression.ts';
+import { parseExpression, type Expr } from '../model/expression.ts';
 import { schemaProblem } from './tools.ts';
 import { withArgMessages, type MessageRef } from './runMessage.ts';
 
@@ -73,6 +73,23 @@ function strings(v: unknown, out: string[] = [], depth = 0): string[] {
   else if (Array.isArray(v)) for (const x of v) strings(x, out, depth + 1);
   else if (v && typeof v === 'object') for (const x of Object.values(v)) strings(x, out, depth + 1);
   return out;
+}
+
+/** The value of every path an expression reads (`output.status = "x"`), to show why a check failed. */
+function pathValues(expr: Expr, scope: Scope): { readonly path: string; readonly value: string }[] {
+  const out = new Map<string, string>();
+  const visit = (e: Expr): void => {
+    if (e.kind === 'path') {
+      if (!out.has(e.text)) out.set(e.text, showValue(pathValue(e, scope)));
+    } else if (e.kind === 'list') e.items.forEach(visit);
+    else if (e.kind === 'call' || e.kind === 'not' || e.kind === 'null') visit(e.arg);
+    else if (e.kind === 'and' || e.kind === 'or' || e.kind === 'compare' || e.kind === 'in') {
+      visit(e.left);
+      visit(e.right);
+    } else if (e.kind === 'matches') visit(e.left);
+  };
+  visit(expr);
+  return [...out].map(([path, value]) => ({ path, value }));
 }
 
 /** Verifies the final answer `text` against the contract. `scope` is what guard checks read (the answer is added as `output`). */
@@ -140,7 +157,9 @@ export function verifyOutput(text: string, view: ContractView, scope: Omit<Scope
     if (r.value === true) checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'success', pointer: c.pointer });
     else if (r.value === 'unknown') checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'unknown', detail: r.missing.length > 0 ? { id: 'detail.missing', args: { names: r.missing.join(', ') } } : { id: 'detail.missing-value', args: {} }, pointer: c.pointer });
     else {
-      checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'invalid', detail: { id: 'detail.guard-false', args: { check: c.check! } }, pointer: c.pointer });
+      // The values the check read, so that the timeline shows what broke the guard.
+      const values = pathValues(parsed.expr, { ...scope, output: answer }).map((x) => `${x.path} = ${x.value.length > 80 ? `${x.value.slice(0, 79)}…` : x.value}`).join('; ');
+      checks.push({ checkId: 'check.guard', checkArgs: { rule }, status: 'invalid', detail: values ? { id: 'detail.guard-false-values', args: { check: c.check!, values } } : { id: 'detail.guard-false', args: { check: c.check! } }, pointer: c.pointer });
       violation ??= { code: 'SAFETY_VIOLATION', args: { rule, check: c.check! }, pointer: c.pointer, retryable: false };
     }
   }

@@ -1,0 +1,111 @@
+/**
+ * Human decisions and conditions in a dry run (docs/dry-run.md, "Human in the loop and failure
+ * protocol"): conditions fired by name, backticked conditions evaluated at checkpoints, the
+ * pauses for a human, and the FAILURE_PROTOCOL entries left pending until they apply.
+ */
+import type { HumanDecision } from './snapshot.ts';
+import type { HitlView } from '../model/contractView.ts';
+import { conditionOf, failuresNamed, hitlNamed } from './failureProtocol.ts';
+import { evaluate, type Scope } from './expression.ts';
+import type { OutcomeCode } from './messages.ts';
+import { messageFields } from './runMessage.ts';
+import { Finish, type Failure, type HumanRequest } from './runTypes.ts';
+import type { RunState } from './runState.ts';
+
+export type Where = 'memory' | 'tool' | 'final';
+
+/**
+ * Conditions fired by name (the snapshot's `fire` lists): FAILURE_PROTOCOL entries become
+ * pending (they handle a failure of this step, or apply at its end); HITL rows pause now.
+ * Returns whether a HITL row was approved (it then covers the approval of this step's calls).
+ */
+export async function fire(s: RunState, names: readonly string[], where: Where): Promise<boolean> {
+  const rows: HitlView[] = [];
+  for (const name of names) {
+    const fs = failuresNamed(s.view, name);
+    const hs = hitlNamed(s.view, name);
+    await s.emit('condition', 'protocol', fs.length + hs.length > 0 ? 'success' : 'unknown', { condition: name, state: 'fired', where, failures: fs.map((f) => f.pointer), hitl: hs.map((h) => h.pointer) });
+    for (const f of fs) if (!s.pending.includes(f)) s.pending.push(f);
+    for (const h of hs) if (!s.askedRows.has(h) && !rows.includes(h)) rows.push(h);
+  }
+  return askRows(s, rows);
+}
+
+/** Pauses for each HITL row; a rejection or a timeout ends the run. Returns whether any was approved. */
+async function askRows(s: RunState, rows: readonly HitlView[], args?: Readonly<Record<string, unknown>>): Promise<boolean> {
+  let approved = false;
+  for (const row of rows) {
+    s.askedRows.add(row);
+    const d = await ask(s, { kind: 'hitl', subject: row.scenario, names: [row.scenario, row.condition], reasonId: 'reason.hitl', reasonArgs: { condition: row.condition }, sla: row.sla, onTimeout: row.onTimeout, pointer: row.pointer, ...(args ? { arguments: args } : {}) });
+    if (d !== 'approve') throw new Finish(humanFailure(d, row.scenario, row.sla, row.onTimeout, row.pointer, row.scenario));
+    approved = true;
+  }
+  return approved;
+}
+
+/**
+ * Evaluates the backticked conditions at a checkpoint (after retrieval, before each tool call
+ * with its arguments, on the final answer): HITL rows that are true pause; FAILURE_PROTOCOL
+ * entries that are true become pending. On the final answer, rows that stay false or unknown
+ * are shown too (never silently passed). Returns whether a HITL row was approved.
+ */
+export async function checkpoint(s: RunState, where: Where, scope: Scope, args?: Readonly<Record<string, unknown>>): Promise<boolean> {
+  const rows: HitlView[] = [];
+  for (const row of s.view.hitl) {
+    if (s.askedRows.has(row)) continue;
+    const expr = conditionOf(row);
+    if (!expr) continue;
+    const r = evaluate(expr, scope);
+    if (r.value === true) {
+      await s.emit('condition', 'protocol', 'success', { condition: row.condition, scenario: row.scenario, state: 'true', where, pointer: row.pointer });
+      rows.push(row);
+    } else if (where === 'final') {
+      await s.emit('condition', 'protocol', r.value === false ? 'success' : 'unknown', { condition: row.condition, scenario: row.scenario, state: String(r.value), missing: r.missing, where, pointer: row.pointer });
+    }
+  }
+  const approved = await askRows(s, rows, args);
+  for (const entry of s.view.failures) {
+    const expr = conditionOf(entry);
+    if (!expr || s.pending.includes(entry)) continue;
+    if (evaluate(expr, scope).value !== true) continue;
+    await s.emit('condition', 'protocol', 'success', { condition: entry.condition, state: 'true', where, pointer: entry.pointer });
+    s.pending.push(entry);
+  }
+  return approved;
+}
+
+/** Applies the conditions that fired and were not consumed by a failure: each ends the run, unless a human overrides its wait. */
+export async function applyPending(s: RunState): Promise<void> {
+  while (s.pending.length > 0) {
+    const entry = s.pending[s.pending.length - 1]!;
+    if (entry.maxWait) {
+      const d = await ask(s, { kind: 'override', subject: entry.code ?? entry.condition, names: [entry.code ?? '', entry.condition].filter(Boolean), reasonId: 'reason.override', reasonArgs: { wait: entry.maxWait }, sla: entry.maxWait, onTimeout: 'reject', pointer: entry.pointer });
+      if (d === 'approve') {
+        s.pending.pop();
+        continue;
+      }
+    }
+    throw new Finish({ code: 'CONDITION_FIRED', args: { condition: entry.condition }, pointer: entry.pointer, entry });
+  }
+}
+
+/** The failure a human's rejection or silence ends the run with. */
+export function humanFailure(d: HumanDecision, subject: string, sla: string, onTimeout: 'reject' | 'escalate', pointer: string, scenario?: string): Failure {
+  const code: OutcomeCode = d === 'reject' ? 'HUMAN_REJECTED' : onTimeout === 'escalate' ? 'ESCALATED' : 'HUMAN_TIMEOUT';
+  // A pause with no SLA (a tool approval) has its own wording of the timeout.
+  const variant = !sla && code !== 'HUMAN_REJECTED' ? { variant: 'no-sla' } : {};
+  return { code, ...variant, args: sla ? { subject, sla } : { subject }, pointer, ...(scenario ? { scenario } : {}) };
+}
+
+/** Pauses for a human decision; a host cancellation ends the wait. */
+export async function ask(s: RunState, request: HumanRequest): Promise<HumanDecision> {
+  const input = await s.emit('human_input', 'human', 'pending', { kind: request.kind, subject: request.subject, ...messageFields('reason', { id: request.reasonId, args: request.reasonArgs }), sla: request.sla, on_timeout: request.onTimeout, pointer: request.pointer, ...(request.tool ? { tool: request.tool } : {}), ...(request.arguments !== undefined ? { arguments: request.arguments } : {}) });
+  const asked = s.clock();
+  const decision = await s.raceCancel(s.o.decide(request));
+  s.sim.exclude(s.clock() - asked);
+  const valid: HumanDecision = decision === 'approve' || decision === 'reject' ? decision : 'timeout';
+  s.humanDecisions++;
+  s.path.push(`human:${valid}`);
+  await s.emit('human_response', 'human', valid === 'approve' ? 'success' : valid === 'reject' ? 'failure' : 'timeout', { decision: valid, subject: request.subject, input_ref: input.event_id });
+  return valid;
+}
