@@ -13,6 +13,8 @@ export class LspClient {
   private readonly published = new Map<string, PublishDiagnosticsParams[]>();
   private readonly waiters: { uri: string; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   readonly stderr: string[] = [];
+  /** How many times the server asked the client to pull all diagnostics again. */
+  refreshes = 0;
 
   constructor(serverPath: string) {
     this.proc = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -27,7 +29,7 @@ export class LspClient {
     });
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => null));
-    this.connection.onRequest('workspace/diagnostic/refresh', () => null);
+    this.connection.onRequest('workspace/diagnostic/refresh', () => (this.refreshes++, null));
     this.connection.listen();
   }
 

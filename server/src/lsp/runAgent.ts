@@ -10,12 +10,13 @@ import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type 
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   checkExpectation, locate, parseContract, runMessage, traceTree,
-  type HumanDecision, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
+  type HumanAnswer, type HumanDecision, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
 } from '../service/index.ts';
 import {
-  contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract, createRunFolder,
+  contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, type LoadedContract, createRunFolder,
 } from '../node/dryRunHost.ts';
-import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
+import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { rootOf as rootIn, snapshotFiles } from './snapshotRefs.ts';
 import { samePath } from '../node/paths.ts';
 import { createModelProvider } from '../node/modelConfig.ts';
 import { createScriptedModel } from '../service/run/scriptedModel.ts';
@@ -45,14 +46,11 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
   /** Per contract URI: clause pointer → the query ids whose runs named it. */
   const exercised = new Map<string, Map<string, Set<string>>>();
 
-  const rootOf = (path: string) => host.roots().find((r) => !relative(r, path).startsWith('..')) ?? dirname(path);
+  const rootOf = (path: string) => rootIn(host.roots(), path);
 
   const snapshotsFor = async (contractPath: string): Promise<SnapshotChoice[]> => {
-    const folders = new Set([rootOf(contractPath), dirname(contractPath)]);
-    const files = new Set<string>();
-    for (const f of folders) for (const file of await globFiles(f, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) files.add(file);
     const choices: SnapshotChoice[] = [];
-    for (const file of [...files].sort()) {
+    for (const file of await snapshotFiles(contractPath, host.roots())) {
       try {
         const { read } = await loadSnapshot(file, dirname(contractPath));
         const named = contractForSnapshot(file, read.snapshot ?? {});
@@ -123,7 +121,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
       const result = await executeQuery({
         root, contract, snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: snap } }, query, file,
         folder: createRunFolder(root, query.id), traceName: 'trace.jsonl', provider, signal: controller.signal,
-        decide: async (request): Promise<HumanDecision> => {
+        decide: async (request): Promise<HumanDecision | HumanAnswer> => {
           progress(runMessage('view.waitingForHuman', {}, lang), true);
           const range = locate(model, request.pointer)?.value;
           const answer = await connection.sendRequest<HumanDecisionResult>(HUMAN_DECISION, {
@@ -131,7 +129,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
             message: runMessage('view.humanQuestion', { subject: request.subject, reason: runMessage(request.reasonId, request.reasonArgs, lang) }, lang),
             ...(range ? { location: { uri: p.uri, range } } : {}),
           }, token);
-          return answer.decision;
+          return answer.decidedBy ? { decision: answer.decision, by: answer.decidedBy } : answer.decision;
         },
         onEvent: (e) => {
           events.push(e);

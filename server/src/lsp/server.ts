@@ -1,10 +1,10 @@
 import {
-  CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
-  type CodeAction, type Connection, type Diagnostic, type InitializeParams, type InitializeResult, type CancellationToken,
+  CodeActionKind, DidChangeWatchedFilesNotification, SemanticTokensBuilder, FileChangeType, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
+  type CodeAction, type Connection, type TextEdit, type Diagnostic, type InitializeParams, type InitializeResult, type CancellationToken,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  createLanguageService, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
+  createLanguageService, nameAt, highlights, HIGHLIGHT_TYPES, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
   DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
@@ -13,6 +13,8 @@ import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
+import { snapshotPlaces } from './snapshotRefs.ts';
+import { DOCUMENT_KIND, type DocumentKindParams, type DocumentKindResult } from './protocol.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -185,6 +187,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         renameProvider: { prepareProvider: true },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
+        semanticTokensProvider: { legend: { tokenTypes: [...HIGHLIGHT_TYPES], tokenModifiers: [] }, full: true },
         codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
@@ -219,7 +222,12 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   });
 
   connection.onDidChangeWatchedFiles((params) => {
-    for (const c of params.changes) service?.workspace.invalidate(c.uri, c.type === FileChangeType.Changed ? 'changed' : 'structure');
+    // Saving an open document writes what the server already has (its changes came as didChange):
+    // not a change of a dependency. Refreshing on it made the client drop every file's
+    // diagnostics until they were computed again, on each (auto)save.
+    const changes = params.changes.filter((c) => c.type !== FileChangeType.Changed || !documents.get(c.uri));
+    if (changes.length === 0) return;
+    for (const c of changes) service?.workspace.invalidate(c.uri, c.type === FileChangeType.Changed ? 'changed' : 'structure');
     refreshAll();
   });
 
@@ -267,10 +275,33 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const facts = await lastFacts(doc, state);
     return definition(state.model, doc.uri, p.position, facts);
   });
-  connection.onReferences((p) => withDoc(p.textDocument.uri, [], (doc, s) => references(s.model, doc.uri, p.position, p.context.includeDeclaration)));
+  /** Where the contract's snapshots name the tool or pool under the cursor (docs/dry-run.md, "Snapshots"). */
+  const inSnapshots = (uri: string, model: ParsedContract, position: { line: number; character: number }) => {
+    const n = nameAt(model, position);
+    return n ? snapshotPlaces(uri, n, roots.map(uriToPath).filter((r): r is string => r !== undefined), fs) : Promise.resolve([]);
+  };
+  connection.onReferences((p) =>
+    withDoc(p.textDocument.uri, Promise.resolve([]), async (doc, s) => [...references(s.model, doc.uri, p.position, p.context.includeDeclaration), ...(await inSnapshots(doc.uri, s.model, p.position))]),
+  );
   connection.onPrepareRename((p) => withDoc(p.textDocument.uri, null, (_, s) => prepareRename(s.model, p.position) ?? null));
-  connection.onRenameRequest((p) => withDoc(p.textDocument.uri, null, (doc, s) => ({ changes: { [doc.uri]: rename(s.model, p.position, p.newName) } })));
+  connection.onRenameRequest((p) =>
+    withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => {
+      const edits = rename(s.model, p.position, p.newName);
+      if (edits.length === 0) return null;
+      const changes: Record<string, TextEdit[]> = { [doc.uri]: [...edits] };
+      for (const place of await inSnapshots(doc.uri, s.model, p.position)) (changes[place.uri] ??= []).push({ range: place.range, newText: p.newName });
+      return { changes };
+    }),
+  );
   connection.onDocumentSymbol((p) => withDoc(p.textDocument.uri, [], (_, s) => documentSymbols(s.model, lang).map(toDocumentSymbol)));
+  connection.languages.semanticTokens.on((p) =>
+    withDoc(p.textDocument.uri, { data: [] }, (_, s) => {
+      const b = new SemanticTokensBuilder();
+      for (const h of highlights(s.model)) b.push(h.line, h.character, h.length, HIGHLIGHT_TYPES.indexOf(h.type), 0);
+      return b.build();
+    }),
+  );
+  connection.onRequest(DOCUMENT_KIND, (p: DocumentKindParams): DocumentKindResult => withDoc(p.uri, { kind: 'freeform' }, (_, s) => ({ kind: s.model.kind })));
   connection.onFoldingRanges((p) => withDoc(p.textDocument.uri, [], (_, s) => foldingRanges(s.model).map(toFoldingRange)));
   connection.onCodeAction((p) =>
     withDoc(p.textDocument.uri, [], (doc, s) => {

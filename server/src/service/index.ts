@@ -113,8 +113,9 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
 
 export { hover, schemaDocs, ruleDocs, type FeatureOptions } from './features/hover.ts';
 export { completion } from './features/completion.ts';
-export { definition, references, prepareRename, rename } from './features/navigation.ts';
+export { definition, references, prepareRename, rename, nameAt } from './features/navigation.ts';
 export { documentSymbols, foldingRanges } from './features/symbols.ts';
+export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
 export { codeActions, sectionSkeleton, type DiagnosticRef, type CodeActionOptions } from './features/codeActions.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';

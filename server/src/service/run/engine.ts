@@ -51,8 +51,17 @@ export interface HumanRequest {
   readonly pointer: string;
 }
 
-/** Answers a pause. Resolves when the human (or a script) decides; `timeout` means nobody answered within the SLA. */
-export type Decide = (request: HumanRequest) => Promise<HumanDecision>;
+/** A decision with who made it (a person's name, recorded in the trace as `decided_by`). */
+export interface HumanAnswer {
+  readonly decision: HumanDecision;
+  readonly by: string;
+}
+
+/**
+ * Answers a pause. Resolves when the human (or a script) decides; `timeout` means nobody answered
+ * within the SLA. A person's answer names who decided (docs/dry-run.md, "Human decisions").
+ */
+export type Decide = (request: HumanRequest) => Promise<HumanDecision | HumanAnswer>;
 
 /** A `Decide` from a snapshot query's `human` map (keys compared case-insensitively); unanswered pauses time out. */
 export function scriptedDecisions(human: Readonly<Record<string, HumanDecision>>): Decide {
@@ -457,11 +466,12 @@ class Run {
   /** Pauses for a human decision; a host cancellation ends the wait. */
   private async ask(request: HumanRequest): Promise<HumanDecision> {
     const input = await this.emit('human_input', 'human', 'pending', { kind: request.kind, subject: request.subject, ...messageFields('reason', { id: request.reasonId, args: request.reasonArgs }), sla: request.sla, on_timeout: request.onTimeout, pointer: request.pointer, ...(request.tool ? { tool: request.tool } : {}), ...(request.arguments !== undefined ? { arguments: request.arguments } : {}) });
-    const decision = await this.raceCancel(this.o.decide(request));
+    const answer = await this.raceCancel(this.o.decide(request));
+    const [decision, by] = typeof answer === 'object' && answer ? [answer.decision, answer.by] : [answer, undefined];
     const valid: HumanDecision = decision === 'approve' || decision === 'reject' ? decision : 'timeout';
     this.humanDecisions++;
     this.path.push(`human:${valid}`);
-    await this.emit('human_response', 'human', valid === 'approve' ? 'success' : valid === 'reject' ? 'failure' : 'timeout', { decision: valid, subject: request.subject, input_ref: input.event_id });
+    await this.emit('human_response', 'human', valid === 'approve' ? 'success' : valid === 'reject' ? 'failure' : 'timeout', { decision: valid, subject: request.subject, input_ref: input.event_id, ...(by ? { decided_by: by } : {}) });
     return valid;
   }
 

@@ -6,8 +6,9 @@
 export type { ChatMessage, ModelProvider, ModelRequest, ModelStep, TokenUsage, ToolCall, ToolSpec } from './modelProvider.ts';
 export { ModelError } from './modelProvider.ts';
 export type { Expectation, HumanDecision, PoolState, ScriptStep, Snapshot, SnapshotQuery, ToolMock } from './snapshot.ts';
+export { snapshotNames, type SnapshotName } from './snapshotNames.ts';
 export { readSnapshot, validateSnapshot, MAX_SNAPSHOT_CHARS, type SnapshotRead } from './snapshotValidate.ts';
-export { runQuery, scriptedDecisions, type Clause, type Decide, type HumanRequest, type Outcome, type RunOptions, type RunResult, type RunStats } from './engine.ts';
+export { runQuery, scriptedDecisions, type Clause, type Decide, type HumanAnswer, type HumanRequest, type Outcome, type RunOptions, type RunResult, type RunStats } from './engine.ts';
 export { createScriptedModel, estimateTokens, SCRIPTED_PROVIDER_ID } from './scriptedModel.ts';
 export { EVENT_STATUSES, EVENT_TYPES, eventLine, type EventSink, type EventStatus, type EventType, type TraceEvent } from './trace.ts';
 export { verifyTrace, type TraceProblem, type TraceVerification } from './traceVerify.ts';
