@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LspClient } from './helpers/lspClient.ts';
 import { REPO } from './helpers/cli.ts';
-import type { RevisionTextResult, SemanticDiffResult } from '../server/src/lsp/protocol.ts';
+import type { RevisionTextResult, SemanticDiffResult } from '../server/src/lsp/customRequests.ts';
 import type { ViewNode } from '../server/src/service/index.ts';
 
 const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-diff-'));

@@ -9,7 +9,7 @@ import { StatusItem } from './statusItem.ts';
 import { registerHumanDecisions, registerRunAgent } from './runAgent.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { REVEAL_COMMAND, revealLocation } from './views/nodeTree.ts';
-import { DOCUMENT_KIND, type DocumentKindResult } from '../../server/src/lsp/protocol.ts';
+import { DOCUMENT_KIND, type DocumentKindResult } from '../../server/src/lsp/customRequests.ts';
 
 let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;

@@ -4,7 +4,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  createLanguageService, nameAt, highlights, HIGHLIGHT_TYPES, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
+  createLanguageService, type ContractDocument, nameAt, highlights, HIGHLIGHT_TYPES,
   DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
@@ -14,7 +14,7 @@ import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
 import { snapshotPlaces } from './snapshotRefs.ts';
-import { DOCUMENT_KIND, type DocumentKindParams, type DocumentKindResult } from './protocol.ts';
+import { DOCUMENT_KIND, type DocumentKindParams, type DocumentKindResult } from './customRequests.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -259,41 +259,44 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   };
   const lastFacts = async (doc: TextDocument, state: DocState) => (await Promise.race([factsOf(doc, state), new Promise<undefined>((r) => setTimeout(r, 200, undefined))])) ?? undefined;
 
-  connection.onHover(async (p) => {
+  const contract = (doc: TextDocument, state: DocState, facts?: WorkspaceFacts): ContractDocument => ({ uri: doc.uri, model: state.model, ...(facts ? { facts } : {}) });
+
+  connection.onHover(async (p, token) => {
     const doc = documents.get(p.textDocument.uri);
-    if (!doc || SNAPSHOT_FILE.test(doc.uri)) return null;
+    if (!doc || !service || SNAPSHOT_FILE.test(doc.uri)) return null;
     const state = stateOf(doc);
-    const facts = await lastFacts(doc, state);
-    const h = hover(state.model, p.position, { lang, ...(facts ? { facts } : {}) });
+    const h = service.hover(contract(doc, state, await lastFacts(doc, state)), p.position, { lang }, token);
     return h ? { contents: { kind: 'markdown', value: h.contents }, range: h.range } : null;
   });
-  connection.onCompletion((p) => withDoc(p.textDocument.uri, [], (_, s) => completion(s.model, p.position, { lang }).map(toCompletionItem)));
-  connection.onDefinition(async (p) => {
+  connection.onCompletion((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.completion(contract(doc, s), p.position, { lang }, token).map(toCompletionItem)));
+  connection.onDefinition(async (p, token) => {
     const doc = documents.get(p.textDocument.uri);
-    if (!doc || SNAPSHOT_FILE.test(doc.uri)) return [];
+    if (!doc || !service || SNAPSHOT_FILE.test(doc.uri)) return [];
     const state = stateOf(doc);
-    const facts = await lastFacts(doc, state);
-    return definition(state.model, doc.uri, p.position, facts);
+    return service.definition(contract(doc, state, await lastFacts(doc, state)), p.position, { lang }, token);
   });
   /** Where the contract's snapshots name the tool or pool under the cursor (docs/dry-run.md, "Snapshots"). */
   const inSnapshots = (uri: string, model: ParsedContract, position: { line: number; character: number }) => {
     const n = nameAt(model, position);
     return n ? snapshotPlaces(uri, n, roots.map(uriToPath).filter((r): r is string => r !== undefined), fs) : Promise.resolve([]);
   };
-  connection.onReferences((p) =>
-    withDoc(p.textDocument.uri, Promise.resolve([]), async (doc, s) => [...references(s.model, doc.uri, p.position, p.context.includeDeclaration), ...(await inSnapshots(doc.uri, s.model, p.position))]),
+  connection.onReferences((p, token) =>
+    withDoc(p.textDocument.uri, Promise.resolve([]), async (doc, s) => [
+      ...service!.references(contract(doc, s), p.position, { includeDeclaration: p.context.includeDeclaration }, token),
+      ...(await inSnapshots(doc.uri, s.model, p.position)),
+    ]),
   );
-  connection.onPrepareRename((p) => withDoc(p.textDocument.uri, null, (_, s) => prepareRename(s.model, p.position) ?? null));
-  connection.onRenameRequest((p) =>
+  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => service!.prepareRename(contract(doc, s), p.position, { lang }, token) ?? null));
+  connection.onRenameRequest((p, token) =>
     withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => {
-      const edits = rename(s.model, p.position, p.newName);
+      const edits = service!.rename(contract(doc, s), p.position, { newName: p.newName }, token);
       if (edits.length === 0) return null;
       const changes: Record<string, TextEdit[]> = { [doc.uri]: [...edits] };
       for (const place of await inSnapshots(doc.uri, s.model, p.position)) (changes[place.uri] ??= []).push({ range: place.range, newText: p.newName });
       return { changes };
     }),
   );
-  connection.onDocumentSymbol((p) => withDoc(p.textDocument.uri, [], (_, s) => documentSymbols(s.model, lang).map(toDocumentSymbol)));
+  connection.onDocumentSymbol((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.documentSymbols(contract(doc, s), { lang }, token).map(toDocumentSymbol)));
   connection.languages.semanticTokens.on((p) =>
     withDoc(p.textDocument.uri, { data: [] }, (_, s) => {
       const b = new SemanticTokensBuilder();
@@ -302,12 +305,12 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }),
   );
   connection.onRequest(DOCUMENT_KIND, (p: DocumentKindParams): DocumentKindResult => withDoc(p.uri, { kind: 'freeform' }, (_, s) => ({ kind: s.model.kind })));
-  connection.onFoldingRanges((p) => withDoc(p.textDocument.uri, [], (_, s) => foldingRanges(s.model).map(toFoldingRange)));
-  connection.onCodeAction((p) =>
+  connection.onFoldingRanges((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.foldingRanges(contract(doc, s), {}, token).map(toFoldingRange)));
+  connection.onCodeAction((p, token) =>
     withDoc(p.textDocument.uri, [], (doc, s) => {
       const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
       const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
-      return codeActions(s.model, refs, { lang }).map((a): CodeAction => ({
+      return service!.codeActions(contract(doc, s), p.range, { lang, diagnostics: refs }, token).map((a): CodeAction => ({
         title: a.title,
         kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.Source,
         diagnostics: ours.filter((d) => a.fixes.includes(String(d.code))),

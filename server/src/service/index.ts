@@ -9,14 +9,15 @@ import { parseContract, type ParsedContract } from './parse/parseContract.ts';
 import { validateContract } from './validate/validate.ts';
 import { decodeText } from './text/decode.ts';
 import { Workspace, type ConfigProblem, type WorkspaceOptions } from './workspace/resolveFacts.ts';
-import { EMPTY_FACTS, type WorkspaceFacts } from './workspace/facts.ts';
+import { EMPTY_FACTS, type WorkspaceFacts } from './validate/facts.ts';
 import { NO_FILES } from './workspace/fileSystem.ts';
 import { LineIndex } from './text/lineIndex.ts';
+import { DOCUMENT_FEATURES, type DocumentFeatures } from './features/service.ts';
 
 export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } from './types.ts';
 export type { ParsedContract } from './parse/parseContract.ts';
 export type { FileSystem } from './workspace/fileSystem.ts';
-export type { WorkspaceFacts, ResolvedConfig } from './workspace/facts.ts';
+export type { WorkspaceFacts, ResolvedConfig } from './validate/facts.ts';
 export type { ConfigProblem } from './workspace/resolveFacts.ts';
 export { Workspace, CONFIG_NAMES } from './workspace/resolveFacts.ts';
 export { RULES, ruleByCode } from './validate/catalogue.ts';
@@ -25,8 +26,19 @@ export { parseContract } from './parse/parseContract.ts';
 export { validateContract } from './validate/validate.ts';
 export { recheckAnalyzer, analyzeWithRecheck, memoised, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';
-export { SECTIONS } from './catalogue/sections.ts';
+export { SECTIONS } from './schema/sections.ts';
 export { format, type MessageArgs } from './l10n/format.ts';
+export { englishMessages, englishTemplate, duplicateMessageIds, registeredMessageSets, MESSAGE_SET_NAMES } from './l10n/registry.ts';
+// Every owner of a message set, so that `format()` knows all of them (l10n/registry.ts).
+import './validate/messages.ts';
+import './model/relatedMessages.ts';
+import './features/messages.ts';
+import './workspace/messages.ts';
+import './l10n/cliMessages.ts';
+import './l10n/docsMessages.ts';
+import './run/llmMessages.ts';
+import './diff/messages.ts';
+import './run/messages.ts';
 export { localiseDiagnostic } from './l10n/diagnostics.ts';
 export { resolveLang, langFromEnvironment, type Lang } from './l10n/lang.ts';
 export { ruleDocId, ruleMessageId } from './validate/messages.ts';
@@ -51,8 +63,12 @@ export interface LintResult {
   readonly configProblems: readonly ConfigProblem[];
 }
 
-/** The language service. Every method is safe on any input: it returns, it does not throw. */
-export interface LanguageService {
+/**
+ * The language service, the one front door of the adapters (ARCHITECTURE.md, entry points). Every
+ * method is safe on any input: it returns, it does not throw. The editor features take
+ * `(document, position?, options, token)` (features/service.ts).
+ */
+export interface LanguageService extends DocumentFeatures {
   readonly workspace: Workspace;
   /**
    * Parses a document, reusing the unchanged sections of the last model parsed for the same
@@ -75,6 +91,7 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const last = new Map<string, ParsedContract>();
   const service: LanguageService = {
+    ...DOCUMENT_FEATURES,
     workspace,
     parse(uri, text) {
       const model = parseContract(text, last.get(uri));
@@ -111,12 +128,11 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   return service;
 }
 
-export { hover, schemaDocs, ruleDocs, type FeatureOptions } from './features/hover.ts';
-export { completion } from './features/completion.ts';
-export { definition, references, prepareRename, rename, nameAt } from './features/navigation.ts';
-export { documentSymbols, foldingRanges } from './features/symbols.ts';
+export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type ContractDocument, type DocumentFeatures, type FeatureOptions, type ReferencesOptions, type RenameOptions } from './features/service.ts';
+export { schemaDocs, ruleDocs } from './features/hover.ts';
+export { sectionSkeleton, type DiagnosticRef } from './features/codeActions.ts';
+export { nameAt } from './features/navigation.ts';
 export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
-export { codeActions, sectionSkeleton, type DiagnosticRef, type CodeActionOptions } from './features/codeActions.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';
 export { versionAdviceDiagnostics } from './diff/diagnostics.ts';
@@ -127,7 +143,7 @@ export { localiseAdvice, localiseChange, localiseDiff } from './diff/localise.ts
 export { diffSectionTitle, diffSummary } from './diff/labels.ts';
 export type * from './diff/types.ts';
 export { diffTree, type DiffTreeOptions } from './features/diffTree.ts';
-export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';
 export * from './run/index.ts';
 export { traceTree, type TraceRun, type TraceTreeOptions } from './features/traceTree.ts';
-export type { ModelSettings } from './run/modelSettings.ts';
+export type { ModelSettings } from './validate/facts.ts';
+export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';

@@ -2,7 +2,7 @@ import type { Position, Range } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { CodeActionEntry, TextEditResult } from './types.ts';
 import type { SectionModel } from '../model/types.ts';
-import { SECTIONS, type SectionSpec } from '../catalogue/sections.ts';
+import { SECTIONS, type SectionSpec } from '../schema/sections.ts';
 import { lineIndexOf, textAt } from '../model/text.ts';
 import { locate } from '../model/locate.ts';
 import { labelOf } from './completion.ts';

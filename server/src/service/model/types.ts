@@ -1,7 +1,7 @@
 import type { Root } from 'mdast';
 import type { Range } from '../types.ts';
-import type { RelatedMessageId } from '../validate/related.ts';
-import type { SectionSpec } from '../catalogue/sections.ts';
+import type { RelatedMessageId } from './relatedMessages.ts';
+import type { SectionSpec } from '../schema/sections.ts';
 
 /**
  * The source of one value in the model: the range of its key (label, header cell or YAML key)
@@ -28,7 +28,7 @@ export interface Finding {
   readonly related?: readonly RelatedFinding[];
 }
 
-/** Another place a finding points at, with the id and arguments of its note (validate/related.ts). */
+/** Another place a finding points at, with the id and arguments of its note (relatedMessages.ts). */
 export interface RelatedFinding {
   /** The document's URI; the finding's own document when omitted. */
   readonly uri?: string;
@@ -107,4 +107,9 @@ export interface ContractModel {
   /** Model key → the section (or the preamble, for front-matter keys) that supplies it. */
   readonly owners: ReadonlyMap<string, SectionModel>;
   readonly data: ContractData;
+}
+
+/** A parsed document plus findings that need the whole document (duplicates, recognition). */
+export interface ParsedContract extends ContractModel {
+  readonly findings: readonly Finding[];
 }

@@ -1,16 +1,16 @@
 import type { Code, Heading, List, ListItem, Nodes, Paragraph, Root, RootContent, Table, TableCell } from 'mdast';
 import type { Range } from '../types.ts';
-import type { JsonSchema } from '../catalogue/schemas.ts';
+import type { JsonSchema } from '../schema/schemas.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 import { parseMarkdown } from './markdown.ts';
 import { parseYamlBlock, pointerSegment, type ParsedBlock } from './yamlBlock.ts';
-import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../catalogue/sections.ts';
-import { FRONT_MATTER_FIELDS } from '../catalogue/sections.ts';
-import { normaliseLabel } from '../catalogue/normalise.ts';
+import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../schema/sections.ts';
+import { FRONT_MATTER_FIELDS } from '../schema/sections.ts';
+import { normaliseLabel } from '../schema/normalise.ts';
 import type { CommentInfo, Finding, HeadingInfo, PointerSpan, ProseInfo, SectionModel } from '../model/types.ts';
 import type { SectionSlice } from './scanSections.ts';
 import { interpretBullet } from './bullets.ts';
-import { coerceScalar, splitInlineList, stripCode } from './values.ts';
+import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
 
 /** Converts offsets in a slice's text to document positions. */
 export class SliceLocator {

@@ -1,8 +1,8 @@
 import type { Range } from '../types.ts';
-import type { BulletForm, FieldSpec } from '../catalogue/sections.ts';
+import type { BulletForm, FieldSpec } from '../schema/sections.ts';
 import type { Finding, PointerSpan } from '../model/types.ts';
-import { coerceScalar, splitInlineList, stripCode } from './values.ts';
-import { fieldForLabel } from '../catalogue/sections.ts';
+import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
+import { fieldForLabel } from '../schema/sections.ts';
 import { pointerSegment } from './yamlBlock.ts';
 
 /** A bullet as the section builder hands it over. */

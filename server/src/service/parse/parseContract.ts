@@ -1,13 +1,10 @@
-import type { ContractModel, DocumentKind, Finding, SectionModel } from '../model/types.ts';
+import type { DocumentKind, Finding, ParsedContract, SectionModel } from '../model/types.ts';
+
+export type { ParsedContract };
 import { scanSections } from './scanSections.ts';
 import { buildSection } from './buildSection.ts';
 import { shiftSection } from './shift.ts';
-import { sectionForTitle } from '../catalogue/sections.ts';
-
-/** A parsed document plus findings that need the whole document (duplicates, recognition). */
-export interface ParsedContract extends ContractModel {
-  readonly findings: readonly Finding[];
-}
+import { sectionForTitle } from '../schema/sections.ts';
 
 /**
  * Whether a recognised section counts towards recognising the file as a contract: its title is

@@ -14,7 +14,7 @@
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { Range } from '../types.ts';
 import { locate } from '../model/locate.ts';
-import { ModelError, type ChatMessage, type ModelProvider, type ModelStep, type ToolCall } from './modelProvider.ts';
+import { ModelError, type ChatMessage, type ModelProvider, type ModelStep, type ToolCall } from './llmProvider.ts';
 import type { HumanDecision, SnapshotQuery } from './snapshot.ts';
 import { contractView, type ContractView, type FailureView, type HitlView, type RequirementView, type ToolView } from './contractView.ts';
 import { checkPool, extractEntity, matchTrigger } from './boot.ts';
@@ -22,10 +22,10 @@ import { assembleContext, resolveTemplate, retrieve, type ResolvedFilter } from 
 import { buildSystemPrompt } from './prompt.ts';
 import { findMock, schemaProblem, truncate } from './tools.ts';
 import { verifyOutput } from './verify.ts';
-import { conditionOf, fallbackAnswer, failuresNamed, handlerFor, hitlNamed } from './protocol.ts';
+import { conditionOf, fallbackAnswer, failuresNamed, handlerFor, hitlNamed } from './failureProtocol.ts';
 import { evaluate, type Scope } from './expression.ts';
 import { resourceValues } from './resourceValues.ts';
-import { OUTCOME_CODES, type OutcomeCode, type OutcomeStatus } from './catalogue.ts';
+import { OUTCOME_CODES, type OutcomeCode, type OutcomeStatus } from './messages.ts';
 import { messageFields, outcomeText, refText, runMessage, withArgMessages, type MessageRef } from './runMessage.ts';
 import { Redactor } from './redact.ts';
 import { TraceRecorder, type EventSink, type EventSource, type EventStatus, type EventType, type TraceEvent } from './trace.ts';

@@ -26,7 +26,7 @@ export type Expr =
 export type PathStep = { readonly field: string } | { readonly index: number } | { readonly all: true };
 
 /** The result of parsing: an expression, or why the text is not one (then it is prose). */
-/** A parsed expression, or why the text is not one (`error`: an `expr.*` catalogue message) and where (UTF-16 offset). */
+/** A parsed expression, or why the text is not one (`error`: an `expr.*` message) and where (UTF-16 offset). */
 export type ParseResult = { readonly ok: true; readonly expr: Expr } | { readonly ok: false; readonly error: MessageRef; readonly offset: number };
 
 /** Longest expression text parsed, in UTF-16 code units; longer text is prose. */

@@ -6,7 +6,7 @@
  * otherwise shown as not checkable in the dry run, never silently passed (brief §9). Pure.
  */
 import type { ContractView } from './contractView.ts';
-import type { OutcomeCode } from './catalogue.ts';
+import type { OutcomeCode } from './messages.ts';
 import { evaluate, parseExpression, type Scope } from './expression.ts';
 import { schemaProblem } from './tools.ts';
 import { withArgMessages, type MessageRef } from './runMessage.ts';
@@ -17,7 +17,7 @@ export interface OutputCheck {
   readonly checkId: string;
   readonly checkArgs: Readonly<Record<string, string>>;
   readonly status: 'success' | 'invalid' | 'unknown' | 'skipped';
-  /** Why it failed: a catalogue message, or a text quoted from a parser. */
+  /** Why it failed: a message, or a text quoted from a parser. */
   readonly detail?: MessageRef | string;
   /** The clause checked. */
   readonly pointer: string;

@@ -2,7 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { Lru } from '../util/lru.ts';
-import { contractSchema, sectionSchemas, type JsonSchema } from '../catalogue/schemas.ts';
+import { contractSchema, sectionSchemas, type JsonSchema } from '../schema/schemas.ts';
 
 const VOCABULARY = ['x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-reference', 'x-declares', 'x-l10n', 'markdownDescription', 'enumDescriptions', 'defaultSnippets'];
 

@@ -1,8 +1,8 @@
 import type { Rule } from '../rule.ts';
 import type { Finding } from '../../model/types.ts';
 import { validateContractData } from '../ajv.ts';
-import { allSectionTitles, SECTIONS } from '../../catalogue/sections.ts';
-import { closest, normaliseLabel } from '../../catalogue/normalise.ts';
+import { allSectionTitles, SECTIONS } from '../../schema/sections.ts';
+import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
 
