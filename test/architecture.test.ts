@@ -14,7 +14,7 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
   { path: 'server/src/service/l10n/', mayImport: ['server/src/service/types.ts', 'l10n/'] },
   { path: 'server/src/service/schema/', mayImport: ['schemas/'] },
   { path: 'server/src/service/model/', mayImport: ['server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/'] },
-  { path: 'server/src/service/parse/', mayImport: ['server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/schema/', 'server/src/service/model/'] },
+  { path: 'server/src/service/parse/', mayImport: ['server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/schema/', 'server/src/service/model/'] },
   {
     path: 'server/src/service/validate/',
     mayImport: ['server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/schema/', 'server/src/service/model/', 'server/src/service/parse/'],
@@ -54,7 +54,7 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
   },
   { path: 'server/src/node/', mayImport: ['server/src/service/index.ts'] },
   { path: 'server/src/cli/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'package.json'] },
-  { path: 'server/src/lsp/', mayImport: ['server/src/service/index.ts', 'server/src/node/'] },
+  { path: 'server/src/lsp/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'package.json'] },
   { path: 'server/src/server.ts', mayImport: ['server/src/lsp/'] },
   { path: 'client/src/', mayImport: ['server/src/lsp/customRequests.ts'] },
 ];

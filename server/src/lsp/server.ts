@@ -15,6 +15,9 @@ import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
 import { snapshotPlaces } from './snapshotRefs.ts';
 import { DOCUMENT_KIND, type DocumentKindParams, type DocumentKindResult } from './customRequests.ts';
+import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
+import { exceedsBytes } from './textSize.ts';
+import pkg from '../../../package.json' with { type: 'json' };
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -27,6 +30,12 @@ export interface ServerSettings {
 }
 
 const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true };
+
+/** How long typing must pause before the version advice against HEAD is computed again (ms). */
+const ADVICE_DELAY_MS = 400;
+
+/** A contract that makes validation compile its schema validator (docs/performance.md). */
+const WARM_UP = '---\ncontract: true\nname: warm_up\nversion: 1.0.0\n---\n## TOOLS\n\n### t\n\n- **Description**: d\n';
 
 /** Dry-run snapshots (docs/dry-run.md, "Naming"): checked by the server, not only by a schema. */
 const SNAPSHOT_FILE = /\.snapshot\.(?:ya?ml|json)$/i;
@@ -64,8 +73,10 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
 
   const nodeFs = createNodeFileSystem();
   const fs = overlayFileSystem(nodeFs, (uri) => documents.get(uri)?.getText());
-  const makeService = () => createLanguageService({ fs, roots, analyzeRegex: (p) => (currentRegexSetting ? analyzeRegex(p) : Promise.resolve({ status: 'unknown' as const })) });
-  let currentRegexSetting = true;
+  const makeService = () => createLanguageService({ fs, roots });
+  // The ReDoS analysis never holds up diagnostics: a pattern not analysed yet counts as unknown
+  // until its verdict arrives, which refreshes the diagnostics (docs/performance.md).
+  const regexNow = backgroundAnalyzer(analyzeRegex, () => refreshAll());
 
   const settingsFor = (uri: string): Promise<ServerSettings> => {
     if (!configurationSupport) return Promise.resolve(DEFAULTS);
@@ -88,31 +99,62 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     return state;
   };
 
-  const factsOf = (doc: TextDocument, state: DocState): Promise<WorkspaceFacts> => {
-    state.facts ??= service!.facts(doc.uri, state.model);
+  const factsOf = async (doc: TextDocument, state: DocState): Promise<WorkspaceFacts> => {
+    const settings = await settingsFor(doc.uri);
+    state.facts ??= service!.facts(doc.uri, state.model, settings.checkRegexBacktracking ? regexNow : false);
     return state.facts;
+  };
+
+  /**
+   * The version advice against HEAD (a git read, a parse of HEAD and a diff) is off the typing
+   * path: diagnostics carry the advice last computed for the document, and a new one is computed
+   * once typing pauses; when it differs, the client is asked to pull again.
+   */
+  const advice = new Map<string, { version: number; items: readonly ContractDiagnostic[] }>();
+  const adviceTimers = new Map<string, { version: number; timer: ReturnType<typeof setTimeout> }>();
+  const scheduleAdvice = (uri: string, version: number) => {
+    // Computed for this version already, or waiting for typing to pause at this version.
+    if (advice.get(uri)?.version === version || adviceTimers.get(uri)?.version === version) return;
+    clearTimeout(adviceTimers.get(uri)?.timer);
+    const timer = setTimeout(() => {
+      adviceTimers.delete(uri);
+      const doc = documents.get(uri);
+      if (!doc || doc.version !== version) return;
+      void semanticDiff.headAdvice(uri, stateOf(doc).model).then((items) => {
+        if (documents.get(uri)?.version !== version) return;
+        const before = advice.get(uri)?.items ?? [];
+        advice.set(uri, { version, items });
+        if (JSON.stringify(before) !== JSON.stringify(items)) refreshOne(doc);
+      });
+    }, ADVICE_DELAY_MS);
+    adviceTimers.set(uri, { version, timer });
   };
 
   /** Diagnostics of a document's current version, or undefined when the document changed meanwhile. */
   const diagnose = async (doc: TextDocument, token?: CancellationToken): Promise<Diagnostic[] | undefined> => {
+    const version = doc.version;
     const settings = await settingsFor(doc.uri);
+    // Coalescing: let queued edits and cancellations in first; work for a stale version is dropped, not queued.
+    await new Promise((r) => setImmediate(r));
+    if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
     if (!settings.enable) return [];
-    currentRegexSetting = settings.checkRegexBacktracking;
     const text = doc.getText();
-    if (text.length > settings.maxFileBytes) {
+    const size = exceedsBytes(text, settings.maxFileBytes);
+    if (size !== undefined) {
       const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-      const d = service!.validate(service!.parse(doc.uri, ''), undefined, [{ code: 'file-too-large', range: zero, args: { size: text.length, limit: settings.maxFileBytes } }]);
+      const d = service!.validate(parseContract(''), undefined, [{ code: 'file-too-large', range: zero, args: { size, limit: settings.maxFileBytes } }]);
       return d.map((x) => toDiagnostic(localiseDiagnostic(x, lang), doc.uri, docsBase));
     }
     if (SNAPSHOT_FILE.test(doc.uri)) return (await snapshotDiagnostics(doc.uri, text)).map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/dry-run.md`));
-    const version = doc.version;
     const state = stateOf(doc);
-    const [facts, advice] = await Promise.all([factsOf(doc, state), settings.versionAdvice ? semanticDiff.headAdvice(doc.uri, state.model) : []]);
+    const facts = await factsOf(doc, state);
     if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
     const diagnostics: ContractDiagnostic[] = service!.validate(state.model, facts);
+    if (settings.versionAdvice) scheduleAdvice(doc.uri, version);
+    const adviceItems = settings.versionAdvice ? (advice.get(doc.uri)?.items ?? []) : [];
     return [
       ...diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, docsBase)),
-      ...advice.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),
+      ...adviceItems.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),
     ];
   };
 
@@ -155,8 +197,10 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         pushTimers.delete(doc.uri);
         const current = documents.get(doc.uri);
         if (!current) return;
+        // The document object is updated in place on change: keep the version diagnosed.
+        const version = current.version;
         void diagnose(current).then((items) => {
-          if (items && documents.get(current.uri)?.version === current.version) void connection.sendDiagnostics({ uri: current.uri, version: current.version, diagnostics: items });
+          if (items && documents.get(current.uri)?.version === version) void connection.sendDiagnostics({ uri: current.uri, version, diagnostics: items });
         });
       }, 30),
     );
@@ -166,6 +210,11 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     for (const s of states.values()) s.facts = undefined;
     if (pull) void connection.languages.diagnostics.refresh();
     else for (const d of documents.all()) schedulePush(d);
+  };
+  /** Asks for one document's diagnostics again (pull: the client re-pulls every open document). */
+  const refreshOne = (doc: TextDocument) => {
+    if (pull) void connection.languages.diagnostics.refresh();
+    else schedulePush(doc);
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -193,11 +242,13 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
-      serverInfo: { name: 'agents-md', version: '0.1.0' },
+      serverInfo: { name: 'agents-md', version: pkg.version },
     };
   });
 
   connection.onInitialized(() => {
+    // Compile the contract schema's validator now rather than inside the first document's diagnostics.
+    setImmediate(() => service?.validate(parseContract(WARM_UP)));
     if (watchRegistration) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED.map((globPattern) => ({ globPattern })) });
     }
@@ -238,6 +289,9 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   });
   documents.onDidClose((e) => {
     states.delete(e.document.uri);
+    advice.delete(e.document.uri);
+    clearTimeout(adviceTimers.get(e.document.uri)?.timer);
+    adviceTimers.delete(e.document.uri);
     service?.forget(e.document.uri);
     settingsCache.delete(e.document.uri);
     if (!pull) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });

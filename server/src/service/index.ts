@@ -12,6 +12,7 @@ import { Workspace, type ConfigProblem, type WorkspaceOptions } from './workspac
 import { EMPTY_FACTS, type WorkspaceFacts } from './validate/facts.ts';
 import { NO_FILES } from './workspace/fileSystem.ts';
 import { LineIndex } from './text/lineIndex.ts';
+import type { RegexAnalyzer } from './workspace/regexAnalysis.ts';
 import { DOCUMENT_FEATURES, type DocumentFeatures } from './features/service.ts';
 
 export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } from './types.ts';
@@ -75,8 +76,11 @@ export interface LanguageService extends DocumentFeatures {
    * URI (the incremental edit path). Pure apart from that per-URI cache.
    */
   parse(uri: string, text: string): ParsedContract;
-  /** Gathers what validation needs from the workspace (config, other contracts, resources, ReDoS verdicts). */
-  facts(uri: string, model: ParsedContract): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }>;
+  /**
+   * Gathers what validation needs from the workspace (config, other contracts, resources, ReDoS
+   * verdicts); `analyzeRegex` replaces the service's analyzer for this call (`false`: no ReDoS analysis).
+   */
+  facts(uri: string, model: ParsedContract, analyzeRegex?: RegexAnalyzer | false): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }>;
   /** Validates a parsed document against facts gathered before. Synchronous. */
   validate(model: ParsedContract, facts?: WorkspaceFacts, fileFindings?: readonly Finding[]): ContractDiagnostic[];
   /** Decodes, parses, gathers facts and validates a file's bytes in one call. */
@@ -98,7 +102,7 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
       last.set(uri, model);
       return model;
     },
-    facts: (uri, model) => workspace.facts(uri, model),
+    facts: (uri, model, analyzeRegex) => workspace.facts(uri, model, analyzeRegex),
     validate: (model, facts = EMPTY_FACTS, fileFindings = []) => validateContract(model, facts, fileFindings),
     async lintBytes(uri, bytes) {
       const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

@@ -57,6 +57,16 @@ export interface CommentInfo {
 }
 
 /**
+ * One top-level block run of a slice (docs/performance.md, "Incremental parsing"): its text and
+ * its remark tree with positions relative to that text. Immutable and shared between versions
+ * of a document: a block whose text is unchanged is not parsed again.
+ */
+export interface MarkdownBlock {
+  readonly text: string;
+  readonly tree: Root;
+}
+
+/**
  * One parsed slice of a document: the preamble (front matter and anything before the first
  * H2) or an H2 section. Immutable; reused as is when its text is unchanged and only moved by
  * `shiftSection` when lines above it were added or removed.
@@ -87,8 +97,10 @@ export interface SectionModel {
   readonly comments: readonly CommentInfo[];
   /** Fenced code blocks: language, range and the range of the opening line (for folding and grammar). */
   readonly fences: readonly { readonly lang: string; readonly range: Range }[];
-  /** The remark tree, positions relative to `text`. Kept for features that need the raw tree. */
-  readonly mdast: Root;
+  /** Top-level GFM tables (the code actions insert rows and disable rules around them). */
+  readonly tables: readonly Range[];
+  /** The slice's top-level blocks with their remark trees, reused by the next edit when unchanged. */
+  readonly blocks: readonly MarkdownBlock[];
 }
 
 /** How a file was recognised (docs/contract-format.md, "Contract or free-form"). */

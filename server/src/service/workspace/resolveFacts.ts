@@ -212,7 +212,8 @@ export class Workspace {
    * pools and agents declared elsewhere, resource files and their SHA-256, and ReDoS verdicts
    * for intent patterns. Never throws; what cannot be found is reported in the facts.
    */
-  async facts(uri: string, model: ParsedContract): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }> {
+  /** `analyze` overrides the workspace's analyzer for this call (a per-resource setting; `false`: none). */
+  async facts(uri: string, model: ParsedContract, analyze: RegexAnalyzer | false | undefined = this.options.analyzeRegex): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }> {
     const { config, uri: configUri, problems } = await this.configFor(uri);
     const externalPools = new Map<string, ExternalName[]>();
     const externalAgents = new Map<string, ExternalName[]>();
@@ -232,7 +233,6 @@ export class Workspace {
     }
     const resources = needsOthers ? await this.resolveResources(uri, model, config) : new Map<string, ResourceStatus>();
     const regex = new Map<string, RegexVerdict>();
-    const analyze = this.options.analyzeRegex;
     const patterns = (model.data['trigger'] as { intent_patterns?: unknown } | undefined)?.intent_patterns;
     if (analyze && Array.isArray(patterns)) {
       const sources = patterns.map(unquote).filter((p) => p && checkPatternDialect(p).ok);
