@@ -2,7 +2,7 @@
  * Writes every generated file: docs/rules.md and docs/zh-cn/rules.md (from the rule catalogue),
  * l10n/bundle.l10n.json (every message catalogue), the impact rules table of docs/semantic-diff.md
  * (from the diff's rules and messages), the alias tables of docs/localisation.md (from
- * the schemas), the TextMate injection grammars (from the section catalogue) and the rule list in
+ * the schemas) and the rule list in
  * schemas/config.schema.json. Run with `npm run generate`; test/generated.test.ts fails when a
  * committed file drifts.
  */

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { renderRuleDocs } from './ruleDocs.ts';
-import { renderInjectionGrammar, renderTemplateGrammar } from './grammar.ts';
 import { renderSemanticDiffDoc } from './diffDocs.ts';
 import { RULES } from '../server/src/service/index.ts';
 import { renderEnglishBundle } from './l10nBundle.ts';
@@ -21,8 +20,6 @@ export const GENERATED: Record<string, () => string> = {
   'docs/zh-cn/rules.md': () => renderRuleDocs('zh-cn'),
   'l10n/bundle.l10n.json': renderEnglishBundle,
   'docs/localisation.md': renderLocalisationDoc,
-  'syntaxes/agents-md.injection.tmLanguage.json': () => json(renderInjectionGrammar()),
-  'syntaxes/agents-md.templates.injection.tmLanguage.json': () => json(renderTemplateGrammar()),
   'schemas/config.schema.json': renderConfigSchema,
   'docs/semantic-diff.md': renderSemanticDiffDoc,
 };

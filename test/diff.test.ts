@@ -119,7 +119,7 @@ describe('version advice as diagnostics', () => {
     const lines = read('bump-unchanged', 'after.md').split('\n');
     assert.match(lines[ds[0]!.range.start.line]!, /^version: 1\.4\.2/);
     assert.match(lines[ds[1]!.range.start.line]!, /^## VERSIONING & AUDIT/);
-    assert.equal(ds[0]!.message, 'These changes since HEAD need a patch version bump; the version went from 1.4.2 to 1.4.2 (none).');
+    assert.equal(ds[0]!.message, 'These changes since HEAD need a patch version bump; the version is still 1.4.2.');
     assert.equal(ds[1]!.message, diffMessage('diagnostic.auditRow', { ref: 'HEAD', version: '1.4.2' }));
   });
 

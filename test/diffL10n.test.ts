@@ -89,6 +89,13 @@ describe('the diff localised by the service', () => {
       '自 HEAD 以来的这些变更没有在 VERSIONING & AUDIT 中添加新行（契约没有声明版本）。',
     ]);
   });
+
+  test('an unchanged version is said so, not "went from 2.4.0 to 2.4.0 (none)"', () => {
+    const afterModel = parseContract(read('bump-unchanged', 'after.md'));
+    const [bump] = versionAdviceDiagnostics(diffContracts(parseContract(read('bump-unchanged', 'before.md')), afterModel), afterModel, 'HEAD');
+    assert.match(bump!.message, /^These changes since HEAD need a \w+ version bump; the version is still [\d.]+\.$/);
+    assert.match(localiseDiagnostic(bump!, 'zh-cn').message, /；版本仍是 [\d.]+。$/);
+  });
 });
 
 describe('agents-md diff in Chinese', { concurrency: true }, () => {

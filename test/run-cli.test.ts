@@ -5,7 +5,7 @@
 // Run: node --import tsx --test test/run-cli.test.ts
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -195,8 +195,20 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
     await cli(ws, 'eval');
     const added = tree(ws).filter((f) => !before.includes(f));
     assert.ok(added.length > 0);
-    assert.deepEqual(added.filter((f) => !f.startsWith('.agents-md/runs/')), []);
+    assert.deepEqual(added.filter((f) => !f.startsWith('.agents-md/runs/')), ['.agents-md/.gitignore']);
     assert.deepEqual(tree(ws).filter((f) => before.includes(f)), before, 'no file removed');
+  });
+
+  test('runs stay out of Source Control: .agents-md/ ignores itself, an existing .gitignore there is kept', () => {
+    const ws = tempDir();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, encoding: 'utf8' });
+    git('init', '-q');
+    RunFolder.create(ws, 'first').file('trace.jsonl');
+    writeFileSync(RunFolder.create(ws, 'second').file('trace.jsonl'), '{}\n');
+    assert.equal(git('status', '--porcelain', '--untracked-files=all'), '');
+    writeFileSync(join(ws, '.agents-md', '.gitignore'), 'runs/\n');
+    RunFolder.create(ws, 'third');
+    assert.equal(readFileSync(join(ws, '.agents-md', '.gitignore'), 'utf8'), 'runs/\n');
   });
 
   test('a run folder refuses names that would leave it', () => {

@@ -8,6 +8,8 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { StatusItem } from './statusItem.ts';
 import { registerHumanDecisions, registerRunAgent } from './runAgent.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
+import { REVEAL_COMMAND, revealLocation } from './views/nodeTree.ts';
+import { DOCUMENT_KIND, type DocumentKindResult } from '../../server/src/lsp/customRequests.ts';
 
 let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;
@@ -22,6 +24,9 @@ function isContract(doc: vscode.TextDocument): boolean {
   return vscode.languages.match(selector(), doc) > 0;
 }
 
+/** The server's answer to "is this a contract?" per document version: a free-form AGENTS.md is not. */
+const kinds = new Map<string, { version: number; kind: Promise<DocumentKindResult['kind']> }>();
+
 /** Dry-run snapshots (docs/dry-run.md): the server checks them too. */
 const SNAPSHOTS: DocumentSelector = [{ pattern: '**/*.snapshot.{yaml,yml,json}' }];
 
@@ -34,7 +39,11 @@ async function start(context: vscode.ExtensionContext, status: StatusItem): Prom
   const clientOptions: LanguageClientOptions = {
     documentSelector: [...selector(), ...SNAPSHOTS],
     synchronize: { configurationSection: 'agentsMd' },
-    diagnosticPullOptions: { onChange: true, onSave: true },
+    // A save changes nothing the server has not seen already (docs/vscode.md, "Diagnostics").
+    diagnosticPullOptions: { onChange: true, onSave: false },
+    // VS Code's Markdown outline already lists the headings; a second group made the outline
+    // and breadcrumbs show both and flip between them (docs/vscode.md, "Outline").
+    middleware: { provideDocumentSymbols: () => [] },
   };
   client = new LanguageClient('agentsMd', vscode.l10n.t('AGENTS.md Contracts'), serverOptions, clientOptions);
   await client.start();
@@ -45,28 +54,42 @@ async function start(context: vscode.ExtensionContext, status: StatusItem): Prom
 export function activate(context: vscode.ExtensionContext): void {
   const status = new StatusItem();
   context.subscriptions.push(status);
-  // Start the server only once a contract is open, so that activation costs nothing otherwise.
-  const maybeStart = (doc: vscode.TextDocument | undefined) => {
-    if (doc && !client && !starting && (isContract(doc) || vscode.languages.match(SNAPSHOTS, doc) > 0)) starting = start(context, status).finally(() => (starting = undefined));
-    status.update(vscode.window.activeTextEditor?.document, isContract);
-  };
-  vscode.workspace.textDocuments.forEach(maybeStart);
   /** The running client; commands that need the server start it. */
   const running = async (): Promise<LanguageClient> => {
     if (!client && !starting) starting = start(context, status).finally(() => (starting = undefined));
     await starting;
     return client!;
   };
+  const contractKind = async (doc: vscode.TextDocument): Promise<boolean> => {
+    if (!isContract(doc)) return false;
+    const key = doc.uri.toString();
+    let cached = kinds.get(key);
+    if (cached?.version !== doc.version) {
+      cached = { version: doc.version, kind: running().then((c) => c.sendRequest<DocumentKindResult>(DOCUMENT_KIND, { uri: key })).then((r) => r.kind) };
+      kinds.set(key, cached);
+    }
+    return (await cached.kind) !== 'freeform';
+  };
+  const updateStatus = () => void status.update(vscode.window.activeTextEditor?.document, contractKind);
+  // Start the server only once a contract is open, so that activation costs nothing otherwise.
+  const maybeStart = (doc: vscode.TextDocument | undefined) => {
+    if (doc && !client && !starting && (isContract(doc) || vscode.languages.match(SNAPSHOTS, doc) > 0)) starting = start(context, status).finally(() => (starting = undefined));
+    updateStatus();
+  };
+  vscode.workspace.textDocuments.forEach(maybeStart);
   registerRunAgent(context, running);
   registerSemanticDiff(context, running);
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(maybeStart),
     vscode.window.onDidChangeActiveTextEditor((e) => maybeStart(e?.document)),
-    vscode.languages.onDidChangeDiagnostics(() => status.update(vscode.window.activeTextEditor?.document, isContract)),
+    vscode.languages.onDidChangeDiagnostics(updateStatus),
+    vscode.workspace.onDidCloseTextDocument((d) => kinds.delete(d.uri.toString())),
     vscode.commands.registerCommand('agentsMd.restartServer', async () => {
       if (client) await client.restart();
       else maybeStart(vscode.window.activeTextEditor?.document);
     }),
+    // A click on a row of the Agent Run or Semantic Diff view.
+    vscode.commands.registerCommand(REVEAL_COMMAND, revealLocation),
     vscode.commands.registerCommand('agentsMd.showOutput', () => client?.outputChannel.show()),
     vscode.commands.registerCommand('agentsMd.showProblems', () => vscode.commands.executeCommand('workbench.actions.view.problems')),
   );

@@ -3,6 +3,7 @@
  * dry run in the server off the typing path with a cancellable progress notification, show the
  * trace tree as it grows, and answer HUMAN_IN_THE_LOOP pauses with Approve / Reject.
  */
+import { userInfo } from 'node:os';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
 import {
@@ -91,13 +92,56 @@ export function registerRunAgent(context: vscode.ExtensionContext, client: () =>
   );
 }
 
-/** Answers the server's HUMAN_IN_THE_LOOP pauses. A dismissed question counts as a rejection. */
+/** The OS user's name; undefined where the OS has none for this process. */
+function userName(): string | undefined {
+  try {
+    return userInfo().username || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The decision the run waits for, while it waits. */
+interface Pending {
+  readonly params: HumanDecisionParams;
+  readonly answer: (decision: HumanDecisionResult['decision']) => void;
+}
+
+/**
+ * Answers the server's HUMAN_IN_THE_LOOP pauses (docs/vscode.md, "Human decisions"): the question
+ * stays in front of the user as a modal dialog; dismissing it decides nothing, the run stays
+ * paused, and Approve / Reject stay offered in the Agent Run view's title and on its paused row
+ * until answered. The answer names who decided, for the trace.
+ */
 export function registerHumanDecisions(c: LanguageClient): vscode.Disposable {
-  return c.onRequest(HUMAN_DECISION, async (p: HumanDecisionParams): Promise<HumanDecisionResult> => {
+  const by = userName() ?? vscode.l10n.t('the VS Code user');
+  let pending: Pending | undefined;
+  const setWaiting = (waiting: boolean) => void vscode.commands.executeCommand('setContext', 'agentsMd.awaitingDecision', waiting);
+  const decide = (decision: HumanDecisionResult['decision']) => pending?.answer(decision);
+  const ask = async () => {
+    const p = pending?.params;
+    if (!p) return;
     if (p.location) await revealLocation(p.location);
     const approve = vscode.l10n.t('Approve');
     const reject = vscode.l10n.t('Reject');
-    const choice = await vscode.window.showWarningMessage(p.message, approve, reject);
-    return { decision: choice === approve ? 'approve' : 'reject' };
-  });
+    const detail = vscode.l10n.t('The dry run waits for your decision. Closing this dialog decides nothing: Approve and Reject stay in the Agent Run view.');
+    const choice = await vscode.window.showWarningMessage(p.message, { modal: true, detail }, approve, reject);
+    if (choice) decide(choice === approve ? 'approve' : 'reject');
+  };
+  return vscode.Disposable.from(
+    c.onRequest(HUMAN_DECISION, (params: HumanDecisionParams, token: vscode.CancellationToken) =>
+      new Promise<HumanDecisionResult>((resolve) => {
+        const done = () => ((pending = undefined), setWaiting(false));
+        pending = { params, answer: (decision) => (done(), resolve({ decision, decidedBy: by })) };
+        // A cancelled run no longer waits; its answer is not used.
+        token.onCancellationRequested(() => (done(), resolve({ decision: 'reject', decidedBy: by })));
+        setWaiting(true);
+        void ask();
+      }),
+    ),
+    vscode.commands.registerCommand('agentsMd.approveDecision', () => decide('approve')),
+    vscode.commands.registerCommand('agentsMd.rejectDecision', () => decide('reject')),
+    vscode.commands.registerCommand('agentsMd.showDecision', ask),
+    { dispose: () => setWaiting(false) },
+  );
 }

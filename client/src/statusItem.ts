@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 export class StatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('agentsMd.status', vscode.StatusBarAlignment.Right, 100);
   private running = false;
+  private shown: vscode.TextDocument | undefined;
 
   constructor() {
     this.item.name = vscode.l10n.t('AGENTS.md contract');
@@ -14,9 +15,15 @@ export class StatusItem implements vscode.Disposable {
     this.running = running;
   }
 
-  /** Shows the counts of contract problems in `doc`, or hides the item when `doc` is not a contract. */
-  update(doc: vscode.TextDocument | undefined, isContract: (d: vscode.TextDocument) => boolean): void {
-    if (!doc || !isContract(doc)) {
+  /**
+   * Shows the counts of contract problems in `doc`, or hides the item when `doc` is no contract:
+   * a file the patterns do not match, or a free-form AGENTS.md (`isContract` asks the server).
+   */
+  async update(doc: vscode.TextDocument | undefined, isContract: (d: vscode.TextDocument) => Promise<boolean>): Promise<void> {
+    this.shown = doc;
+    const contract = doc ? await isContract(doc).catch(() => false) : false;
+    if (this.shown !== doc) return; // another editor became active meanwhile
+    if (!doc || !contract) {
       this.item.hide();
       return;
     }

@@ -549,7 +549,7 @@ export function statusBarItem(page: Page, text: string | RegExp) {
 
 /**
  * Packages this repository's extension with `node scripts/package.mjs` (= `npm run package`:
- * minified bundles, then vsce on Node 24) and returns the .vsix path
+ * minified bundles, then the pinned vsce on this Node) and returns the .vsix path
  * (dist/NAME-VERSION.vsix). Runs on the Node that runs the tests, without the test runner's
  * environment.
  */
@@ -557,7 +557,7 @@ export async function packageRepoExtension(): Promise<{ vsix: string; ms: number
   const { name, version } = JSON.parse(await readFile(join(REPO_DIR, 'package.json'), 'utf8')) as { name: string; version: string };
   const vsix = join(REPO_DIR, 'dist', `${name}-${version}.vsix`);
   const env = toolEnv();
-  env.PATH = process.env.PATH ?? ''; // package.mjs finds Node 24 itself; esbuild runs on this Node
+  env.PATH = process.env.PATH ?? ''; // esbuild and vsce run on this Node
   const t0 = Date.now();
   const r = await run(process.execPath, [join(REPO_DIR, 'scripts', 'package.mjs')], { cwd: REPO_DIR, env, timeoutMs: 180_000 });
   if (r.code !== 0 || !existsSync(vsix)) throw new Error(`node scripts/package.mjs failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);

@@ -1,7 +1,7 @@
 // Run agent in a real VS Code (issue 4 item 6): samples/procurement-analyzer (a contract with its
 // snapshots) opened in code-server. The ▶ Run agent code lens above the contract is clicked, the
 // query "large-purchase-rejected" picked from the snapshots; the run pauses at the "Large
-// purchase" HUMAN_IN_THE_LOOP gate and asks, in a notification, to approve or reject; Reject is
+// purchase" HUMAN_IN_THE_LOOP gate and asks, in a modal dialog, to approve or reject; Reject is
 // clicked. The Agent Run view shows the trace: every event, the failure highlighted, the outcome
 // HUMAN_REJECTED; an event opens its clause in the contract; the trace file is on disk under
 // .agents-md/runs/.
@@ -55,14 +55,14 @@ test('e2e run: the Run agent code lens runs a snapshot query, a HITL pause is re
   await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: QUERY }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
   await press(page, 'Enter');
 
-  // The HITL pause: a notification with Approve and Reject.
-  const toast = page.locator('.notifications-toasts .notification-toast').filter({ has: page.locator('.monaco-button', { hasText: /^Reject$/ }) }).first();
-  await toast.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
-  const question = (await toast.innerText()).replace(/\s+/g, ' ').trim();
+  // The HITL pause: a modal dialog with Approve and Reject that stays until answered (docs/vscode.md).
+  const dialog = page.locator('.monaco-dialog-box').filter({ has: page.locator('.monaco-button', { hasText: /^Reject$/ }) }).first();
+  await dialog.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  const question = (await dialog.innerText()).replace(/\s+/g, ' ').trim();
   t.diagnostic(`HITL question after ${Date.now() - t0} ms: ${JSON.stringify(question)}`);
   assert.match(question, /Approve/);
   t.diagnostic(`screenshot: ${await screenshot(page, 'run-hitl')}`);
-  await toast.locator('.monaco-button', { hasText: /^Reject$/ }).click();
+  await dialog.locator('.monaco-button', { hasText: /^Reject$/ }).click();
 
   // The trace view: the run's outcome, its events, the failure highlighted.
   const rows = page.locator(`${VIEW} .monaco-list-row`);
@@ -75,15 +75,22 @@ test('e2e run: the Run agent code lens runs a snapshot query, a HITL pause is re
   assert.ok((await page.locator(`${VIEW} .monaco-list-row .codicon-error`).count()) > 0, 'failures are highlighted');
   t.diagnostic(`screenshot: ${await screenshot(page, 'run-trace')}`);
 
-  // An event that names a clause opens it in the contract.
+  // An event that names a clause opens it in the contract: the cursor, put on line 1 first, moves
+  // there (the HITL question's own reveal must not make this pass).
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await press(page, 'Control+Home');
+  const line = async () => Number(/Ln (\d+)/.exec(await page.locator('[id="status.editor.selection"]').first().innerText().catch(() => ''))?.[1] ?? 0);
+  await until('the cursor on line 1', async () => ((await line()) === 1 ? true : undefined));
   await outcome.click();
-  await until('the contract shown with a selection', async () => ((await page.locator('.editor-instance .monaco-editor .selected-text').count()) > 0 ? true : undefined));
+  await until('the contract shown at the clause', async () => ((await line()) > 1 ? true : undefined));
 
   // The trace file, as the CLI writes it.
   const runs = await readdir(join(workspace, '.agents-md', 'runs'));
   assert.equal(runs.length, 1, `one run folder: ${runs.join(', ')}`);
   const trace = (await readFile(join(workspace, '.agents-md', 'runs', runs[0]!, 'trace.jsonl'), 'utf8')).trim().split('\n');
   t.diagnostic(`trace file: ${trace.length} events, last ${JSON.parse(trace[trace.length - 1]!).event_type}`);
-  assert.ok(trace.some((l) => JSON.parse(l).event_type === 'human_response'));
+  const response = trace.map((l) => JSON.parse(l)).find((e) => e.event_type === 'human_response');
+  assert.equal(response?.payload.decision, 'reject');
+  assert.ok(response?.payload.decided_by, 'the trace names who decided');
   passed();
 });

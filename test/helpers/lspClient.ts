@@ -13,6 +13,8 @@ export class LspClient {
   private readonly published = new Map<string, PublishDiagnosticsParams[]>();
   private readonly waiters: { uri: string; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   readonly stderr: string[] = [];
+  /** How many times the server asked the client to pull all diagnostics again. */
+  refreshes = 0;
   /** The client's settings (`workspace/configuration`), per requested section and resource; null: defaults. */
   configuration: (item: { scopeUri?: string; section?: string }) => unknown = () => null;
 
@@ -29,7 +31,7 @@ export class LspClient {
     });
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('workspace/configuration', (p: { items: { scopeUri?: string; section?: string }[] }) => p.items.map((i) => this.configuration(i)));
-    this.connection.onRequest('workspace/diagnostic/refresh', () => null);
+    this.connection.onRequest('workspace/diagnostic/refresh', () => (this.refreshes++, null));
     this.connection.listen();
   }
 

@@ -24,6 +24,15 @@ export interface ListSnapshotsResult {
   readonly snapshots: readonly SnapshotChoice[];
 }
 
+/** Client → server: whether an open document is a contract, a partial contract or a free-form file (docs/contract-format.md). */
+export const DOCUMENT_KIND = 'agentsMd/documentKind';
+export interface DocumentKindParams {
+  readonly uri: string;
+}
+export interface DocumentKindResult {
+  readonly kind: 'contract' | 'partial' | 'freeform';
+}
+
 /** Client → server: dry-runs the contract on a snapshot (one query, or all of them). Cancellable. */
 export const RUN_AGENT = 'agentsMd/runAgent';
 export interface RunAgentParams {
@@ -68,6 +77,8 @@ export interface HumanDecisionParams {
 }
 export interface HumanDecisionResult {
   readonly decision: 'approve' | 'reject';
+  /** Who decided (recorded in the trace as `decided_by`). */
+  readonly decidedBy?: string;
 }
 
 /** Where the "before" side of a semantic diff comes from. */

@@ -10,13 +10,14 @@ import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type 
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   checkExpectation, createScriptedModel, locate, ModelError, parseContract, runMessage, sha256Hex, traceTree,
-  type HumanDecision, type ModelProvider, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
+  type HumanAnswer, type HumanDecision, type ModelProvider, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
 } from '../service/index.ts';
 import {
-  contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract, createRunFolder,
+  contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, type LoadedContract, createRunFolder,
 } from '../node/dryRunHost.ts';
-import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
-import { isWithin, samePath } from '../node/paths.ts';
+import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { rootOf as rootIn, snapshotFiles } from './snapshotRefs.ts';
+import { samePath } from '../node/paths.ts';
 import { createModelProvider } from '../node/llmConfig.ts';
 import {
   HUMAN_DECISION, LIST_SNAPSHOTS, RUN_AGENT, RUN_PROGRESS,
@@ -42,19 +43,11 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
   /** Per contract URI: clause pointer → the query ids whose runs named it. */
   const exercised = new Map<string, Map<string, Set<string>>>();
 
-  const rootOf = (path: string) => host.roots().find((r) => !relative(r, path).startsWith('..')) ?? dirname(path);
+  const rootOf = (path: string) => rootIn(host.roots(), path);
 
   const snapshotsFor = async (contractPath: string): Promise<SnapshotChoice[]> => {
-    // A workspace folder is searched in depth (a bounded walk); a contract outside every folder
-    // only beside it and in its `snapshots` folder: never a walk of its whole disk (docs/robustness.md).
-    const root = host.roots().find((r) => isWithin(r, contractPath));
-    const files = new Set<string>();
-    const searches: [string, readonly string[]][] = root
-      ? [[root, SNAPSHOT_GLOBS]]
-      : [[dirname(contractPath), SNAPSHOT_GLOBS.flatMap((g) => [g.replace('**/', ''), g.replace('**/', 'snapshots/')])]];
-    for (const [folder, globs] of searches) for (const file of await globFiles(folder, globs, SNAPSHOT_EXCLUDES)) files.add(file);
     const choices: SnapshotChoice[] = [];
-    for (const file of [...files].sort()) {
+    for (const file of await snapshotFiles(contractPath, host.roots())) {
       try {
         const { read } = await loadSnapshot(file, dirname(contractPath));
         const named = contractForSnapshot(file, read.snapshot ?? {});
@@ -125,7 +118,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
       const result = await executeQuery({
         root, contract, snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: snap } }, query, file,
         folder: createRunFolder(root, query.id), traceName: 'trace.jsonl', provider, signal: controller.signal,
-        decide: async (request): Promise<HumanDecision> => {
+        decide: async (request): Promise<HumanDecision | HumanAnswer> => {
           progress(runMessage('view.waitingForHuman', {}, lang), true);
           const range = locate(model, request.pointer)?.value;
           const answer = await connection.sendRequest<HumanDecisionResult>(HUMAN_DECISION, {
@@ -133,7 +126,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
             message: runMessage('view.humanQuestion', { subject: request.subject, reason: runMessage(request.reasonId, request.reasonArgs, lang) }, lang),
             ...(range ? { location: { uri: p.uri, range } } : {}),
           }, token);
-          return answer.decision;
+          return answer.decidedBy ? { decision: answer.decision, by: answer.decidedBy } : answer.decision;
         },
         onEvent: (e) => {
           events.push(e);

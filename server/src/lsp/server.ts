@@ -1,10 +1,10 @@
 import {
-  CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
-  type CodeAction, type Connection, type Diagnostic, type InitializeParams, type InitializeResult, type CancellationToken,
+  CodeActionKind, DidChangeWatchedFilesNotification, SemanticTokensBuilder, FileChangeType, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
+  type CodeAction, type Connection, type TextEdit, type Diagnostic, type InitializeParams, type InitializeResult, type CancellationToken,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  createLanguageService, diffPolicyOf, type ContractDocument,
+  createLanguageService, diffPolicyOf, type ContractDocument, nameAt, highlights, HIGHLIGHT_TYPES,
   DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
@@ -13,6 +13,8 @@ import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
+import { snapshotPlaces } from './snapshotRefs.ts';
+import { DOCUMENT_KIND, type DocumentKindParams, type DocumentKindResult } from './customRequests.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
@@ -237,6 +239,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         documentSymbolProvider: true,
         workspaceSymbolProvider: true,
         foldingRangeProvider: true,
+        semanticTokensProvider: { legend: { tokenTypes: [...HIGHLIGHT_TYPES], tokenModifiers: [] }, full: true },
         codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
@@ -273,7 +276,12 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   });
 
   connection.onDidChangeWatchedFiles((params) => {
-    for (const c of params.changes) service?.workspace.invalidate(c.uri, c.type === FileChangeType.Changed ? 'changed' : 'structure');
+    // Saving an open document writes what the server already has (its changes came as didChange):
+    // not a change of a dependency. Refreshing on it made the client drop every file's
+    // diagnostics until they were computed again, on each (auto)save.
+    const changes = params.changes.filter((c) => c.type !== FileChangeType.Changed || !documents.get(c.uri));
+    if (changes.length === 0) return;
+    for (const c of changes) service?.workspace.invalidate(c.uri, c.type === FileChangeType.Changed ? 'changed' : 'structure');
     refreshAll();
   });
 
@@ -324,11 +332,37 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const state = stateOf(doc);
     return service.definition(contract(doc, state, await lastFacts(doc, state)), p.position, { lang }, token);
   });
-  connection.onReferences((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.references(contract(doc, s), p.position, { includeDeclaration: p.context.includeDeclaration }, token)));
+  /** Where the contract's snapshots name the tool or pool under the cursor (docs/dry-run.md, "Snapshots"). */
+  const inSnapshots = (uri: string, model: ParsedContract, position: { line: number; character: number }) => {
+    const n = nameAt(model, position);
+    return n ? snapshotPlaces(uri, n, roots.map(uriToPath).filter((r): r is string => r !== undefined), fs) : Promise.resolve([]);
+  };
+  connection.onReferences((p, token) =>
+    withDoc(p.textDocument.uri, Promise.resolve([]), async (doc, s) => [
+      ...service!.references(contract(doc, s), p.position, { includeDeclaration: p.context.includeDeclaration }, token),
+      ...(await inSnapshots(doc.uri, s.model, p.position)),
+    ]),
+  );
   connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => service!.prepareRename(contract(doc, s), p.position, { lang }, token) ?? null));
-  connection.onRenameRequest((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => ({ changes: { [doc.uri]: service!.rename(contract(doc, s), p.position, { newName: p.newName }, token) } })));
+  connection.onRenameRequest((p, token) =>
+    withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => {
+      const edits = service!.rename(contract(doc, s), p.position, { newName: p.newName }, token);
+      if (edits.length === 0) return null;
+      const changes: Record<string, TextEdit[]> = { [doc.uri]: [...edits] };
+      for (const place of await inSnapshots(doc.uri, s.model, p.position)) (changes[place.uri] ??= []).push({ range: place.range, newText: p.newName });
+      return { changes };
+    }),
+  );
   registerWorkspaceSymbols(connection, () => service);
   connection.onDocumentSymbol((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.documentSymbols(contract(doc, s), { lang }, token).map(toDocumentSymbol)));
+  connection.languages.semanticTokens.on((p) =>
+    withDoc(p.textDocument.uri, { data: [] }, (_, s) => {
+      const b = new SemanticTokensBuilder();
+      for (const h of highlights(s.model)) b.push(h.line, h.character, h.length, HIGHLIGHT_TYPES.indexOf(h.type), 0);
+      return b.build();
+    }),
+  );
+  connection.onRequest(DOCUMENT_KIND, (p: DocumentKindParams): DocumentKindResult => withDoc(p.uri, { kind: 'freeform' }, (_, s) => ({ kind: s.model.kind })));
   connection.onFoldingRanges((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.foldingRanges(contract(doc, s), {}, token).map(toFoldingRange)));
   connection.onCodeAction((p, token) =>
     withDoc(p.textDocument.uri, [], (doc, s) => {

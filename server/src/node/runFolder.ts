@@ -38,6 +38,13 @@ export class RunFolder {
   static create(root: string, name: string, date: Date = new Date()): RunFolder {
     const runs = resolve(root, RUNS_DIR);
     mkdirSync(runs, { recursive: true });
+    // Runs are local output: Source Control must not list them (docs/dry-run.md, "Runs").
+    const ignore = resolve(root, '.agents-md', '.gitignore');
+    try {
+      writeFileSync(ignore, '*\n', { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
     const base = `${stamp(date)}-${slug(name)}`;
     for (let n = 1; ; n++) {
       const id = n === 1 ? base : `${base}-${n}`;

@@ -138,6 +138,8 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
 export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type ContractDocument, type DocumentFeatures, type FeatureOptions, type ReferencesOptions, type RenameOptions } from './features/service.ts';
 export { schemaDocs, ruleDocs } from './features/hover.ts';
 export { sectionSkeleton, type DiagnosticRef } from './features/codeActions.ts';
+export { nameAt } from './features/navigation.ts';
+export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';
 export { DEFAULT_DIFF_POLICY, GUARANTEE_RULES, classify as classifyDiffRule, diffPolicyOf, type DiffPolicy } from './diff/policy.ts';

@@ -24,7 +24,9 @@ export function versionAdviceDiagnostics(diff: SemanticDiff, after: ParsedContra
   const at = (...pointers: string[]): Range => pointers.map((p) => locate(after, p)?.value).find((r) => r !== undefined) ?? ZERO_RANGE;
   if (!a.sufficient) {
     const args = { ...a.args, ref: against };
-    out.push({ code: 'diff-version-bump', severity: 'warning', range: at('/version'), messageId: `${DIFF_PREFIX}diagnostic.bump`, args, message: diffMessage('diagnostic.bump', args) });
+    // "went from 2.4.0 to 2.4.0 (none)" says nothing: an unchanged version is said so.
+    const id = a.args['declared'] === 'none' && a.args['before'] === a.args['after'] ? 'diagnostic.bumpUnchanged' : 'diagnostic.bump';
+    out.push({ code: 'diff-version-bump', severity: 'warning', range: at('/version'), messageId: `${DIFF_PREFIX}${id}`, args, message: diffMessage(id, args) });
   }
   if (a.required !== 'none' && !a.auditRowAdded) {
     const args = { ref: against, version: a.declaredAfter ?? NO_VERSION };

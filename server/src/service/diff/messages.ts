@@ -227,6 +227,7 @@ const LABELS = {
   'audit.missing': 'VERSIONING & AUDIT has no row for {version}.',
   'audit.noVersion': 'VERSIONING & AUDIT cannot be checked: the contract declares no version.',
   'diagnostic.bump': 'These changes since {ref} need a {required} version bump; the version went from {before} to {after} ({declared}).',
+  'diagnostic.bumpUnchanged': 'These changes since {ref} need a {required} version bump; the version is still {after}.',
   'diagnostic.auditRow': 'These changes since {ref} have no new row in VERSIONING & AUDIT for version {version}.',
   'impact.breaking': 'breaking',
   'impact.risk-increasing': 'risk-increasing',

@@ -90,7 +90,8 @@ export function hover(model: ParsedContract, position: Position, options: Featur
   const lang = options.lang ?? 'en';
   const facts = options.facts ?? EMPTY_FACTS;
   const section = sectionAt(model, position);
-  if (!section) return undefined;
+  // A free-form AGENTS.md is no contract: nothing of ours to say about it.
+  if (!section || model.kind === 'freeform') return undefined;
 
   for (const c of section.comments) {
     if (!contains(c.range, position) || !/agents-md-/.test(c.text)) continue;

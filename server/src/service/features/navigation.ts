@@ -33,14 +33,33 @@ export function definition(model: ParsedContract, uri: string, p: Position, fact
   return (ext ?? []).filter((e) => e.uri).map((e) => ({ uri: e.uri, range: e.range }));
 }
 
-/** Every place in this contract that names the same thing as the cursor, declarations included on request. */
+/**
+ * Every place in this contract that names the same thing as the cursor, declarations included on
+ * request; each place once (a name that is both declared and referenced at one spot, or written
+ * in backticks, is one place).
+ */
 export function references(model: ParsedContract, uri: string, p: Position, includeDeclaration = true): LocationResult[] {
   const n = nameAt(model, p);
   if (!n) return [];
+  return places(model, n, includeDeclaration).map((range) => ({ uri, range }));
+}
+
+/** The ranges of the name itself at each place that names `n`, in document order, each once. */
+function places(model: ParsedContract, n: { kind: string; name: string }, includeDeclaration: boolean): Range[] {
   const refs = referencesOf(model);
   const same = (x: { kind: string; name: string }) => x.kind === n.kind && x.name === n.name;
-  const out = [...(includeDeclaration ? refs.declarations.filter(same) : []), ...refs.references.filter(same)];
-  return out.map((x) => ({ uri, range: x.range }));
+  const declared = refs.declarations.filter(same).map((x) => nameRange(model, x));
+  const key = (r: Range) => `${r.start.line}:${r.start.character}`;
+  const skip = new Set(includeDeclaration ? [] : declared.map(key));
+  const seen = new Set<string>();
+  const out: Range[] = [];
+  for (const range of [...(includeDeclaration ? declared : []), ...refs.references.filter(same).map((x) => nameRange(model, x))]) {
+    const k = key(range);
+    if (seen.has(k) || skip.has(k)) continue;
+    seen.add(k);
+    out.push(range);
+  }
+  return out.sort((a, b) => a.start.line - b.start.line || a.start.character - b.start.character);
 }
 
 /** The range to rename, when the cursor is on a name declared in this contract. */
@@ -66,16 +85,5 @@ function nameRange(model: ParsedContract, x: { range: Range; name: string }): Ra
 export function rename(model: ParsedContract, p: Position, newName: string): TextEditResult[] {
   const n = nameAt(model, p);
   if (!n || !newName.trim() || !prepareRename(model, p)) return [];
-  const refs = referencesOf(model);
-  const same = (x: { kind: string; name: string }) => x.kind === n.kind && x.name === n.name;
-  const seen = new Set<string>();
-  const edits: TextEditResult[] = [];
-  for (const x of [...refs.declarations.filter(same), ...refs.references.filter(same)]) {
-    const range = nameRange(model, x);
-    const key = `${range.start.line}:${range.start.character}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    edits.push({ range, newText: newName });
-  }
-  return edits;
+  return places(model, n, true).map((range) => ({ range, newText: newName }));
 }

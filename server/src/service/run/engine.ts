@@ -28,7 +28,7 @@ import { checkBudgets, checkSteps, modelStep } from './budgetStage.ts';
 import { toolCall } from './toolStage.ts';
 import { finish, modelFailure } from './finishStage.ts';
 
-export { scriptedDecisions, LOOP_REPEATS, MAX_CONSECUTIVE_FAILURES, OUTPUT_RETRIES, type Clause, type Decide, type HumanRequest, type Outcome, type RunOptions, type RunResult, type RunStats } from './runTypes.ts';
+export { scriptedDecisions, LOOP_REPEATS, MAX_CONSECUTIVE_FAILURES, OUTPUT_RETRIES, type Clause, type Decide, type HumanAnswer, type HumanRequest, type Outcome, type RunOptions, type RunResult, type RunStats } from './runTypes.ts';
 
 /** Most tool calls handled in one step. */
 const MAX_CALLS_PER_STEP = 64;

@@ -101,11 +101,12 @@ export function humanFailure(d: HumanDecision, subject: string, sla: string, onT
 export async function ask(s: RunState, request: HumanRequest): Promise<HumanDecision> {
   const input = await s.emit('human_input', 'human', 'pending', { kind: request.kind, subject: request.subject, ...messageFields('reason', { id: request.reasonId, args: request.reasonArgs }), sla: request.sla, on_timeout: request.onTimeout, pointer: request.pointer, ...(request.tool ? { tool: request.tool } : {}), ...(request.arguments !== undefined ? { arguments: request.arguments } : {}) });
   const asked = s.clock();
-  const decision = await s.raceCancel(s.o.decide(request));
+  const answer = await s.raceCancel(s.o.decide(request));
   s.sim.exclude(s.clock() - asked);
+  const [decision, by] = typeof answer === 'object' && answer ? [answer.decision, answer.by] : [answer, undefined];
   const valid: HumanDecision = decision === 'approve' || decision === 'reject' ? decision : 'timeout';
   s.humanDecisions++;
   s.path.push(`human:${valid}`);
-  await s.emit('human_response', 'human', valid === 'approve' ? 'success' : valid === 'reject' ? 'failure' : 'timeout', { decision: valid, subject: request.subject, input_ref: input.event_id });
+  await s.emit('human_response', 'human', valid === 'approve' ? 'success' : valid === 'reject' ? 'failure' : 'timeout', { decision: valid, subject: request.subject, input_ref: input.event_id, ...(by ? { decided_by: by } : {}) });
   return valid;
 }

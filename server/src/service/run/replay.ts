@@ -52,7 +52,13 @@ export function recordedProvider(events: readonly TraceEvent[], then?: ModelProv
 
 /** Answers pauses with the decisions recorded in `events`, in order, then asks `then` (or times out). */
 export function recordedDecisions(events: readonly TraceEvent[], then?: Decide): Decide {
-  const decisions = events.filter((e) => e.event_type === 'human_response').map((e) => String(e.payload['decision']) as HumanDecision);
+  const decisions = events
+    .filter((e) => e.event_type === 'human_response')
+    .map((e) => {
+      const decision = String(e.payload['decision']) as HumanDecision;
+      const by = e.payload['decided_by'];
+      return typeof by === 'string' ? { decision, by } : decision;
+    });
   let next = 0;
   return async (request) => (next < decisions.length ? decisions[next++]! : then ? then(request) : 'timeout');
 }

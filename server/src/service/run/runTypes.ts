@@ -32,8 +32,17 @@ export interface HumanRequest {
   readonly pointer: string;
 }
 
-/** Answers a pause. Resolves when the human (or a script) decides; `timeout` means nobody answered within the SLA. */
-export type Decide = (request: HumanRequest) => Promise<HumanDecision>;
+/** A decision with who made it (a person's name, recorded in the trace as `decided_by`). */
+export interface HumanAnswer {
+  readonly decision: HumanDecision;
+  readonly by: string;
+}
+
+/**
+ * Answers a pause. Resolves when the human (or a script) decides; `timeout` means nobody answered
+ * within the SLA. A person's answer names who decided (docs/dry-run.md, "Human decisions").
+ */
+export type Decide = (request: HumanRequest) => Promise<HumanDecision | HumanAnswer>;
 
 /** A `Decide` from a snapshot query's `human` map (keys compared case-insensitively); unanswered pauses time out. */
 export function scriptedDecisions(human: Readonly<Record<string, HumanDecision>>): Decide {
