@@ -5,7 +5,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   createLanguageService, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
-  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
+  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
@@ -22,9 +22,11 @@ export interface ServerSettings {
   readonly maxFileBytes: number;
   /** Compare the contract with git HEAD and warn when the version bump or the audit row is missing. */
   readonly versionAdvice: boolean;
+  /** The rule preset when no config file chooses one (docs/rules.md, "Presets"). */
+  readonly preset: RulePreset;
 }
 
-const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true };
+const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true, preset: 'recommended' };
 
 /** Dry-run snapshots (docs/dry-run.md, "Naming"): checked by the server, not only by a schema. */
 const SNAPSHOT_FILE = /\.snapshot\.(?:ya?ml|json)$/i;
@@ -107,7 +109,9 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const state = stateOf(doc);
     const [facts, advice] = await Promise.all([factsOf(doc, state), settings.versionAdvice ? semanticDiff.headAdvice(doc.uri, state.model) : []]);
     if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
-    const diagnostics: ContractDiagnostic[] = service!.validate(state.model, facts);
+    // A config file's `extends` wins over the editor setting.
+    const preset = facts.config.preset ?? (settings.preset === 'strict' ? 'strict' : 'recommended');
+    const diagnostics: ContractDiagnostic[] = service!.validate(state.model, { ...facts, config: { ...facts.config, preset } });
     return [
       ...diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, docsBase)),
       ...advice.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),

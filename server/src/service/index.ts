@@ -16,7 +16,7 @@ import { LineIndex } from './text/lineIndex.ts';
 export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } from './types.ts';
 export type { ParsedContract } from './parse/parseContract.ts';
 export type { FileSystem } from './workspace/fileSystem.ts';
-export type { WorkspaceFacts, ResolvedConfig } from './workspace/facts.ts';
+export type { WorkspaceFacts, ResolvedConfig, RulePreset } from './workspace/facts.ts';
 export type { ConfigProblem } from './workspace/resolveFacts.ts';
 export { Workspace, CONFIG_NAMES } from './workspace/resolveFacts.ts';
 export { RULES, ruleByCode } from './validate/catalogue.ts';

@@ -1,7 +1,7 @@
 import type { Severity } from '../types.ts';
 import type { Finding, PointerSpan, SectionModel } from '../model/types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
-import type { WorkspaceFacts } from '../workspace/facts.ts';
+import type { RulePreset, WorkspaceFacts } from '../workspace/facts.ts';
 
 /** Where a rule comes from, for its docs: a seed document or a section of the brief. */
 export type RuleSource = string;
@@ -36,6 +36,11 @@ export interface RuleMeta {
   readonly examples: RuleExample;
   /** Rules that need the workspace (other files, config lists) say so; the docs show it. */
   readonly needsWorkspace?: boolean;
+  /**
+   * The preset that turns the rule on: `recommended` (the default) or `strict` (style and
+   * quality advice, off unless the config says `extends: strict` or sets the rule).
+   */
+  readonly preset?: RulePreset;
   /** `document` rules compare sections with each other; they do not run on partial contracts. */
   readonly scope?: 'section' | 'document';
 }

@@ -20,6 +20,7 @@ const ID_GOOD = `## AGENT_IDENTITY
 export const roleCompleteness: Rule = {
   code: 'role-completeness',
   severity: 'warning',
+  preset: 'strict',
   summary: 'AGENT_IDENTITY states the goal, allowed and forbidden actions, what to do when information is missing, the output standard and the executable boundary.',
   description: 'Seed 003: a role definition is a work manual, not a name tag. Without a goal the agent cannot arbitrate conflicts; without ✅/❌ boundaries it invents tools; without a rule for missing information it loops trying to fill gaps; without an output standard nobody can check it; and without saying what it may do directly versus what needs confirmation it keeps asking for confirmation (seed 003\'s troubleshooting table).',
   source: 'seed 003 §2.1 and §4.1',

@@ -118,6 +118,7 @@ export const invalidJsonSchema: Rule = {
 export const toolNameVerb: Rule = {
   code: 'tool-name-verb',
   severity: 'warning',
+  preset: 'strict',
   summary: 'Tool names start with a verb.',
   description: 'Seed 003: "tool names start with a verb so that what they do is visible". `vendor_info` could read, write or delete; `get_vendor_info` cannot be misread. Add verbs of your domain with the config file\'s `verbs` list.',
   source: 'seed 003 §2.2',
@@ -146,6 +147,7 @@ const NOT_USE = /\b(?:do not use|don't use|not for|never use|not suitable|avoid 
 export const toolDescriptionUsage: Rule = {
   code: 'tool-description-usage',
   severity: 'warning',
+  preset: 'strict',
   summary: 'A tool says when to use it and when not to.',
   description: 'Seed 003\'s order-lookup story: "Look up order information" got called for a refund question and the model improvised from an unrelated result. Say what the tool is for and what it is not for (or write `**When to use**` and `**When not to use**`).',
   source: 'seed 003 §2.2',
@@ -176,6 +178,7 @@ const RANGE_KEYS = ['examples', 'enum', 'const', 'minimum', 'maximum', 'exclusiv
 export const toolParamExamples: Rule = {
   code: 'tool-param-examples',
   severity: 'info',
+  preset: 'strict',
   summary: 'Tool parameters carry examples or value ranges.',
   description: 'Seed 003: "the parameter schema gives positive examples and value ranges, not only types". A model that sees `examples: [POWER_VOLTAGE]` or `minimum: 1` sends well-formed calls far more often than one that sees `type: string`.',
   source: 'seed 003 §2.2 and §4.1 ("parameters frequently invalid")',
