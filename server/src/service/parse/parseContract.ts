@@ -24,8 +24,7 @@ export function recognitionOf(s: Pick<SectionModel, 'spec' | 'title'>): 'strong'
   if (!s.spec) return undefined;
   const t = s.title ?? '';
   if ((/[A-Z]/.test(t) && t === t.toUpperCase()) || /\p{Script=Han}/u.test(t)) return 'strong';
-  const n = normaliseLabel(t);
-  return s.spec.anyCase && (n === normaliseLabel(s.spec.title) || n === normaliseLabel(s.spec.key)) ? 'weak' : undefined;
+  return s.spec.anyCase && normaliseLabel(t) === normaliseLabel(s.spec.title) ? 'weak' : undefined;
 }
 
 /**

@@ -72,6 +72,19 @@ export const undeclaredTool: Rule = {
   },
 };
 
+/**
+ * Whether a ❌ boundary forbids the tool itself ("Never call `x`", "禁止调用 `x`") rather than
+ * naming it in passing ("Never promise a refund before `get_order` confirms the order").
+ */
+const FORBIDS = /(?:\b(?:never|not|don't|no|must not|cannot)\s+(?:ever\s+)?(?:(?:call|use|invoke|run|execute|trigger|expose)\b(?:\s+the)?(?:\s+tool)?)?|禁止|不得|不要|不可|严禁|勿)\s*(?:调用|使用|执行|运行)?\s*(?:工具)?\s*[`'"]?$/i;
+
+function forbidsTool(boundary: string, tool: string): boolean {
+  const at = boundary.indexOf(tool);
+  if (at < 0) return true;
+  const before = boundary.slice(0, at).replace(/❌/u, '').trim();
+  return before === '' || before === '`' || FORBIDS.test(before);
+}
+
 export const forbiddenToolDeclared: Rule = {
   code: 'forbidden-tool-declared',
   severity: 'error',
@@ -89,7 +102,8 @@ export const forbiddenToolDeclared: Rule = {
     const boundaries = arr(obj(data['identity'])?.['hard_boundaries']).map((x) => String(x));
     for (const r of refs.references) {
       const m = /^\/identity\/hard_boundaries\/(\d+)$/.exec(r.pointer);
-      if (r.kind !== 'tool' || !m || !boundaries[Number(m[1])]?.includes('❌')) continue;
+      const text = boundaries[Number(m?.[1])] ?? '';
+      if (r.kind !== 'tool' || !m || !text.includes('❌') || !forbidsTool(text, r.name)) continue;
       const decl = refs.names.get('tool')?.get(r.name);
       if (!decl) continue;
       const f: Finding = { code: 'forbidden-tool-declared', range: r.range, args: { name: r.name }, related: [{ range: decl.range, messageId: 'related.declaredHere' }] };
