@@ -311,10 +311,14 @@ function fillObjectFromList(b: Builder, obj: Mutable, prefix: string, fields: re
 
 /** Merges a YAML mapping into an object, keys matched by field key or alias. */
 function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly FieldSpec[] | undefined, block: ParsedBlock, code: Code, seen: Map<string, Range>, from = '', sectionTitle = ''): void {
-  const value = from ? (block.value as Mutable)[from.slice(1)] : block.value;
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return;
+  const value = from ? (block.value as Mutable | undefined)?.[from.slice(1)] : block.value;
   const mapper = fenceMapper(b.loc, code);
   if (!mapper) return;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    // A block that did not parse still reports why.
+    if (block.value === undefined) for (const pr of block.problems) b.findings.push(problemFinding(pr, mapper));
+    return;
+  }
   // Source key segment → destination key, for the keys that were merged.
   const accepted = new Map<string, string>();
   for (const [k, v] of Object.entries(value as Mutable)) {
@@ -663,6 +667,10 @@ function buildFrontMatter(b: Builder, tree: Root): SectionModel['frontMatter'] {
   fm.addBlock(block, asFence, '');
   for (const f of fm.findings) b.findings.push(f);
   const value = block.value && typeof block.value === 'object' && !Array.isArray(block.value) ? (block.value as Record<string, unknown>) : {};
+  // Front matter that does not parse contributes nothing but its `contract:` marker, so that a
+  // typo elsewhere in it does not silently turn a contract into a free-form file.
+  const marker = block.value === undefined ? /^contract:[ \t]*(true|false)[ \t]*$/m.exec(node.value) : null;
+  if (marker) value['contract'] = marker[1] === 'true';
   if (block.value !== null && block.value !== undefined && value !== block.value) {
     b.findings.push({ code: 'schema', range: b.loc.nodeRange(node), variant: 'frontMatter' });
   }

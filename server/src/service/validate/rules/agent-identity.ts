@@ -22,7 +22,7 @@ export const roleCompleteness: Rule = {
   severity: 'warning',
   preset: 'strict',
   summary: 'AGENT_IDENTITY states the goal, allowed and forbidden actions, what to do when information is missing, the output standard and the executable boundary.',
-  description: 'Seed 003: a role definition is a work manual, not a name tag. Without a goal the agent cannot arbitrate conflicts; without ✅/❌ boundaries it invents tools; without a rule for missing information it loops trying to fill gaps; without an output standard nobody can check it; and without saying what it may do directly versus what needs confirmation it keeps asking for confirmation (seed 003\'s troubleshooting table).',
+  description: 'Seed 003: a role definition is a work manual, not a name tag. Without a goal the agent cannot arbitrate conflicts; without ✅/❌ boundaries it invents tools; without a rule for missing information it loops trying to fill gaps; without an output standard nobody can check it; and without saying what it may do directly versus what needs confirmation it keeps asking for confirmation (seed 003\'s troubleshooting table). HUMAN_IN_THE_LOOP rows and approval flags on tools or in BUDGETS count as saying what needs confirmation.',
   source: 'seed 003 §2.1 and §4.1',
   messages: { default: 'AGENT_IDENTITY is not a complete role definition (goal, allowed and forbidden actions, behaviour on missing information, output standard, what it may do directly). Add {fields}.' },
   examples: {
@@ -40,7 +40,9 @@ export const roleCompleteness: Rule = {
     if (!b.some((x) => x.includes('✅')) || !b.some((x) => x.includes('❌'))) missing.push('**Hard Boundaries** (✅ + ❌)');
     if (!str(id['on_missing_information'])) missing.push('**On Missing Information**');
     if (!str(id['output_standard'])) missing.push('**Output Standard**');
-    if (!id['may_act_directly'] && !id['needs_confirmation']) missing.push('**May Act Directly** / **Needs Confirmation**');
+    // HITL rows and approval flags already say what needs confirmation.
+    const confirmed = arr(data['human_in_the_loop']).length > 0 || arr(obj(data['budgets'])?.['requires_approval']).length > 0 || arr(data['tools']).some((t) => obj(t)?.['requires_approval'] === true);
+    if (!id['may_act_directly'] && !id['needs_confirmation'] && !confirmed) missing.push('**May Act Directly** / **Needs Confirmation**');
     if (missing.length === 0) return;
     yield { code: 'role-completeness', range: s.titleRange ?? s.range, args: { fields: missing.join(', ') } };
   },

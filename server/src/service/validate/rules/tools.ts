@@ -126,8 +126,8 @@ export const toolNameVerb: Rule = {
   },
 };
 
-const USE = /\b(?:use (?:it |this )?(?:when|for|to)|when to use|useful (?:when|for)|suitable for|for (?:questions|requests) (?:about|on))\b|适用|用于|用来/i;
-const NOT_USE = /\b(?:do not use|don't use|not for|never use|not suitable|avoid (?:using|when)|instead use|use \S+ instead|if you (?:do not|don't) know)\b|不适用|不要用|不要使用|请先调用|勿用/i;
+const USE = /\b(?:(?:use|call) (?:it |this(?: tool)? )?(?:when|for|to|once|with|only|after|before|on|whenever|if)|when to use|useful (?:when|for)|suitable for|for (?:questions|requests) (?:about|on))\b|适用|用于|用来/i;
+const NOT_USE = /\b(?:do not|don't|never|not for|not on|not to|not suitable|avoid (?:using|when|it)|instead use|use \S+ instead|if you (?:do not|don't) know|only (?:for|when|on|after|once))\b|不适用|不要|不用于|请先调用|勿用|禁止/i;
 
 export const toolDescriptionUsage: Rule = {
   code: 'tool-description-usage',
@@ -139,6 +139,7 @@ export const toolDescriptionUsage: Rule = {
   messages: {
     default: 'Tool "{tool}" does not say when to use it and when not to. Add **When to use** and **When not to use**.',
     notUse: 'Tool "{tool}" does not say when not to use it. Add **When not to use**.',
+    use: 'Tool "{tool}" does not say when to use it. Add **When to use**.',
   },
   examples: {
     bad: TOOL('### `get_order_status`\n\n- **Description**: Look up order information.\n'),
@@ -148,12 +149,12 @@ export const toolDescriptionUsage: Rule = {
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
-      const text = [t['description'], t['when_to_use']].map((x) => str(x) ?? '').join(' ');
+      const text = [t['description'], t['when_to_use'], t['when_not_to_use']].map((x) => str(x) ?? '').join(' ');
       const hasUse = !!str(t['when_to_use']) || USE.test(text);
       const hasNot = !!str(t['when_not_to_use']) || NOT_USE.test(text);
       if (hasUse && hasNot) continue;
       const span = locate(`/tools/${i}/description`, true) ?? locate(`/tools/${i}/name`);
-      if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: cleanName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : {}) };
+      if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: cleanName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : hasNot ? { variant: 'use' } : {}) };
     }
   },
 };
