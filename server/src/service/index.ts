@@ -115,7 +115,7 @@ export { hover, schemaDocs, ruleDocs, type FeatureOptions } from './features/hov
 export { completion } from './features/completion.ts';
 export { definition, references, prepareRename, rename } from './features/navigation.ts';
 export { documentSymbols, foldingRanges } from './features/symbols.ts';
-export { codeActions, sectionSkeleton, type DiagnosticRef, type CodeActionOptions } from './features/codeActions.ts';
+export { codeActions, fixAll, applyEdits, sectionSkeleton, type DiagnosticRef, type CodeActionOptions } from './features/codeActions.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';
 export { versionAdviceDiagnostics } from './diff/diagnostics.ts';

@@ -4,6 +4,7 @@ import type { JsonSchema } from '../catalogue/schemas.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 import { parseMarkdown } from './markdown.ts';
 import { parseYamlBlock, pointerSegment, type ParsedBlock } from './yamlBlock.ts';
+import { suggestField } from './suggest.ts';
 import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../catalogue/sections.ts';
 import { FRONT_MATTER_FIELDS } from '../catalogue/sections.ts';
 import { normaliseLabel } from '../catalogue/normalise.ts';
@@ -37,6 +38,12 @@ export class SliceLocator {
 type Mutable = Record<string, unknown>;
 
 /** Collects a section's value and source map while walking its blocks. */
+/** An unknown label, with the field it most likely means when there is one (docs/rules.md, unknown-field). */
+function unknownField(range: Range, label: string, section: string, fields: readonly FieldSpec[] | undefined): Finding {
+  const suggestion = fields ? suggestField(label, fields) : undefined;
+  return { code: 'unknown-field', range, args: { label, section, ...(suggestion ? { suggestion } : {}) }, ...(suggestion ? { variant: 'suggest' } : {}) };
+}
+
 /** A problem of a YAML/JSON block as a finding at its place in the document (variant and arguments kept). */
 function problemFinding(pr: ParsedBlock['problems'][number], mapper: (span: readonly [number, number]) => Range): Finding {
   return { code: pr.code, range: mapper(pr.span), ...(pr.args ? { args: pr.args } : {}), ...(pr.variant ? { variant: pr.variant } : {}) };
@@ -290,7 +297,7 @@ function fillObjectFromList(b: Builder, obj: Mutable, prefix: string, fields: re
     }
     const field = fieldForLabel(fields, l.label);
     if (!field) {
-      b.findings.push({ code: 'unknown-field', range: l.labelRange, args: { label: l.label, section: sectionTitle } });
+      b.findings.push(unknownField(l.labelRange, l.label, sectionTitle, fields));
       continue;
     }
     const nested = nestedItems(item);
@@ -327,7 +334,7 @@ function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly
     const span = block.spans.get(`${from}/${pointerSegment(k)}`);
     const keyRange = span?.key ? mapper(span.key) : mapper([0, 0]);
     if (fields && !field) {
-      b.findings.push({ code: 'unknown-field', range: keyRange, args: { label: k, section: sectionTitle } });
+      b.findings.push(unknownField(keyRange, k, sectionTitle, fields));
       continue;
     }
     const prev = seen.get(key);
@@ -401,7 +408,7 @@ function appendTableRows(b: Builder, items: unknown[], spec: SectionSpec, table:
     const label = plainText(cell).trim();
     const field = fieldForLabel(spec.fields, label);
     const range = cellContent(b, cell).range;
-    if (!field && label) b.findings.push({ code: 'unknown-field', range, args: { label, section: spec.title } });
+    if (!field && label) b.findings.push(unknownField(range, label, spec.title, spec.fields));
     return { field, range };
   });
   for (const row of rows) {
@@ -451,7 +458,7 @@ function fillObjectFromTable(b: Builder, obj: Mutable, prefix: string, spec: Sec
     const field = fieldForLabel(spec.fields, label);
     const keyRange = cellContent(b, k).range;
     if (!field) {
-      b.findings.push({ code: 'unknown-field', range: keyRange, args: { label, section: spec.title } });
+      b.findings.push(unknownField(keyRange, label, spec.title, spec.fields));
       continue;
     }
     const value = cellContent(b, v);
@@ -626,7 +633,7 @@ function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootContent[]
       const l = labelOf(b, node, spec.fields);
       const f = l && fieldForLabel(spec.fields, l.label);
       if (l && f) setField(b, obj, '', f, l, [], seen);
-      else if (l) b.findings.push({ code: 'unknown-field', range: l.labelRange, args: { label: l.label, section: spec.title } });
+      else if (l) b.findings.push(unknownField(l.labelRange, l.label, spec.title, spec.fields));
       else noteProse(b, node);
     }
   }

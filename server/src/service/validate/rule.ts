@@ -1,4 +1,4 @@
-import type { Severity } from '../types.ts';
+import type { Range, Severity } from '../types.ts';
 import type { Finding, PointerSpan, SectionModel } from '../model/types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { RulePreset, WorkspaceFacts } from '../workspace/facts.ts';
@@ -58,7 +58,26 @@ export interface RuleContext {
   locate(pointer: string, exact?: boolean): PointerSpan | undefined;
 }
 
-/** A rule: its meta, and a check unless its findings come from the parser. */
+/** The part of a finding (or diagnostic) a fix reads: where, and its structured arguments. */
+export interface FixTarget {
+  readonly range: Range;
+  readonly args?: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * A rule's fix for one finding: a title (message id of the features catalogue and its
+ * arguments), the edits, and whether `agents-md lint --fix` and fix-on-save may apply it
+ * unattended (`safe`: it changes only the text the finding points at, to what the message said).
+ */
+export interface RuleFix {
+  readonly titleId: string;
+  readonly titleArgs?: Readonly<Record<string, string | number>>;
+  readonly edits: readonly { readonly range: Range; readonly newText: string }[];
+  readonly safe: boolean;
+}
+
+/** A rule: its meta, a check unless its findings come from the parser, and its fix beside it. */
 export interface Rule extends RuleMeta {
   check?(ctx: RuleContext): Iterable<Finding>;
+  fix?(target: FixTarget, model: ParsedContract): RuleFix | undefined;
 }

@@ -3,6 +3,7 @@ import { validateContractData } from '../ajv.ts';
 import { allSectionTitles, SECTIONS } from '../../catalogue/sections.ts';
 import { closest, normaliseLabel } from '../../catalogue/normalise.ts';
 import { FM } from './util.ts';
+import { innerRange, textAt } from '../../model/text.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
 import type { ErrorObject } from '../ajv.ts';
 
@@ -54,7 +55,7 @@ export const templateUnquoted: Rule = {
   examples: {
     bad: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: {{extracted_device_id}}\n\`\`\`\n`,
     good: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: "{{extracted_device_id}}"\n\`\`\`\n`,
-  },
+  },  fix: (d, model) => ({ titleId: 'action.quoteTemplate', edits: [{ range: d.range, newText: JSON.stringify(textAt(model, d.range)) }], safe: true }),
 };
 
 export const duplicateSection: Rule = {
@@ -105,7 +106,7 @@ export const unknownSection: Rule = {
       const spec = SECTIONS.find((x) => x.titles.includes(near));
       if (spec) yield { code: 'unknown-section', range: s.titleRange ?? s.range, args: { title: s.title, suggestion: spec.title } };
     }
-  },
+  },  fix: (d) => (d.args?.['suggestion'] ? { titleId: 'action.changeTitle', titleArgs: { title: String(d.args['suggestion']) }, edits: [{ range: d.range, newText: String(d.args['suggestion']) }], safe: true } : undefined),
 };
 
 export const missingSection: Rule = {
@@ -132,12 +133,26 @@ export const unknownField: Rule = {
   code: 'unknown-field',
   severity: 'warning',
   summary: 'Bullet labels, table headers and YAML keys name fields of their section.',
-  description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields.',
+  description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields. A near miss (`requires_aproval`) or another format\'s spelling (`timeout_s`, `approval_required`) gets a "did you mean" and a quick fix that renames the label.',
   source: 'brief §3; docs/contract-format.md',
-  messages: { default: '"{label}" is not a field of {section}; it is ignored.', frontMatter: '"{label}" is not a front-matter field; it is ignored.' },
+  messages: {
+    default: '"{label}" is not a field of {section}; it is ignored.',
+    suggest: '"{label}" is not a field of {section}; it is ignored. Did you mean "{suggestion}"?',
+    frontMatter: '"{label}" is not a front-matter field; it is ignored.',
+  },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandat**: "Answer questions"\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandate**: "Answer questions"\n`,
+  },  fix: (d, model) => {
+    const suggestion = d.args?.['suggestion'];
+    const label = d.args?.['label'];
+    if (!suggestion || !label) return undefined;
+    // Only the label's own text is replaced (not the `**` around it), and only when it is unambiguous.
+    const text = textAt(model, d.range);
+    const at = text.indexOf(String(label));
+    if (at < 0 || text.lastIndexOf(String(label)) !== at) return undefined;
+    const range = innerRange(model, d.range, at, at + String(label).length);
+    return { titleId: 'action.renameField', titleArgs: { label: String(suggestion) }, edits: [{ range, newText: String(suggestion) }], safe: true };
   },
 };
 
@@ -190,6 +205,11 @@ export const partialContract: Rule = {
   examples: {
     bad: `# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
     good: `---\ncontract: true\n---\n# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
+  },  fix: (_d, model) => {
+    const fm = model.sections[0]?.frontMatter;
+    // After the opening `---` of the front matter, or a new front matter at the top.
+    const at = fm ? { line: fm.range.start.line + 1, character: 0 } : { line: 0, character: 0 };
+    return { titleId: 'action.markContract', edits: [{ range: { start: at, end: at }, newText: fm ? 'contract: true\n' : '---\ncontract: true\n---\n' }], safe: false };
   },
 };
 

@@ -1,0 +1,53 @@
+import { closest, distance } from 'fastest-levenshtein';
+import { normaliseLabel } from '../catalogue/normalise.ts';
+import type { FieldSpec } from '../catalogue/sections.ts';
+
+/**
+ * Spellings of other agent formats for our fields (docs/contract-format.md §9): what a user
+ * migrating a contract is likely to write, and the field it means.
+ */
+const FOREIGN: Readonly<Record<string, string>> = {
+  'timeout s': 'timeout',
+  'timeout sec': 'timeout',
+  'timeout seconds': 'timeout',
+  'timeout ms': 'timeout',
+  'approval required tools': 'requires_approval',
+  'approval required': 'requires_approval',
+  'require approval': 'requires_approval',
+  'needs human approval': 'requires_approval',
+  'human approval': 'requires_approval',
+  'has side effects': 'side_effects',
+  'side effect': 'side_effects',
+  'desc': 'description',
+  'params': 'input_schema',
+  'parameters schema': 'input_schema',
+  'args schema': 'input_schema',
+  'returns schema': 'output_schema',
+  'response schema': 'output_schema',
+  'max iterations': 'max_steps',
+  'max turns': 'max_steps',
+  'max tokens per task': 'token_budget',
+};
+
+/**
+ * The field an unknown label most likely means: another format's spelling of it, or the closest
+ * field name or alias by edit distance (at most a quarter of the label's length, and at least one
+ * edit). Returns the field's key, written as the user writes labels: `requires_approval` in YAML
+ * keys, `Requires Approval` in bullet labels and table headers.
+ */
+export function suggestField(label: string, fields: readonly FieldSpec[]): string | undefined {
+  const n = normaliseLabel(label);
+  if (!n) return undefined;
+  const keys = new Set(fields.map((f) => f.key));
+  let key = FOREIGN[n] && keys.has(FOREIGN[n]!) ? FOREIGN[n] : undefined;
+  if (!key) {
+    const candidates = fields.flatMap((f) => f.labels);
+    if (candidates.length === 0) return undefined;
+    const near = closest(n, candidates);
+    if (distance(n, near) > Math.max(1, Math.floor(n.length / 4))) return undefined;
+    key = fields.find((f) => f.labels.includes(near))?.key;
+  }
+  if (!key) return undefined;
+  const snake = /_/.test(label) || label === label.toLowerCase();
+  return snake ? key : key.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+}
