@@ -4,7 +4,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  createLanguageService, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
+  createLanguageService, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions, fixAll,
   DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
@@ -27,6 +27,9 @@ export interface ServerSettings {
 }
 
 const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true, preset: 'recommended' };
+
+/** The code action kind of "fix all" (docs/rules.md, "Fixes"): `editor.codeActionsOnSave` selects it. */
+const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
 
 /** Dry-run snapshots (docs/dry-run.md, "Naming"): checked by the server, not only by a schema. */
 const SNAPSHOT_FILE = /\.snapshot\.(?:ya?ml|json)$/i;
@@ -190,7 +193,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         codeLensProvider: { resolveProvider: false },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
         ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
@@ -276,8 +279,16 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   connection.onRenameRequest((p) => withDoc(p.textDocument.uri, null, (doc, s) => ({ changes: { [doc.uri]: rename(s.model, p.position, p.newName) } })));
   connection.onDocumentSymbol((p) => withDoc(p.textDocument.uri, [], (_, s) => documentSymbols(s.model, lang).map(toDocumentSymbol)));
   connection.onFoldingRanges((p) => withDoc(p.textDocument.uri, [], (_, s) => foldingRanges(s.model).map(toFoldingRange)));
-  connection.onCodeAction((p) =>
-    withDoc(p.textDocument.uri, [], (doc, s) => {
+  connection.onCodeAction(async (p) => {
+    // Fix-on-save (`editor.codeActionsOnSave: { "source.fixAll.agentsMd": "explicit" }`): the rules' safe fixes.
+    const wantsFixAll = p.context.only?.some((k) => FIX_ALL_KIND === k || FIX_ALL_KIND.startsWith(`${k}.`)) ?? false;
+    const doc = documents.get(p.textDocument.uri);
+    if (wantsFixAll && doc && service && !SNAPSHOT_FILE.test(doc.uri)) {
+      const state = stateOf(doc);
+      const { edits } = fixAll(state.model, service.validate(state.model, await factsOf(doc, state)));
+      return edits.length === 0 ? [] : [{ title: format('action.fixAll', {}, lang), kind: FIX_ALL_KIND, edit: { changes: { [doc.uri]: edits } } }];
+    }
+    return withDoc(p.textDocument.uri, [], (doc, s) => {
       const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
       const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
       return codeActions(s.model, refs, { lang }).map((a): CodeAction => ({
@@ -287,8 +298,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         edit: { changes: { [doc.uri]: [...a.edits] } },
         ...(a.isPreferred ? { isPreferred: true } : {}),
       }));
-    }),
-  );
+    });
+  });
 
   documents.listen(connection);
   connection.listen();
