@@ -6,28 +6,29 @@ import type { FieldSpec } from '../catalogue/sections.ts';
  * Spellings of other agent formats for our fields (docs/contract-format.md §9): what a user
  * migrating a contract is likely to write, and the field it means.
  */
-const FOREIGN: Readonly<Record<string, string>> = {
-  'timeout s': 'timeout',
-  'timeout sec': 'timeout',
-  'timeout seconds': 'timeout',
-  'timeout ms': 'timeout',
-  'approval required tools': 'requires_approval',
-  'approval required': 'requires_approval',
-  'require approval': 'requires_approval',
-  'needs human approval': 'requires_approval',
-  'human approval': 'requires_approval',
-  'has side effects': 'side_effects',
-  'side effect': 'side_effects',
-  'desc': 'description',
-  'params': 'input_schema',
-  'parameters schema': 'input_schema',
-  'args schema': 'input_schema',
-  'returns schema': 'output_schema',
-  'response schema': 'output_schema',
-  'max iterations': 'max_steps',
-  'max turns': 'max_steps',
-  'max tokens per task': 'token_budget',
+const FOREIGN_KEYS: Readonly<Record<string, string>> = {
+  timeout_s: 'timeout',
+  timeout_sec: 'timeout',
+  timeout_seconds: 'timeout',
+  timeout_ms: 'timeout',
+  approval_required_tools: 'requires_approval',
+  approval_required: 'requires_approval',
+  require_approval: 'requires_approval',
+  needs_human_approval: 'requires_approval',
+  human_approval: 'requires_approval',
+  has_side_effects: 'side_effects',
+  side_effect: 'side_effects',
+  desc: 'description',
+  params: 'input_schema',
+  parameters_schema: 'input_schema',
+  args_schema: 'input_schema',
+  returns_schema: 'output_schema',
+  response_schema: 'output_schema',
+  max_iterations: 'max_steps',
+  max_turns: 'max_steps',
+  max_tokens_per_task: 'token_budget',
 };
+const FOREIGN: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(FOREIGN_KEYS).map(([k, v]) => [normaliseLabel(k), v]));
 
 /**
  * The field an unknown label most likely means: another format's spelling of it, or the closest

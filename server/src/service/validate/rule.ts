@@ -41,6 +41,11 @@ export interface RuleMeta {
    * quality advice, off unless the config says `extends: strict` or sets the rule).
    */
   readonly preset?: RulePreset;
+  /**
+   * What fixes the rule's findings, for docs/rules.md: `safe` (applied by `agents-md lint --fix`
+   * and fix-on-save) or `quickfix` (offered in the editor, applied by the user).
+   */
+  readonly fixKind?: 'safe' | 'quickfix';
   /** `document` rules compare sections with each other; they do not run on partial contracts. */
   readonly scope?: 'section' | 'document';
 }

@@ -48,6 +48,7 @@ export const jsonSyntax: Rule = {
 export const templateUnquoted: Rule = {
   code: 'template-unquoted',
   severity: 'error',
+  fixKind: 'safe',
   summary: 'A `{{template}}` used as a YAML value must be quoted.',
   description: 'YAML reads `value: {{extracted_device_id}}` as a nested flow mapping, not as text, so the filter silently gets a map. Quote it: `value: "{{extracted_device_id}}"`.',
   source: 'seed 000 (memory_requirements filters); brief §9',
@@ -87,6 +88,7 @@ export const duplicateKey: Rule = {
 export const unknownSection: Rule = {
   code: 'unknown-section',
   severity: 'info',
+  fixKind: 'safe',
   scope: 'document',
   summary: 'H2 titles in a contract name a known section (or are clearly prose).',
   description: 'A misspelt title (`MEMROY_POLICY`) silently drops a whole section from validation. The rule only reports titles that are close to a known one, so free prose sections such as `## Background` stay quiet.',
@@ -112,6 +114,7 @@ export const unknownSection: Rule = {
 export const missingSection: Rule = {
   code: 'missing-section',
   severity: 'error',
+  fixKind: 'quickfix',
   scope: 'document',
   summary: 'A contract has every required section.',
   description: 'Seed 001 makes six sections mandatory (AGENT_IDENTITY, MEMORY_CONTRACT, FAILURE_PROTOCOL, HUMAN_IN_THE_LOOP, VERSIONING & AUDIT, COMPLIANCE) and seed 003 adds BUDGETS ("every new agent ships with a budget"). Which sections are required is set in the contract schema (`x-section.required`). The quick fix inserts a skeleton.',
@@ -132,6 +135,7 @@ export const missingSection: Rule = {
 export const unknownField: Rule = {
   code: 'unknown-field',
   severity: 'warning',
+  fixKind: 'safe',
   summary: 'Bullet labels, table headers and YAML keys name fields of their section.',
   description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields. A near miss (`requires_aproval`) or another format\'s spelling (`timeout_s`, `approval_required`) gets a "did you mean" and a quick fix that renames the label.',
   source: 'brief §3; docs/contract-format.md',
@@ -198,6 +202,7 @@ export const unrecognisedContent: Rule = {
 export const partialContract: Rule = {
   code: 'partial-contract',
   severity: 'info',
+  fixKind: 'quickfix',
   summary: 'A file with a single contract section is checked only in that section.',
   description: 'Files that carry one contract section (an agent file with an `## AGENT_IDENTITY`, say) are common. The rest of the contract rules stay quiet until the file has a second section or declares `contract: true` in its front matter.',
   source: 'brief §2 (files in between)',

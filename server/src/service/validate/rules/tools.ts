@@ -23,6 +23,7 @@ function tools(data: Readonly<Obj>): Obj[] {
 export const toolMissingSchema: Rule = {
   code: 'tool-missing-schema',
   severity: 'error',
+  fixKind: 'quickfix',
   summary: 'Every tool declares `input_schema` and `output_schema`.',
   description: 'Seed 000 treats a tool\'s input schema as "an iron law of execution, not decoration": calls are validated against it, and an invalid call returns `INVALID_INPUT` so the model can retry. Without schemas, a malformed call crashes the tool or hangs the request.',
   source: 'seed 000 §1 and §4.4',
