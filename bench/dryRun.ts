@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseContract } from '../server/src/service/index.ts';
 import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
 import { runQuery, scriptedDecisions } from '../server/src/service/run/engine.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedModel.ts';
+import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
 import type { Snapshot } from '../server/src/service/run/snapshot.ts';
 import { parse as parseYaml } from 'yaml';
 import { mulberry32 } from './generate.ts';

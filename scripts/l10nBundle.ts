@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { englishMessages } from '../server/src/service/l10n/catalogues.ts';
+import { englishMessages } from '../server/src/service/index.ts';
 
 const CLIENT = fileURLToPath(new URL('../client/src', import.meta.url));
 

@@ -1,10 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  parseContract, validateContract, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions,
-  type Position, type TextEditResult,
+  createLanguageService, NOT_CANCELLED, parseContract, validateContract,
+  type DiagnosticRef, type ParsedContract, type Position, type TextEditResult,
 } from '../server/src/service/index.ts';
 import { TOOLS_AND_HITL } from './helpers/fixtures.ts';
+
+// Every feature through the service's front door: `(document, position?, options, token)`.
+const service = createLanguageService();
+const doc = (model: ParsedContract, uri = 'file:///a.md') => ({ uri, model });
+const hover = (m: ParsedContract, p: Position, o: { lang?: string } = {}) => service.hover(doc(m), p, o, NOT_CANCELLED);
+const completion = (m: ParsedContract, p: Position, o: { lang?: string } = {}) => service.completion(doc(m), p, o, NOT_CANCELLED);
+const definition = (m: ParsedContract, uri: string, p: Position) => service.definition(doc(m, uri), p, {}, NOT_CANCELLED);
+const references = (m: ParsedContract, uri: string, p: Position, includeDeclaration = true) => service.references(doc(m, uri), p, { includeDeclaration }, NOT_CANCELLED);
+const prepareRename = (m: ParsedContract, p: Position) => service.prepareRename(doc(m), p, {}, NOT_CANCELLED);
+const rename = (m: ParsedContract, p: Position, newName: string) => service.rename(doc(m), p, { newName }, NOT_CANCELLED);
+const documentSymbols = (m: ParsedContract) => service.documentSymbols(doc(m), {}, NOT_CANCELLED);
+const foldingRanges = (m: ParsedContract) => service.foldingRanges(doc(m), {}, NOT_CANCELLED);
+const codeActions = (m: ParsedContract, diagnostics: readonly DiagnosticRef[], o: { today?: string } = {}) =>
+  service.codeActions(doc(m), diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, { ...o, diagnostics }, NOT_CANCELLED);
 
 const CURSOR = '‸';
 
@@ -169,4 +183,14 @@ test('disable actions silence the diagnostic and keep the document\'s structure'
       assert.deepEqual(fixed.data, model.data, `"${action.title}" changed the contract's data`);
     }
   }
+});
+
+test('a feature asked with a cancelled token answers empty without working', () => {
+  const { model, pos } = at(BASE.replace('May use `get_stock`', 'May use `get_‸stock`'));
+  const cancelled = { isCancellationRequested: true };
+  assert.ok(hover(model, pos));
+  assert.equal(service.hover(doc(model), pos, {}, cancelled), undefined);
+  assert.deepEqual(service.references(doc(model), pos, {}, cancelled), []);
+  assert.deepEqual(service.documentSymbols(doc(model), {}, cancelled), []);
+  assert.deepEqual(service.completion(doc(model), pos, {}, cancelled), []);
 });

@@ -15,6 +15,8 @@ import type { Root } from 'mdast';
 import { parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
 import { scanSections } from '../server/src/service/parse/scanSections.ts';
 import { parseMarkdown } from '../server/src/service/parse/markdown.ts';
+import { parseBlocks } from '../server/src/service/parse/blocks.ts';
+import { LineIndex } from '../server/src/service/text/lineIndex.ts';
 import { generateContract } from '../bench/generate.ts';
 
 /** Runs per property; FC_RUNS_SCALE=10 hunts longer (e.g. before a release). */
@@ -231,10 +233,94 @@ test('incremental parsing: a one-line edit reuses every section it did not touch
     if (s.startLine <= at && s.endLine > at) assert.equal(old, undefined, 'the edited section is re-parsed');
     else {
       assert.ok(old, `section at ${s.startLine} is reused`);
-      assert.equal(s.mdast, old.mdast, 'its remark tree is the same object');
+      assert.equal(s.blocks, old.blocks, 'its remark trees are the same objects');
     }
   }
   assert.deepStrictEqual(snapshot(edited), snapshot(parseContract(lines.join('\n'))));
+});
+
+/** Line of the first `### ` heading at or after line `from` (an H3 item of TOOLS or MEMORY_POOLS). */
+const h3After = (lines: readonly string[], from: number): number => lines.findIndex((l, i) => i >= from && l.startsWith('### '));
+
+test('incremental parsing below the section: an edit inside TOOLS re-parses only the block it touched', () => {
+  const text = generateContract(2000, 1);
+  const previous = parseContract(text);
+  const tools = previous.sections.find((s) => s.spec?.key === 'tools')!;
+  const lines = text.split('\n');
+  const at = h3After(lines, tools.startLine + Math.floor((tools.endLine - tools.startLine) / 2)) + 3;
+  lines[at] = `${lines[at]} edited`;
+  const edited = parseContract(lines.join('\n'), previous);
+  const after = edited.sections.find((s) => s.spec?.key === 'tools')!;
+  const reused = after.blocks.filter((b) => tools.blocks.includes(b)).length;
+  assert.ok(tools.blocks.length > 20, `TOOLS is cut into blocks (${tools.blocks.length})`);
+  assert.equal(reused, after.blocks.length - 1, 'every block but the edited one is the same object');
+  assert.deepStrictEqual(snapshot(edited), snapshot(parseContract(lines.join('\n'))));
+});
+
+// Edits at the places where one block ends and the next starts: blank lines removed or added,
+// a heading or fence marker typed at the start of a block, a line of a block moved into the next.
+const BOUNDARY_EDITS = ['', 'text', '- item', '  continued', '```', '### next_tool', '| a | b |', '<!--', '> quote', '---', '[ref]: https://example.com', '    code'];
+const boundaryEditArb = fc.record({ pick: fc.nat(), op: fc.constantFrom('delete' as const, 'insert' as const, 'replace' as const, 'joinNext' as const), content: fc.constantFrom(...BOUNDARY_EDITS) });
+
+/** Lines where a block starts (as the scanner cuts) and the lines just before them. */
+function boundaryLines(text: string): number[] {
+  return scanSections(text).flatMap((s) => s.blockStarts.flatMap((l) => [l - 1, l]));
+}
+
+function applyBoundaryEdit(text: string, e: { pick: number; op: 'delete' | 'insert' | 'replace' | 'joinNext'; content: string }): string {
+  const at = boundaryLines(text);
+  if (at.length === 0) return text;
+  const lines = text.split('\n');
+  const i = at[e.pick % at.length]!;
+  if (e.op === 'delete') lines.splice(i, 1);
+  else if (e.op === 'insert') lines.splice(i, 0, e.content);
+  else if (e.op === 'replace') lines[i] = e.content;
+  else lines.splice(i, 2, `${lines[i]} ${lines[i + 1] ?? ''}`);
+  return lines.join('\n');
+}
+
+test('edits inside large sections and across block boundaries: incremental = from scratch, and block by block = remark on the whole slice', () => {
+  fc.assert(
+    fc.property(
+      fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), lines: fc.integer({ min: 200, max: 600 }), crlf: fc.boolean(), bom: fc.constant(false) }),
+      fc.array(fc.oneof(boundaryEditArb.map((b) => ({ boundary: b })), editArb.map((e) => ({ edit: e }))), { minLength: 1, maxLength: 4 }),
+      (c, edits) => {
+        let text = contractOf(c);
+        let previous = parseContract(text);
+        for (const e of edits) {
+          text = 'boundary' in e ? applyBoundaryEdit(text, e.boundary) : applyEdit(text, e.edit);
+          const incremental = parseContract(text, previous);
+          assert.deepStrictEqual(snapshot(incremental), snapshot(parseContract(text)));
+          assert.deepStrictEqual(diagnostics(incremental), diagnostics(parseContract(text)));
+          assertBlocksEqualWhole(text);
+          previous = incremental;
+        }
+      },
+    ),
+    { numRuns: RUNS(12) },
+  );
+});
+
+/** Each slice parsed block by block gives exactly the tree remark gives for the slice's whole text. */
+function assertBlocksEqualWhole(text: string): void {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  for (const slice of scanSections(body)) {
+    const index = new LineIndex(slice.text);
+    const starts = slice.blockStarts.map((l) => index.lineStart(l - slice.startLine));
+    assert.deepStrictEqual(parseBlocks(slice.text, starts).tree, parseMarkdown(slice.text), `slice at line ${slice.startLine}`);
+  }
+}
+
+test('on generated contracts every slice parsed block by block equals remark on the whole slice', () => {
+  fc.assert(
+    fc.property(contractArb, fc.array(editArb, { maxLength: 2 }), (c, edits) => {
+      let text = contractOf(c);
+      for (const e of edits) text = applyEdit(text, e);
+      assertBlocksEqualWhole(text);
+    }),
+    { numRuns: RUNS(60) },
+  );
+  assertBlocksEqualWhole(generateContract(2000, 1));
 });
 
 // Deterministic regressions: edits that change the structure around a section boundary.

@@ -23,8 +23,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { RULES, hover, completion, codeActions, documentSymbols, parseContract, type Position } from '../server/src/service/index.ts';
-import { DUPLICATE_IDS, englishMessages, englishTemplate } from '../server/src/service/l10n/catalogues.ts';
+import { RULES, createLanguageService, NOT_CANCELLED, parseContract, type DiagnosticRef, type ParsedContract, type Position } from '../server/src/service/index.ts';
+import { duplicateMessageIds, englishMessages, englishTemplate, MESSAGE_SET_NAMES, registeredMessageSets } from '../server/src/service/index.ts';
 import { format, template } from '../server/src/service/l10n/format.ts';
 import { fill, placeholders } from '../server/src/service/l10n/template.ts';
 import { langFromEnvironment, resolveLang } from '../server/src/service/l10n/lang.ts';
@@ -33,6 +33,13 @@ import { alignColumns, displayWidth, padEndDisplay, wrapDisplay } from '../serve
 import { clientStrings } from '../scripts/l10nBundle.ts';
 import { lintExample } from './helpers/lintExample.ts';
 import { TOOLS_AND_HITL } from './helpers/fixtures.ts';
+
+const service = createLanguageService();
+const doc = (model: ParsedContract) => ({ uri: 'file:///a.md', model });
+const hover = (m: ParsedContract, p: Position, o: { lang?: string }) => service.hover(doc(m), p, o, NOT_CANCELLED);
+const completion = (m: ParsedContract, p: Position, o: { lang?: string }) => service.completion(doc(m), p, o, NOT_CANCELLED);
+const documentSymbols = (m: ParsedContract, lang: string) => service.documentSymbols(doc(m), { lang }, NOT_CANCELLED);
+const codeActions = (m: ParsedContract, diagnostics: readonly DiagnosticRef[], o: { lang?: string }) => service.codeActions(doc(m), diagnostics[0]!.range, { ...o, diagnostics }, NOT_CANCELLED);
 
 const repo = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 const readJson = (p: string) => JSON.parse(readFileSync(repo(p), 'utf8')) as Record<string, unknown>;
@@ -54,9 +61,9 @@ function files(dir: string, ext = '.ts'): string[] {
   });
 }
 
-/** Source files that are not catalogues (rule modules, `*messages.ts` and the dry run's `run/catalogue.ts` hold English by design). */
+/** Source files that are not message sets (rule modules and `*messages.ts` hold English by design). */
 const SOURCES = [...files(repo('server/src')), ...files(repo('client/src')), ...files(repo('scripts'))];
-const CATALOGUE_FILE = /validate[\\/]rules[\\/]|[\\/]\w*[mM]essages\.ts$|validate[\\/]related\.ts$|run[\\/]catalogue\.ts$/;
+const CATALOGUE_FILE = /validate[\\/]rules[\\/]|[\\/]\w*[mM]essages\.ts$/;
 const code = (f: string) => readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
 // ---------------------------------------------------------------------------------------------
@@ -80,7 +87,8 @@ test('every message exists in English and in Simplified Chinese, with the same a
 });
 
 test('catalogue ids are unique, and the English bundle holds every catalogue message and client string', () => {
-  assert.deepEqual(DUPLICATE_IDS, []);
+  assert.deepEqual(registeredMessageSets(), MESSAGE_SET_NAMES, 'the service index loads every owner of a message set');
+  assert.deepEqual(duplicateMessageIds(), []);
   const en = readJson('l10n/bundle.l10n.json');
   for (const [id, t] of englishMessages()) assert.equal(en[id], t, id);
   for (const s of clientStrings()) assert.equal(en[s], s, s);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LspClient } from './helpers/lspClient.ts';
 import { REPO } from './helpers/cli.ts';
-import type { RevisionTextResult, SemanticDiffResult } from '../server/src/lsp/protocol.ts';
+import type { RevisionTextResult, SemanticDiffResult } from '../server/src/lsp/customRequests.ts';
 import type { ViewNode } from '../server/src/service/index.ts';
 
 const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-diff-'));
@@ -65,8 +65,8 @@ test('agentsMd/semanticDiff compares the open document with git HEAD, the index 
     assert.equal(file.beforeUri, pathToFileURL(join(ws, 'old.md')).href);
     assert.equal(flat(file.tree).filter((n) => n.id.startsWith('change:')).length, 1);
     await assert.rejects(client.request('agentsMd/semanticDiff', { uri, against: { kind: 'ref', ref: 'no-such-ref' } }), /no-such-ref is not a commit in the repository of/);
-    // The version advice against HEAD is among the document's diagnostics.
-    const diagnostics = await client.pullDiagnostics(uri);
+    // The version advice against HEAD joins the document's diagnostics once computed (off the typing path).
+    const diagnostics = await client.pullUntil(uri, (d) => d.some((x) => String(x.code).startsWith('diff-')));
     const advice = diagnostics.filter((d) => String(d.code).startsWith('diff-'));
     assert.deepEqual(advice.map((d) => d.code), ['diff-version-bump', 'diff-audit-row']);
     assert.match(advice[0]!.message, /since HEAD need a patch version bump/);
@@ -84,7 +84,7 @@ test('the diff view and the version advice speak Chinese to a zh-cn client', asy
     const head = await client.request<SemanticDiffResult>('agentsMd/semanticDiff', { uri, against: { kind: 'ref', ref: 'HEAD' } });
     assert.match(head.summary, /\p{Script=Han}/u);
     for (const n of flat(head.tree)) assert.match(n.label, /\p{Script=Han}|^[A-Z_ &]+$/u, `label of ${n.id}: ${n.label}`);
-    const advice = (await client.pullDiagnostics(uri)).filter((d) => String(d.code).startsWith('diff-'));
+    const advice = (await client.pullUntil(uri, (d) => d.some((x) => String(x.code).startsWith('diff-')))).filter((d) => String(d.code).startsWith('diff-'));
     assert.equal(advice.length, 2);
     for (const d of advice) assert.match(d.message, /\p{Script=Han}/u);
   } finally {

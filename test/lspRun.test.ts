@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LspClient } from './helpers/lspClient.ts';
 import { REPO } from './helpers/cli.ts';
-import type { HumanDecisionParams, ListSnapshotsResult, RunAgentResult, RunProgressParams } from '../server/src/lsp/protocol.ts';
+import type { HumanDecisionParams, ListSnapshotsResult, RunAgentResult, RunProgressParams } from '../server/src/lsp/customRequests.ts';
 import type { ViewNode } from '../server/src/service/index.ts';
 
 const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-run-'));

@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { createOpenAiProvider, type OpenAiProviderOptions } from '../server/src/node/openaiProvider.ts';
-import { createModelProvider, type ModelHost } from '../server/src/node/modelConfig.ts';
-import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ToolSpec } from '../server/src/service/run/modelProvider.ts';
-import { DEFAULT_MODEL_SETTINGS, MODEL_SETTINGS_SCHEMA, resolveModelSettings } from '../server/src/service/run/modelSettings.ts';
+import { createModelProvider, type ModelHost } from '../server/src/node/llmConfig.ts';
+import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ToolSpec } from '../server/src/service/run/llmProvider.ts';
+import { DEFAULT_MODEL_SETTINGS, MODEL_SETTINGS_SCHEMA, resolveModelSettings } from '../server/src/service/run/llmSettings.ts';
 import { format } from '../server/src/service/index.ts';
 import { estimateTokens } from '../server/src/service/run/estimateTokens.ts';
 

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createLanguageService, parseContract, validateContract, type ContractDiagnostic, type ParsedContract, type Range } from '../server/src/service/index.ts';
+import { createLanguageService, parseContract, Workspace, type FileSystem, validateContract, type ContractDiagnostic, type ParsedContract, type Range } from '../server/src/service/index.ts';
 import { generateContract } from '../bench/generate.ts';
 
 /** Runs per property; FC_RUNS_SCALE=10 hunts longer. */
@@ -496,4 +496,21 @@ test('a UTF-16LE file with a BOM (PowerShell 5) is read, with a note to re-save 
   const r = await createLanguageService().lintBytes('file:///u.agents.md', bytes);
   assert.ok(r.diagnostics.some((d) => d.code === 'invalid-utf8' && /UTF-16/.test(d.message)));
   assert.ok(r.diagnostics.some((d) => d.code === 'schema' && d.range.start.line === 8), r.diagnostics.map((d) => `${d.code}@${d.range.start.line}`).join(', '));
+});
+
+test('the workspace caches are bounded: past their size, the least recently used contract is read again', async () => {
+  const reads: string[] = [];
+  const fs: FileSystem = {
+    readFile: async (uri) => (reads.push(uri), new TextEncoder().encode('---\ncontract: true\nname: x\n---\n')),
+    stat: async () => ({ type: 'file', size: 30 }),
+    findFiles: async () => [],
+  };
+  const uris = ['file:///w/a.md', 'file:///w/b.md', 'file:///w/c.md'];
+  const bounded = new Workspace({ fs, roots: ['file:///w'], cacheSize: 2 });
+  for (const u of [...uris, uris[0]!]) await bounded.summaryOf(u);
+  assert.deepEqual(reads, [...uris, uris[0]], 'a.md was evicted by c.md and read again');
+  reads.length = 0;
+  const large = new Workspace({ fs, roots: ['file:///w'] });
+  for (const u of [...uris, uris[0]!]) await large.summaryOf(u);
+  assert.deepEqual(reads, uris, 'within the default size every contract is read once');
 });

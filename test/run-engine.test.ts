@@ -6,11 +6,12 @@
 import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { conditionExpression, evaluate, parseExpression, type Scope } from '../server/src/service/run/expression.ts';
+import { evaluate, type Scope } from '../server/src/service/run/expression.ts';
+import { conditionExpression, parseExpression } from '../server/src/service/model/expression.ts';
 import { resolveTemplate, retrieve } from '../server/src/service/run/retrieval.ts';
 import { parseCsv, resourceValues } from '../server/src/service/run/resourceValues.ts';
-import { ModelError, type ModelProvider } from '../server/src/service/run/modelProvider.ts';
-import { OUTCOME_CODES, MESSAGES } from '../server/src/service/run/catalogue.ts';
+import { ModelError, type ModelProvider } from '../server/src/service/run/llmProvider.ts';
+import { OUTCOME_CODES, MESSAGES } from '../server/src/service/run/messages.ts';
 import { runMessage } from '../server/src/service/run/runMessage.ts';
 import { EVENT_TYPES } from '../server/src/service/run/trace.ts';
 import { describeEvent } from '../server/src/service/run/timeline.ts';
@@ -143,7 +144,7 @@ describe('the pipeline', () => {
         step: async (req) => {
           const last = req.messages[req.messages.length - 1]!;
           if (last.role === 'tool' && !seen) seen = last.content;
-          const { createScriptedModel } = await import('../server/src/service/run/scriptedModel.ts');
+          const { createScriptedModel } = await import('../server/src/service/run/scriptedLlm.ts');
           return createScriptedModel(recovered.model).step(req);
         },
       },
@@ -210,7 +211,7 @@ describe('the pipeline', () => {
   test('LOOP_DETECTED on the third identical call; the second is told its result is identical', async () => {
     const q = snapshot(`  - id: loop\n    query: where is order ORD-123\n    model:\n      - { call: get_order, arguments: { order_id: ORD-123 }, repeat: 5 }\n`).queries[0]!;
     let second = '';
-    const { createScriptedModel } = await import('../server/src/service/run/scriptedModel.ts');
+    const { createScriptedModel } = await import('../server/src/service/run/scriptedLlm.ts');
     const r = await run(q, {
       provider: {
         id: 'spy',

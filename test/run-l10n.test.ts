@@ -10,14 +10,14 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { displayWidth, parseContract } from '../server/src/service/index.ts';
-import { englishTemplate } from '../server/src/service/l10n/catalogues.ts';
+import { englishTemplate } from '../server/src/service/index.ts';
 import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
 import { runQuery, scriptedDecisions } from '../server/src/service/run/engine.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedModel.ts';
+import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
 import { describeEvent } from '../server/src/service/run/timeline.ts';
 import { firstDifference } from '../server/src/service/run/replay.ts';
 import type { TraceEvent } from '../server/src/service/run/trace.ts';
-import { MESSAGES } from '../server/src/service/run/catalogue.ts';
+import { MESSAGES } from '../server/src/service/run/messages.ts';
 import { CliUnderTest, repo, type CliRun } from './helpers/cliProcess.ts';
 
 const tool = new CliUnderTest('run-l10n');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { eventLine, sameEvent, type TraceEvent } from '../server/src/service/run/trace.ts';
 import { verifyTrace } from '../server/src/service/run/traceVerify.ts';
 import { eventsUpTo, firstDifference, recordedDecisions, recordedProvider } from '../server/src/service/run/replay.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedModel.ts';
+import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
 import { scriptedDecisions } from '../server/src/service/run/engine.ts';
 import { run, snapshot } from './helpers/dryRun.ts';
 

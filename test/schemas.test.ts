@@ -18,7 +18,7 @@ const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 const URN = 'urn:agents-md:schema:';
 
 const ANNOTATIONS = [
-  'x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-reference', 'x-declares', 'x-l10n',
+  'x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-reference', 'x-declares', 'x-l10n', 'x-list-separators',
   'markdownDescription', 'enumDescriptions', 'defaultSnippets',
 ];
 const REFERENCE_KINDS = ['tool', 'pool', 'role', 'entity', 'scenario', 'resource', 'layer'];

@@ -8,7 +8,7 @@ import type { LanguageClient } from 'vscode-languageclient/node.js';
 import {
   HUMAN_DECISION, LIST_SNAPSHOTS, RUN_AGENT, RUN_PROGRESS,
   type HumanDecisionParams, type HumanDecisionResult, type ListSnapshotsResult, type RunAgentParams, type RunAgentResult, type RunProgressParams,
-} from '../../server/src/lsp/protocol.ts';
+} from '../../server/src/lsp/customRequests.ts';
 import { NodeTreeProvider, revealLocation } from './views/nodeTree.ts';
 
 /** Where the model endpoint's API key is kept (VS Code secret storage, never settings). */

@@ -5,8 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
-import { REVISION_TEXT, SEMANTIC_DIFF, type DiffAgainst, type RevisionTextResult, type SemanticDiffResult } from '../../server/src/lsp/protocol.ts';
-import type { ViewNode } from '../../server/src/service/features/viewNode.ts';
+import { REVISION_TEXT, SEMANTIC_DIFF, type DiffAgainst, type RevisionTextResult, type SemanticDiffResult, type ViewNode } from '../../server/src/lsp/customRequests.ts';
 import { NodeTreeProvider, revealLocation } from './views/nodeTree.ts';
 
 /** The scheme of a contract's text at a git ref or in the index, served by the language server. */

@@ -7,7 +7,7 @@
 import { parseContract, type ParsedContract } from '../../server/src/service/index.ts';
 import { readSnapshot } from '../../server/src/service/run/snapshotValidate.ts';
 import { runQuery, scriptedDecisions, type RunOptions, type RunResult } from '../../server/src/service/run/engine.ts';
-import { createScriptedModel } from '../../server/src/service/run/scriptedModel.ts';
+import { createScriptedModel } from '../../server/src/service/run/scriptedLlm.ts';
 import type { Snapshot, SnapshotQuery } from '../../server/src/service/run/snapshot.ts';
 
 export const CONTRACT = `---

@@ -13,6 +13,8 @@ export class LspClient {
   private readonly published = new Map<string, PublishDiagnosticsParams[]>();
   private readonly waiters: { uri: string; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   readonly stderr: string[] = [];
+  /** The client's settings (`workspace/configuration`), per requested section and resource; null: defaults. */
+  configuration: (item: { scopeUri?: string; section?: string }) => unknown = () => null;
 
   constructor(serverPath: string) {
     this.proc = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -26,7 +28,7 @@ export class LspClient {
       this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((x) => x.uri !== p.uri));
     });
     this.connection.onRequest('client/registerCapability', () => null);
-    this.connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => null));
+    this.connection.onRequest('workspace/configuration', (p: { items: { scopeUri?: string; section?: string }[] }) => p.items.map((i) => this.configuration(i)));
     this.connection.onRequest('workspace/diagnostic/refresh', () => null);
     this.connection.listen();
   }
@@ -43,7 +45,7 @@ export class LspClient {
       },
     });
     await this.connection.sendNotification('initialized', {});
-    return result as { capabilities: Record<string, unknown> };
+    return result as { capabilities: Record<string, unknown>; serverInfo?: { name: string; version?: string } };
   }
 
   open(uri: string, text: string, version = 1) {
@@ -65,6 +67,25 @@ export class LspClient {
   async pullDiagnostics(uri: string): Promise<Diagnostic[]> {
     const r = (await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })) as { items: Diagnostic[] };
     return r.items;
+  }
+
+  /**
+   * Pulls diagnostics until `until` holds, as an editor pulls again when the server asks it to
+   * (`workspace/diagnostic/refresh`), for results that arrive after the first answer (the version
+   * advice, the ReDoS analysis). Rejects after `timeoutMs` with the last diagnostics.
+   */
+  async pullUntil(uri: string, until: (d: Diagnostic[]) => boolean, timeoutMs = 20_000): Promise<Diagnostic[]> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      // A pull answered "the document changed, pull again" (ServerCancelled) is pulled again, as editors do.
+      const d = await this.pullDiagnostics(uri).catch((e: { code?: number }) => {
+        if (e?.code === -32802) return undefined;
+        throw e;
+      });
+      if (d && until(d)) return d;
+      if (Date.now() > end) throw new Error(`diagnostics of ${uri} never matched: ${JSON.stringify(d?.map((x) => x.code))}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   request<T>(method: string, params: unknown): Promise<T> {

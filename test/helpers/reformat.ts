@@ -3,7 +3,7 @@
  * meaning and changes only the text (docs/semantic-diff.md, "What is no change"). They leave
  * front matter and fenced blocks alone, so YAML and JSON stay valid.
  */
-import { sectionForTitle } from '../../server/src/service/catalogue/sections.ts';
+import { sectionForTitle } from '../../server/src/service/schema/sections.ts';
 
 /** A rewrite of a whole document; `rng` gives floats in [0, 1) for the rewrites that choose. */
 export type Reformat = (text: string, rng: () => number) => string;

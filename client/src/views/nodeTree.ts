@@ -4,7 +4,7 @@
  * the node's location, a context command reveals its other location.
  */
 import * as vscode from 'vscode';
-import type { ViewLocation, ViewNode, ViewNodeKind } from '../../../server/src/service/features/viewNode.ts';
+import type { ViewLocation, ViewNode, ViewNodeKind } from '../../../server/src/lsp/customRequests.ts';
 
 const ICONS: Record<ViewNodeKind, [string, string | undefined]> = {
   group: ['folder', undefined],

@@ -4,7 +4,7 @@
  * through each command's `.usage()`), widths through string-width
  * (so Chinese help text wraps by display width), and error messages through `configureOutput`.
  * Commander builds its errors as English sentences with no id; the patterns below recognise the
- * ones a user meets and give the catalogue's whole message instead. Anything unrecognised is
+ * ones a user meets and give our whole message instead. Anything unrecognised is
  * shown as commander wrote it.
  */
 import type { Command, Help, Option } from 'commander';

@@ -4,7 +4,7 @@
  * Only the text of each fix's edits changes; the rest of the file is kept byte for byte.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { applyEdits, decodeText, fixAll, type LanguageService } from '../service/index.ts';
+import { applyEdits, decodeText, NOT_CANCELLED, type LanguageService } from '../service/index.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
 
 const MAX_PASSES = 10;
@@ -28,7 +28,7 @@ export async function fixFiles(service: LanguageService, reports: readonly FileR
       continue;
     }
     for (let pass = 0; pass < MAX_PASSES && text && diagnostics.length > 0; pass++) {
-      const { edits, fixed: codes } = fixAll(service.parse(report.uri, text), diagnostics);
+      const { edits, fixed: codes } = service.fixAll({ uri: report.uri, model: service.parse(report.uri, text) }, { diagnostics }, NOT_CANCELLED);
       if (edits.length === 0) break;
       text = applyEdits(text, edits);
       fixed.push(...codes);

@@ -4,7 +4,7 @@
  * the memory recheck's automata take is given back.
  */
 import { parentPort } from 'node:worker_threads';
-import { analyzeWithRecheck } from '../service/workspace/regexAnalysis.ts';
+import { analyzeWithRecheck } from '../service/index.ts';
 
 parentPort?.on('message', (m: { id: number; pattern: string }) => {
   void analyzeWithRecheck(m.pattern).then((verdict) => parentPort?.postMessage({ id: m.id, verdict }));

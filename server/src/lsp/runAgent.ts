@@ -9,22 +9,19 @@ import { dirname, relative } from 'node:path';
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type CodeLens, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  checkExpectation, locate, parseContract, runMessage, traceTree,
-  type HumanDecision, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
+  checkExpectation, createScriptedModel, locate, ModelError, parseContract, runMessage, sha256Hex, traceTree,
+  type HumanDecision, type ModelProvider, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
 } from '../service/index.ts';
 import {
   contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, type LoadedContract, createRunFolder,
 } from '../node/dryRunHost.ts';
 import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { samePath } from '../node/paths.ts';
-import { createModelProvider } from '../node/modelConfig.ts';
-import { createScriptedModel } from '../service/run/scriptedModel.ts';
-import { ModelError, type ModelProvider } from '../service/run/modelProvider.ts';
-import { sha256Hex } from '../service/util/sha256.ts';
+import { createModelProvider } from '../node/llmConfig.ts';
 import {
   HUMAN_DECISION, LIST_SNAPSHOTS, RUN_AGENT, RUN_PROGRESS,
   type HumanDecisionResult, type ListSnapshotsParams, type ListSnapshotsResult, type RunAgentParams, type RunAgentResult, type SnapshotChoice,
-} from './protocol.ts';
+} from './customRequests.ts';
 
 /** At most one progress notification per this many ms (the last one is always sent). */
 const PROGRESS_EVERY_MS = 100;

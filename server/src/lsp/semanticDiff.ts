@@ -17,7 +17,7 @@ import { readRegularFile } from '../node/paths.ts';
 import {
   REVISION_TEXT, SEMANTIC_DIFF,
   type RevisionTextParams, type RevisionTextResult, type SemanticDiffParams, type SemanticDiffResult,
-} from './protocol.ts';
+} from './customRequests.ts';
 
 /** The scheme of a contract's text at a git ref or in the index (the client's content provider). */
 const REVISION_SCHEME = 'agents-md-rev';

@@ -4,7 +4,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  createLanguageService, hover, completion, definition, references, prepareRename, rename, documentSymbols, foldingRanges, codeActions, fixAll,
+  createLanguageService, NOT_CANCELLED, type ContractDocument,
   DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
@@ -13,6 +13,9 @@ import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
+import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
+import { exceedsBytes } from './textSize.ts';
+import pkg from '../../../package.json' with { type: 'json' };
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -30,6 +33,12 @@ const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, m
 
 /** The code action kind of "fix all" (docs/rules.md, "Fixes"): `editor.codeActionsOnSave` selects it. */
 const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
+
+/** How long typing must pause before the version advice against HEAD is computed again (ms). */
+const ADVICE_DELAY_MS = 400;
+
+/** A contract that makes validation compile its schema validator (docs/performance.md). */
+const WARM_UP = '---\ncontract: true\nname: warm_up\nversion: 1.0.0\n---\n## TOOLS\n\n### t\n\n- **Description**: d\n';
 
 /** Dry-run snapshots (docs/dry-run.md, "Naming"): checked by the server, not only by a schema. */
 const SNAPSHOT_FILE = /\.snapshot\.(?:ya?ml|json)$/i;
@@ -67,8 +76,10 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
 
   const nodeFs = createNodeFileSystem();
   const fs = overlayFileSystem(nodeFs, (uri) => documents.get(uri)?.getText());
-  const makeService = () => createLanguageService({ fs, roots, analyzeRegex: (p) => (currentRegexSetting ? analyzeRegex(p) : Promise.resolve({ status: 'unknown' as const })) });
-  let currentRegexSetting = true;
+  const makeService = () => createLanguageService({ fs, roots });
+  // The ReDoS analysis never holds up diagnostics: a pattern not analysed yet counts as unknown
+  // until its verdict arrives, which refreshes the diagnostics (docs/performance.md).
+  const regexNow = backgroundAnalyzer(analyzeRegex, () => refreshAll());
 
   const settingsFor = (uri: string): Promise<ServerSettings> => {
     if (!configurationSupport) return Promise.resolve(DEFAULTS);
@@ -91,33 +102,67 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     return state;
   };
 
-  const factsOf = (doc: TextDocument, state: DocState): Promise<WorkspaceFacts> => {
-    state.facts ??= service!.facts(doc.uri, state.model);
+  /** The facts with the rule preset: a config file's `extends` wins over the editor setting (docs/rules.md, "Presets"). */
+  const withPreset = (facts: WorkspaceFacts, settings: ServerSettings): WorkspaceFacts => {
+    const preset: RulePreset = facts.config.preset ?? (settings.preset === 'strict' ? 'strict' : 'recommended');
+    return { ...facts, config: { ...facts.config, preset } };
+  };
+  const factsOf = async (doc: TextDocument, state: DocState): Promise<WorkspaceFacts> => {
+    const settings = await settingsFor(doc.uri);
+    state.facts ??= service!.facts(doc.uri, state.model, settings.checkRegexBacktracking ? regexNow : false);
     return state.facts;
+  };
+
+  /**
+   * The version advice against HEAD (a git read, a parse of HEAD and a diff) is off the typing
+   * path: diagnostics carry the advice last computed for the document, and a new one is computed
+   * once typing pauses; when it differs, the client is asked to pull again.
+   */
+  const advice = new Map<string, { version: number; items: readonly ContractDiagnostic[] }>();
+  const adviceTimers = new Map<string, { version: number; timer: ReturnType<typeof setTimeout> }>();
+  const scheduleAdvice = (uri: string, version: number) => {
+    // Computed for this version already, or waiting for typing to pause at this version.
+    if (advice.get(uri)?.version === version || adviceTimers.get(uri)?.version === version) return;
+    clearTimeout(adviceTimers.get(uri)?.timer);
+    const timer = setTimeout(() => {
+      adviceTimers.delete(uri);
+      const doc = documents.get(uri);
+      if (!doc || doc.version !== version) return;
+      void semanticDiff.headAdvice(uri, stateOf(doc).model).then((items) => {
+        if (documents.get(uri)?.version !== version) return;
+        const before = advice.get(uri)?.items ?? [];
+        advice.set(uri, { version, items });
+        if (JSON.stringify(before) !== JSON.stringify(items)) refreshOne(doc);
+      });
+    }, ADVICE_DELAY_MS);
+    adviceTimers.set(uri, { version, timer });
   };
 
   /** Diagnostics of a document's current version, or undefined when the document changed meanwhile. */
   const diagnose = async (doc: TextDocument, token?: CancellationToken): Promise<Diagnostic[] | undefined> => {
+    const version = doc.version;
     const settings = await settingsFor(doc.uri);
+    // Coalescing: let queued edits and cancellations in first; work for a stale version is dropped, not queued.
+    await new Promise((r) => setImmediate(r));
+    if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
     if (!settings.enable) return [];
-    currentRegexSetting = settings.checkRegexBacktracking;
     const text = doc.getText();
-    if (text.length > settings.maxFileBytes) {
+    const size = exceedsBytes(text, settings.maxFileBytes);
+    if (size !== undefined) {
       const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-      const d = service!.validate(service!.parse(doc.uri, ''), undefined, [{ code: 'file-too-large', range: zero, args: { size: text.length, limit: settings.maxFileBytes } }]);
+      const d = service!.validate(parseContract(''), undefined, [{ code: 'file-too-large', range: zero, args: { size, limit: settings.maxFileBytes } }]);
       return d.map((x) => toDiagnostic(localiseDiagnostic(x, lang), doc.uri, docsBase));
     }
     if (SNAPSHOT_FILE.test(doc.uri)) return (await snapshotDiagnostics(doc.uri, text)).map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/dry-run.md`));
-    const version = doc.version;
     const state = stateOf(doc);
-    const [facts, advice] = await Promise.all([factsOf(doc, state), settings.versionAdvice ? semanticDiff.headAdvice(doc.uri, state.model) : []]);
+    const facts = await factsOf(doc, state);
     if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
-    // A config file's `extends` wins over the editor setting.
-    const preset = facts.config.preset ?? (settings.preset === 'strict' ? 'strict' : 'recommended');
-    const diagnostics: ContractDiagnostic[] = service!.validate(state.model, { ...facts, config: { ...facts.config, preset } });
+    const diagnostics: ContractDiagnostic[] = service!.validate(state.model, withPreset(facts, settings));
+    if (settings.versionAdvice) scheduleAdvice(doc.uri, version);
+    const adviceItems = settings.versionAdvice ? (advice.get(doc.uri)?.items ?? []) : [];
     return [
       ...diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, docsBase)),
-      ...advice.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),
+      ...adviceItems.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),
     ];
   };
 
@@ -160,8 +205,10 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         pushTimers.delete(doc.uri);
         const current = documents.get(doc.uri);
         if (!current) return;
+        // The document object is updated in place on change: keep the version diagnosed.
+        const version = current.version;
         void diagnose(current).then((items) => {
-          if (items && documents.get(current.uri)?.version === current.version) void connection.sendDiagnostics({ uri: current.uri, version: current.version, diagnostics: items });
+          if (items && documents.get(current.uri)?.version === version) void connection.sendDiagnostics({ uri: current.uri, version, diagnostics: items });
         });
       }, 30),
     );
@@ -171,6 +218,11 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     for (const s of states.values()) s.facts = undefined;
     if (pull) void connection.languages.diagnostics.refresh();
     else for (const d of documents.all()) schedulePush(d);
+  };
+  /** Asks for one document's diagnostics again (pull: the client re-pulls every open document). */
+  const refreshOne = (doc: TextDocument) => {
+    if (pull) void connection.languages.diagnostics.refresh();
+    else schedulePush(doc);
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -197,11 +249,13 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
-      serverInfo: { name: 'agents-md', version: '0.1.0' },
+      serverInfo: { name: 'agents-md', version: pkg.version },
     };
   });
 
   connection.onInitialized(() => {
+    // Compile the contract schema's validator now rather than inside the first document's diagnostics.
+    setImmediate(() => service?.validate(parseContract(WARM_UP)));
     if (watchRegistration) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED.map((globPattern) => ({ globPattern })) });
     }
@@ -237,6 +291,9 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   });
   documents.onDidClose((e) => {
     states.delete(e.document.uri);
+    advice.delete(e.document.uri);
+    clearTimeout(adviceTimers.get(e.document.uri)?.timer);
+    adviceTimers.delete(e.document.uri);
     service?.forget(e.document.uri);
     settingsCache.delete(e.document.uri);
     if (!pull) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
@@ -258,40 +315,41 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   };
   const lastFacts = async (doc: TextDocument, state: DocState) => (await Promise.race([factsOf(doc, state), new Promise<undefined>((r) => setTimeout(r, 200, undefined))])) ?? undefined;
 
-  connection.onHover(async (p) => {
+  const contract = (doc: TextDocument, state: DocState, facts?: WorkspaceFacts): ContractDocument => ({ uri: doc.uri, model: state.model, ...(facts ? { facts } : {}) });
+
+  connection.onHover(async (p, token) => {
     const doc = documents.get(p.textDocument.uri);
-    if (!doc || SNAPSHOT_FILE.test(doc.uri)) return null;
+    if (!doc || !service || SNAPSHOT_FILE.test(doc.uri)) return null;
     const state = stateOf(doc);
-    const facts = await lastFacts(doc, state);
-    const h = hover(state.model, p.position, { lang, ...(facts ? { facts } : {}) });
+    const h = service.hover(contract(doc, state, await lastFacts(doc, state)), p.position, { lang }, token);
     return h ? { contents: { kind: 'markdown', value: h.contents }, range: h.range } : null;
   });
-  connection.onCompletion((p) => withDoc(p.textDocument.uri, [], (_, s) => completion(s.model, p.position, { lang }).map(toCompletionItem)));
-  connection.onDefinition(async (p) => {
+  connection.onCompletion((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.completion(contract(doc, s), p.position, { lang }, token).map(toCompletionItem)));
+  connection.onDefinition(async (p, token) => {
     const doc = documents.get(p.textDocument.uri);
-    if (!doc || SNAPSHOT_FILE.test(doc.uri)) return [];
+    if (!doc || !service || SNAPSHOT_FILE.test(doc.uri)) return [];
     const state = stateOf(doc);
-    const facts = await lastFacts(doc, state);
-    return definition(state.model, doc.uri, p.position, facts);
+    return service.definition(contract(doc, state, await lastFacts(doc, state)), p.position, { lang }, token);
   });
-  connection.onReferences((p) => withDoc(p.textDocument.uri, [], (doc, s) => references(s.model, doc.uri, p.position, p.context.includeDeclaration)));
-  connection.onPrepareRename((p) => withDoc(p.textDocument.uri, null, (_, s) => prepareRename(s.model, p.position) ?? null));
-  connection.onRenameRequest((p) => withDoc(p.textDocument.uri, null, (doc, s) => ({ changes: { [doc.uri]: rename(s.model, p.position, p.newName) } })));
-  connection.onDocumentSymbol((p) => withDoc(p.textDocument.uri, [], (_, s) => documentSymbols(s.model, lang).map(toDocumentSymbol)));
-  connection.onFoldingRanges((p) => withDoc(p.textDocument.uri, [], (_, s) => foldingRanges(s.model).map(toFoldingRange)));
-  connection.onCodeAction(async (p) => {
+  connection.onReferences((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.references(contract(doc, s), p.position, { includeDeclaration: p.context.includeDeclaration }, token)));
+  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => service!.prepareRename(contract(doc, s), p.position, { lang }, token) ?? null));
+  connection.onRenameRequest((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => ({ changes: { [doc.uri]: service!.rename(contract(doc, s), p.position, { newName: p.newName }, token) } })));
+  connection.onDocumentSymbol((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.documentSymbols(contract(doc, s), { lang }, token).map(toDocumentSymbol)));
+  connection.onFoldingRanges((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.foldingRanges(contract(doc, s), {}, token).map(toFoldingRange)));
+  connection.onCodeAction(async (p, token) => {
     // Fix-on-save (`editor.codeActionsOnSave: { "source.fixAll.agentsMd": "explicit" }`): the rules' safe fixes.
     const wantsFixAll = p.context.only?.some((k) => FIX_ALL_KIND === k || FIX_ALL_KIND.startsWith(`${k}.`)) ?? false;
     const doc = documents.get(p.textDocument.uri);
     if (wantsFixAll && doc && service && !SNAPSHOT_FILE.test(doc.uri)) {
       const state = stateOf(doc);
-      const { edits } = fixAll(state.model, service.validate(state.model, await factsOf(doc, state)));
+      const facts = withPreset(await factsOf(doc, state), await settingsFor(doc.uri));
+      const { edits } = service.fixAll(contract(doc, state, facts), { lang, diagnostics: service.validate(state.model, facts) }, token ?? NOT_CANCELLED);
       return edits.length === 0 ? [] : [{ title: format('action.fixAll', {}, lang), kind: FIX_ALL_KIND, edit: { changes: { [doc.uri]: edits } } }];
     }
     return withDoc(p.textDocument.uri, [], (doc, s) => {
       const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
       const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
-      return codeActions(s.model, refs, { lang }).map((a): CodeAction => ({
+      return service!.codeActions(contract(doc, s), p.range, { lang, diagnostics: refs }, token).map((a): CodeAction => ({
         title: a.title,
         kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.Source,
         diagnostics: ours.filter((d) => a.fixes.includes(String(d.code))),

@@ -20,7 +20,7 @@ export const SNAPSHOT_EXCLUDES = ['**/node_modules/**', '**/.git/**', '**/.agent
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /**
- * A problem that stops a command, worded with file and place: a catalogue message (`messageId`, a
+ * A problem that stops a command, worded with file and place: a message (`messageId`, a
  * full l10n id such as `run.host.binary.snapshot`, and `args`); `message` is its English text, and
  * `text(lang)` gives it in the reader's language.
  */

@@ -12,7 +12,7 @@ import { diffMessage, type DiffMessageId } from '../service/index.ts';
 /** Where to read the older version from: a commit-ish (`HEAD`, `main`, `a1b2c3d`), or the index. */
 export type GitSource = { readonly ref: string } | 'index';
 
-/** A failure to read from git, with a catalogue message (`git.unknownRef`, …) naming the file and ref. */
+/** A failure to read from git, with a message (`git.unknownRef`, …) naming the file and ref. */
 export class GitError extends Error {
   constructor(
     readonly messageId: DiffMessageId,

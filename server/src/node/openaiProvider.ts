@@ -5,10 +5,7 @@
  * streaming. See docs/model-providers.md.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ModelStep, type ToolCall } from '../service/run/modelProvider.ts';
-import type { ModelMessageId } from '../service/run/modelMessages.ts';
-import { format } from '../service/index.ts';
-import { estimateTokens } from '../service/run/estimateTokens.ts';
+import { estimateTokens, format, ModelError, type ChatMessage, type ModelMessageId, type ModelProvider, type ModelRequest, type ModelStep, type ToolCall } from '../service/index.ts';
 
 /** Options of `createOpenAiProvider`. Times are milliseconds. */
 export interface OpenAiProviderOptions {

@@ -9,14 +9,16 @@ import { parseContract, type ParsedContract } from './parse/parseContract.ts';
 import { validateContract } from './validate/validate.ts';
 import { decodeText } from './text/decode.ts';
 import { Workspace, type ConfigProblem, type WorkspaceOptions } from './workspace/resolveFacts.ts';
-import { EMPTY_FACTS, type WorkspaceFacts } from './workspace/facts.ts';
+import { EMPTY_FACTS, type WorkspaceFacts } from './validate/facts.ts';
 import { NO_FILES } from './workspace/fileSystem.ts';
 import { LineIndex } from './text/lineIndex.ts';
+import type { RegexAnalyzer } from './workspace/regexAnalysis.ts';
+import { DOCUMENT_FEATURES, type DocumentFeatures } from './features/service.ts';
 
 export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } from './types.ts';
 export type { ParsedContract } from './parse/parseContract.ts';
 export type { FileSystem } from './workspace/fileSystem.ts';
-export type { WorkspaceFacts, ResolvedConfig, RulePreset } from './workspace/facts.ts';
+export type { WorkspaceFacts, ResolvedConfig, RulePreset } from './validate/facts.ts';
 export type { ConfigProblem } from './workspace/resolveFacts.ts';
 export { Workspace, CONFIG_NAMES } from './workspace/resolveFacts.ts';
 export { RULES, ruleByCode } from './validate/catalogue.ts';
@@ -25,8 +27,19 @@ export { parseContract } from './parse/parseContract.ts';
 export { validateContract } from './validate/validate.ts';
 export { recheckAnalyzer, analyzeWithRecheck, memoised, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';
-export { SECTIONS } from './catalogue/sections.ts';
+export { SECTIONS } from './schema/sections.ts';
 export { format, type MessageArgs } from './l10n/format.ts';
+export { englishMessages, englishTemplate, duplicateMessageIds, registeredMessageSets, MESSAGE_SET_NAMES } from './l10n/registry.ts';
+// Every owner of a message set, so that `format()` knows all of them (l10n/registry.ts).
+import './validate/messages.ts';
+import './model/relatedMessages.ts';
+import './features/messages.ts';
+import './workspace/messages.ts';
+import './l10n/cliMessages.ts';
+import './l10n/docsMessages.ts';
+import './run/llmMessages.ts';
+import './diff/messages.ts';
+import './run/messages.ts';
 export { localiseDiagnostic } from './l10n/diagnostics.ts';
 export { resolveLang, langFromEnvironment, type Lang } from './l10n/lang.ts';
 export { ruleDocId, ruleMessageId } from './validate/messages.ts';
@@ -51,16 +64,23 @@ export interface LintResult {
   readonly configProblems: readonly ConfigProblem[];
 }
 
-/** The language service. Every method is safe on any input: it returns, it does not throw. */
-export interface LanguageService {
+/**
+ * The language service, the one front door of the adapters (ARCHITECTURE.md, entry points). Every
+ * method is safe on any input: it returns, it does not throw. The editor features take
+ * `(document, position?, options, token)` (features/service.ts).
+ */
+export interface LanguageService extends DocumentFeatures {
   readonly workspace: Workspace;
   /**
    * Parses a document, reusing the unchanged sections of the last model parsed for the same
    * URI (the incremental edit path). Pure apart from that per-URI cache.
    */
   parse(uri: string, text: string): ParsedContract;
-  /** Gathers what validation needs from the workspace (config, other contracts, resources, ReDoS verdicts). */
-  facts(uri: string, model: ParsedContract): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }>;
+  /**
+   * Gathers what validation needs from the workspace (config, other contracts, resources, ReDoS
+   * verdicts); `analyzeRegex` replaces the service's analyzer for this call (`false`: no ReDoS analysis).
+   */
+  facts(uri: string, model: ParsedContract, analyzeRegex?: RegexAnalyzer | false): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }>;
   /** Validates a parsed document against facts gathered before. Synchronous. */
   validate(model: ParsedContract, facts?: WorkspaceFacts, fileFindings?: readonly Finding[]): ContractDiagnostic[];
   /** Decodes, parses, gathers facts and validates a file's bytes in one call. */
@@ -75,13 +95,14 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const last = new Map<string, ParsedContract>();
   const service: LanguageService = {
+    ...DOCUMENT_FEATURES,
     workspace,
     parse(uri, text) {
       const model = parseContract(text, last.get(uri));
       last.set(uri, model);
       return model;
     },
-    facts: (uri, model) => workspace.facts(uri, model),
+    facts: (uri, model, analyzeRegex) => workspace.facts(uri, model, analyzeRegex),
     validate: (model, facts = EMPTY_FACTS, fileFindings = []) => validateContract(model, facts, fileFindings),
     async lintBytes(uri, bytes) {
       const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -111,11 +132,9 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   return service;
 }
 
-export { hover, schemaDocs, ruleDocs, type FeatureOptions } from './features/hover.ts';
-export { completion } from './features/completion.ts';
-export { definition, references, prepareRename, rename } from './features/navigation.ts';
-export { documentSymbols, foldingRanges } from './features/symbols.ts';
-export { codeActions, fixAll, applyEdits, sectionSkeleton, type DiagnosticRef, type CodeActionOptions } from './features/codeActions.ts';
+export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type ContractDocument, type DocumentFeatures, type FeatureOptions, type FixAllOptions, type ReferencesOptions, type RenameOptions } from './features/service.ts';
+export { schemaDocs, ruleDocs } from './features/hover.ts';
+export { sectionSkeleton, applyEdits, type DiagnosticRef } from './features/codeActions.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';
 export { versionAdviceDiagnostics } from './diff/diagnostics.ts';
@@ -126,7 +145,7 @@ export { localiseAdvice, localiseChange, localiseDiff } from './diff/localise.ts
 export { diffSectionTitle, diffSummary } from './diff/labels.ts';
 export type * from './diff/types.ts';
 export { diffTree, type DiffTreeOptions } from './features/diffTree.ts';
-export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';
 export * from './run/index.ts';
 export { traceTree, type TraceRun, type TraceTreeOptions } from './features/traceTree.ts';
-export type { ModelSettings } from './run/modelSettings.ts';
+export type { ModelSettings } from './validate/facts.ts';
+export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';

@@ -25,7 +25,7 @@ export interface RelatedLocation {
   readonly range: Range;
   /** The note in English (or in the language the diagnostic was localised to). */
   readonly message: string;
-  /** The note's message id and arguments (server/src/service/validate/related.ts). */
+  /** The note's message id and arguments (server/src/service/model/relatedMessages.ts). */
   readonly messageId: string;
   readonly args?: Readonly<Record<string, string | number>>;
 }

@@ -99,7 +99,7 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
 
 /**
  * Adds `diff` to the program, with its help in `lang`; `setExitCode` receives the command's exit
- * code. The options it shares with `lint` (format, colour) have the CLI catalogue's texts.
+ * code. The options it shares with `lint` (format, colour) have the CLI messages' texts.
  */
 export function registerDiffCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
   const t = (id: DiffMessageId) => diffMessage(id, {}, lang);

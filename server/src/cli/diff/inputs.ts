@@ -1,14 +1,14 @@
 /**
  * Reads the two versions `agents-md diff` compares: files from disk, or a file's older version from
  * git (a ref or the index). Bytes are decoded and parsed like `lint` does; a file that cannot be
- * compared (unreadable, binary, too large, not in git) is an `InputError` with a catalogue message.
+ * compared (unreadable, binary, too large, not in git) is an `InputError` with a message id.
  */
 import { readRegularFile } from '../../node/paths.ts';
 import { decodeText, diffMessage, parseContract, DEFAULT_MAX_FILE_BYTES, type DiffMessageId, type ParsedContract } from '../../service/index.ts';
 import { GitError, readAtRevision, sourceLabel, type GitSource } from '../../node/gitRevision.ts';
 import { versionLabel, type DiffVersion } from './report.ts';
 
-/** A version that cannot be compared; `message` is the catalogue's text. */
+/** A version that cannot be compared; `message` is the message's text. */
 export class InputError extends Error {
   constructor(
     readonly messageId: DiffMessageId,

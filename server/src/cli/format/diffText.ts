@@ -2,7 +2,7 @@
  * The human format of `agents-md diff`: a header, one line per change
  * (`file:line:col kind impact SECTION identity: reason`, 1-based, at the new place of the change or
  * the old place of a removal), then the version advice and a summary line. Every label and
- * reason comes from the diff's message catalogue, in the display language.
+ * reason comes from the diff's messages, in the display language.
  */
 import { diffMessage, diffSectionTitle, diffSummary, localiseDiff, type Impact } from '../../service/index.ts';
 import { painter, oneLine, type Style } from './text.ts';

@@ -1,6 +1,6 @@
 /**
  * The text form of a run's timeline (docs/dry-run.md, "Reading a run"): one line per event, a
- * stage label column, a status mark, the catalogue's words, and for failures the contract clause
+ * stage label column, a status mark, the run's message texts, and for failures the contract clause
  * as 1-based `file:line:col`. Lines are produced event by event so that a run prints as it goes.
  * Words and labels are in the display language; the label column is padded by display width.
  */
@@ -28,7 +28,7 @@ export interface TimelineOptions {
   readonly contract?: { readonly model: ParsedContract; readonly displayPath: string };
 }
 
-/** Width of the label column (labels are catalogue strings, possibly translated: measured in terminal cells). */
+/** Width of the label column (labels are message texts, possibly translated: measured in terminal cells). */
 const LABEL_WIDTH = 10;
 
 /** `file:line:col` of a contract clause, when it can be located. */

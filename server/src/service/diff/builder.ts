@@ -5,7 +5,7 @@
  */
 import type { Range } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
-import type { NameKind } from '../catalogue/sections.ts';
+import type { NameKind } from '../schema/sections.ts';
 import { locate } from '../model/locate.ts';
 import { ZERO_RANGE } from '../types.ts';
 import { IMPACT_RULES, type RuleId } from './rules.ts';

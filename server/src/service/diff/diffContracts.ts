@@ -4,7 +4,7 @@
  * never throws on any pair of models (a comparator that meets an odd value compares it as text).
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { SECTIONS } from '../catalogue/sections.ts';
+import { SECTIONS } from '../schema/sections.ts';
 import { DiffBuilder, type Scope } from './builder.ts';
 import { diffSectionTitle } from './labels.ts';
 import { SECTION_DIFFS } from './sections.ts';

@@ -6,10 +6,11 @@
  */
 import { kindOf, segment, type DiffBuilder, type FieldRef, type Scope } from './builder.ts';
 import { matchItems } from './match.ts';
-import { brief, canonical, conditionScope, normName, normText, same, words } from './normalise.ts';
+import { brief, canonical, conditionScope, normText, same, words } from './normalise.ts';
 import type { RuleId } from './rules.ts';
 import type { ItemKind } from './types.ts';
-import type { NameKind } from '../catalogue/sections.ts';
+import type { NameKind } from '../schema/sections.ts';
+import { normaliseName } from '../model/names.ts';
 
 /** Compares one field; `before`/`after` are undefined where the field is absent. */
 export type FieldDiff = (d: DiffBuilder, scope: Scope, ref: FieldRef, before: unknown, after: unknown) => void;
@@ -108,9 +109,9 @@ export function condition(wider: RuleId, narrower: RuleId, changed: RuleId): Fie
 
 /** The elements of a list field, with the pointer index of each; `split` reads a string field as a list. */
 function elements(v: unknown, split?: (s: string) => string[]): { name: string; index?: number }[] {
-  if (Array.isArray(v)) return v.map((x, index) => ({ name: normName(x), index })).filter((e) => e.name !== '');
-  if (typeof v === 'string') return (split ? split(v) : [v]).map((name) => ({ name: normName(name) })).filter((e) => e.name !== '');
-  return v === undefined || v === null ? [] : [{ name: normName(v) }];
+  if (Array.isArray(v)) return v.map((x, index) => ({ name: normaliseName(x), index })).filter((e) => e.name !== '');
+  if (typeof v === 'string') return (split ? split(v) : [v]).map((name) => ({ name: normaliseName(name) })).filter((e) => e.name !== '');
+  return v === undefined || v === null ? [] : [{ name: normaliseName(v) }];
 }
 
 /** Options of `set`. */
@@ -154,7 +155,7 @@ export function set(itemKind: ItemKind, added: RuleId, removed: RuleId, options:
 
 /** A list whose order matters (source priority); `split` cuts each element further. Any difference is one change. */
 export function ordered(changed: RuleId, split: (s: string) => string[] = (s) => [s]): FieldDiff {
-  const flat = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v]).flatMap((x) => split(String(x))).map(normName).filter(Boolean);
+  const flat = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v]).flatMap((x) => split(String(x))).map(normaliseName).filter(Boolean);
   return (d, scope, ref, b, a) => {
     const xs = flat(b);
     const ys = flat(a);
@@ -227,7 +228,7 @@ export function map(each: FieldDiff): FieldDiff {
   return (d, scope, ref, b, a) => {
     const bo = asObject(b) ?? {};
     const ao = asObject(a) ?? {};
-    for (const k of keysOf(bo, ao)) each(d, { ...scope, identity: normName(k) }, subRef(ref, k), bo[k], ao[k]);
+    for (const k of keysOf(bo, ao)) each(d, { ...scope, identity: normaliseName(k) }, subRef(ref, k), bo[k], ao[k]);
   };
 }
 

@@ -4,13 +4,14 @@
  * front matter). Both are field comparators, so a list can sit in an object (TRIGGER's
  * `required_entities`) and an object in a list item.
  */
-import type { NameKind } from '../catalogue/sections.ts';
+import type { NameKind } from '../schema/sections.ts';
 import { segment, type DiffBuilder, type Scope } from './builder.ts';
 import { asObject, fieldRef, keysOf, other, type FieldDiff } from './fields.ts';
 import { matchItems } from './match.ts';
-import { canonical, normName, same, words } from './normalise.ts';
+import { canonical, same, words } from './normalise.ts';
 import type { RuleId } from './rules.ts';
 import type { ItemKind } from './types.ts';
+import { normaliseName } from '../model/names.ts';
 
 type Obj = Record<string, unknown>;
 /** A list element read as an item, with its identity keys. */
@@ -132,8 +133,8 @@ export function list(spec: ListSpec): FieldDiff {
 /** Reports a named item whose name changed, and records the rename for references. */
 function renamedItem(d: DiffBuilder, spec: ListSpec, s: Scope, x: Obj, y: Obj): void {
   const field = spec.identityField!;
-  const from = normName(x[field]);
-  const to = normName(y[field]);
+  const from = normaliseName(x[field]);
+  const to = normaliseName(y[field]);
   // A reference that follows a rename reported where the name is declared is no change.
   if (from === to || (spec.refers && d.renamed(spec.refers, from) === to)) return;
   if (spec.declares) d.noteRename(spec.declares, from, to);

@@ -1,9 +1,9 @@
 /**
  * Labels of the semantic diff that every face of it shows (the CLI's reports, the editor's view):
  * a section's title and the one-line summary of the counts, in a display language. From the diff's
- * catalogue (messages.ts); section titles are the canonical H2 titles, which no language changes.
+ * messages (messages.ts); section titles are the canonical H2 titles, which no language changes.
  */
-import { SECTIONS } from '../catalogue/sections.ts';
+import { SECTIONS } from '../schema/sections.ts';
 import { diffMessage } from './diffMessage.ts';
 import type { DiffSection, SemanticDiff } from './types.ts';
 

@@ -5,6 +5,7 @@
  * them by id; nothing of the diff is written anywhere else.
  */
 import type { RuleId } from './rules.ts';
+import { registerMessages } from '../l10n/registry.ts';
 
 /** The reason of each impact rule: what changed and why it has its impact. */
 const REASONS: Record<RuleId, string> = {
@@ -278,9 +279,10 @@ const LABELS = {
   'command.exitCodes': 'Exit codes:\n  0  compared; no change matched --fail-on (or no --fail-on given)\n  1  a change matched --fail-on\n  2  usage error, a file that cannot be read or compared, a git error\n     (not a repository, unknown ref, file not in that revision), or an internal error',
 } as const;
 
-/** Every id of the catalogue. */
+/** Every id of the diff's messages. */
 export type DiffMessageId = RuleId | keyof typeof LABELS;
 
-/** The whole catalogue: id → English template (registered as `diff.<id>` in l10n/catalogues.ts). */
+/** All the diff's messages: id → English template (registered as `diff.<id>` in l10n/registry.ts). */
 export const DIFF_MESSAGES: Readonly<Record<DiffMessageId, string>> = { ...REASONS, ...LABELS };
 
+registerMessages('diff', DIFF_MESSAGES, 'diff.');

@@ -4,8 +4,8 @@
  * indentation), objects compare with their keys sorted (YAML/JSON key order, writing form), and
  * lists of names compare as sets where their order means nothing. Pure; never throws.
  */
-import { codeSpans } from '../parse/values.ts';
-import { normaliseDuration } from '../parse/bullets.ts';
+import { codeSpans } from '../model/values.ts';
+import { normaliseDuration } from '../model/values.ts';
 
 /** Whitespace runs (line breaks and indentation included) collapsed to one space, trimmed. */
 export function normText(s: string): string {
@@ -52,12 +52,6 @@ export function same(a: unknown, b: unknown): boolean {
 export function brief(v: unknown, max = 80): string {
   const s = v === undefined ? '—' : typeof v === 'string' ? normText(v) : Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.map((x) => normText(String(x))).join(', ') : canonical(v);
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
-
-/** A name as written in a list or a cell: backticks, quotes and surrounding space removed. */
-export function normName(v: unknown): string {
-  if (typeof v !== 'string') return v === undefined || v === null ? '' : canonical(v);
-  return normText(v.replace(/^[`"'“”‘’]+|[`"'“”‘’]+$/g, ''));
 }
 
 /**

@@ -12,7 +12,7 @@
  * - neutral → minor for additions and behaviour we cannot judge from the text, patch for wording
  *   and documentation; the audit table's own rows need no bump.
  */
-import type { Bump, DiffSection, Impact } from './types.ts';
+import type { Bump, DiffSection, Impact } from './impact.ts';
 
 /** One impact rule. `area` is where it applies: a section key, `front_matter`, or `any` (schemas, fields). */
 export interface ImpactRule {

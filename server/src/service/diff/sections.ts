@@ -6,18 +6,19 @@
  * sections that refer to them, so that references follow renames.
  */
 import { splitRoles } from '../model/references.ts';
-import { normaliseVersion } from '../validate/rules/versioning.ts';
+import { normaliseVersion } from '../model/version.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { segment, type DiffBuilder, type Scope } from './builder.ts';
 import {
   asObject, condition, doc, fieldRef, flag, ignore, map, nested, num, ordered, prose, quantity, rank, REWORDED, set, value, type FieldDiff, type QuantityRules,
 } from './fields.ts';
 import { list, object } from './items.ts';
-import { brief, canonical, durationMs, minutesOfDay, normName, normText, same, words } from './normalise.ts';
+import { brief, canonical, durationMs, minutesOfDay, normText, same, words } from './normalise.ts';
 import { diffPermissions } from './permissions.ts';
 import { schema } from './schema.ts';
 import type { RuleId } from './rules.ts';
 import type { DiffSection } from './types.ts';
+import { normaliseName } from '../model/names.ts';
 
 /** One compared part of the contract: a section key (or the front matter) and its comparator. */
 export interface SectionDiff {
@@ -30,12 +31,12 @@ const complianceText = value('compliance-text-changed', 'compliance-text-added',
 const policyRules = prose({ itemKind: 'policy-rule', added: 'policy-rule-added', removed: 'policy-rule-removed', reworded: 'policy-rule-reworded' });
 const budget: QuantityRules = { up: 'budget-raised', down: 'budget-lowered', added: 'budget-added', removed: 'budget-removed', changed: 'budget-changed' };
 const roles = (s: string) => splitRoles(s).map((r) => r.name);
-const name = (field: string) => (item: Record<string, unknown>) => normName(item[field]);
+const name = (field: string) => (item: Record<string, unknown>) => normaliseName(item[field]);
 
 /** Layers a role may write, by the MEMORY_CONTRACT's `Write By` cells. */
 function layersWrittenBy(model: ParsedContract, role: string): string {
   const rows = model.data['memory_contract'];
-  const layers = (Array.isArray(rows) ? rows : []).filter((r) => typeof r?.write_by === 'string' && roles(r.write_by).includes(role)).map((r) => normName(r.layer));
+  const layers = (Array.isArray(rows) ? rows : []).filter((r) => typeof r?.write_by === 'string' && roles(r.write_by).includes(role)).map((r) => normaliseName(r.layer));
   return layers.sort().join('\n');
 }
 
@@ -44,8 +45,8 @@ function layersWrittenBy(model: ParsedContract, role: string): string {
  * same memory layers is a rename; MEMORY_CONTRACT rows that follow it are then no change.
  */
 const writers: FieldDiff = (d, scope, ref, b, a) => {
-  const xs = new Set((Array.isArray(b) ? b : []).map(normName));
-  const ys = new Set((Array.isArray(a) ? a : []).map(normName));
+  const xs = new Set((Array.isArray(b) ? b : []).map(normaliseName));
+  const ys = new Set((Array.isArray(a) ? a : []).map(normaliseName));
   const added = [...ys].filter((y) => !xs.has(y));
   for (const x of xs) {
     if (ys.has(x)) continue;
@@ -53,8 +54,8 @@ const writers: FieldDiff = (d, scope, ref, b, a) => {
     const to = layers ? added.filter((y) => layersWrittenBy(d.after, y) === layers) : [];
     if (to.length !== 1) continue;
     d.noteRename('role', x, to[0]!);
-    const bi = (b as unknown[]).findIndex((v) => normName(v) === x);
-    const ai = (a as unknown[]).findIndex((v) => normName(v) === to[0]);
+    const bi = (b as unknown[]).findIndex((v) => normaliseName(v) === x);
+    const ai = (a as unknown[]).findIndex((v) => normaliseName(v) === to[0]);
     d.report('writer-renamed', 'renamed', scope, { field: ref.name, itemKind: 'role', identity: to[0]!, path: `${scope.path}/${ref.name}/${segment(to[0]!)}`, before: { pointer: `${ref.before}/${bi}`, value: x }, after: { pointer: `${ref.after}/${ai}`, value: to[0] } });
   }
   set('role', 'writer-added', 'writer-removed', { refers: 'role' })(d, scope, ref, b, a);
@@ -62,13 +63,13 @@ const writers: FieldDiff = (d, scope, ref, b, a) => {
 
 /** The agent's name is also a role (model/references.ts): a rename is followed in MEMORY_CONTRACT. */
 const agentName: FieldDiff = (d, scope, ref, b, a) => {
-  if (typeof b === 'string' && typeof a === 'string' && normName(b) !== normName(a)) d.noteRename('role', normName(b), normName(a));
+  if (typeof b === 'string' && typeof a === 'string' && normaliseName(b) !== normaliseName(a)) d.noteRename('role', normaliseName(b), normaliseName(a));
   value('agent-name-changed')(d, scope, ref, b, a);
 };
 
 /** A field that names a declared thing (a failure entry's HITL scenario): following a rename is no change. */
 function reference(kind: 'scenario', changed: RuleId, added: RuleId, removed: RuleId): FieldDiff {
-  return (d, scope, ref, b, a) => value(changed, added, removed)(d, scope, ref, typeof b === 'string' && normName(d.renamed(kind, normName(b))) === normName(a) ? a : b, a);
+  return (d, scope, ref, b, a) => value(changed, added, removed)(d, scope, ref, typeof b === 'string' && normaliseName(d.renamed(kind, normaliseName(b))) === normaliseName(a) ? a : b, a);
 }
 
 /** A failure entry's error code: a change of code is a rename of what callers match on. */
@@ -127,7 +128,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   {
     section: 'memory_contract',
     diff: list({
-      itemKind: 'layer', keys: [(l) => normName(l['layer'])], name: name('layer'), identityField: 'layer', declares: 'layer',
+      itemKind: 'layer', keys: [(l) => normaliseName(l['layer'])], name: name('layer'), identityField: 'layer', declares: 'layer',
       added: 'layer-added', removed: 'layer-removed', renamed: 'layer-renamed',
       fields: {
         read_by: set('role', 'layer-readers-added', 'layer-readers-removed', { split: roles, arg: 'role', refers: 'role' }),
@@ -139,7 +140,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   {
     section: 'memory_pools',
     diff: list({
-      itemKind: 'pool', keys: [(p) => normName(p['name'])], name: name('name'), identityField: 'name', declares: 'pool',
+      itemKind: 'pool', keys: [(p) => normaliseName(p['name'])], name: name('name'), identityField: 'name', declares: 'pool',
       added: 'pool-added', removed: 'pool-removed', renamed: 'pool-renamed',
       fields: {
         content: doc, retrieval_trigger: doc, lifecycle: doc, weight: value('pool-weight-changed'), shared: flag('pool-shared', 'pool-unshared'),
@@ -152,7 +153,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
     diff: object({
       intent_patterns: prose({ itemKind: 'intent-pattern', added: 'intent-pattern-added', removed: 'intent-pattern-removed', reworded: 'intent-pattern-changed', exact: true }),
       required_entities: list({
-        itemKind: 'entity', read: entity, keys: [(e) => normName(e['name'])], name: name('name'), identityField: 'name', declares: 'entity',
+        itemKind: 'entity', read: entity, keys: [(e) => normaliseName(e['name'])], name: name('name'), identityField: 'name', declares: 'entity',
         added: 'entity-added', removed: 'entity-removed', renamed: 'entity-renamed',
         fields: { pattern: value('entity-pattern-changed'), description: doc },
       }),
@@ -161,7 +162,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   {
     section: 'tools',
     diff: list({
-      itemKind: 'tool', keys: [(t) => normName(t['name'])], name: name('name'), identityField: 'name', declares: 'tool',
+      itemKind: 'tool', keys: [(t) => normaliseName(t['name'])], name: name('name'), identityField: 'name', declares: 'tool',
       added: (t) => (t['side_effects'] === 'write' || t['side_effects'] === 'external' ? 'tool-added-with-side-effects' : 'tool-added'),
       removed: 'tool-removed', renamed: 'tool-renamed',
       args: (t) => ({ effects: String(t['side_effects'] ?? '') }),
@@ -181,7 +182,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   {
     section: 'human_in_the_loop',
     diff: list({
-      itemKind: 'scenario', keys: [(h) => normName(h['scenario'])], name: name('scenario'), identityField: 'scenario', declares: 'scenario',
+      itemKind: 'scenario', keys: [(h) => normaliseName(h['scenario'])], name: name('scenario'), identityField: 'scenario', declares: 'scenario',
       added: 'hitl-gate-added', removed: 'hitl-gate-removed', renamed: 'hitl-gate-renamed',
       fields: {
         trigger_condition: condition('hitl-trigger-widened', 'hitl-trigger-narrowed', 'hitl-trigger-changed'),
@@ -195,7 +196,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   {
     section: 'resources',
     diff: list({
-      itemKind: 'resource', keys: [(r) => normName(r['path'])], name: name('path'), identityField: 'path', declares: 'resource',
+      itemKind: 'resource', keys: [(r) => normaliseName(r['path'])], name: name('path'), identityField: 'path', declares: 'resource',
       added: 'resource-added', removed: 'resource-removed', renamed: 'resource-renamed',
       fields: { sha256: value('resource-hash-changed'), description: doc },
     }),
@@ -212,7 +213,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   {
     section: 'memory_freshness',
     diff: list({
-      itemKind: 'freshness', keys: [(f) => normName(f['source'])], name: name('source'), identityField: 'source',
+      itemKind: 'freshness', keys: [(f) => normaliseName(f['source'])], name: name('source'), identityField: 'source',
       added: 'freshness-added', removed: 'freshness-removed', renamed: 'freshness-renamed',
       fields: {
         kind: rank(['scheduled', 'static'], 'freshness-relaxed', 'freshness-tightened'),
@@ -225,7 +226,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
   {
     section: 'memory_requirements',
     diff: list({
-      itemKind: 'requirement', keys: [(r, resolve) => resolve('pool', normName(r['pool']))], name: name('pool'), identityField: 'pool', refers: 'pool',
+      itemKind: 'requirement', keys: [(r, resolve) => resolve('pool', normaliseName(r['pool']))], name: name('pool'), identityField: 'pool', refers: 'pool',
       added: (r) => (r['required'] === false ? 'optional-requirement-added' : 'requirement-added'),
       removed: 'requirement-removed', renamed: 'requirement-renamed',
       fields: {
@@ -261,7 +262,7 @@ export const SECTION_DIFFS: readonly SectionDiff[] = [
     section: 'failure_protocol',
     diff: list({
       itemKind: 'failure',
-      keys: [(f) => (f['code'] === undefined ? undefined : normName(f['code'])), (f) => normText(String(f['condition'] ?? '')).toLowerCase()],
+      keys: [(f) => (f['code'] === undefined ? undefined : normaliseName(f['code'])), (f) => normText(String(f['condition'] ?? '')).toLowerCase()],
       name: (f) => brief(f['condition'], 60),
       similar: { words: (f) => words(String(f['condition'] ?? '')), threshold: REWORDED },
       added: 'failure-added', removed: 'failure-removed', then: failureActions,

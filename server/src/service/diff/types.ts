@@ -5,24 +5,17 @@
  * positions (0-based line, UTF-16 character), like everywhere in the service.
  */
 import type { Range } from '../types.ts';
-import type { SectionKey } from '../catalogue/sections.ts';
 import type { RuleId } from './rules.ts';
 import type { DiffMessageId } from './messages.ts';
+import type { Bump, DiffSection, Impact } from './impact.ts';
 
-/** What a change does to the contract's users: callers, consumers of its output, reviewers of its risk. */
-export type Impact = 'breaking' | 'risk-increasing' | 'risk-reducing' | 'neutral';
-
-/** A semantic-version bump, from none to major. */
-export type Bump = 'none' | 'patch' | 'minor' | 'major';
+export type { Bump, DiffSection, Impact };
 
 /**
  * `renamed`: the identity (a name, an error code) changed and the item was recognised by its
  * content; the change's before and after values are then the old and new names.
  */
 export type ChangeKind = 'added' | 'removed' | 'changed' | 'renamed';
-
-/** Where a change is: a section's model key, or the front matter. */
-export type DiffSection = SectionKey | 'front_matter';
 
 /** What kind of thing a change is about; `field` is a plain field of an item or section. */
 export type ItemKind =
@@ -91,8 +84,8 @@ export interface VersionAdvice {
   /** …and the before side had none: the row was added by this change. */
   readonly auditRowAdded: boolean;
   /**
-   * The advice in one sentence (English unless localised: `localiseAdvice`), from the message
-   * catalogue. `args` hold machine values, the same in every language: `required` and `declared`
+   * The advice in one sentence (English unless localised: `localiseAdvice`), from the diff's
+   * messages. `args` hold machine values, the same in every language: `required` and `declared`
    * are bumps (`major`, `none`, `unknown`…), `before` and `after` versions or `none`.
    */
   readonly messageId: DiffMessageId;

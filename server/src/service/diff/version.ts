@@ -5,7 +5,7 @@
  * does not count as a bump.
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { normaliseVersion, SEMVER } from '../validate/rules/versioning.ts';
+import { normaliseVersion, SEMVER } from '../model/version.ts';
 import { diffMessage } from './diffMessage.ts';
 import type { DiffMessageId } from './messages.ts';
 import { BUMPS, maxBump } from './rules.ts';

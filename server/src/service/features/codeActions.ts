@@ -2,7 +2,7 @@ import type { Position, Range } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { CodeActionEntry, TextEditResult } from './types.ts';
 import type { SectionModel } from '../model/types.ts';
-import { SECTIONS, type SectionSpec } from '../catalogue/sections.ts';
+import { SECTIONS, type SectionSpec } from '../schema/sections.ts';
 import { lineIndexOf } from '../model/text.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 import { locate } from '../model/locate.ts';
@@ -97,10 +97,10 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
       case 'version-not-audited': {
         const v = String(args['version'] ?? version ?? '');
         const section = model.owners.get('versioning');
-        const table = section?.kind === 'section' ? section.mdast.children.find((n) => n.type === 'table') : undefined;
+        const table = section?.kind === 'section' ? section.tables[0] : undefined;
         const row = `| ${v} | ${today} | @you | <what changed> |`;
-        if (section && table?.position) {
-          const headerLine = section.startLine + table.position.start.line - 1;
+        if (section && table) {
+          const headerLine = table.start.line;
           out.push({ title: t('action.addAuditRow', { version: v }), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: at(pos(headerLine + 2, 0)), newText: `${row}\n` }] });
         } else if (!section) {
           out.push({ title: t('action.addVersioning', { version: v }), kind: 'quickfix', fixes: [d.code], edits: [appendSection(model, spec('versioning'), sectionSkeleton(spec('versioning'), { version: v, today }))] });
@@ -175,7 +175,7 @@ function disableActions(model: ParsedContract, d: DiagnosticRef, lang: string): 
   const line = d.range.start.line;
   const section = model.sections.find((s) => line >= s.startLine && line < Math.max(s.endLine, s.startLine + 1));
   const block = section?.kind === 'section'
-    ? [...section.fences.map((f) => f.range), ...section.mdast.children.filter((n) => n.type === 'table').map((n) => ({ start: pos(section.startLine + n.position!.start.line - 1, 0), end: pos(section.startLine + n.position!.end.line - 1, 0) }))].find((r) => r.start.line <= line && line <= r.end.line)
+    ? [...section.fences.map((f) => f.range), ...section.tables].find((r) => r.start.line <= line && line <= r.end.line)
     : undefined;
   const actions: CodeActionEntry[] = [];
   const fm = model.sections[0]?.frontMatter;

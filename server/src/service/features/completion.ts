@@ -1,15 +1,15 @@
 import type { Position, Range } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { CompletionEntry } from './types.ts';
-import type { FieldSpec, SectionSpec } from '../catalogue/sections.ts';
-import { SECTIONS, fieldForLabel } from '../catalogue/sections.ts';
+import type { FieldSpec, SectionSpec } from '../schema/sections.ts';
+import { SECTIONS, fieldForLabel } from '../schema/sections.ts';
 import { sectionAt } from './position.ts';
-import { annotation, enumDescriptions } from '../catalogue/schemaAt.ts';
+import { annotation, enumDescriptions } from '../schema/schemaAt.ts';
 import { lineIndexOf } from '../model/text.ts';
 import { referencesOf } from '../model/references.ts';
 import { RULES } from '../validate/catalogue.ts';
 import { schemaDocs, type FeatureOptions } from './hover.ts';
-import type { NameKind } from '../catalogue/sections.ts';
+import type { NameKind } from '../schema/sections.ts';
 import { format } from '../l10n/format.ts';
 import { ruleDocId } from '../validate/messages.ts';
 

@@ -1,15 +1,16 @@
 import type { Position } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { HoverResult } from './types.ts';
-import type { WorkspaceFacts } from '../workspace/facts.ts';
-import type { JsonSchema } from '../catalogue/schemas.ts';
+import type { WorkspaceFacts } from '../validate/facts.ts';
+import type { JsonSchema } from '../schema/schemas.ts';
 import { contains, modelAt, sectionAt } from './position.ts';
-import { annotation, enumDescriptions, schemaAt } from '../catalogue/schemaAt.ts';
-import { referencesOf, cleanName, type Declaration } from '../model/references.ts';
+import { annotation, enumDescriptions, schemaAt } from '../schema/schemaAt.ts';
+import { referencesOf, type Declaration } from '../model/references.ts';
+import { normaliseName } from '../model/names.ts';
 import { ruleByCode } from '../validate/catalogue.ts';
 import { locate } from '../model/locate.ts';
 import { lineIndexOf } from '../model/text.ts';
-import { EMPTY_FACTS } from '../workspace/facts.ts';
+import { EMPTY_FACTS } from '../validate/facts.ts';
 import { format } from '../l10n/format.ts';
 import { ruleDocId } from '../validate/messages.ts';
 
@@ -71,7 +72,7 @@ function declarationSummary(model: ParsedContract, d: Declaration, lang: string)
     case 'scenario':
       return [line('trigger_condition', item?.trigger_condition), line('required_action', item?.required_action), line('sla', item?.sla)].filter(Boolean).join('\n\n');
     case 'entity': {
-      const e = data['trigger']?.required_entities?.find((x: unknown) => cleanName(typeof x === 'string' ? x : (x as { name?: unknown })?.name) === d.name);
+      const e = data['trigger']?.required_entities?.find((x: unknown) => normaliseName(typeof x === 'string' ? x : (x as { name?: unknown })?.name) === d.name);
       return e && typeof e === 'object' && e.pattern ? format('hover.pattern', { pattern: e.pattern }, lang) : '';
     }
     default:

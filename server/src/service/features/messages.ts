@@ -4,6 +4,8 @@
  * `l10n/bundle.l10n.<lang>.json` (docs/localisation.md). Names of kinds (tool, pool…) are spelt
  * out in each message rather than inserted as words, so that every message translates whole.
  */
+import { registerMessages } from '../l10n/registry.ts';
+
 export const FEATURE_MESSAGES = {
   'severity.error': 'error',
   'severity.warning': 'warning',
@@ -61,3 +63,5 @@ export const FEATURE_MESSAGES = {
   'lsp.requestCancelled': 'The request was cancelled.',
   'lsp.documentChanged': 'The document changed; diagnostics are recomputed.',
 } as const;
+
+registerMessages('features', FEATURE_MESSAGES);

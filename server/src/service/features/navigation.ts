@@ -1,8 +1,8 @@
 import type { Position, Range } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { LocationResult, TextEditResult } from './types.ts';
-import type { WorkspaceFacts } from '../workspace/facts.ts';
-import { EMPTY_FACTS } from '../workspace/facts.ts';
+import type { WorkspaceFacts } from '../validate/facts.ts';
+import { EMPTY_FACTS } from '../validate/facts.ts';
 import { referencesOf, type Declaration, type Reference } from '../model/references.ts';
 import { contains } from './position.ts';
 import { innerRange, textAt } from '../model/text.ts';

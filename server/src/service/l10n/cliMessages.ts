@@ -2,9 +2,11 @@
  * The `agents-md` command line's own strings (issue 6): help texts, notes and errors, the text
  * format's summary line, SARIF texts, and commander's built-in texts that commander lets us
  * replace. Plain data; the CLI (server/src/cli/) formats them with `--lang`. Kept in the
- * service's l10n folder because the registry of catalogues lives there and the service may not
+ * service's l10n folder because the message registry lives there and the service may not
  * import the CLI.
  */
+import { registerMessages } from './registry.ts';
+
 export const CLI_MESSAGES = {
   'cli.description': 'Check AGENTS.md agent contracts: structure, schemas, cross-references.',
   'cli.option.version': 'print the version',
@@ -70,3 +72,5 @@ export const CLI_MESSAGES = {
   'cli.sarif.helpText': '{description}\n\nSource: {source}. Documentation: {uri}',
   'cli.sarif.helpMarkdown': '{description}\n\nSource: {source}.\n\n[Rule documentation]({uri})',
 } as const;
+
+registerMessages('cli', CLI_MESSAGES);

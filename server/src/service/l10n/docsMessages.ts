@@ -2,6 +2,8 @@
  * The prose of the generated rule reference (docs/rules.md and docs/zh-cn/rules.md, rendered by
  * scripts/ruleDocs.ts). The rules' own texts come from the rule catalogue (validate/messages.ts).
  */
+import { registerMessages } from './registry.ts';
+
 export const DOCS_MESSAGES = {
   'docs.rules.title': '# Rules',
   'docs.rules.otherLanguage': '[简体中文](zh-cn/rules.md)',
@@ -40,3 +42,5 @@ export const DOCS_MESSAGES = {
   'docs.rule.good': 'Good:',
   'docs.rule.noExample': 'This rule has no document example: its findings come from the file itself, not from what the contract says.',
 } as const;
+
+registerMessages('docs', DOCS_MESSAGES);

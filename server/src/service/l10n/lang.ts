@@ -1,6 +1,6 @@
 /**
  * The display languages of agents-md and how a locale tag picks one (issue 6). English is the
- * source language of every catalogue; Simplified Chinese is shipped complete.
+ * source language of every message; Simplified Chinese is shipped complete.
  */
 
 /** A shipped display language, as VS Code spells it (`vscode.env.language`, LSP `locale`). */

@@ -1,5 +1,4 @@
-import type { PointerSpan, SectionModel } from './types.ts';
-import type { ParsedContract } from '../parse/parseContract.ts';
+import type { ParsedContract, PointerSpan, SectionModel } from './types.ts';
 
 /**
  * Finds the source of an absolute JSON Pointer into the contract data (`/tools/0/input_schema`):

@@ -1,10 +1,10 @@
 import type { Range } from '../types.ts';
-import type { PointerSpan } from './types.ts';
-import type { NameKind } from '../catalogue/sections.ts';
-import type { ParsedContract } from '../parse/parseContract.ts';
+import type { NameKind } from '../schema/sections.ts';
+import type { ParsedContract, PointerSpan } from './types.ts';
 import { locate } from './locate.ts';
 import { innerRange, textAt } from './text.ts';
-import { codeSpans, splitInlineList, stripCode } from '../parse/values.ts';
+import { codeSpans, splitInlineList } from './values.ts';
+import { normaliseName, unquote } from './names.ts';
 
 /** A name declared in the contract: a tool, pool, role, entity, HITL scenario, layer or resource. */
 export interface Declaration {
@@ -58,17 +58,12 @@ export const FILE_LIKE = /^(?!\w+:\/\/)[\p{L}\p{N}_./-]*[\p{L}\p{N}_-]\.(?:csv|t
 const TEMPLATE = /\{\{([^{}]*)\}\}/g;
 const TEMPLATE_VAR = /^\s*([\p{L}_][\p{L}\p{N}_]*)\s*(?:\[\s*(-?\d*)\s*:\s*(-?\d*)\s*\])?\s*$/u;
 
-/** The name a bullet or cell declares: backticks and quotes removed, trimmed. */
-export function cleanName(s: unknown): string {
-  return typeof s === 'string' ? stripCode(s).replace(/^["'“”]|["'“”]$/g, '').trim() : '';
-}
-
 /** Roles named in a `Write By` cell: split on `,`, `+`, `、`, `/`, qualifiers in parentheses dropped. */
 export function splitRoles(cell: string): { name: string; start: number; end: number }[] {
   return splitInlineList(cell, /[,，、+/;；]/)
     .map((p) => {
       const m = /^(.*?)\s*[(（][^)）]*[)）]\s*$/.exec(p.text);
-      const name = cleanName(m ? m[1]! : p.text);
+      const name = normaliseName(m ? m[1]! : p.text);
       return { name, start: p.start, end: p.start + (m ? m[1]!.length : p.text.length) };
     })
     .filter((r) => r.name.length > 0);
@@ -125,16 +120,16 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
   };
   const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 
-  arr(d['tools']).forEach((t, i) => declare('tool', cleanName(t?.name), `/tools/${i}/name`));
-  arr(d['memory_pools']).forEach((p, i) => declare('pool', cleanName(p?.name), `/memory_pools/${i}/name`));
+  arr(d['tools']).forEach((t, i) => declare('tool', normaliseName(t?.name), `/tools/${i}/name`));
+  arr(d['memory_pools']).forEach((p, i) => declare('pool', normaliseName(p?.name), `/memory_pools/${i}/name`));
   arr(d['trigger']?.required_entities).forEach((e, i) =>
-    declare('entity', cleanName(typeof e === 'string' ? e : e?.name), typeof e === 'string' ? `/trigger/required_entities/${i}` : `/trigger/required_entities/${i}/name`),
+    declare('entity', normaliseName(typeof e === 'string' ? e : e?.name), typeof e === 'string' ? `/trigger/required_entities/${i}` : `/trigger/required_entities/${i}/name`),
   );
-  arr(d['human_in_the_loop']).forEach((h, i) => declare('scenario', cleanName(h?.scenario), `/human_in_the_loop/${i}/scenario`));
-  arr(d['identity']?.authorized_writers).forEach((r, i) => declare('role', cleanName(r), `/identity/authorized_writers/${i}`));
-  if (d['identity']?.name) declare('role', cleanName(d['identity'].name), '/identity/name');
-  arr(d['memory_contract']).forEach((l, i) => declare('layer', cleanName(l?.layer), `/memory_contract/${i}/layer`));
-  arr(d['resources']).forEach((r, i) => declare('resource', cleanName(r?.path), `/resources/${i}/path`));
+  arr(d['human_in_the_loop']).forEach((h, i) => declare('scenario', normaliseName(h?.scenario), `/human_in_the_loop/${i}/scenario`));
+  arr(d['identity']?.authorized_writers).forEach((r, i) => declare('role', normaliseName(r), `/identity/authorized_writers/${i}`));
+  if (d['identity']?.name) declare('role', normaliseName(d['identity'].name), '/identity/name');
+  arr(d['memory_contract']).forEach((l, i) => declare('layer', normaliseName(l?.layer), `/memory_contract/${i}/layer`));
+  arr(d['resources']).forEach((r, i) => declare('resource', unquote(r?.path), `/resources/${i}/path`));
 
   const names = new Map<NameKind, Map<string, Declaration>>();
   for (const decl of declarations) {
@@ -148,18 +143,18 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
     if (name && range) references.push({ kind, name, range, pointer, via: 'field' });
   };
 
-  arr(d['memory_requirements']).forEach((r, i) => refField('pool', cleanName(r?.pool), `/memory_requirements/${i}/pool`));
-  arr(d['budgets']?.requires_approval).forEach((t, i) => refField('tool', cleanName(t), `/budgets/requires_approval/${i}`));
+  arr(d['memory_requirements']).forEach((r, i) => refField('pool', normaliseName(r?.pool), `/memory_requirements/${i}/pool`));
+  arr(d['budgets']?.requires_approval).forEach((t, i) => refField('tool', normaliseName(t), `/budgets/requires_approval/${i}`));
   const timeouts = d['budgets']?.tool_timeouts;
   if (timeouts && typeof timeouts === 'object' && !Array.isArray(timeouts)) {
     for (const k of Object.keys(timeouts)) {
       const span = locate(model, `/budgets/tool_timeouts/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, true);
-      const name = cleanName(k);
+      const name = normaliseName(k);
       if (span && name) references.push({ kind: 'tool', name, range: span.key ?? span.value, pointer: `/budgets/tool_timeouts/${k}`, via: 'field' });
     }
   }
   arr(d['failure_protocol']).forEach((f, i) => {
-    if (f?.scenario) refField('scenario', cleanName(f.scenario), `/failure_protocol/${i}/scenario`);
+    if (f?.scenario) refField('scenario', normaliseName(f.scenario), `/failure_protocol/${i}/scenario`);
   });
   arr(d['memory_contract']).forEach((l, i) => {
     const span = locate(model, `/memory_contract/${i}/write_by`);

@@ -1,7 +1,7 @@
 import type { Root } from 'mdast';
 import type { Range } from '../types.ts';
-import type { RelatedMessageId } from '../validate/related.ts';
-import type { SectionSpec } from '../catalogue/sections.ts';
+import type { RelatedMessageId } from './relatedMessages.ts';
+import type { SectionSpec } from '../schema/sections.ts';
 
 /**
  * The source of one value in the model: the range of its key (label, header cell or YAML key)
@@ -28,7 +28,7 @@ export interface Finding {
   readonly related?: readonly RelatedFinding[];
 }
 
-/** Another place a finding points at, with the id and arguments of its note (validate/related.ts). */
+/** Another place a finding points at, with the id and arguments of its note (relatedMessages.ts). */
 export interface RelatedFinding {
   /** The document's URI; the finding's own document when omitted. */
   readonly uri?: string;
@@ -54,6 +54,16 @@ export interface ProseInfo {
 export interface CommentInfo {
   readonly range: Range;
   readonly text: string;
+}
+
+/**
+ * One top-level block run of a slice (docs/performance.md, "Incremental parsing"): its text and
+ * its remark tree with positions relative to that text. Immutable and shared between versions
+ * of a document: a block whose text is unchanged is not parsed again.
+ */
+export interface MarkdownBlock {
+  readonly text: string;
+  readonly tree: Root;
 }
 
 /**
@@ -87,8 +97,10 @@ export interface SectionModel {
   readonly comments: readonly CommentInfo[];
   /** Fenced code blocks: language, range and the range of the opening line (for folding and grammar). */
   readonly fences: readonly { readonly lang: string; readonly range: Range }[];
-  /** The remark tree, positions relative to `text`. Kept for features that need the raw tree. */
-  readonly mdast: Root;
+  /** Top-level GFM tables (the code actions insert rows and disable rules around them). */
+  readonly tables: readonly Range[];
+  /** The slice's top-level blocks with their remark trees, reused by the next edit when unchanged. */
+  readonly blocks: readonly MarkdownBlock[];
 }
 
 /** How a file was recognised (docs/contract-format.md, "Contract or free-form"). */
@@ -107,4 +119,9 @@ export interface ContractModel {
   /** Model key → the section (or the preamble, for front-matter keys) that supplies it. */
   readonly owners: ReadonlyMap<string, SectionModel>;
   readonly data: ContractData;
+}
+
+/** A parsed document plus findings that need the whole document (duplicates, recognition). */
+export interface ParsedContract extends ContractModel {
+  readonly findings: readonly Finding[];
 }

@@ -1,9 +1,10 @@
 import type { Range } from '../types.ts';
-import type { BulletForm, FieldSpec } from '../catalogue/sections.ts';
+import type { BulletForm, FieldSpec } from '../schema/sections.ts';
 import type { Finding, PointerSpan } from '../model/types.ts';
-import { coerceScalar, splitInlineList, stripCode } from './values.ts';
-import { fieldForLabel } from '../catalogue/sections.ts';
+import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
+import { fieldForLabel } from '../schema/sections.ts';
 import { pointerSegment } from './yamlBlock.ts';
+import { normaliseDuration } from '../model/values.ts';
 
 /** A bullet as the section builder hands it over. */
 export interface BulletInput {
@@ -27,17 +28,6 @@ export interface BulletOutput {
 export function subRange(r: Range, start: number, end: number): Range {
   if (r.start.line !== r.end.line) return r;
   return { start: { line: r.start.line, character: r.start.character + start }, end: { line: r.start.line, character: r.start.character + end } };
-}
-
-const DURATION = /(\d+(?:\.\d+)?)\s*(mins?|minutes?|分钟|m|hours?|hrs?|小时|h|days?|天|d|s|secs?|seconds?|秒)(?![A-Za-z])/i;
-
-/** Normalises `15 mins` → `15m`, `2 hours` → `2h`, `3 days` → `3d`, `30 secs` → `30s`. */
-export function normaliseDuration(text: string): string | undefined {
-  const m = DURATION.exec(text);
-  if (!m) return undefined;
-  const u = m[2]!.toLowerCase();
-  const unit = /^(?:m|min|mins|minute|minutes|分钟)$/.test(u) ? 'm' : /^(?:h|hr|hrs|hour|hours|小时)$/.test(u) ? 'h' : /^(?:d|day|days|天)$/.test(u) ? 'd' : 's';
-  return `${m[1]}${unit}`;
 }
 
 /**

@@ -1,14 +1,12 @@
-import type { ContractModel, DocumentKind, Finding, SectionModel } from '../model/types.ts';
+import type { DocumentKind, Finding, ParsedContract, SectionModel } from '../model/types.ts';
+
+export type { ParsedContract };
 import { scanSections } from './scanSections.ts';
 import { buildSection } from './buildSection.ts';
 import { shiftSection } from './shift.ts';
-import { sectionForTitle } from '../catalogue/sections.ts';
-import { normaliseLabel } from '../catalogue/normalise.ts';
-
-/** A parsed document plus findings that need the whole document (duplicates, recognition). */
-export interface ParsedContract extends ContractModel {
-  readonly findings: readonly Finding[];
-}
+import { blockPool } from './blocks.ts';
+import { sectionForTitle } from '../schema/sections.ts';
+import { normaliseLabel } from '../schema/normalise.ts';
 
 /**
  * How a recognised section counts towards recognising the file as a contract
@@ -30,7 +28,7 @@ export function recognitionOf(s: Pick<SectionModel, 'spec' | 'title'>): 'strong'
 /**
  * Parses a document into a contract model (brief §3, docs/contract-format.md). When `previous`
  * is given, every section whose text is unchanged is reused (moved if lines above it changed),
- * so an edit re-parses only the sections it touched. The result equals a fresh parse of the
+ * and a changed section re-parses with remark only its top-level blocks whose text changed. The result equals a fresh parse of the
  * same text (asserted by test/incremental.test.ts). Never throws.
  */
 export function parseContract(text: string, previous?: ParsedContract): ParsedContract {
@@ -46,6 +44,8 @@ export function parseContract(text: string, previous?: ParsedContract): ParsedCo
       else reusable.set(key, [s]);
     }
   }
+  // Blocks of the previous version by text: a changed section re-parses only its changed blocks.
+  let pool: ReturnType<typeof blockPool> | undefined;
   const sections = slices.map((slice) => {
     const key = `${slice.kind}\u0000${slice.text}\u0000${!!slice.unclosedFence}`;
     const old = reusable.get(key)?.shift();
@@ -54,7 +54,8 @@ export function parseContract(text: string, previous?: ParsedContract): ParsedCo
     if (old && old.bom === sliceBom && old.endLine - old.startLine === slice.endLine - slice.startLine && (slice.kind === 'section' || old.startLine === slice.startLine)) {
       return shiftSection(old, slice.startLine - old.startLine);
     }
-    return buildSection(slice, sliceBom);
+    pool ??= previous ? blockPool(previous.sections) : undefined;
+    return buildSection(slice, sliceBom, pool);
   });
   return compose(text, sections);
 }

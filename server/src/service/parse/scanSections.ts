@@ -12,6 +12,11 @@ export interface SectionSlice {
   readonly text: string;
   /** Whether the slice ends inside a fenced code block that was never closed. */
   readonly unclosedFence?: { readonly line: number };
+  /**
+   * Lines (absolute, after `startLine`) where a top-level block starts that remark reads the same
+   * on its own as within the slice (see BLOCK_START): the slice is parsed and reused block by block.
+   */
+  readonly blockStarts: readonly number[];
 }
 
 const ATX_H2 = /^ {0,3}##(?:[ \t]|$)/;
@@ -36,6 +41,14 @@ const HTML_6 =
   /^ {0,3}<\/?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)/i;
 const HTML_7 = /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
 const BLANK = /^[ \t]*$/;
+/** An ATX heading at column 0: it always starts a top-level block (it interrupts paragraphs, lists and quotes). */
+const ATX_TOP = /^#{1,6}(?:[ \t]|$)/;
+/**
+ * After a blank line, an unindented line ends every open list, quote, table and paragraph, so
+ * it starts a top-level block. Lines that could continue a list or quote (`-`, `*`, `+`, `1.`,
+ * `>`) or read as front matter (`---`) in a block of their own are left inside the block above.
+ */
+const BLOCK_START = /^[^\s\-+*>0-9]/;
 
 /**
  * Splits a document into its preamble and H2 sections with a line scanner that respects
@@ -48,6 +61,7 @@ export function scanSections(text: string): SectionSlice[] {
   const index = new LineIndex(text);
   const lines = index.lineCount;
   const starts: number[] = [0];
+  const blockStarts: number[] = [];
   let line = 0;
 
   // Front matter: `---` on the first line, closed by `---` or `...`.
@@ -70,8 +84,12 @@ export function scanSections(text: string): SectionSlice[] {
   let inContainer = false;
   let inTable = false;
 
+  let blankBefore = false;
   for (; line < lines; line++) {
     const s = index.lineText(line);
+    const afterBlank = blankBefore;
+    blankBefore = BLANK.test(s);
+    if (!fence && !html && (ATX_TOP.test(s) || (afterBlank && BLOCK_START.test(s)))) blockStarts.push(line);
     if (fence) {
       const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(s);
       if (m && m[1]![0] === fence.char && m[1]!.length >= fence.len) fence = undefined;
@@ -165,7 +183,7 @@ export function scanSections(text: string): SectionSlice[] {
     }
     const from = index.lineStart(startLine);
     const to = endLine >= lines ? text.length : index.lineStart(endLine);
-    slices.push({ kind: i === 0 ? 'preamble' : 'section', startLine, endLine, text: text.slice(from, to) });
+    slices.push({ kind: i === 0 ? 'preamble' : 'section', startLine, endLine, text: text.slice(from, to), blockStarts: blockStarts.filter((l) => l > startLine && l < endLine) });
   }
   if (fence && slices.length > 0) {
     const last = slices[slices.length - 1]!;

@@ -35,5 +35,6 @@ export function shiftSection(s: SectionModel, delta: number): SectionModel {
     prose: s.prose.map((p) => ({ ...p, range: shiftRange(p.range, delta) })),
     comments: s.comments.map((c) => ({ ...c, range: shiftRange(c.range, delta) })),
     fences: s.fences.map((f) => ({ ...f, range: shiftRange(f.range, delta) })),
+    tables: s.tables.map((r) => shiftRange(r, delta)),
   };
 }

@@ -1,6 +1,6 @@
 import { closest, distance } from 'fastest-levenshtein';
-import { normaliseLabel } from '../catalogue/normalise.ts';
-import type { FieldSpec } from '../catalogue/sections.ts';
+import { normaliseLabel } from '../schema/normalise.ts';
+import type { FieldSpec } from '../schema/sections.ts';
 
 /**
  * Spellings of other agent formats for our fields (docs/contract-format.md §9): what a user

@@ -1,6 +1,7 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { Finding, PointerSpan } from '../model/types.ts';
+import { Lru } from '../util/lru.ts';
 
 /** Offsets [start, end) inside the parsed YAML text. */
 export type OffsetSpan = readonly [number, number];
@@ -29,6 +30,32 @@ export function pointerSegment(s: string | number): string {
  * with a node budget, so an alias bomb cannot exhaust memory.
  */
 export function parseYamlBlock(text: string, lang: 'yaml' | 'json' = 'yaml'): ParsedBlock {
+  // A section re-built after an edit re-reads its unchanged blocks: same text, same result.
+  const key = `${lang}\u0000${text}`;
+  let block = recent.get(key);
+  if (!block) {
+    block = parseUncached(text, lang);
+    deepFreeze(block.value);
+    recent.set(key, block);
+  }
+  return block;
+}
+
+/** Parsed blocks by language and text; values are frozen, as models share them. */
+const recent = new Lru<string, ParsedBlock>(512);
+
+/** Freezes a value and everything in it (iteratively: a block may nest thousands deep). */
+function deepFreeze(root: unknown): void {
+  const stack = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (!v || typeof v !== 'object' || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const x of Object.values(v)) stack.push(x);
+  }
+}
+
+function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
   text = text.replace(/\r(?!\n)/g, '\n'); // the yaml package splits lines at \n only; lone CRs (LSP line ends) become \n, offsets unchanged
   const spans = new Map<string, { key?: OffsetSpan; value: OffsetSpan }>();
   const problems: { code: string; span: OffsetSpan; args?: Record<string, string | number>; variant?: string }[] = [];

@@ -4,7 +4,7 @@
  * extracted, and every required pool must be present, healthy and fresh. Patterns run on RE2
  * (linear time, whatever the contract says). Pure.
  */
-import type { ContractView, EntityView, RequirementView } from './contractView.ts';
+import type { ContractView, EntityView, RequirementView } from '../model/contractView.ts';
 import type { PoolState } from './snapshot.ts';
 import { compileRe2 } from '../validate/regexDialect.ts';
 import { minutesOf } from '../validate/rules/memory-freshness.ts';

@@ -1,19 +1,22 @@
 /**
  * The dry run's public surface (issue 4; docs/dry-run.md): snapshots, the engine, the scripted
  * model, the trace (events, verification, replay and fork), the timeline, eval figures and the
- * message catalogue. Hosts (the CLI, later the language server) import it from the service index.
+ * messages. Hosts (the CLI, later the language server) import it from the service index.
  */
-export type { ChatMessage, ModelProvider, ModelRequest, ModelStep, TokenUsage, ToolCall, ToolSpec } from './modelProvider.ts';
-export { ModelError } from './modelProvider.ts';
+export type { ChatMessage, ModelProvider, ModelRequest, ModelStep, TokenUsage, ToolCall, ToolSpec } from './llmProvider.ts';
+export type { ModelMessageId } from './llmMessages.ts';
+export { resolveModelSettings, DEFAULT_MODEL_SETTINGS, MODEL_SETTINGS_SCHEMA, type ResolvedModelSettings } from './llmSettings.ts';
+export { ModelError } from './llmProvider.ts';
 export type { Expectation, HumanDecision, PoolState, ScriptStep, Snapshot, SnapshotQuery, ToolMock } from './snapshot.ts';
 export { readSnapshot, validateSnapshot, MAX_SNAPSHOT_CHARS, type SnapshotRead } from './snapshotValidate.ts';
 export { runQuery, scriptedDecisions, type Clause, type Decide, type HumanRequest, type Outcome, type RunOptions, type RunResult, type RunStats } from './engine.ts';
-export { createScriptedModel, estimateTokens, SCRIPTED_PROVIDER_ID } from './scriptedModel.ts';
+export { createScriptedModel, SCRIPTED_PROVIDER_ID } from './scriptedLlm.ts';
+export { estimateTokens } from './estimateTokens.ts';
 export { EVENT_STATUSES, EVENT_TYPES, eventLine, type EventSink, type EventStatus, type EventType, type TraceEvent } from './trace.ts';
 export { verifyTrace, type TraceProblem, type TraceVerification } from './traceVerify.ts';
 export { eventsUpTo, firstDifference, recordedDecisions, recordedProvider } from './replay.ts';
 export { describeEvent, type TimelineLine } from './timeline.ts';
 export { checkExpectation, evalFigures, pathDistance, pathDrift, type EvalFigures, type Mismatch, type PathDrift, type QueryReport } from './evaluate.ts';
-export { MESSAGES, OUTCOME_CODES, RUN_MESSAGES, type OutcomeCode, type OutcomeStatus } from './catalogue.ts';
+export { MESSAGES, OUTCOME_CODES, RUN_MESSAGES, type OutcomeCode, type OutcomeStatus } from './messages.ts';
 export { outcomeText, refText, runMessage, type MessageRef } from './runMessage.ts';
 export { sha256Hex } from '../util/sha256.ts';

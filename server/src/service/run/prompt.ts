@@ -2,14 +2,14 @@
  * The system prompt generated from the contract (brief §5 step 3; seed 003's context assembler:
  * role, tools with their constraints, memory in plain words, the current input): identity and
  * boundaries, the retrieved memory, the tools, the constraints and the output schema. Every
- * phrase comes from the catalogue (`prompt.*`). Pure.
+ * phrase comes from the run's messages (`prompt.*`). Pure.
  */
-import type { ContractView } from './contractView.ts';
+import type { ContractView } from '../model/contractView.ts';
 import type { ContextBlock } from './retrieval.ts';
 import { runMessage } from './runMessage.ts';
-import { cleanName } from '../model/references.ts';
+import { normaliseName } from '../model/names.ts';
 
-const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => cleanName(x) || String(x)).join('; ') : typeof v === 'string' ? v : '');
+const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => normaliseName(x) || String(x)).join('; ') : typeof v === 'string' ? v : '');
 
 /** Builds the system prompt. `entities`: the values extracted from the query. */
 export function buildSystemPrompt(view: ContractView, context: readonly ContextBlock[], entities: Readonly<Record<string, string>>): string {

@@ -6,7 +6,7 @@
  * a fork re-executes up to an event the same way, then goes on with a live provider and new
  * decisions in a namespace of its own. Pure: the CLI reads and writes the files.
  */
-import { ModelError, type ModelProvider, type ModelStep } from './modelProvider.ts';
+import { ModelError, type ModelProvider, type ModelStep } from './llmProvider.ts';
 import type { Decide } from './engine.ts';
 import type { HumanDecision } from './snapshot.ts';
 import { sameEvent, stablePayload, type TraceEvent } from './trace.ts';
@@ -59,7 +59,7 @@ export function recordedDecisions(events: readonly TraceEvent[], then?: Decide):
 
 /**
  * The first difference between two runs (`index` 1-based, the original's event id, what differs
- * as a `replay.*` catalogue message), or undefined when they are the same step by step (timings
+ * as a `replay.*` message), or undefined when they are the same step by step (timings
  * and timestamps aside).
  */
 export function firstDifference(original: readonly TraceEvent[], replayed: readonly TraceEvent[]): { readonly index: number; readonly id: string; readonly detail: MessageRef } | undefined {

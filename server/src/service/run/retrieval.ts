@@ -4,7 +4,7 @@
  * the extracted entities, and takes the newest `top_k`; the context gives each pool a share of
  * its character budget by weight. Pure; linear in the number of records.
  */
-import type { RequirementView } from './contractView.ts';
+import type { RequirementView } from '../model/contractView.ts';
 
 /** A filter with its template resolved. */
 export interface ResolvedFilter {

@@ -7,7 +7,7 @@ export const RUN_PREFIX = 'run.';
 export type RunArgs = Readonly<Record<string, string | number>>;
 
 /**
- * A run message by id (catalogue.ts) and arguments, kept instead of its text wherever a reader
+ * A run message by id (messages.ts) and arguments, kept instead of its text wherever a reader
  * may want it in another language: trace payloads (`reason_id`/`reason_args`,
  * `detail_id`/`detail_args`), outcome arguments that are messages themselves (`argMessages`).
  * An argument may itself be a message (a schema rule inside "expected …, got …"); each is
@@ -19,7 +19,7 @@ export interface MessageRef {
 }
 
 /**
- * The dry run's message `id` (catalogue.ts; `outcome.<CODE>` for an outcome code) with its `{name}`
+ * The dry run's message `id` (messages.ts; `outcome.<CODE>` for an outcome code) with its `{name}`
  * arguments filled, in `lang` (default English). An unknown id is returned as it is.
  */
 export function runMessage(id: string, args: RunArgs = {}, lang = 'en'): string {

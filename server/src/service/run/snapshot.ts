@@ -4,7 +4,7 @@
  * diagnostics are in snapshotValidate.ts, the format in schemas/snapshot.schema.json and
  * docs/dry-run.md.
  */
-import type { TokenUsage } from './modelProvider.ts';
+import type { TokenUsage } from './llmProvider.ts';
 
 /** Health of a memory pool in the snapshot. */
 export type PoolStatus = 'healthy' | 'unavailable' | 'stale';

@@ -11,12 +11,13 @@ import addFormats from 'ajv-formats';
 import type { ContractDiagnostic, Range, Severity } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { LineIndex } from '../text/lineIndex.ts';
-import { snapshotSchema } from '../catalogue/schemas.ts';
+import { snapshotSchema } from '../schema/schemas.ts';
 import { MAX_SCRIPT_STEPS, toSnapshot, type Snapshot } from './snapshot.ts';
-import { OUTCOME_CODES } from './catalogue.ts';
+import { OUTCOME_CODES } from './messages.ts';
 import { RUN_PREFIX, runMessage } from './runMessage.ts';
-import { contractView } from './contractView.ts';
-import { conditionNames, normaliseName } from './protocol.ts';
+import { contractView } from '../model/contractView.ts';
+import { conditionNames } from './failureProtocol.ts';
+import { conditionKey } from '../model/names.ts';
 
 /** Largest snapshot read, in UTF-16 code units (a 3 × 10,000-record snapshot is about 3 MB). */
 export const MAX_SNAPSHOT_CHARS = 64 * 1024 * 1024;
@@ -91,7 +92,7 @@ class Positions {
   }
 }
 
-/** A snapshot diagnostic: code `snapshot-<code>`, message `snapshot.<code>[.<variant>]` of the run catalogue. */
+/** A snapshot diagnostic: code `snapshot-<code>`, message `snapshot.<code>[.<variant>]` of the run's messages. */
 function diagnostic(code: string, severity: Severity, range: Range, args: Record<string, string | number> = {}, variant?: string): ContractDiagnostic {
   const id = variant ? `snapshot.${code}.${variant}` : `snapshot.${code}`;
   return { code: `snapshot-${code}`, severity, range, message: runMessage(id, args), messageId: `${RUN_PREFIX}${id}`, args };
@@ -190,7 +191,7 @@ function contractDiagnostics(data: Record<string, any>, contract: ParsedContract
   };
   const checkFire = (fire: unknown, base: Segment[]) => {
     (Array.isArray(fire) ? fire : []).forEach((f, i) => {
-      if (typeof f === 'string' && !named.has(normaliseName(f))) out.push(diagnostic('unknown-condition', 'warning', pos.at([...base, i]), { name: f }));
+      if (typeof f === 'string' && !named.has(conditionKey(f))) out.push(diagnostic('unknown-condition', 'warning', pos.at([...base, i]), { name: f }));
     });
   };
   checkTools(data['tools'], ['tools']);

@@ -1,7 +1,7 @@
 /**
  * The readable timeline of a run (issue 4 item 5; seed 004 §2.2 "rendered as a readable
  * timeline"; brief §5's debug view: trigger → memory → prompt → tool calls → validation →
- * outcome): one or two lines per event, as catalogue messages with arguments, so that the CLI and
+ * outcome): one or two lines per event, as message ids with arguments, so that the CLI and
  * an editor's trace view show the same words (and issue 6 can translate them). Pure.
  */
 import type { TraceEvent, EventStatus } from './trace.ts';
@@ -60,7 +60,7 @@ function endMessage(p: Record<string, any>, lang: string): string {
   return outcomeText({ messageId: p['message_id'], args: (p['args'] ?? {}) as RunArgs, ...(p['arg_messages'] ? { argMessages: p['arg_messages'] as Record<string, MessageRef> } : {}), ...protocol }, lang);
 }
 
-/** The message id and arguments of an event's main line; arguments that are words of the catalogue are in `lang`. */
+/** The message id and arguments of an event's main line; arguments that are words of the run's messages are in `lang`. */
 function message(e: TraceEvent, lang: string): { id: string; args: Record<string, string | number> } {
   const p = e.payload as Record<string, any>;
   const t = (id: string, args: RunArgs = {}) => runMessage(id, args, lang);
@@ -136,7 +136,7 @@ function message(e: TraceEvent, lang: string): { id: string; args: Record<string
   }
 }
 
-/** The timeline lines of one event, in `lang` (`text`, and the arguments that are catalogue words). */
+/** The timeline lines of one event, in `lang` (`text`, and the arguments that are message words). */
 export function describeEvent(e: TraceEvent, lang = 'en'): TimelineLine[] {
   const m = message(e, lang);
   const p = e.payload as Record<string, any>;

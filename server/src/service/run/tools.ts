@@ -16,7 +16,7 @@ export function findMock(mocks: readonly ToolMock[] | undefined, args: unknown):
   return (mocks ?? []).find((m) => !m.match || Object.entries(m.match).every(([k, v]) => Object.prototype.hasOwnProperty.call(a, k) && equal(a[k], v)));
 }
 
-/** A schema check that failed: ajv's first error, as "expected" (the rule, a catalogue message) and "got" (the value). */
+/** A schema check that failed: ajv's first error, as "expected" (the rule, a message) and "got" (the value). */
 export interface SchemaProblem {
   /** Where in the value, e.g. `/sku` (empty for the value itself). */
   readonly at: string;

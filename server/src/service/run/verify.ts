@@ -5,9 +5,10 @@
  * OUTPUT_SCHEMA (ajv), `language`, and every `safety_guard`: evaluated when it has a `check`,
  * otherwise shown as not checkable in the dry run, never silently passed (brief §9). Pure.
  */
-import type { ContractView } from './contractView.ts';
-import type { OutcomeCode } from './catalogue.ts';
-import { evaluate, parseExpression, type Scope } from './expression.ts';
+import type { ContractView } from '../model/contractView.ts';
+import type { OutcomeCode } from './messages.ts';
+import { evaluate, type Scope } from './expression.ts';
+import { parseExpression } from '../model/expression.ts';
 import { schemaProblem } from './tools.ts';
 import { withArgMessages, type MessageRef } from './runMessage.ts';
 
@@ -17,7 +18,7 @@ export interface OutputCheck {
   readonly checkId: string;
   readonly checkArgs: Readonly<Record<string, string>>;
   readonly status: 'success' | 'invalid' | 'unknown' | 'skipped';
-  /** Why it failed: a catalogue message, or a text quoted from a parser. */
+  /** Why it failed: a message, or a text quoted from a parser. */
   readonly detail?: MessageRef | string;
   /** The clause checked. */
   readonly pointer: string;

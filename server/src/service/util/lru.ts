@@ -15,6 +15,12 @@ export class Lru<K, V> {
     this.map.set(key, value);
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
   }
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+  get size(): number {
+    return this.map.size;
+  }
   clear(): void {
     this.map.clear();
   }

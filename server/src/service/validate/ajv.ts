@@ -2,9 +2,9 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { Lru } from '../util/lru.ts';
-import { contractSchema, sectionSchemas, type JsonSchema } from '../catalogue/schemas.ts';
+import { contractSchema, sectionSchemas, type JsonSchema } from '../schema/schemas.ts';
 
-const VOCABULARY = ['x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-reference', 'x-declares', 'x-l10n', 'markdownDescription', 'enumDescriptions', 'defaultSnippets'];
+const VOCABULARY = ['x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-list-separators', 'x-reference', 'x-declares', 'x-l10n', 'markdownDescription', 'enumDescriptions', 'defaultSnippets'];
 
 /**
  * `pattern` and `patternProperties` of user-written schemas (tool input/output schemas run by the

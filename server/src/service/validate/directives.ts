@@ -1,5 +1,5 @@
 import type { SectionModel } from '../model/types.ts';
-import type { RuleSetting } from '../workspace/facts.ts';
+import type { RuleSetting } from './facts.ts';
 
 /** A span of lines (0-based, inclusive) where some rules (or all, when `rules` is undefined) are off. */
 interface Disabled {

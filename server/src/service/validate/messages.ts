@@ -8,6 +8,7 @@
  * `rule.<code>.summary`, `rule.<code>.description`, `rule.<code>.source`.
  */
 import { RULES } from './catalogue.ts';
+import { registerMessages } from '../l10n/registry.ts';
 
 /** The message id of a finding: its rule code, with the variant after a dot when it has one. */
 export function ruleMessageId(code: string, variant?: string): string {
@@ -27,3 +28,5 @@ export const RULE_MESSAGES: Readonly<Record<string, string>> = Object.fromEntrie
     [ruleDocId(r.code, 'source'), r.source],
   ]),
 );
+
+registerMessages('rules', RULE_MESSAGES);

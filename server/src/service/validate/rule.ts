@@ -1,7 +1,7 @@
 import type { Range, Severity } from '../types.ts';
 import type { Finding, PointerSpan, SectionModel } from '../model/types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
-import type { RulePreset, WorkspaceFacts } from '../workspace/facts.ts';
+import type { RulePreset, WorkspaceFacts } from './facts.ts';
 
 /** Where a rule comes from, for its docs: a seed document or a section of the brief. */
 export type RuleSource = string;

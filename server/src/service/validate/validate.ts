@@ -1,7 +1,7 @@
 import type { ContractDiagnostic, Severity } from '../types.ts';
 import type { Finding } from '../model/types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { EMPTY_FACTS, type RulePreset, type RuleSetting, type WorkspaceFacts } from '../workspace/facts.ts';
+import { EMPTY_FACTS, type RulePreset, type RuleSetting, type WorkspaceFacts } from './facts.ts';
 import { readDirectives } from './directives.ts';
 import { RULES, ruleByCode } from './catalogue.ts';
 import type { RuleContext } from './rule.ts';

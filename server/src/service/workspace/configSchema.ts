@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020.js';
-import { configSchema } from '../catalogue/schemas.ts';
+import { configSchema } from '../schema/schemas.ts';
 import { RULES } from '../validate/catalogue.ts';
 import { schemaErrorMessage } from '../validate/ajvMessages.ts';
 import { ruleMessageId } from '../validate/messages.ts';

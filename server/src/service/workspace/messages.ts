@@ -3,6 +3,8 @@
  * (`.agents-md.json: rules.foo: unknown rule`). Values that do not match the config schema use
  * the `schema` rule's messages (`schema.enum`, `schema.type`…), which say the same thing.
  */
+import { registerMessages } from '../l10n/registry.ts';
+
 export const CONFIG_MESSAGES = {
   'config.unreadable': 'cannot be read',
   'config.invalidJson': 'is not valid JSON: {detail}',
@@ -10,3 +12,5 @@ export const CONFIG_MESSAGES = {
   'config.unknownSetting': '{path}: unknown setting',
   'config.unknownRule': 'rules.{rule}: unknown rule',
 } as const;
+
+registerMessages('config', CONFIG_MESSAGES);

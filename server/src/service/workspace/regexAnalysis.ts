@@ -1,4 +1,4 @@
-import type { RegexVerdict } from './facts.ts';
+import type { RegexVerdict } from '../validate/facts.ts';
 import { Lru } from '../util/lru.ts';
 
 /** Analyses a pattern for super-linear backtracking. Injected so that tests and browsers can do without recheck. */

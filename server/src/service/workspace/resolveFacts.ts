@@ -1,15 +1,17 @@
 import { URI, Utils } from 'vscode-uri';
 import { parse as parseYaml } from 'yaml';
 import type { FileSystem } from './fileSystem.ts';
-import { DEFAULT_CONFIG, type ExternalName, type RegexVerdict, type ResolvedConfig, type ResourceStatus, type WorkspaceFacts } from './facts.ts';
+import { DEFAULT_CONFIG, type ExternalName, type RegexVerdict, type ResolvedConfig, type ResourceStatus, type WorkspaceFacts } from '../validate/facts.ts';
 import type { RegexAnalyzer } from './regexAnalysis.ts';
 import { parseContract, type ParsedContract } from '../parse/parseContract.ts';
-import { cleanName, referencesOf } from '../model/references.ts';
+import { referencesOf } from '../model/references.ts';
+import { normaliseName, unquote } from '../model/names.ts';
 import { checkPatternDialect } from '../validate/regexDialect.ts';
 import { decodeText } from '../text/decode.ts';
 import { validateConfig, type ConfigMessage } from './configSchema.ts';
 import { format } from '../l10n/format.ts';
 import { sha256Hex } from '../util/sha256.ts';
+import { Lru } from '../util/lru.ts';
 
 /** Names of the configuration file, in the order they are looked for in each folder. */
 export const CONFIG_NAMES = ['.agents-md.json', '.agents-md.yaml', '.agents-md.yml'] as const;
@@ -35,6 +37,8 @@ export interface WorkspaceOptions {
   readonly analyzeRegex?: RegexAnalyzer;
   /** Largest resource hashed, in bytes (default 64 MiB); larger ones are reported unchecked. */
   readonly maxResourceBytes?: number;
+  /** Entries per cache (contract summaries, configurations, hashes, file stats); default `WORKSPACE_CACHE_SIZE`. */
+  readonly cacheSize?: number;
 }
 
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -45,19 +49,30 @@ interface ContractSummary {
   readonly agents: readonly ExternalName[];
 }
 
+/** Entries per cache of a `Workspace` (contract summaries, configurations, hashes, file stats). */
+export const WORKSPACE_CACHE_SIZE = 4096;
+
 /**
  * The workspace as validation sees it: configuration per folder, the pools and agents declared
  * by every contract, resource files and their hashes. Caches what it reads; `invalidate(uri)`
  * drops what depends on a changed file (the language server calls it on file events).
  */
 export class Workspace {
-  private readonly summaries = new Map<string, Promise<ContractSummary>>();
-  private readonly configs = new Map<string, Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }>>();
+  // Bounded (ARCHITECTURE.md, invariants) yet larger than a workspace's contracts and resources,
+  // so that gathering facts for one contract does not evict what the next one needs.
+  private readonly summaries: Lru<string, Promise<ContractSummary>>;
+  private readonly configs: Lru<string, Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }>>;
   private contractList: Promise<string[]> | undefined;
-  private readonly hashes = new Map<string, Promise<string | undefined>>();
-  private readonly stats = new Map<string, ReturnType<FileSystem['stat']>>();
+  private readonly hashes: Lru<string, Promise<string | undefined>>;
+  private readonly stats: Lru<string, ReturnType<FileSystem['stat']>>;
 
-  constructor(readonly options: WorkspaceOptions) {}
+  constructor(readonly options: WorkspaceOptions) {
+    const size = options.cacheSize ?? WORKSPACE_CACHE_SIZE;
+    this.summaries = new Lru(size);
+    this.configs = new Lru(size);
+    this.hashes = new Lru(size);
+    this.stats = new Lru(size);
+  }
 
   /**
    * Forgets what was derived from `uri` (a contract, a config file or a resource). `changed`:
@@ -202,7 +217,8 @@ export class Workspace {
    * pools and agents declared elsewhere, resource files and their SHA-256, and ReDoS verdicts
    * for intent patterns. Never throws; what cannot be found is reported in the facts.
    */
-  async facts(uri: string, model: ParsedContract): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }> {
+  /** `analyze` overrides the workspace's analyzer for this call (a per-resource setting; `false`: none). */
+  async facts(uri: string, model: ParsedContract, analyze: RegexAnalyzer | false | undefined = this.options.analyzeRegex): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }> {
     const { config, uri: configUri, problems } = await this.configFor(uri);
     const externalPools = new Map<string, ExternalName[]>();
     const externalAgents = new Map<string, ExternalName[]>();
@@ -222,10 +238,9 @@ export class Workspace {
     }
     const resources = needsOthers ? await this.resolveResources(uri, model, config) : new Map<string, ResourceStatus>();
     const regex = new Map<string, RegexVerdict>();
-    const analyze = this.options.analyzeRegex;
     const patterns = (model.data['trigger'] as { intent_patterns?: unknown } | undefined)?.intent_patterns;
     if (analyze && Array.isArray(patterns)) {
-      const sources = patterns.map(cleanName).filter((p) => p && checkPatternDialect(p).ok);
+      const sources = patterns.map(unquote).filter((p) => p && checkPatternDialect(p).ok);
       const verdicts = await Promise.all(sources.map((p) => analyze(p)));
       sources.forEach((p, i) => regex.set(p, verdicts[i]!));
     }
@@ -236,7 +251,7 @@ export class Workspace {
     const out = new Map<string, ResourceStatus>();
     const names = new Set(referencesOf(model).references.filter((r) => r.kind === 'resource').map((r) => r.name));
     for (const r of (Array.isArray(model.data['resources']) ? model.data['resources'] : []) as Record<string, unknown>[]) {
-      const n = cleanName(r?.['path']);
+      const n = unquote(r?.['path']);
       if (n) names.add(n);
     }
     const root = this.rootOf(uri);
@@ -279,7 +294,7 @@ function summarise(model: ParsedContract, uri: string): ContractSummary {
   const agents: ExternalName[] = [];
   const id = refs.declarations.find((d) => d.pointer === '/identity/name');
   if (id) agents.push({ name: id.name, uri, range: id.range });
-  const fmName = cleanName(model.data['name']);
+  const fmName = normaliseName(model.data['name']);
   if (fmName && fmName !== id?.name) agents.push({ name: fmName, uri, range: ZERO });
   return { pools, agents };
 }

@@ -1,6 +1,6 @@
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj } from './util.ts';
-import { cleanName } from '../../model/references.ts';
+import { normaliseName } from '../../model/names.ts';
 
 export const complianceUnknownClause: Rule = {
   code: 'compliance-unknown-clause',
@@ -21,7 +21,7 @@ export const complianceUnknownClause: Rule = {
     const set = new Set(known.map((k) => k.toLowerCase()));
     const clauses = arr(obj(data['compliance'])?.['clauses']);
     for (let i = 0; i < clauses.length; i++) {
-      const c = cleanName(clauses[i]);
+      const c = normaliseName(clauses[i]);
       if (!c || set.has(c.toLowerCase())) continue;
       const span = locate(`/compliance/clauses/${i}`);
       if (span) yield { code: 'compliance-unknown-clause', range: span.value, args: { clause: c } };

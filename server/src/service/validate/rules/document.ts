@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.ts';
 import { validateContractData } from '../ajv.ts';
-import { allSectionTitles, SECTIONS } from '../../catalogue/sections.ts';
-import { closest, normaliseLabel } from '../../catalogue/normalise.ts';
+import { allSectionTitles, SECTIONS } from '../../schema/sections.ts';
+import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
 import { innerRange, textAt } from '../../model/text.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';

@@ -1,6 +1,6 @@
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj, str } from './util.ts';
-import { cleanName } from '../../model/references.ts';
+import { conditionKey, normaliseName } from '../../model/names.ts';
 
 const HITL = `| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| New vendor onboarding | \`vendor_domain NOT IN vendor_whitelist.csv\` | Upload the signed contract | 24h |\n`;
 
@@ -8,9 +8,9 @@ const HITL = `| Scenario | Trigger Condition | Required Action | SLA |\n|---|---
 export function coversScenario(entry: unknown, scenario: string): boolean {
   const e = obj(entry);
   if (!e) return false;
-  const s = scenario.toLowerCase();
+  const s = conditionKey(scenario);
   const named = str(e['scenario']);
-  if (named) return cleanName(named).toLowerCase() === s;
+  if (named) return conditionKey(named) === s;
   return (str(e['condition']) ?? '').toLowerCase().includes(s);
 }
 
@@ -34,13 +34,13 @@ export const hitlNeedsFallback: Rule = {
     // Lower-cased once: a contract may have hundreds of rows and entries.
     const entries = arr(data['failure_protocol']).map((e) => {
       const named = str(obj(e)?.['scenario']);
-      return { named: named ? cleanName(named).toLowerCase() : undefined, condition: (str(obj(e)?.['condition']) ?? '').toLowerCase() };
+      return { named: named ? conditionKey(named) : undefined, condition: (str(obj(e)?.['condition']) ?? '').toLowerCase() };
     });
     const rows = arr(data['human_in_the_loop']);
     for (let i = 0; i < rows.length; i++) {
-      const scenario = cleanName(obj(rows[i])?.['scenario']);
+      const scenario = normaliseName(obj(rows[i])?.['scenario']);
       if (!scenario) continue;
-      const s = scenario.toLowerCase();
+      const s = conditionKey(scenario);
       if (entries.some((e) => (e.named !== undefined ? e.named === s : e.condition.includes(s)))) continue;
       const span = locate(`/human_in_the_loop/${i}/scenario`);
       if (!span) continue;

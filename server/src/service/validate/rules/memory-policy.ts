@@ -1,6 +1,6 @@
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj } from './util.ts';
-import { cleanName } from '../../model/references.ts';
+import { normaliseName } from '../../model/names.ts';
 import { innerRange, textAt } from '../../model/text.ts';
 
 export const overrideReasonUnknown: Rule = {
@@ -19,7 +19,7 @@ export const overrideReasonUnknown: Rule = {
     const known = new Set(facts.config.overrideReasons);
     const reasons = arr(obj(data['memory_policy'])?.['override_reasons']);
     for (let i = 0; i < reasons.length; i++) {
-      const r = cleanName(reasons[i]);
+      const r = normaliseName(reasons[i]);
       if (!r || known.has(r)) continue;
       const span = locate(`/memory_policy/override_reasons/${i}`);
       if (span) yield { code: 'override-reason-unknown', range: span.value, args: { reason: r, known: [...known].join(', ') } };

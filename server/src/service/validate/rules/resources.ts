@@ -1,7 +1,8 @@
 import type { Finding } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj, str } from './util.ts';
-import { cleanName, referencesOf } from '../../model/references.ts';
+import { referencesOf } from '../../model/references.ts';
+import { unquote } from '../../model/names.ts';
 
 export const resourceMissing: Rule = {
   code: 'resource-missing',
@@ -65,7 +66,7 @@ export const resourceHashMismatch: Rule = {
     const rows = arr(data['resources']);
     for (let i = 0; i < rows.length; i++) {
       const row = obj(rows[i]);
-      const name = cleanName(row?.['path']);
+      const name = unquote(row?.['path']);
       const expected = str(row?.['sha256'])?.toLowerCase();
       const status = facts.resources.get(name);
       if (!expected || !status || status.status !== 'found' || status.sha256 === expected) continue;

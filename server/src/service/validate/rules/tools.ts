@@ -3,7 +3,8 @@ import type { Rule } from '../rule.ts';
 import { arr, FM, obj, str, type Obj } from './util.ts';
 import { checkJsonSchema } from '../ajv.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
-import { cleanName, referencesOf } from '../../model/references.ts';
+import { referencesOf } from '../../model/references.ts';
+import { normaliseName } from '../../model/names.ts';
 import { canBeVerb } from '../verbs.ts';
 
 const TOOL = (body: string) => `${FM}\n## TOOLS\n\n${body}`;
@@ -45,7 +46,7 @@ export const toolMissingSchema: Rule = {
       const span = locate(`/tools/${i}/name`, true) ?? locate(`/tools/${i}`);
       // `missing` (the keys, comma-separated) is for the quick fix; the variant says it in words.
       const variant = missing.length === 2 ? {} : { variant: missing[0] === 'input_schema' ? 'input' : 'output' };
-      if (span) yield { code: 'tool-missing-schema', range: span.value, args: { tool: cleanName(t['name']) || `#${i + 1}`, missing: missing.join(', ') }, ...variant };
+      if (span) yield { code: 'tool-missing-schema', range: span.value, args: { tool: normaliseName(t['name']) || `#${i + 1}`, missing: missing.join(', ') }, ...variant };
     }
   },
 };
@@ -116,7 +117,7 @@ export const toolNameVerb: Rule = {
     const extra = new Set(facts.config.verbs.map((v) => v.toLowerCase()));
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
-      const name = cleanName(list[i]!['name']);
+      const name = normaliseName(list[i]!['name']);
       if (!name) continue;
       const w = firstWord(name);
       // Only a first word the lexicon knows, and never as a verb, is reported (`vendor_info`).
@@ -155,7 +156,7 @@ export const toolDescriptionUsage: Rule = {
       const hasNot = !!str(t['when_not_to_use']) || NOT_USE.test(text);
       if (hasUse && hasNot) continue;
       const span = locate(`/tools/${i}/description`, true) ?? locate(`/tools/${i}/name`);
-      if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: cleanName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : hasNot ? { variant: 'use' } : {}) };
+      if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: normaliseName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : hasNot ? { variant: 'use' } : {}) };
     }
   },
 };
@@ -183,7 +184,7 @@ export const toolParamExamples: Rule = {
         const s = obj(schema);
         if (!s || RANGE_KEYS.some((k) => s[k] !== undefined) || s['type'] === 'boolean' || s['type'] === 'object' || s['$ref']) continue;
         const span = locate(`/tools/${i}/input_schema/properties/${param}`);
-        if (span) yield { code: 'tool-param-examples', range: span.key ?? span.value, args: { param, tool: cleanName(list[i]!['name']) } };
+        if (span) yield { code: 'tool-param-examples', range: span.key ?? span.value, args: { param, tool: normaliseName(list[i]!['name']) } };
       }
     }
   },
@@ -204,11 +205,11 @@ export const toolNeedsApproval: Rule = {
     good: TOOL('### `send_vendor_email`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n- **Requires Approval**: true\n- **Idempotent**: true\n'),
   },
   *check({ data, locate }): Generator<Finding> {
-    const approved = new Set(arr(obj(data['budgets'])?.['requires_approval']).map(cleanName));
+    const approved = new Set(arr(obj(data['budgets'])?.['requires_approval']).map(normaliseName));
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
-      const name = cleanName(t['name']);
+      const name = normaliseName(t['name']);
       const effects = str(t['side_effects']);
       const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
       if (!span) continue;
@@ -242,7 +243,7 @@ export const toolWriteSafety: Rule = {
       if (effects !== 'write' && effects !== 'external') continue;
       if (t['idempotent'] === true || str(t['rollback'])) continue;
       const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
-      if (span) yield { code: 'tool-write-safety', range: span.value, args: { tool: cleanName(t['name']) } };
+      if (span) yield { code: 'tool-write-safety', range: span.value, args: { tool: normaliseName(t['name']) } };
     }
   },
 };
@@ -274,10 +275,10 @@ export const toolInputUnfed: Rule = {
     // conversation: there is no declared source to check against.
     if (arr(obj(data['trigger'])?.['required_entities']).length === 0) return;
     const fed = new Set<string>();
-    for (const e of arr(obj(data['trigger'])?.['required_entities'])) fed.add(cleanName(typeof e === 'string' ? e : obj(e)?.['name']));
-    for (const p of arr(data['memory_pools'])) for (const m of arr(obj(p)?.['metadata'])) fed.add(cleanName(m));
+    for (const e of arr(obj(data['trigger'])?.['required_entities'])) fed.add(normaliseName(typeof e === 'string' ? e : obj(e)?.['name']));
+    for (const p of arr(data['memory_pools'])) for (const m of arr(obj(p)?.['metadata'])) fed.add(normaliseName(m));
     for (const p of facts.config.sharedPools) for (const m of p.metadata ?? []) fed.add(m);
-    for (const r of arr(data['memory_requirements'])) for (const f of arr(obj(r)?.['filters'])) fed.add(cleanName(obj(f)?.['field']));
+    for (const r of arr(data['memory_requirements'])) for (const f of arr(obj(r)?.['filters'])) fed.add(normaliseName(obj(f)?.['field']));
     const list = tools(data);
     // Which tools output each field: a tool's own output cannot feed its own input.
     const outputOf = new Map<string, Set<number>>();
@@ -290,7 +291,7 @@ export const toolInputUnfed: Rule = {
         if (typeof param !== 'string' || fed.has(param) || composedByModel(obj(obj(input?.['properties'])?.[param]))) continue;
         if ([...(outputOf.get(param) ?? [])].some((j) => j !== i)) continue;
         const span = locate(`/tools/${i}/input_schema/properties/${param}`, true) ?? locate(`/tools/${i}/input_schema/required`);
-        if (span) yield { code: 'tool-input-unfed', range: span.key ?? span.value, args: { param, tool: cleanName(list[i]!['name']) } };
+        if (span) yield { code: 'tool-input-unfed', range: span.key ?? span.value, args: { param, tool: normaliseName(list[i]!['name']) } };
       }
     }
   },

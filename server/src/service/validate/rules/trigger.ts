@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj, str } from './util.ts';
 import { checkPatternDialect } from '../regexDialect.ts';
-import { cleanName } from '../../model/references.ts';
+import { normaliseName, unquote } from '../../model/names.ts';
 
 export const intentPatternSyntax: Rule = {
   code: 'intent-pattern-syntax',
@@ -20,7 +20,7 @@ export const intentPatternSyntax: Rule = {
   *check({ data, locate }) {
     const patterns = arr(obj(data['trigger'])?.['intent_patterns']);
     for (let i = 0; i < patterns.length; i++) {
-      const p = cleanName(patterns[i]);
+      const p = unquote(patterns[i]);
       const r = checkPatternDialect(p);
       if (r.ok) continue;
       const span = locate(`/trigger/intent_patterns/${i}`);
@@ -47,7 +47,7 @@ export const intentPatternRedos: Rule = {
   *check({ data, facts, locate, options }) {
     const patterns = arr(obj(data['trigger'])?.['intent_patterns']);
     for (let i = 0; i < patterns.length; i++) {
-      const v = facts.regex.get(cleanName(patterns[i]));
+      const v = facts.regex.get(unquote(patterns[i]));
       if (!v || v.status !== 'vulnerable') continue;
       if (v.complexity !== 'exponential' && options['polynomial'] !== true) continue;
       const span = locate(`/trigger/intent_patterns/${i}`);
@@ -72,13 +72,13 @@ export const entityUnsatisfiable: Rule = {
     const trigger = obj(data['trigger']);
     if (!trigger) return;
     const groups = new Set(arr(trigger['intent_patterns']).flatMap((p) => {
-      const r = checkPatternDialect(cleanName(p));
+      const r = checkPatternDialect(unquote(p));
       return r.ok ? [...r.groups] : [];
     }));
     const entities = arr(trigger['required_entities']);
     for (let i = 0; i < entities.length; i++) {
       const e = entities[i];
-      const name = cleanName(typeof e === 'string' ? e : obj(e)?.['name']);
+      const name = normaliseName(typeof e === 'string' ? e : obj(e)?.['name']);
       if (!name || groups.has(name) || str(obj(e)?.['pattern'])) continue;
       const span = locate(`/trigger/required_entities/${i}`);
       if (span) yield { code: 'entity-unsatisfiable', range: span.value, args: { entity: name } };

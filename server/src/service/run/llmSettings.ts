@@ -1,24 +1,9 @@
-import { configSchema, type JsonSchema } from '../catalogue/schemas.ts';
+import { configSchema, type JsonSchema } from '../schema/schemas.ts';
 import { validateConfig, type ConfigMessage } from '../workspace/configSchema.ts';
+import type { ModelSettings } from '../validate/facts.ts';
 
-/**
- * The dry run's model settings (issue 4 item 4, brief §5 "The model is mocked by default; an
- * OpenAI-compatible endpoint may be configured"), as written in the configuration file's `model`
- * property, a VS Code setting or CLI flags. Never an API key: only the name of the environment
- * variable that holds it (see docs/model-providers.md).
- */
-export interface ModelSettings {
-  readonly provider?: 'scripted' | 'openai';
-  /** `http(s)://host[:port]/path` up to the API version; requests go to `{baseUrl}/chat/completions`. */
-  readonly baseUrl?: string;
-  readonly model?: string;
-  /** Environment variable holding the API key; must start with `AGENTS_MD_`. */
-  readonly apiKeyEnv?: string;
-  /** Per-request timeout, in milliseconds. */
-  readonly timeoutMs?: number;
-  /** Retries after a network error, timeout, HTTP 429 or 5xx. */
-  readonly retries?: number;
-}
+export type { ModelSettings };
+
 
 /** Model settings with every default applied; `baseUrl` and `model` are set when `provider` is `openai`. */
 export type ResolvedModelSettings = Required<Pick<ModelSettings, 'provider' | 'apiKeyEnv' | 'timeoutMs' | 'retries'>> &

@@ -21,6 +21,8 @@ export interface FieldSpec {
   readonly schema: JsonSchema;
   readonly declares?: NameKind;
   readonly reference?: NameKind;
+  /** `x-list-separators`: what else splits an inline list that has no comma (`A > B > C`). */
+  readonly listSeparators?: RegExp;
 }
 
 /** How bullets become items in an array section (`x-bullets`). */
@@ -80,7 +82,9 @@ function fieldsOf(schema: JsonSchema, root: JsonSchema): FieldSpec[] {
     const items = s['items'] && typeof s['items'] === 'object' ? resolve(s['items'] as JsonSchema, root) : undefined;
     const declares = (s['x-declares'] ?? items?.['x-declares']) as NameKind | undefined;
     const reference = (s['x-reference'] ?? items?.['x-reference']) as NameKind | undefined;
-    return { key, labels, types: typesOf(s), schema: s, ...(declares ? { declares } : {}), ...(reference ? { reference } : {}) };
+    const seps = Array.isArray(s['x-list-separators']) ? (s['x-list-separators'] as string[]) : [];
+    const listSeparators = seps.length > 0 ? new RegExp(seps.map((c) => c.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&')).join('|')) : undefined;
+    return { key, labels, types: typesOf(s), schema: s, ...(declares ? { declares } : {}), ...(reference ? { reference } : {}), ...(listSeparators ? { listSeparators } : {}) };
   });
 }
 

@@ -4,22 +4,9 @@
  * itself (the number of assistant messages so far), so the provider keeps no state: a replay or a
  * fork that answers the first steps from a trace can hand over to it at any step.
  */
-import { ModelError, type ModelProvider, type ModelRequest, type ModelStep, type TokenUsage } from './modelProvider.ts';
+import { ModelError, type ModelProvider, type ModelRequest, type ModelStep, type TokenUsage } from './llmProvider.ts';
 import type { ScriptStep } from './snapshot.ts';
-
-/**
- * Estimated tokens of a text: one per CJK (or other non-Latin) character, one per 4 other
- * characters, as tokenizers of current models roughly count. Deterministic.
- */
-export function estimateTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (const ch of text) {
-    if (ch.charCodeAt(0) < 0x2e80) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4) + other;
-}
+import { estimateTokens } from './estimateTokens.ts';
 
 /** Estimated usage of a step: the whole request as prompt, the step's text as completion. */
 export function estimateUsage(request: ModelRequest, completion: string): TokenUsage {

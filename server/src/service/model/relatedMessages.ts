@@ -1,7 +1,9 @@
 /**
  * Messages of a diagnostic's related locations (LSP `relatedInformation`): the other place a
- * finding points at. One catalogue for the parser and every rule, since the same few notes recur.
+ * finding points at. One message set for the parser and every rule, since the same few notes recur.
  */
+import { registerMessages } from '../l10n/registry.ts';
+
 export const RELATED_MESSAGES = {
   'related.firstDefined': 'first defined here',
   'related.alsoInFrontMatter': 'also defined in front matter',
@@ -19,3 +21,5 @@ export const RELATED_MESSAGES = {
 
 /** The id of a related-location message. */
 export type RelatedMessageId = keyof typeof RELATED_MESSAGES;
+
+registerMessages('related', RELATED_MESSAGES);

@@ -70,14 +70,14 @@ export class ModelError extends Error {
     message: string,
     /** HTTP status, when the endpoint answered with an error. */
     readonly status?: number,
-    /** The message as a run catalogue message (`message` is its English text), for readers in other languages. */
+    /** The message as a run message (`message` is its English text), for readers in other languages. */
     readonly detail?: MessageRef,
   ) {
     super(message);
     this.name = 'ModelError';
   }
 
-  /** An error worded by a run catalogue message (its English text is the error's message). */
+  /** An error worded by a run message (its English text is the error's message). */
   static of(code: ModelError['code'], detail: MessageRef): ModelError {
     return new ModelError(code, refText(detail), undefined, detail);
   }

@@ -79,3 +79,14 @@ export function codeSpans(text: string): { text: string; start: number; end: num
   }
   return out;
 }
+
+const DURATION = /(\d+(?:\.\d+)?)\s*(mins?|minutes?|分钟|m|hours?|hrs?|小时|h|days?|天|d|s|secs?|seconds?|秒)(?![A-Za-z])/i;
+
+/** Normalises `15 mins` → `15m`, `2 hours` → `2h`, `3 days` → `3d`, `30 secs` → `30s`. */
+export function normaliseDuration(text: string): string | undefined {
+  const m = DURATION.exec(text);
+  if (!m) return undefined;
+  const u = m[2]!.toLowerCase();
+  const unit = /^(?:m|min|mins|minute|minutes|分钟)$/.test(u) ? 'm' : /^(?:h|hr|hrs|hour|hours|小时)$/.test(u) ? 'h' : /^(?:d|day|days|天)$/.test(u) ? 'd' : 's';
+  return `${m[1]}${unit}`;
+}

@@ -2,8 +2,10 @@
  * Every user-visible string of the dry run (issue 4; translated by id in issue 6): outcome codes
  * with their message templates and docs, snapshot diagnostics, timeline and report labels, and the
  * phrases of the generated system prompt. One whole template per message, `{name}` placeholders
- * filled by `runMessage` (runMessage.ts), registered as `run.<id>` in l10n/catalogues.ts.
+ * filled by `runMessage` (runMessage.ts), registered as `run.<id>` in l10n/registry.ts.
  */
+import { registerMessages } from '../l10n/registry.ts';
+
 
 /** How a run ended. */
 export type OutcomeStatus = 'success' | 'fallback' | 'failure' | 'cancelled';
@@ -350,8 +352,10 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'help.trace.reject': 'answer every human pause after the fork point with reject',
 };
 
-/** The whole catalogue: every message above and each outcome code's message as `outcome.<CODE>`. */
+/** All the run's messages: every message above and each outcome code's message as `outcome.<CODE>`. */
 export const RUN_MESSAGES: Readonly<Record<string, string>> = {
   ...MESSAGES,
   ...Object.fromEntries(Object.entries(OUTCOME_CODES).map(([code, spec]) => [`outcome.${code}`, spec.message])),
 };
+
+registerMessages('run', RUN_MESSAGES, 'run.');

@@ -3,7 +3,9 @@
  * LSP: the dry run (issue 4) and the semantic diff (issue 5). Both sides import these names and
  * shapes, so the two cannot drift. URIs are strings; ranges are LSP ranges.
  */
-import type { ViewLocation, ViewNode } from '../service/features/viewNode.ts';
+import type { ViewLocation, ViewNode, ViewNodeKind } from '../service/index.ts';
+
+export type { ViewLocation, ViewNode, ViewNodeKind };
 
 /** Client → server: the snapshots found for a contract (by the naming rule in docs/dry-run.md). */
 export const LIST_SNAPSHOTS = 'agentsMd/listSnapshots';

@@ -4,34 +4,22 @@
  * entry handles a failure, and what an applied entry answers. Pure helpers; the engine decides
  * when they run (docs/dry-run.md, "Human in the loop and failure protocol").
  */
-import type { ContractView, FailureView, HitlView } from './contractView.ts';
-import { conditionExpression, type Expr } from './expression.ts';
+import type { ContractView, FailureView, HitlView } from '../model/contractView.ts';
+import { conditionExpression, type Expr } from '../model/expression.ts';
 import { coversScenario } from '../validate/rules/human-in-the-loop.ts';
 import { FILE_LIKE } from '../model/references.ts';
-
-/**
- * A name as matched when fired: trimmed, enclosing backticks and a leading "If"/"When"/"如果"/
- * "若"/"当" removed (as the FAILURE_PROTOCOL label is read, docs/contract-format.md §9), lower case.
- */
-export function normaliseName(s: string): string {
-  return s
-    .trim()
-    .replace(/^`([^`]*)`$/, '$1')
-    .trim()
-    .replace(/^(?:if|when)\s+|^(?:如果|若|当)\s*/i, '')
-    .toLowerCase();
-}
+import { conditionKey } from '../model/names.ts';
 
 /** Every name a snapshot may fire: FAILURE_PROTOCOL conditions and codes, HITL scenarios and conditions. */
 export function conditionNames(view: ContractView): Set<string> {
   const names = new Set<string>();
   for (const f of view.failures) {
-    names.add(normaliseName(f.condition));
-    if (f.code) names.add(normaliseName(f.code));
+    names.add(conditionKey(f.condition));
+    if (f.code) names.add(conditionKey(f.code));
   }
   for (const h of view.hitl) {
-    names.add(normaliseName(h.scenario));
-    names.add(normaliseName(h.condition));
+    names.add(conditionKey(h.scenario));
+    names.add(conditionKey(h.condition));
   }
   names.delete('');
   return names;
@@ -39,14 +27,14 @@ export function conditionNames(view: ContractView): Set<string> {
 
 /** The FAILURE_PROTOCOL entries a fired name selects: by condition text or error code. */
 export function failuresNamed(view: ContractView, name: string): FailureView[] {
-  const n = normaliseName(name);
-  return view.failures.filter((f) => normaliseName(f.condition) === n || (f.code !== undefined && normaliseName(f.code) === n));
+  const n = conditionKey(name);
+  return view.failures.filter((f) => conditionKey(f.condition) === n || (f.code !== undefined && conditionKey(f.code) === n));
 }
 
 /** The HUMAN_IN_THE_LOOP rows a fired name selects: by scenario or condition text. */
 export function hitlNamed(view: ContractView, name: string): HitlView[] {
-  const n = normaliseName(name);
-  return view.hitl.filter((h) => normaliseName(h.scenario) === n || normaliseName(h.condition) === n);
+  const n = conditionKey(name);
+  return view.hitl.filter((h) => conditionKey(h.scenario) === n || conditionKey(h.condition) === n);
 }
 
 const expressions = new WeakMap<object, Expr | null>();

@@ -1,10 +1,9 @@
 /**
- * Builds the dry run's `ModelProvider` from model settings (service/run/modelSettings.ts), with
+ * Builds the dry run's `ModelProvider` from model settings (service/run/llmSettings.ts), with
  * the API key and the workspace's trust supplied by the host (issue 4 item 4; brief §9: the key
  * is passed per run and never stored). See docs/model-providers.md.
  */
-import { ModelError, type ModelProvider } from '../service/run/modelProvider.ts';
-import { resolveModelSettings, type ModelSettings } from '../service/run/modelSettings.ts';
+import { ModelError, resolveModelSettings, type ModelProvider, type ModelSettings } from '../service/index.ts';
 import { bareUrl, createOpenAiProvider } from './openaiProvider.ts';
 import { format } from '../service/index.ts';
 

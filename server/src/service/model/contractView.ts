@@ -1,12 +1,14 @@
 /**
- * The parts of a contract the dry run reads, as typed plain data with the JSON Pointer of each
- * clause (so that every outcome can point at the clause that produced it). Built once per model;
- * tolerant of any data (a contract with errors still runs as far as it can).
+ * The typed view of a contract: its tools, pools, requirements, HITL rows, failure entries,
+ * budgets and trigger as plain data with the JSON Pointer of each clause (so that every outcome
+ * of the dry run can point at the clause that produced it), names read by `normaliseName`.
+ * Built once per model (WeakMap); tolerant of any data (a contract with errors still runs as
+ * far as it can).
  */
-import type { ParsedContract } from '../parse/parseContract.ts';
-import { cleanName } from '../model/references.ts';
-import { normaliseDuration } from '../parse/bullets.ts';
-import { arr, obj, str } from '../validate/rules/util.ts';
+import type { ParsedContract } from './types.ts';
+import { normaliseName, unquote } from './names.ts';
+import { normaliseDuration } from './values.ts';
+import { arr, obj, str } from './data.ts';
 
 /** A tool declared in TOOLS. */
 export interface ToolView {
@@ -151,7 +153,7 @@ export function contractView(model: ParsedContract): ContractView {
 
   const pools = new Map<string, { pointer: string; weight?: number }>();
   arr(d['memory_pools']).forEach((p, i) => {
-    const name = cleanName(obj(p)?.['name']);
+    const name = normaliseName(obj(p)?.['name']);
     const w = obj(p)?.['weight'];
     if (name && !pools.has(name)) pools.set(name, { pointer: `/memory_pools/${i}`, ...(typeof w === 'number' ? { weight: w } : {}) });
   });
@@ -159,7 +161,7 @@ export function contractView(model: ParsedContract): ContractView {
   const rawReqs = arr(d['memory_requirements']);
   const requirements = rawReqs.flatMap((r, i): RequirementView[] => {
     const o = obj(r);
-    const pool = cleanName(o?.['pool']);
+    const pool = normaliseName(o?.['pool']);
     if (!o || !pool) return [];
     const w = typeof o['weight'] === 'number' ? o['weight'] : pools.get(pool)?.weight;
     return [
@@ -177,7 +179,7 @@ export function contractView(model: ParsedContract): ContractView {
   const freshness = new Map<string, { pointer: string; kind: string; updatedBefore?: string; staleAfter?: string }>();
   arr(d['memory_freshness']).forEach((f, i) => {
     const o = obj(f);
-    const source = cleanName(o?.['source']);
+    const source = normaliseName(o?.['source']);
     if (!o || !source) return;
     freshness.set(source, {
       pointer: `/memory_freshness/${i}`,
@@ -187,15 +189,15 @@ export function contractView(model: ParsedContract): ContractView {
     });
   });
 
-  const approvalList = arr(budgets['requires_approval']).map(cleanName);
+  const approvalList = arr(budgets['requires_approval']).map(normaliseName);
   const timeouts = obj(budgets['tool_timeouts']) ?? {};
   const tools = new Map<string, ToolView>();
   arr(d['tools']).forEach((t, i) => {
     const o = obj(t);
-    const name = cleanName(o?.['name']);
+    const name = normaliseName(o?.['name']);
     if (!o || !name || tools.has(name)) return;
     const listed = approvalList.indexOf(name);
-    const timeoutKey = Object.keys(timeouts).find((k) => cleanName(k) === name);
+    const timeoutKey = Object.keys(timeouts).find((k) => normaliseName(k) === name);
     const perTool = timeoutKey !== undefined ? durationMs(timeouts[timeoutKey]) : undefined;
     const own = durationMs(o['timeout']);
     tools.set(name, {
@@ -231,7 +233,7 @@ export function contractView(model: ParsedContract): ContractView {
 
   const hitl = arr(d['human_in_the_loop']).flatMap((h, i): HitlView[] => {
     const o = obj(h);
-    const scenario = cleanName(o?.['scenario']);
+    const scenario = normaliseName(o?.['scenario']);
     if (!o || !scenario) return [];
     return [{ scenario, pointer: `/human_in_the_loop/${i}`, condition: str(o['trigger_condition']) ?? '', requiredAction: str(o['required_action']) ?? '', sla: str(o['sla']) ?? '', onTimeout: o['on_timeout'] === 'escalate' ? 'escalate' : 'reject' }];
   });
@@ -239,7 +241,7 @@ export function contractView(model: ParsedContract): ContractView {
   const failures = arr(d['failure_protocol']).flatMap((f, i): FailureView[] => {
     const o = obj(f);
     if (!o) return [];
-    const opt = (k: string, key: string) => (str(o[k]) ? { [key]: cleanName(o[k]) || str(o[k])! } : {});
+    const opt = (k: string, key: string) => (str(o[k]) ? { [key]: normaliseName(o[k]) || str(o[k])! } : {});
     return [
       {
         pointer: `/failure_protocol/${i}`,
@@ -263,13 +265,13 @@ export function contractView(model: ParsedContract): ContractView {
   const cooldown = durationMs(breaker?.['cooldown']);
 
   const view: ContractView = {
-    name: cleanName(obj(d['identity'])?.['name']) || cleanName(d['name']) || 'agent',
+    name: normaliseName(obj(d['identity'])?.['name']) || normaliseName(d['name']) || 'agent',
     kind: model.kind,
-    intentPatterns: arr(trigger['intent_patterns']).flatMap((p, i) => (cleanName(p) ? [{ pattern: cleanName(p), pointer: `/trigger/intent_patterns/${i}` }] : [])),
+    intentPatterns: arr(trigger['intent_patterns']).flatMap((p, i) => (unquote(p) ? [{ pattern: unquote(p), pointer: `/trigger/intent_patterns/${i}` }] : [])),
     entities: arr(trigger['required_entities']).flatMap((e, i): EntityView[] => {
-      if (typeof e === 'string') return cleanName(e) ? [{ name: cleanName(e), pointer: `/trigger/required_entities/${i}` }] : [];
+      if (typeof e === 'string') return normaliseName(e) ? [{ name: normaliseName(e), pointer: `/trigger/required_entities/${i}` }] : [];
       const o = obj(e);
-      const name = cleanName(o?.['name']);
+      const name = normaliseName(o?.['name']);
       return name ? [{ name, pointer: `/trigger/required_entities/${i}`, ...some('pattern', str(o!['pattern'])) }] : [];
     }),
     pools,
@@ -289,7 +291,7 @@ export function contractView(model: ParsedContract): ContractView {
       maxResultChars: typeof budgets['max_result_chars'] === 'number' && budgets['max_result_chars'] >= 1 ? budgets['max_result_chars'] : DEFAULT_MAX_RESULT_CHARS,
       ...(breakerFailures !== undefined && cooldown !== undefined ? { breaker: { failures: breakerFailures, cooldownMs: cooldown, pointer: '/budgets/circuit_breaker' } } : {}),
     },
-    piiFields: arr(obj(d['compliance'])?.['pii_fields']).map(cleanName).filter(Boolean),
+    piiFields: arr(obj(d['compliance'])?.['pii_fields']).map(normaliseName).filter(Boolean),
     identity: obj(d['identity']) ?? {},
     compliance: obj(d['compliance']) ?? {},
   };

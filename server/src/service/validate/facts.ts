@@ -1,5 +1,23 @@
 import type { Range, Severity } from '../types.ts';
-import type { ModelSettings } from '../run/modelSettings.ts';
+
+/**
+ * The dry run's model settings (the LLM, not the contract model) (issue 4 item 4, brief §5 "The model is mocked by default; an
+ * OpenAI-compatible endpoint may be configured"), as written in the configuration file's `model`
+ * property, a VS Code setting or CLI flags. Never an API key: only the name of the environment
+ * variable that holds it (see docs/model-providers.md).
+ */
+export interface ModelSettings {
+  readonly provider?: 'scripted' | 'openai';
+  /** `http(s)://host[:port]/path` up to the API version; requests go to `{baseUrl}/chat/completions`. */
+  readonly baseUrl?: string;
+  readonly model?: string;
+  /** Environment variable holding the API key; must start with `AGENTS_MD_`. */
+  readonly apiKeyEnv?: string;
+  /** Per-request timeout, in milliseconds. */
+  readonly timeoutMs?: number;
+  /** Retries after a network error, timeout, HTTP 429 or 5xx. */
+  readonly retries?: number;
+}
 
 /** `recommended` (the default): findings worth acting on; `strict` adds style and quality advice. */
 export type RulePreset = 'recommended' | 'strict';

@@ -4,6 +4,8 @@
  * without credentials; `{detail}` is what the endpoint said, shortened. Providers pass every
  * formatted message through their API-key redaction before it leaves them.
  */
+import { registerMessages } from '../l10n/registry.ts';
+
 export const MODEL_MESSAGES = {
   'model.settings.invalid': 'The dry-run model settings are not valid: {problems}.',
   'model.untrusted': 'The model endpoint {endpoint} is not used in an untrusted workspace. Trust the workspace to run against it, or use the scripted model.',
@@ -29,3 +31,4 @@ export const MODEL_MESSAGES = {
 /** The id of a model provider message. */
 export type ModelMessageId = keyof typeof MODEL_MESSAGES;
 
+registerMessages('model', MODEL_MESSAGES);

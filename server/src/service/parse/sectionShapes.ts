@@ -1,0 +1,158 @@
+import type { List, Paragraph, RootContent } from 'mdast';
+import type { Range } from '../types.ts';
+import { parseYamlBlock, pointerSegment } from './yamlBlock.ts';
+import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../schema/sections.ts';
+import { normaliseLabel } from '../schema/normalise.ts';
+import type { PointerSpan } from '../model/types.ts';
+import { coerceScalar, stripCode } from '../model/values.ts';
+import { headingTextRange, isYamlish, labelOf, noteProse, plainText, unknownField, type Builder, type Mutable } from './builder.ts';
+import { appendBulletItem, fillObjectFromList, setField } from './labels.ts';
+import { appendBlockItems, mergeMapping, soleSectionKey } from './yamlMerge.ts';
+import { appendTableRows, fillObjectFromTable } from './tables.ts';
+
+// A section's value by the shape its schema gives it (array, object, JSON Schema), read from
+// whichever input forms the section is written in.
+
+/** An H3 that starts an item in TOOLS and MEMORY_POOLS: an identifier, optionally in backticks. */
+const ITEM_HEADING = /^`?[\p{L}_][\p{L}\p{N}_.\-]*`?$/u;
+
+/** Builds the value of an array section. */
+export function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootContent[]): unknown[] {
+  const items: unknown[] = [];
+  let current: { obj: Mutable; prefix: string; seen: Map<string, Range> } | undefined;
+  for (const node of blocks) {
+    if (node.type === 'heading') {
+      // H4 and deeper belong to the H3 above them.
+      if (node.depth > 3 && current) continue;
+      current = undefined;
+      const text = plainText(node).trim();
+      const isWrapper = spec.titles.includes(normaliseLabel(text));
+      if (spec.headingItems && node.depth === 3 && !isWrapper && ITEM_HEADING.test(text)) {
+        const name = stripCode(text);
+        const i = items.length;
+        const obj: Mutable = { name };
+        items.push(obj);
+        const r = b.loc.nodeRange(node);
+        b.map.set(`/${i}`, { value: r });
+        b.map.set(`/${i}/name`, { value: headingTextRange(b, node) });
+        current = { obj, prefix: `/${i}`, seen: new Map([['name', r]]) };
+      }
+      continue;
+    }
+    if (current) {
+      if (node.type === 'list') fillObjectFromList(b, current.obj, current.prefix, spec.fields, node, current.seen, spec.title);
+      else if (node.type === 'code' && isYamlish(node)) {
+        mergeMapping(b, current.obj, current.prefix, spec.fields, parseYamlBlock(node.value, isYamlish(node)), node, current.seen, '', spec.title);
+      } else if (node.type === 'paragraph') {
+        const l = labelOf(b, node, spec.fields);
+        const field = l && fieldForLabel(spec.fields, l.label);
+        if (l && field) setField(b, current.obj, current.prefix, field, l, [], current.seen);
+        else if (!l && spec.fields.some((f) => f.key === 'description') && current.obj['description'] === undefined) {
+          current.obj['description'] = b.raw(node).trim();
+          b.map.set(`${current.prefix}/description`, { value: b.loc.nodeRange(node) });
+        }
+      }
+      continue;
+    }
+    if (node.type === 'table') appendTableRows(b, items, spec, node);
+    else if (node.type === 'code' && isYamlish(node)) {
+      const block = parseYamlBlock(node.value, isYamlish(node));
+      if (!appendBlockItems(b, items, spec, block, node)) {
+        // A single mapping: one item.
+        if (block.value && typeof block.value === 'object') {
+          const i = items.length;
+          const obj: Mutable = {};
+          items.push(obj);
+          b.map.set(`/${i}`, { value: b.loc.nodeRange(node) });
+          mergeMapping(b, obj, `/${i}`, spec.fields, block, node, new Map(), '', spec.title);
+        } else b.addBlock({ ...block, spans: new Map() }, node, '');
+      }
+    } else if (node.type === 'list') {
+      for (const item of node.children) appendBulletItem(b, items, spec, item);
+    } else if (node.type === 'paragraph') noteProse(b, node);
+  }
+  return items;
+}
+
+/** Builds the value of an object section. */
+export function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootContent[]): Mutable {
+  const obj: Mutable = {};
+  const seen = new Map<string, Range>();
+  let field: { spec: FieldSpec; range: Range } | undefined;
+  for (const node of blocks) {
+    if (node.type === 'heading') {
+      const f = fieldForLabel(spec.fields, plainText(node));
+      field = f ? { spec: f, range: headingTextRange(b, node) } : undefined;
+      continue;
+    }
+    if (field) {
+      const key = field.spec.key;
+      const p = `/${pointerSegment(key)}`;
+      const isArray = field.spec.types.includes('array');
+      if (node.type === 'list' && isArray) {
+        const arr = (Array.isArray(obj[key]) ? obj[key] : (obj[key] = [])) as unknown[];
+        if (!b.map.has(p)) b.map.set(p, { key: field.range, value: b.loc.nodeRange(node) });
+        const visit = (list: List) => {
+          for (const item of list.children) {
+            const para = item.children[0]?.type === 'paragraph' ? (item.children[0] as Paragraph) : undefined;
+            b.map.set(`${p}/${arr.length}`, { value: b.loc.nodeRange(para ?? item) });
+            arr.push(para ? b.raw(para).trim() : '');
+            for (const child of item.children) if (child.type === 'list') visit(child);
+          }
+        };
+        visit(node);
+        continue;
+      }
+      if (node.type === 'paragraph' && !isArray && obj[key] === undefined) {
+        obj[key] = coerceScalar(b.raw(node).trim(), field.spec.types);
+        b.map.set(p, { key: field.range, value: b.loc.nodeRange(node) });
+        continue;
+      }
+      if (node.type === 'code' && isYamlish(node) && obj[key] === undefined) {
+        const block = parseYamlBlock(node.value, isYamlish(node));
+        obj[key] = block.value;
+        b.addBlock(block, node, p);
+        b.map.set(p, { key: field.range, value: b.loc.nodeRange(node) });
+        continue;
+      }
+    }
+    if (node.type === 'list') fillObjectFromList(b, obj, '', spec.fields, node, seen, spec.title);
+    else if (node.type === 'table') fillObjectFromTable(b, obj, '', spec, node, seen);
+    else if (node.type === 'code' && isYamlish(node)) {
+      const block = parseYamlBlock(node.value, isYamlish(node));
+      const keyed = soleSectionKey(block.value, spec);
+      mergeMapping(b, obj, '', spec.fields, block, node, seen, keyed !== undefined ? `/${pointerSegment(keyed)}` : '', spec.title);
+    } else if (node.type === 'paragraph') {
+      const l = labelOf(b, node, spec.fields);
+      const f = l && fieldForLabel(spec.fields, l.label);
+      if (l && f) setField(b, obj, '', f, l, [], seen);
+      else if (l) b.findings.push(unknownField(l.labelRange, l.label, spec.title, spec.fields));
+      else noteProse(b, node);
+    }
+  }
+  return obj;
+}
+
+/** OUTPUT_SCHEMA: the first YAML/JSON block is the schema (optionally under `output_schema:`). */
+export function buildSchemaSection(b: Builder, spec: SectionSpec, blocks: RootContent[]): unknown {
+  for (const node of blocks) {
+    if (node.type !== 'code' || !isYamlish(node)) continue;
+    const block = parseYamlBlock(node.value, isYamlish(node));
+    const v = block.value as Mutable | undefined;
+    if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && sectionForTitle(Object.keys(v)[0]!)?.key === spec.key) {
+      const k = Object.keys(v)[0]!;
+      const obj: Mutable = {};
+      mergeMapping(b, obj, '', undefined, block, node, new Map());
+      const inner = obj[k];
+      const shifted = new Map<string, PointerSpan>();
+      for (const [p, s] of b.map) if (p.startsWith(`/${pointerSegment(k)}`)) shifted.set(p.slice(k.length + 1), s);
+      b.map.clear();
+      for (const [p, s] of shifted) b.map.set(p, s);
+      return inner;
+    }
+    b.addBlock(block, node, '');
+    return block.value;
+  }
+  return undefined;
+}
+

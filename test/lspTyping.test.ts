@@ -1,0 +1,125 @@
+// The language server's document pipeline while a person types (docs/performance.md): bursts of
+// edits are coalesced and never lose diagnostics, results that need time (the ReDoS analysis)
+// arrive after the first answer, settings are per resource, and the size limit is in bytes.
+// The bundled server over stdio, driven as an editor drives it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { LspClient } from './helpers/lspClient.ts';
+import { generateContract } from '../bench/generate.ts';
+
+const outdir = mkdtempSync(join(tmpdir(), 'agents-md-typing-'));
+const serverPath = join(outdir, 'server.cjs');
+const ws = mkdtempSync(join(tmpdir(), 'agents-md-typing-ws-'));
+const wsUri = pathToFileURL(ws).href;
+const ROOT = new URL('..', import.meta.url).pathname;
+
+before(() => {
+  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: ROOT });
+  for (const d of ['a', 'b']) mkdirSync(join(ws, d));
+});
+after(() => {
+  rmSync(outdir, { recursive: true, force: true });
+  rmSync(ws, { recursive: true, force: true });
+});
+
+const codes = (d: Diagnostic[]) => d.map((x) => String(x.code)).sort();
+
+test('a burst of 30 keystrokes, each followed by a pull: stale pulls are cancelled, the last one has every diagnostic of the last text', async () => {
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true);
+    const uri = `${wsUri}/a/AGENTS.md`;
+    let text = generateContract(600, 5);
+    await client.open(uri, text);
+    const expected = codes(await client.pullUntil(uri, () => true));
+    // Type "zzz…" at the end of a prose line near the middle: the diagnostics do not change.
+    const lines = text.split('\n');
+    const line = lines.findIndex((l, i) => i > lines.length / 2 && /^- \*\*Description\*\*/.test(l));
+    const pulls: Promise<Diagnostic[]>[] = [];
+    for (let i = 0; i < 30; i++) {
+      const character = lines[line]!.length + i;
+      await client.change(uri, i + 2, [{ range: { start: { line, character }, end: { line, character } }, text: 'z' }]);
+      const pull = client.pullDiagnostics(uri);
+      // A stale pull may be cancelled while later keys are still typed: handled here, checked below.
+      pull.catch(() => undefined);
+      pulls.push(pull);
+    }
+    text = text.replace(lines[line]!, `${lines[line]!}${'z'.repeat(30)}`);
+    const settled = await Promise.allSettled(pulls);
+    const last = settled[settled.length - 1]!;
+    assert.equal(last.status, 'fulfilled', 'the pull of the last version is answered');
+    assert.deepEqual(codes((last as PromiseFulfilledResult<Diagnostic[]>).value), expected, 'no diagnostic disappeared');
+    for (const r of settled) {
+      if (r.status === 'rejected') assert.match(String((r.reason as Error).message), /changed|cancel/i, 'a stale pull is cancelled, not answered late');
+      else assert.deepEqual(codes(r.value), expected);
+    }
+    const cancelled = settled.filter((r) => r.status === 'rejected').length;
+    assert.ok(cancelled > 0, `stale pulls are cancelled (${cancelled} of 30)`);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+const REDOS = `---
+contract: true
+name: demo
+version: 1.0.0
+---
+## TRIGGER
+
+\`\`\`yaml
+intent_patterns:
+  - '^(\\w+\\s?)+$'
+\`\`\`
+`;
+
+test('checkRegexBacktracking is read per resource: one folder analysed, the other not, diagnosed together', async () => {
+  const client = new LspClient(serverPath);
+  client.configuration = (item) => (item.section === 'agentsMd' ? { checkRegexBacktracking: !String(item.scopeUri).includes('/b/') } : null);
+  try {
+    await client.initialize(wsUri, true);
+    const a = `${wsUri}/a/AGENTS.md`;
+    const b = `${wsUri}/b/AGENTS.md`;
+    await client.open(a, REDOS);
+    await client.open(b, REDOS);
+    await Promise.all([client.pullDiagnostics(a), client.pullDiagnostics(b)]);
+    // The analysis runs off the first answer; its verdict arrives with a later pull.
+    await client.pullUntil(a, (d) => d.some((x) => x.code === 'intent-pattern-redos'), 60_000);
+    assert.ok(!(await client.pullDiagnostics(b)).some((x) => x.code === 'intent-pattern-redos'), 'not analysed where the setting is off');
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('maxFileBytes is a limit in bytes: 600 Chinese characters are 1,800 bytes', async () => {
+  const client = new LspClient(serverPath);
+  client.configuration = (item) => (item.section === 'agentsMd' ? { maxFileBytes: 1000 } : null);
+  try {
+    await client.initialize(wsUri, true);
+    const uri = `${wsUri}/a/big.agents.md`;
+    await client.open(uri, `${'中'.repeat(600)}\n`);
+    const d = await client.pullDiagnostics(uri);
+    assert.deepEqual(codes(d), ['file-too-large']);
+    assert.match(d[0]!.message, /1,?80[0-9]/);
+    await client.change(uri, 2, [{ range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, text: '中\n' }]);
+    assert.deepEqual(codes(await client.pullDiagnostics(uri)), []);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('the server reports the version of the package it ships in', async () => {
+  const client = new LspClient(serverPath);
+  try {
+    const init = (await client.initialize(wsUri, true)) as { serverInfo?: { version?: string } };
+    assert.equal(init.serverInfo?.version, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  } finally {
+    await client.shutdown();
+  }
+});
