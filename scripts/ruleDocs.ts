@@ -15,6 +15,8 @@ function ruleSection(r: Rule, lang: string): string {
   const t = (id: string, args: Readonly<Record<string, string>> = {}) => format(id, args, lang);
   const meta = [
     t('docs.rule.severity', { severity: t(`severity.${r.severity}`) }),
+    t('docs.rule.preset', { preset: r.preset ?? 'recommended' }),
+    ...(r.fixKind ? [r.fixKind === 'safe' ? t('docs.rule.fix.safe') : t('docs.rule.fix.quickfix')] : []),
     t('docs.rule.source', { source: t(ruleDocId(r.code, 'source')) }),
     ...(r.needsWorkspace ? [t('docs.rule.workspace')] : []),
     ...(r.scope === 'document' ? [t('docs.rule.notPartial')] : []),
@@ -69,9 +71,15 @@ export function renderRuleDocs(lang = 'en'): string {
     '',
     t('docs.rules.all'),
     '',
+    t('docs.rules.presets'),
+    '',
+    fence(JSON.stringify({ extends: 'strict' }, null, 2), 'json'),
+    '',
+    t('docs.rules.fixes'),
+    '',
     t('docs.rules.tableHeader'),
-    '|---|---|---|',
-    ...RULES.map((r) => row(`[${r.code}](#${r.code})`, t(`severity.${r.severity}`), t(ruleDocId(r.code, 'summary')).replace(/\|/g, '\\|'))),
+    '|---|---|---|---|---|',
+    ...RULES.map((r) => row(`[${r.code}](#${r.code})`, t(`severity.${r.severity}`), r.preset ?? 'recommended', r.fixKind === 'safe' ? t('docs.rules.fixCell.safe') : r.fixKind === 'quickfix' ? t('docs.rules.fixCell.quickfix') : '', t(ruleDocId(r.code, 'summary')).replace(/\|/g, '\\|'))),
     '',
   ];
   return [...head, ...RULES.map((r) => ruleSection(r, lang))].join('\n');

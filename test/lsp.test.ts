@@ -161,6 +161,25 @@ test('initialized with locale zh-cn: Chinese diagnostics, hover, code actions an
   }
 });
 
+test('source.fixAll.agentsMd applies the safe fixes (fix-on-save) and nothing else', async () => {
+  const uri = `${wsUri}/agents/fixall.agents.md`;
+  const text = '---\ncontract: true\n---\n## MEMROY_POLICY\n\n- **Source Priority**: `ERP > user`\n\n## MEMORY_REQUIREMENTS\n\n```yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: {{extracted_device_id}}\n```\n';
+  writeFileSync(join(ws, 'agents', 'fixall.agents.md'), text);
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true);
+    await client.open(uri, text);
+    const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: zero, context: { diagnostics: [], only: ['source.fixAll'] } });
+    assert.deepEqual(actions.map((a) => [a.title, a.kind]), [['Fix all auto-fixable contract problems', 'source.fixAll.agentsMd']]);
+    const edits = actions[0]!.edit!.changes![uri]!;
+    assert.deepEqual(edits.map((e) => e.newText), ['MEMORY_POLICY', '"{{extracted_device_id}}"']);
+    assert.equal(await client.shutdown(), 0);
+  } finally {
+    client.kill();
+  }
+});
+
 test('a contract written in Chinese: no diagnostics, and definition and references on Chinese names', async () => {
   const text = readFileSync(new URL('../samples/after-sales-zh/AGENTS.md', import.meta.url), 'utf8');
   const lines = text.split('\n');

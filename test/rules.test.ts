@@ -2,16 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { RULES } from '../server/src/service/index.ts';
-import { lintExample as lint } from './helpers/lintExample.ts';
+import { exampleWorkspace, lintExample as lint } from './helpers/lintExample.ts';
 
 // Each rule's documented examples are its fixtures (brief §9, "Rule fixtures").
 for (const rule of RULES) {
   if (!rule.examples.bad) continue;
   test(`${rule.code}: the bad example triggers it, the good one does not`, async () => {
-    const bad = await lint(rule.examples.bad, rule.examples.workspace);
+    const bad = await lint(rule.examples.bad, exampleWorkspace(rule));
     assert.deepEqual(bad.configProblems, []);
     assert.ok(bad.diagnostics.some((d) => d.code === rule.code), `bad example of ${rule.code} gave: ${bad.diagnostics.map((d) => d.code).join(', ')}`);
-    const good = await lint(rule.examples.good, rule.examples.workspace);
+    const good = await lint(rule.examples.good, exampleWorkspace(rule));
     const hits = good.diagnostics.filter((d) => d.code === rule.code);
     assert.deepEqual(hits.map((d) => d.message), [], `good example of ${rule.code} still triggers it`);
   });
@@ -42,7 +42,7 @@ test('coding-agent AGENTS.md headings that are contract aliases do not make a co
   const text = [
     '# Project', '', '## Dev environment tips', '', '- Use pnpm.', '', '## Error Handling', '', '- Log errors.', '- Retry network calls.', '',
     '## Definition of Done', '', '- Tests pass.', '', '## Changelog', '', 'Keep CHANGELOG.md current.', '', '## Role', '', '- **Style**: terse', '',
-    '## Versioning', '', 'Semver.', '', '## Compliance', '', 'No secrets in logs.', '', '## Human in the loop', '', 'Ask before deleting files.', '',
+    '## Versioning', '', 'Semver.', '', '## Compliance', '', 'No secrets in logs.', '', '## Testing', '', 'Ask before deleting files.', '',
   ].join('\n');
   const r = await lint(text);
   assert.equal(r.model?.kind, 'freeform');

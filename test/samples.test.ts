@@ -80,9 +80,9 @@ const EXPECTED = [
   'freshness-order 78:72-78:81', //               sales_pipeline: stale after `03:00 UTC`
   'template-unquoted 96:14-96:39', //             {{extracted_vendor_name}}
   'template-unquoted 98:14-98:43', //             {{extracted_vendor_name[:3]}}
-  'yaml-syntax 98:37-98:38', //                   the `[` of `[:3]`
-  'unknown-pool 99:9-99:22', //                   spend_history
-  'template-unknown-entity 103:15-103:40', //     {{extracted_cost_center}} inside the quotes
+  'yaml-syntax 93:13-93:14', //                   the `:` after `yes` in `required: yes: always` (the block contributes nothing)
+  'unknown-pool 101:9-101:22', //                 spend_history (in a second block)
+  'template-unknown-entity 102:43-102:68', //     {{extracted_cost_center}} inside the quotes
   'intent-pattern-syntax 112:5-112:41', //        '(采购|购买|procure|purchase|buy)(?!取消)'
   'intent-pattern-redos 113:5-113:18', //         '^(\w+\s?)+$'
   'entity-unsatisfiable 118:5-118:18', //         department_id

@@ -1,4 +1,4 @@
-import { createLanguageService, recheckAnalyzer, type LintResult } from '../../server/src/service/index.ts';
+import { createLanguageService, recheckAnalyzer, type LintResult, type Rule } from '../../server/src/service/index.ts';
 import { memoryFs } from './memoryFs.ts';
 
 const ROOT = 'file:///ws';
@@ -14,4 +14,10 @@ export async function lintExample(text: string, workspace: { files?: Readonly<Re
   if (workspace.config) files[`${ROOT}/.agents-md.json`] = JSON.stringify(workspace.config);
   const service = createLanguageService({ fs: memoryFs(files), roots: [ROOT], analyzeRegex: recheckAnalyzer });
   return service.lintBytes(`${ROOT}/AGENTS.md`, new TextEncoder().encode(text));
+}
+
+/** A rule's example workspace; a `strict` rule's examples are linted with `extends: strict`. */
+export function exampleWorkspace(rule: Rule): Rule['examples']['workspace'] {
+  const ws = rule.examples.workspace;
+  return rule.preset === 'strict' ? { ...ws, config: { extends: 'strict', ...ws?.config } } : ws;
 }

@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { createLanguageService, format, recheckAnalyzer, type ConfigProblem, type Lang } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { lintFiles } from './lintFiles.ts';
+import { fixFiles } from './fixFiles.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { countSeverities, displayPath, type FileReport } from './report.ts';
@@ -41,6 +42,7 @@ interface LintOptions {
   readonly maxWarnings?: number;
   readonly quiet?: boolean;
   readonly color?: boolean;
+  readonly fix?: boolean;
 }
 
 function countParser(lang: Lang): (value: string) => number {
@@ -61,7 +63,13 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang: options.lang });
-  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root);
+  const linted = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root);
+  const fixedRun = options.fix ? await fixFiles(service, linted.reports) : undefined;
+  const run = fixedRun ? { ...linted, reports: fixedRun.reports } : linted;
+  for (const s of fixedRun?.summaries ?? []) {
+    const codes = [...new Set(s.fixed)].map((c) => `${c} ×${s.fixed.filter((x) => x === c).length}`).join(', ');
+    errorLine(format('cli.fix.summary', { file: displayPath(cwd, s.path), count: s.fixed.length, codes }, options.lang));
+  }
 
   const problems = [...collected.problems, ...run.readErrors];
   const configProblems = new Map<string, ConfigProblem>();
@@ -131,6 +139,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     .option('--root <dir>', t('cli.option.root'))
     .option('--max-warnings <n>', t('cli.option.maxWarnings'), countParser(lang))
     .option('-q, --quiet', t('cli.option.quiet'))
+    .option('--fix', t('cli.option.fix'))
     .option('--color', t('cli.option.color'))
     .option('--no-color', t('cli.option.noColor'))
     .addHelpText('after', exitCodes)

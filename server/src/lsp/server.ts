@@ -4,8 +4,8 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  createLanguageService, diffPolicyOf, type ContractDocument, nameAt, highlights, HIGHLIGHT_TYPES,
-  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
+  createLanguageService, diffPolicyOf, NOT_CANCELLED, type ContractDocument, nameAt, highlights, HIGHLIGHT_TYPES,
+  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
@@ -28,9 +28,14 @@ export interface ServerSettings {
   readonly maxFileBytes: number;
   /** Compare the contract with git HEAD and warn when the version bump or the audit row is missing. */
   readonly versionAdvice: boolean;
+  /** The rule preset when no config file chooses one (docs/rules.md, "Presets"). */
+  readonly preset: RulePreset;
 }
 
-const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true };
+const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true, preset: 'recommended' };
+
+/** The code action kind of "fix all" (docs/rules.md, "Fixes"): `editor.codeActionsOnSave` selects it. */
+const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
 
 /** How long typing must pause before the version advice against HEAD is computed again (ms). */
 const ADVICE_DELAY_MS = 400;
@@ -101,6 +106,11 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     return state;
   };
 
+  /** The facts with the rule preset: a config file's `extends` wins over the editor setting (docs/rules.md, "Presets"). */
+  const withPreset = (facts: WorkspaceFacts, settings: ServerSettings): WorkspaceFacts => {
+    const preset: RulePreset = facts.config.preset ?? (settings.preset === 'strict' ? 'strict' : 'recommended');
+    return { ...facts, config: { ...facts.config, preset } };
+  };
   const factsOf = async (doc: TextDocument, state: DocState): Promise<WorkspaceFacts> => {
     const settings = await settingsFor(doc.uri);
     state.facts ??= service!.facts(doc.uri, state.model, settings.checkRegexBacktracking ? regexNow : false);
@@ -151,7 +161,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const state = stateOf(doc);
     const facts = await factsOf(doc, state);
     if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
-    const diagnostics: ContractDiagnostic[] = service!.validate(state.model, facts);
+    const diagnostics: ContractDiagnostic[] = service!.validate(state.model, withPreset(facts, settings));
     if (settings.versionAdvice) scheduleAdvice(doc.uri, version);
     const adviceItems = settings.versionAdvice ? (advice.get(doc.uri)?.items ?? []) : [];
     return [
@@ -241,7 +251,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         foldingRangeProvider: true,
         semanticTokensProvider: { legend: { tokenTypes: [...HIGHLIGHT_TYPES], tokenModifiers: [] }, full: true },
         codeLensProvider: { resolveProvider: false },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
         ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
@@ -364,8 +374,17 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   );
   connection.onRequest(DOCUMENT_KIND, (p: DocumentKindParams): DocumentKindResult => withDoc(p.uri, { kind: 'freeform' }, (_, s) => ({ kind: s.model.kind })));
   connection.onFoldingRanges((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.foldingRanges(contract(doc, s), {}, token).map(toFoldingRange)));
-  connection.onCodeAction((p, token) =>
-    withDoc(p.textDocument.uri, [], (doc, s) => {
+  connection.onCodeAction(async (p, token) => {
+    // Fix-on-save (`editor.codeActionsOnSave: { "source.fixAll.agentsMd": "explicit" }`): the rules' safe fixes.
+    const wantsFixAll = p.context.only?.some((k) => FIX_ALL_KIND === k || FIX_ALL_KIND.startsWith(`${k}.`)) ?? false;
+    const doc = documents.get(p.textDocument.uri);
+    if (wantsFixAll && doc && service && !SNAPSHOT_FILE.test(doc.uri)) {
+      const state = stateOf(doc);
+      const facts = withPreset(await factsOf(doc, state), await settingsFor(doc.uri));
+      const { edits } = service.fixAll(contract(doc, state, facts), { lang, diagnostics: service.validate(state.model, facts) }, token ?? NOT_CANCELLED);
+      return edits.length === 0 ? [] : [{ title: format('action.fixAll', {}, lang), kind: FIX_ALL_KIND, edit: { changes: { [doc.uri]: edits } } }];
+    }
+    return withDoc(p.textDocument.uri, [], (doc, s) => {
       const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
       const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
       return service!.codeActions(contract(doc, s), p.range, { lang, diagnostics: refs }, token).map((a): CodeAction => ({
@@ -375,8 +394,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         edit: { changes: { [doc.uri]: [...a.edits] } },
         ...(a.isPreferred ? { isPreferred: true } : {}),
       }));
-    }),
-  );
+    });
+  });
 
   documents.listen(connection);
   connection.listen();

@@ -18,7 +18,7 @@ import { DOCUMENT_FEATURES, type DocumentFeatures } from './features/service.ts'
 export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } from './types.ts';
 export type { ParsedContract } from './parse/parseContract.ts';
 export type { FileSystem } from './workspace/fileSystem.ts';
-export type { WorkspaceFacts, ResolvedConfig } from './validate/facts.ts';
+export type { WorkspaceFacts, ResolvedConfig, RulePreset } from './validate/facts.ts';
 export type { ConfigProblem } from './workspace/resolveFacts.ts';
 export { Workspace, CONFIG_NAMES } from './workspace/resolveFacts.ts';
 export { RULES, ruleByCode } from './validate/catalogue.ts';
@@ -135,9 +135,9 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   return service;
 }
 
-export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type ContractDocument, type DocumentFeatures, type FeatureOptions, type ReferencesOptions, type RenameOptions } from './features/service.ts';
+export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type ContractDocument, type DocumentFeatures, type FeatureOptions, type FixAllOptions, type ReferencesOptions, type RenameOptions } from './features/service.ts';
 export { schemaDocs, ruleDocs } from './features/hover.ts';
-export { sectionSkeleton, type DiagnosticRef } from './features/codeActions.ts';
+export { sectionSkeleton, applyEdits, type DiagnosticRef } from './features/codeActions.ts';
 export { nameAt } from './features/navigation.ts';
 export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
 export type * from './features/types.ts';

@@ -3,10 +3,12 @@ import type { ParsedContract } from '../parse/parseContract.ts';
 import type { CodeActionEntry, TextEditResult } from './types.ts';
 import type { SectionModel } from '../model/types.ts';
 import { SECTIONS, type SectionSpec } from '../schema/sections.ts';
-import { lineIndexOf, textAt } from '../model/text.ts';
+import { lineIndexOf } from '../model/text.ts';
+import { LineIndex } from '../text/lineIndex.ts';
 import { locate } from '../model/locate.ts';
 import { labelOf } from './completion.ts';
 import { format } from '../l10n/format.ts';
+import { ruleByCode } from '../validate/catalogue.ts';
 
 /** The part of a diagnostic a code action needs. */
 export interface DiagnosticRef {
@@ -75,8 +77,8 @@ const spec = (key: string) => SECTIONS.find((s) => s.key === key)!;
 /**
  * Code actions for the diagnostics in a request's context: add a missing section's skeleton,
  * add the audit row for the current version, add a FAILURE_PROTOCOL fallback for a HITL
- * scenario, add missing tool schema stubs, quote an unquoted template, apply a suggested title,
- * update a resource hash; and for every diagnostic, disable its rule for that line or the file.
+ * scenario, add missing tool schema stubs, update a resource hash, and each rule's own fix (declared beside
+ * its check); and for every diagnostic, disable its rule for that line or the file.
  */
 export function codeActions(model: ParsedContract, diagnostics: readonly DiagnosticRef[], options: CodeActionOptions = {}): CodeActionEntry[] {
   const today = options.today ?? new Date().toISOString().slice(0, 10);
@@ -130,21 +132,41 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
         out.push({ title: t(title, { tool: String(args['tool']) }), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: at(endOfContent(model, stop)), newText: `\n\n${block}` }] });
         break;
       }
-      case 'template-unquoted':
-        out.push({ title: t('action.quoteTemplate'), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: d.range, newText: `"${textAt(model, d.range)}"` }] });
-        break;
-      case 'unknown-section':
-        if (args['suggestion']) out.push({ title: t('action.changeTitle', { title: String(args['suggestion']) }), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: [{ range: d.range, newText: String(args['suggestion']) }] });
-        break;
       case 'resource-hash-mismatch':
         if (args['actual']) out.push({ title: t('action.recordHash', { name: String(args['name']) }), kind: 'quickfix', fixes: [d.code], edits: [{ range: d.range, newText: String(args['actual']) }] });
         break;
       default:
         break;
     }
+    // Fixes declared beside their checks (validate/rules/*.ts).
+    const fix = ruleByCode(d.code)?.fix?.(d, model);
+    if (fix) out.push({ title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: fix.edits });
     out.push(...disableActions(model, d, lang));
   }
   return out;
+}
+
+/**
+ * The safe fixes of every diagnostic, as one set of edits (`agents-md lint --fix`, the editor's
+ * `source.fixAll.agentsMd`): a fix whose edits overlap an earlier one's is left for the next
+ * pass, so no text is edited twice. Returns the edits in document order and the codes fixed.
+ */
+export function fixAll(model: ParsedContract, diagnostics: readonly DiagnosticRef[]): { edits: TextEditResult[]; fixed: string[] } {
+  const edits: TextEditResult[] = [];
+  const fixed: string[] = [];
+  const idx = lineIndexOf(model);
+  const spans: [number, number][] = [];
+  for (const d of diagnostics) {
+    const fix = ruleByCode(d.code)?.fix?.(d, model);
+    if (!fix?.safe) continue;
+    const own = fix.edits.map((e) => [idx.offsetAt(e.range.start), idx.offsetAt(e.range.end)] as [number, number]);
+    if (own.some(([a, b]) => spans.some(([c, e]) => a < e && c < b || (a === b && a === c)))) continue;
+    spans.push(...own);
+    edits.push(...fix.edits);
+    fixed.push(d.code);
+  }
+  edits.sort((a, b) => idx.offsetAt(a.range.start) - idx.offsetAt(b.range.start));
+  return { edits, fixed };
 }
 
 /** "Disable <rule> for this line" (around the table or fence it sits in) and "…for this file". */
@@ -178,4 +200,13 @@ function disableActions(model: ParsedContract, d: DiagnosticRef, lang: string): 
   const fileLine = fm ? fm.range.end.line + 1 : 0;
   actions.push({ title: format('action.disableFile', { code: d.code }, lang), kind: 'quickfix', fixes: [d.code], edits: [{ range: at(pos(fileLine, 0)), newText: `<!-- agents-md-disable-file ${d.code} -->\n` }] });
   return actions;
+}
+
+/** `text` with `edits` applied (non-overlapping, any order); text outside the edits is kept byte for byte. */
+export function applyEdits(text: string, edits: readonly TextEditResult[]): string {
+  const idx = new LineIndex(text);
+  const sorted = edits.map((e) => ({ start: idx.offsetAt(e.range.start), end: idx.offsetAt(e.range.end), newText: e.newText })).sort((a, b) => b.start - a.start);
+  let out = text;
+  for (const e of sorted) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+  return out;
 }

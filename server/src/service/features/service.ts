@@ -12,7 +12,7 @@ import { hover } from './hover.ts';
 import { completion } from './completion.ts';
 import { definition, prepareRename, references, rename } from './navigation.ts';
 import { documentSymbols, foldingRanges } from './symbols.ts';
-import { codeActions, type DiagnosticRef } from './codeActions.ts';
+import { codeActions, fixAll, type DiagnosticRef } from './codeActions.ts';
 import type { CodeActionEntry, CompletionEntry, FoldingEntry, HoverResult, LocationResult, SymbolEntry, TextEditResult } from './types.ts';
 
 /** A contract as the features see it. */
@@ -52,6 +52,11 @@ export interface CodeActionOptions extends FeatureOptions {
   readonly today?: string;
 }
 
+export interface FixAllOptions extends FeatureOptions {
+  /** The document's diagnostics (all of them: the safe fixes of each are applied). */
+  readonly diagnostics: readonly DiagnosticRef[];
+}
+
 /** The editor features of the language service. */
 export interface DocumentFeatures {
   hover(document: ContractDocument, position: Position, options: FeatureOptions, token: CancellationToken): HoverResult | undefined;
@@ -63,6 +68,8 @@ export interface DocumentFeatures {
   documentSymbols(document: ContractDocument, options: FeatureOptions, token: CancellationToken): SymbolEntry[];
   foldingRanges(document: ContractDocument, options: FeatureOptions, token: CancellationToken): FoldingEntry[];
   codeActions(document: ContractDocument, range: Range, options: CodeActionOptions, token: CancellationToken): CodeActionEntry[];
+  /** The rules' safe fixes as one set of non-overlapping edits (`agents-md lint --fix`, `source.fixAll.agentsMd`) and the codes fixed. */
+  fixAll(document: ContractDocument, options: FixAllOptions, token: CancellationToken): { edits: TextEditResult[]; fixed: string[] };
 }
 
 /** The features, each answering empty once its token is cancelled. */
@@ -77,4 +84,5 @@ export const DOCUMENT_FEATURES: DocumentFeatures = {
   foldingRanges: (d, _o, t) => (t.isCancellationRequested ? [] : foldingRanges(d.model)),
   // The range narrows nothing yet: the client sends the diagnostics of the range it asks about.
   codeActions: (d, _r, o, t) => (t.isCancellationRequested ? [] : codeActions(d.model, o.diagnostics, { ...(o.lang ? { lang: o.lang } : {}), ...(o.today ? { today: o.today } : {}) })),
+  fixAll: (d, o, t) => (t.isCancellationRequested ? { edits: [], fixed: [] } : fixAll(d.model, o.diagnostics)),
 };

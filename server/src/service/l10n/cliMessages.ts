@@ -23,6 +23,8 @@ export const CLI_MESSAGES = {
   'cli.option.root': 'workspace root: where configuration lookup stops, cross-file references and resources are resolved, SARIF paths are relative to (default: the current directory)',
   'cli.option.maxWarnings': 'exit 1 when more than n warnings are found (info and hints do not count)',
   'cli.option.quiet': 'report errors only',
+  'cli.option.fix': 'apply the safe fixes (docs/rules.md, "Fixes"), write the files and report what is left',
+  'cli.fix.summary': '{file}: fixed {count, plural, one {# problem} other {# problems}} ({codes})',
   'cli.option.color': 'force coloured text output',
   'cli.option.noColor': 'disable coloured text output (also: NO_COLOR=1, or output not to a terminal)',
   'cli.rules.description': 'List the rules: code, default severity and summary.',

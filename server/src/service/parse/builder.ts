@@ -2,6 +2,7 @@ import type { Code, Heading, ListItem, Nodes, Paragraph } from 'mdast';
 import type { Range } from '../types.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 import type { ParsedBlock } from './yamlBlock.ts';
+import { suggestField } from './suggest.ts';
 import { fieldForLabel, type FieldSpec } from '../schema/sections.ts';
 import type { Finding, PointerSpan, ProseInfo } from '../model/types.ts';
 
@@ -31,6 +32,12 @@ export class SliceLocator {
 }
 
 export type Mutable = Record<string, unknown>;
+
+/** An unknown label, with the field it most likely means when there is one (docs/rules.md, unknown-field). */
+export function unknownField(range: Range, label: string, section: string, fields: readonly FieldSpec[] | undefined): Finding {
+  const suggestion = fields ? suggestField(label, fields) : undefined;
+  return { code: 'unknown-field', range, args: { label, section, ...(suggestion ? { suggestion } : {}) }, ...(suggestion ? { variant: 'suggest' } : {}) };
+}
 
 /** A problem of a YAML/JSON block as a finding at its place in the document (variant and arguments kept). */
 export function problemFinding(pr: ParsedBlock['problems'][number], mapper: (span: readonly [number, number]) => Range): Finding {

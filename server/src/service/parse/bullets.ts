@@ -109,7 +109,8 @@ export function interpretBullet(form: BulletForm, input: BulletInput): BulletOut
       spans.set('/actions', { key: l.labelRange, value: l.valueRange });
       actions.forEach((a, i) => {
         const span = spans.get(`/actions/${i}`)!;
-        const code = /(?:error[_ ]?code|code|错误码)\s*[:：=]?\s*`?([A-Z][A-Z0-9_]*)`?/.exec(a);
+        // "Return error_code `URG001`", and the shorter "return `MEMORY_STALE`" (code in backticks).
+        const code = /(?:error[_ ]?code|code|错误码)\s*[:：=]?\s*`?([A-Z][A-Z0-9_]*)`?/.exec(a) ?? /^(?:return|returns|respond with|返回)\s*`([A-Z][A-Z0-9_]*)`/i.exec(a);
         if (code && item['code'] === undefined) {
           item['code'] = code[1]!;
           spans.set('/code', { value: span.value });

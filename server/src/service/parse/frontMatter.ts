@@ -15,6 +15,10 @@ export function buildFrontMatter(b: Builder, tree: Root): SectionModel['frontMat
   fm.addBlock(block, asFence, '');
   for (const f of fm.findings) b.findings.push(f);
   const value = block.value && typeof block.value === 'object' && !Array.isArray(block.value) ? (block.value as Record<string, unknown>) : {};
+  // Front matter that does not parse contributes nothing but its `contract:` marker, so that a
+  // typo elsewhere in it does not silently turn a contract into a free-form file.
+  const marker = block.value === undefined ? /^contract:[ \t]*(true|false)[ \t]*$/m.exec(node.value) : null;
+  if (marker) value['contract'] = marker[1] === 'true';
   if (block.value !== null && block.value !== undefined && value !== block.value) {
     b.findings.push({ code: 'schema', range: b.loc.nodeRange(node), variant: 'frontMatter' });
   }

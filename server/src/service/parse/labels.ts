@@ -7,7 +7,7 @@ import { normaliseLabel } from '../schema/normalise.ts';
 import type { PointerSpan } from '../model/types.ts';
 import { interpretBullet } from './bullets.ts';
 import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
-import { allNestedItems, isYamlish, labelOf, nestedItems, type Builder, type Labelled, type Mutable, type SliceLocator } from './builder.ts';
+import { allNestedItems, isYamlish, labelOf, nestedItems, unknownField, type Builder, type Labelled, type Mutable, type SliceLocator } from './builder.ts';
 
 // The labelled-bullet form (docs/contract-format.md, "Labelled bullets"): `- **Label**: value`
 // with nested bullets, for objects (a section, a tool, a pool) and for the items of array sections.
@@ -118,7 +118,7 @@ export function fillObjectFromList(b: Builder, obj: Mutable, prefix: string, fie
     }
     const field = fieldForLabel(fields, l.label);
     if (!field) {
-      b.findings.push({ code: 'unknown-field', range: l.labelRange, args: { label: l.label, section: sectionTitle } });
+      b.findings.push(unknownField(l.labelRange, l.label, sectionTitle, fields));
       continue;
     }
     const nested = nestedItems(item);

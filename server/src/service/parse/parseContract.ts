@@ -6,18 +6,23 @@ import { buildSection } from './buildSection.ts';
 import { shiftSection } from './shift.ts';
 import { blockPool } from './blocks.ts';
 import { sectionForTitle } from '../schema/sections.ts';
+import { normaliseLabel } from '../schema/normalise.ts';
 
 /**
- * Whether a recognised section counts towards recognising the file as a contract: its title is
- * written in the contract's ALL_CAPS style (`## HUMAN_IN_THE_LOOP`, `## VERSIONING & AUDIT`) or
- * in Chinese. Ordinary AGENTS.md files use titles such as `## Error Handling`, `## Changelog` or
- * `## Role`, which are aliases of contract sections but must not turn the file into a contract
- * (docs/contract-format.md §1). Such sections are still read once the file is a contract.
+ * How a recognised section counts towards recognising the file as a contract
+ * (docs/contract-format.md §1). `strong`: its title is written in the contract's ALL_CAPS style
+ * (`## HUMAN_IN_THE_LOOP`, `## VERSIONING & AUDIT`) or in Chinese. `weak`: it is the canonical
+ * title of a section only contracts have, in another case (`## Memory Contract`,
+ * `## Failure Protocol`: `x-section.anyCase`); two of those make a contract, one alone does not
+ * make a partial one. Ordinary AGENTS.md files use titles such as `## Error Handling`,
+ * `## Changelog` or `## Role`, which are aliases of contract sections but do not count; such
+ * sections are still read once the file is a contract.
  */
-function countsForRecognition(s: SectionModel): boolean {
-  if (!s.spec) return false;
+export function recognitionOf(s: Pick<SectionModel, 'spec' | 'title'>): 'strong' | 'weak' | undefined {
+  if (!s.spec) return undefined;
   const t = s.title ?? '';
-  return (/[A-Z]/.test(t) && t === t.toUpperCase()) || /\p{Script=Han}/u.test(t);
+  if ((/[A-Z]/.test(t) && t === t.toUpperCase()) || /\p{Script=Han}/u.test(t)) return 'strong';
+  return s.spec.anyCase && normaliseLabel(t) === normaliseLabel(s.spec.title) ? 'weak' : undefined;
 }
 
 /**
@@ -62,10 +67,13 @@ function compose(text: string, sections: SectionModel[]): ParsedContract {
   const preamble = sections[0]!;
   const fm = preamble.frontMatter?.value ?? {};
   let recognised = 0;
+  let weak = 0;
 
   for (const s of sections) {
     if (!s.spec) continue;
-    if (countsForRecognition(s)) recognised++;
+    const counts = recognitionOf(s);
+    if (counts === 'strong') recognised++;
+    else if (counts === 'weak') weak++;
     const first = owners.get(s.spec.key);
     if (first) {
       findings.push({
@@ -102,6 +110,6 @@ function compose(text: string, sections: SectionModel[]): ParsedContract {
   }
   // `contract: true` forces a contract, `contract: false` a free-form file.
   const marker = fm['contract'];
-  const kind: DocumentKind = marker === false ? 'freeform' : marker === true || recognised >= 2 ? 'contract' : recognised === 1 ? 'partial' : 'freeform';
+  const kind: DocumentKind = marker === false ? 'freeform' : marker === true || recognised + weak >= 2 ? 'contract' : recognised === 1 ? 'partial' : 'freeform';
   return { text, lineCount: sections[sections.length - 1]!.endLine, kind, sections, owners, data, findings };
 }

@@ -5,7 +5,7 @@ import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from
 import { normaliseLabel } from '../schema/normalise.ts';
 import type { PointerSpan } from '../model/types.ts';
 import { coerceScalar, stripCode } from '../model/values.ts';
-import { headingTextRange, isYamlish, labelOf, noteProse, plainText, type Builder, type Mutable } from './builder.ts';
+import { headingTextRange, isYamlish, labelOf, noteProse, plainText, unknownField, type Builder, type Mutable } from './builder.ts';
 import { appendBulletItem, fillObjectFromList, setField } from './labels.ts';
 import { appendBlockItems, mergeMapping, soleSectionKey } from './yamlMerge.ts';
 import { appendTableRows, fillObjectFromTable } from './tables.ts';
@@ -126,7 +126,7 @@ export function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootCo
       const l = labelOf(b, node, spec.fields);
       const f = l && fieldForLabel(spec.fields, l.label);
       if (l && f) setField(b, obj, '', f, l, [], seen);
-      else if (l) b.findings.push({ code: 'unknown-field', range: l.labelRange, args: { label: l.label, section: spec.title } });
+      else if (l) b.findings.push(unknownField(l.labelRange, l.label, spec.title, spec.fields));
       else noteProse(b, node);
     }
   }

@@ -3,7 +3,7 @@ import type { Range } from '../types.ts';
 import { pointerSegment } from './yamlBlock.ts';
 import { fieldForLabel, type SectionSpec } from '../schema/sections.ts';
 import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
-import { plainText, type Builder, type Mutable } from './builder.ts';
+import { plainText, unknownField, type Builder, type Mutable } from './builder.ts';
 import { setField } from './labels.ts';
 
 // The GFM table form: one item per row (array sections) or `| Field | Value |` rows (object sections).
@@ -16,7 +16,7 @@ export function appendTableRows(b: Builder, items: unknown[], spec: SectionSpec,
     const label = plainText(cell).trim();
     const field = fieldForLabel(spec.fields, label);
     const range = cellContent(b, cell).range;
-    if (!field && label) b.findings.push({ code: 'unknown-field', range, args: { label, section: spec.title } });
+    if (!field && label) b.findings.push(unknownField(range, label, spec.title, spec.fields));
     return { field, range };
   });
   for (const row of rows) {
@@ -66,7 +66,7 @@ export function fillObjectFromTable(b: Builder, obj: Mutable, prefix: string, sp
     const field = fieldForLabel(spec.fields, label);
     const keyRange = cellContent(b, k).range;
     if (!field) {
-      b.findings.push({ code: 'unknown-field', range: keyRange, args: { label, section: spec.title } });
+      b.findings.push(unknownField(keyRange, label, spec.title, spec.fields));
       continue;
     }
     const value = cellContent(b, v);

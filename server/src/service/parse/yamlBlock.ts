@@ -148,7 +148,13 @@ function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
   if (root) spans.set('', { value: span(root as Node) });
   const value = root ? convert(root, '', 0) : null;
   if (budget < 0) problems.push({ code: syntaxCode, span: [0, Math.min(1, text.length)], args: { limit: MAX_NODES }, variant: 'tooManyNodes' });
-  return { value, spans, problems };
+  const syntax = problems.filter((p) => p.code === syntaxCode);
+  if (syntax.length === 0) return { value, spans, problems };
+  // A block that does not parse contributes nothing (docs/contract-format.md §4.3), and one mistake
+  // gives one message: the first syntax error not already explained by an unquoted template.
+  const templates = problems.filter((p) => p.code === 'template-unquoted');
+  const first = syntax.find((p) => !templates.some((t) => t.span[0] <= p.span[0] && p.span[0] < t.span[1]));
+  return { value: undefined, spans: new Map(), problems: problems.filter((p) => p.code !== syntaxCode || p === first) };
 }
 
 function span(node: Node): OffsetSpan {

@@ -2,16 +2,20 @@ import type { Code } from 'mdast';
 import type { Range } from '../types.ts';
 import { pointerSegment, type ParsedBlock } from './yamlBlock.ts';
 import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../schema/sections.ts';
-import { fenceMapper, problemFinding, type Builder, type Mutable } from './builder.ts';
+import { fenceMapper, problemFinding, unknownField, type Builder, type Mutable } from './builder.ts';
 
 // The YAML/JSON block form: a fenced mapping merged into an object, or a list appended as items.
 
 /** Merges a YAML mapping into an object, keys matched by field key or alias. */
 export function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: readonly FieldSpec[] | undefined, block: ParsedBlock, code: Code, seen: Map<string, Range>, from = '', sectionTitle = ''): void {
-  const value = from ? (block.value as Mutable)[from.slice(1)] : block.value;
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return;
+  const value = from ? (block.value as Mutable | undefined)?.[from.slice(1)] : block.value;
   const mapper = fenceMapper(b.loc, code);
   if (!mapper) return;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    // A block that did not parse still reports why.
+    if (block.value === undefined) for (const pr of block.problems) b.findings.push(problemFinding(pr, mapper));
+    return;
+  }
   // Source key segment → destination key, for the keys that were merged.
   const accepted = new Map<string, string>();
   for (const [k, v] of Object.entries(value as Mutable)) {
@@ -20,7 +24,7 @@ export function mergeMapping(b: Builder, obj: Mutable, prefix: string, fields: r
     const span = block.spans.get(`${from}/${pointerSegment(k)}`);
     const keyRange = span?.key ? mapper(span.key) : mapper([0, 0]);
     if (fields && !field) {
-      b.findings.push({ code: 'unknown-field', range: keyRange, args: { label: k, section: sectionTitle } });
+      b.findings.push(unknownField(keyRange, k, sectionTitle, fields));
       continue;
     }
     const prev = seen.get(key);

@@ -257,6 +257,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'prompt.format': '- Answer in {format} only.',
   'prompt.guard': '- {rule}',
   'prompt.language': '- Write in {language}.',
+  'prompt.language-user': '- Answer in the language the user wrote in.',
   'prompt.schema': 'Your final answer must match this JSON Schema:',
   'prompt.budgets': 'You have at most {steps} steps and {tokens} tokens.',
   'prompt.entities': 'Entities extracted from the request: {entities}.',

@@ -54,7 +54,7 @@ export function buildSystemPrompt(view: ContractView, context: readonly ContextB
     for (const c of constraints) {
       if (c.type === 'output_format' && c.format) out.push(runMessage('prompt.format', { format: c.format }));
       if (c.type === 'safety_guard' && c.rule) out.push(runMessage('prompt.guard', { rule: c.rule }));
-      if (c.type === 'language' && c.language) out.push(runMessage('prompt.language', { language: c.language }));
+      if (c.type === 'language' && c.language) out.push(c.language.toLowerCase() === 'user' ? runMessage('prompt.language-user') : runMessage('prompt.language', { language: c.language }));
     }
   }
   if (view.outputSchema) out.push('', runMessage('prompt.schema'), JSON.stringify(view.outputSchema));

@@ -38,6 +38,11 @@ export interface SectionSpec {
   /** The aliases as written in the schema (`x-section.aliases`), English and Chinese. */
   readonly aliases: readonly string[];
   readonly required: boolean;
+  /**
+   * `x-section.anyCase`: the canonical title is one only a contract uses (`Memory Contract`,
+   * `Failure Protocol`), so it marks a contract whatever its case (docs/contract-format.md §1).
+   */
+  readonly anyCase: boolean;
   /** `object`: fields; `array`: a list of items; `schema`: a free JSON Schema (OUTPUT_SCHEMA). */
   readonly shape: 'object' | 'array' | 'schema';
   readonly schema: JsonSchema;
@@ -87,7 +92,7 @@ function buildSpecs(): SectionSpec[] {
   const props = (contractSchema['properties'] ?? {}) as Record<string, JsonSchema>;
   const specs: SectionSpec[] = [];
   for (const [key, prop] of Object.entries(props)) {
-    const meta = prop['x-section'] as { title: string; aliases?: string[]; required?: boolean } | undefined;
+    const meta = prop['x-section'] as { title: string; aliases?: string[]; required?: boolean; anyCase?: boolean } | undefined;
     if (!meta) continue;
     const ref = (prop['$ref'] ?? (prop['allOf'] as JsonSchema[] | undefined)?.[0]?.['$ref']) as string | undefined;
     const schema = (ref && schemaById(ref)) || prop;
@@ -102,6 +107,7 @@ function buildSpecs(): SectionSpec[] {
       titles,
       aliases: meta.aliases ?? [],
       required: meta.required === true,
+      anyCase: meta.anyCase === true,
       shape,
       schema,
       fields,

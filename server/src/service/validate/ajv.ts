@@ -20,14 +20,15 @@ const re2RegExp = Object.assign(
   { code: 'RE2JS' },
 );
 
-function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, validateSchema: false, code: { regExp: re2RegExp } });
+function createAjv(verbose = false): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, verbose, strict: false, allowUnionTypes: true, validateSchema: false, code: { regExp: re2RegExp } });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addVocabulary(VOCABULARY);
   return ajv;
 }
 
-const ajv = createAjv();
+// `verbose` keeps the offending value and its schema on each error: messages quote the value and the schema's example.
+const ajv = createAjv(true);
 for (const s of sectionSchemas) ajv.addSchema(s as object);
 let contractValidator: ValidateFunction | undefined;
 

@@ -1,8 +1,14 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 
+/** A value as the user wrote it, short: strings bare in backticks, others as JSON. */
+function shown(v: unknown): string {
+  const t = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  return `\`${t.length > 40 ? `${t.slice(0, 37)}…` : t}\``;
+}
+
 /**
  * An ajv error as a message variant of rule `schema` and its arguments, so that schema errors are
- * whole translatable templates rather than ajv's English text (issue 6). Keywords without a
+ * whole translatable templates rather than ajv's English text (docs/localisation.md). Keywords without a
  * variant keep ajv's text in `{detail}` (the `schema` default message); the contract schemas use
  * only the keywords mapped here. `path` is the readable location (`budgets.max_steps`).
  */
@@ -13,9 +19,10 @@ export function schemaErrorMessage(e: ErrorObject, path: string): { variant?: st
     case 'required':
       return { variant: 'required', args: { path, field: String(p['missingProperty'] ?? '') } };
     case 'enum':
-      return { variant: 'enum', args: { path, allowed: list(p['allowedValues'] ?? []) } };
-    case 'const':
-      return { variant: 'enum', args: { path, allowed: list(p['allowedValue']) } };
+    case 'const': {
+      const allowed = list(p['allowedValues'] ?? p['allowedValue'] ?? []);
+      return 'data' in e ? { variant: 'enumValue', args: { path, allowed, value: shown(e.data) } } : { variant: 'enum', args: { path, allowed } };
+    }
     case 'type':
       return { variant: 'type', args: { path, type: (Array.isArray(p['type']) ? p['type'] : String(p['type']).split(',')).join(' | ') } };
     case 'minimum':
@@ -27,8 +34,14 @@ export function schemaErrorMessage(e: ErrorObject, path: string): { variant?: st
       return Number(p['limit']) === 1 ? { variant: 'empty', args: { path } } : { variant: 'minLength', args: { path, limit: Number(p['limit']) } };
     case 'minItems':
       return { variant: 'minItems', args: { path, limit: Number(p['limit']) } };
-    case 'pattern':
-      return { variant: 'pattern', args: { path, pattern: String(p['pattern']) } };
+    case 'pattern': {
+      // A long regular expression tells a reader nothing: show an example of the form instead.
+      const examples = (e.parentSchema as Record<string, unknown> | undefined)?.['examples'];
+      const example = Array.isArray(examples) && examples.length > 0 ? shown(examples[0]) : undefined;
+      const pattern = String(p['pattern']);
+      if (example && 'data' in e) return { variant: 'patternExample', args: { path, value: shown(e.data), example } };
+      return { variant: 'pattern', args: { path, pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern } };
+    }
     case 'format':
       return { variant: 'format', args: { path, format: String(p['format']) } };
     default:

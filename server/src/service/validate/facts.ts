@@ -20,11 +20,16 @@ export interface ModelSettings {
   readonly retries?: number;
 }
 
+/** `recommended` (the default): findings worth acting on; `strict` adds style and quality advice. */
+export type RulePreset = 'recommended' | 'strict';
+
 /** A rule's setting in configuration: a severity, `off`, or a severity with options. */
 export type RuleSetting = Severity | 'off' | { readonly severity?: Severity | 'off'; readonly options?: Readonly<Record<string, unknown>> };
 
 /** The configuration (schemas/config.schema.json) after `extends` and defaults are applied. */
 export interface ResolvedConfig {
+  /** The rule preset (`extends: strict`); undefined when no config file chose one (docs/rules.md, "Presets"). */
+  readonly preset?: RulePreset;
   readonly rules: Readonly<Record<string, RuleSetting>>;
   readonly contracts: { readonly include: readonly string[]; readonly exclude: readonly string[] };
   readonly sharedPools: readonly { readonly name: string; readonly description?: string; readonly metadata?: readonly string[] }[];

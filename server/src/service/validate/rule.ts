@@ -1,7 +1,7 @@
-import type { Severity } from '../types.ts';
+import type { Range, Severity } from '../types.ts';
 import type { Finding, PointerSpan, SectionModel } from '../model/types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
-import type { WorkspaceFacts } from './facts.ts';
+import type { RulePreset, WorkspaceFacts } from './facts.ts';
 
 /** Where a rule comes from, for its docs: a seed document or a section of the brief. */
 export type RuleSource = string;
@@ -36,6 +36,16 @@ export interface RuleMeta {
   readonly examples: RuleExample;
   /** Rules that need the workspace (other files, config lists) say so; the docs show it. */
   readonly needsWorkspace?: boolean;
+  /**
+   * The preset that turns the rule on: `recommended` (the default) or `strict` (style and
+   * quality advice, off unless the config says `extends: strict` or sets the rule).
+   */
+  readonly preset?: RulePreset;
+  /**
+   * What fixes the rule's findings, for docs/rules.md: `safe` (applied by `agents-md lint --fix`
+   * and fix-on-save) or `quickfix` (offered in the editor, applied by the user).
+   */
+  readonly fixKind?: 'safe' | 'quickfix';
   /** `document` rules compare sections with each other; they do not run on partial contracts. */
   readonly scope?: 'section' | 'document';
 }
@@ -53,7 +63,26 @@ export interface RuleContext {
   locate(pointer: string, exact?: boolean): PointerSpan | undefined;
 }
 
-/** A rule: its meta, and a check unless its findings come from the parser. */
+/** The part of a finding (or diagnostic) a fix reads: where, and its structured arguments. */
+export interface FixTarget {
+  readonly range: Range;
+  readonly args?: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * A rule's fix for one finding: a title (message id of the features catalogue and its
+ * arguments), the edits, and whether `agents-md lint --fix` and fix-on-save may apply it
+ * unattended (`safe`: it changes only the text the finding points at, to what the message said).
+ */
+export interface RuleFix {
+  readonly titleId: string;
+  readonly titleArgs?: Readonly<Record<string, string | number>>;
+  readonly edits: readonly { readonly range: Range; readonly newText: string }[];
+  readonly safe: boolean;
+}
+
+/** A rule: its meta, a check unless its findings come from the parser, and its fix beside it. */
 export interface Rule extends RuleMeta {
   check?(ctx: RuleContext): Iterable<Finding>;
+  fix?(target: FixTarget, model: ParsedContract): RuleFix | undefined;
 }

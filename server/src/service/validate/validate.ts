@@ -1,13 +1,23 @@
 import type { ContractDiagnostic, Severity } from '../types.ts';
 import type { Finding } from '../model/types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { EMPTY_FACTS, type RuleSetting, type WorkspaceFacts } from './facts.ts';
+import { EMPTY_FACTS, type RulePreset, type RuleSetting, type WorkspaceFacts } from './facts.ts';
 import { readDirectives } from './directives.ts';
 import { RULES, ruleByCode } from './catalogue.ts';
 import type { RuleContext } from './rule.ts';
 import { locate } from '../model/locate.ts';
 import { ruleMessageId } from './messages.ts';
 import { format } from '../l10n/format.ts';
+
+/**
+ * A rule's setting: the configured one, or `off` for a `strict` rule outside the strict preset
+ * (docs/rules.md, "Presets").
+ */
+function effectiveSetting(code: string, settings: Record<string, RuleSetting>, preset: RulePreset) {
+  const s = settings[code];
+  if (s === undefined && preset !== 'strict' && ruleByCode(code)?.preset === 'strict') return { severity: 'off' as const, options: {} };
+  return settingOf(s);
+}
 
 function settingOf(s: RuleSetting | undefined): { severity?: Severity | 'off'; options: Record<string, unknown> } {
   if (s === undefined) return { options: {} };
@@ -27,8 +37,9 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
   const partial = model.kind === 'partial';
   const directives = readDirectives(model.sections, model.lineCount);
   const settings: Record<string, RuleSetting> = { ...facts.config.rules, ...directives.fileSettings };
+  const preset = facts.config.preset ?? 'recommended';
   const findings: Finding[] = [...fileFindings];
-  if (model.kind === 'freeform') return toDiagnostics(findings, settings, directives);
+  if (model.kind === 'freeform') return toDiagnostics(findings, settings, directives, preset);
 
   for (const s of model.sections) {
     if (partial && !s.spec && !(s.kind === 'preamble' && [...model.owners.values()].includes(s))) {
@@ -48,7 +59,7 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
   const base = { model, data: model.data, facts, section: (k: string) => model.owners.get(k), locate: (p: string, exact?: boolean) => locate(model, p, exact) };
   for (const rule of RULES) {
     if (!rule.check || (partial && rule.scope === 'document')) continue;
-    const setting = settingOf(settings[rule.code]);
+    const setting = effectiveSetting(rule.code, settings, preset);
     if (setting.severity === 'off') continue;
     const ctx: RuleContext = { ...base, options: setting.options };
     try {
@@ -58,14 +69,14 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
     }
   }
 
-  return toDiagnostics(findings, settings, directives);
+  return toDiagnostics(findings, settings, directives, preset);
 }
 
-function toDiagnostics(findings: readonly Finding[], settings: Record<string, RuleSetting>, directives: ReturnType<typeof readDirectives>): ContractDiagnostic[] {
+function toDiagnostics(findings: readonly Finding[], settings: Record<string, RuleSetting>, directives: ReturnType<typeof readDirectives>, preset: RulePreset): ContractDiagnostic[] {
   const out: ContractDiagnostic[] = [];
   for (const f of findings) {
     const rule = ruleByCode(f.code);
-    const setting = settingOf(settings[f.code]);
+    const setting = effectiveSetting(f.code, settings, preset);
     if (setting.severity === 'off') continue;
     if (directives.isDisabled(f.code, f.range.start.line)) continue;
     const severity: Severity = setting.severity ?? rule?.severity ?? 'error';

@@ -168,6 +168,11 @@ export class Workspace {
     for (const p of validateConfig(data)) problems.push(configProblem(uri, p.messageId, p.args));
     if (typeof data !== 'object' || Array.isArray(data)) return {};
     const own = data as Record<string, unknown>;
+    // `extends: strict` (or `recommended`) picks a rule preset rather than a file (docs/rules.md, "Presets").
+    if (own['extends'] === 'strict' || own['extends'] === 'recommended') {
+      const { extends: preset, ...rest } = own;
+      return { ...rest, preset };
+    }
     if (typeof own['extends'] === 'string' && depth < 5) {
       const base = await this.loadConfig(Utils.joinPath(Utils.dirname(URI.parse(uri)), own['extends']).toString(), problems, depth + 1);
       const rules = { ...((base['rules'] as object) ?? {}), ...((own['rules'] as object) ?? {}) };

@@ -20,8 +20,9 @@ const ID_GOOD = `## AGENT_IDENTITY
 export const roleCompleteness: Rule = {
   code: 'role-completeness',
   severity: 'warning',
+  preset: 'strict',
   summary: 'AGENT_IDENTITY states the goal, allowed and forbidden actions, what to do when information is missing, the output standard and the executable boundary.',
-  description: 'Seed 003: a role definition is a work manual, not a name tag. Without a goal the agent cannot arbitrate conflicts; without ✅/❌ boundaries it invents tools; without a rule for missing information it loops trying to fill gaps; without an output standard nobody can check it; and without saying what it may do directly versus what needs confirmation it keeps asking for confirmation (seed 003\'s troubleshooting table).',
+  description: 'Seed 003: a role definition is a work manual, not a name tag. Without a goal the agent cannot arbitrate conflicts; without ✅/❌ boundaries it invents tools; without a rule for missing information it loops trying to fill gaps; without an output standard nobody can check it; and without saying what it may do directly versus what needs confirmation it keeps asking for confirmation (seed 003\'s troubleshooting table). HUMAN_IN_THE_LOOP rows and approval flags on tools or in BUDGETS count as saying what needs confirmation.',
   source: 'seed 003 §2.1 and §4.1',
   messages: { default: 'AGENT_IDENTITY is not a complete role definition (goal, allowed and forbidden actions, behaviour on missing information, output standard, what it may do directly). Add {fields}.' },
   examples: {
@@ -39,7 +40,9 @@ export const roleCompleteness: Rule = {
     if (!b.some((x) => x.includes('✅')) || !b.some((x) => x.includes('❌'))) missing.push('**Hard Boundaries** (✅ + ❌)');
     if (!str(id['on_missing_information'])) missing.push('**On Missing Information**');
     if (!str(id['output_standard'])) missing.push('**Output Standard**');
-    if (!id['may_act_directly'] && !id['needs_confirmation']) missing.push('**May Act Directly** / **Needs Confirmation**');
+    // HITL rows and approval flags already say what needs confirmation.
+    const confirmed = arr(data['human_in_the_loop']).length > 0 || arr(obj(data['budgets'])?.['requires_approval']).length > 0 || arr(data['tools']).some((t) => obj(t)?.['requires_approval'] === true);
+    if (!id['may_act_directly'] && !id['needs_confirmation'] && !confirmed) missing.push('**May Act Directly** / **Needs Confirmation**');
     if (missing.length === 0) return;
     yield { code: 'role-completeness', range: s.titleRange ?? s.range, args: { fields: missing.join(', ') } };
   },
@@ -71,6 +74,19 @@ export const undeclaredTool: Rule = {
   },
 };
 
+/**
+ * Whether a ❌ boundary forbids the tool itself ("Never call `x`", "禁止调用 `x`") rather than
+ * naming it in passing ("Never promise a refund before `get_order` confirms the order").
+ */
+const FORBIDS = /(?:\b(?:never|not|don't|no|must not|cannot)\s+(?:ever\s+)?(?:(?:call|use|invoke|run|execute|trigger|expose)\b(?:\s+the)?(?:\s+tool)?)?|禁止|不得|不要|不可|严禁|勿)\s*(?:调用|使用|执行|运行)?\s*(?:工具)?\s*[`'"]?$/i;
+
+function forbidsTool(boundary: string, tool: string): boolean {
+  const at = boundary.indexOf(tool);
+  if (at < 0) return true;
+  const before = boundary.slice(0, at).replace(/❌/u, '').trim();
+  return before === '' || before === '`' || FORBIDS.test(before);
+}
+
 export const forbiddenToolDeclared: Rule = {
   code: 'forbidden-tool-declared',
   severity: 'error',
@@ -88,7 +104,8 @@ export const forbiddenToolDeclared: Rule = {
     const boundaries = arr(obj(data['identity'])?.['hard_boundaries']).map((x) => String(x));
     for (const r of refs.references) {
       const m = /^\/identity\/hard_boundaries\/(\d+)$/.exec(r.pointer);
-      if (r.kind !== 'tool' || !m || !boundaries[Number(m[1])]?.includes('❌')) continue;
+      const text = boundaries[Number(m?.[1])] ?? '';
+      if (r.kind !== 'tool' || !m || !text.includes('❌') || !forbidsTool(text, r.name)) continue;
       const decl = refs.names.get('tool')?.get(r.name);
       if (!decl) continue;
       const f: Finding = { code: 'forbidden-tool-declared', range: r.range, args: { name: r.name }, related: [{ range: decl.range, messageId: 'related.declaredHere' }] };

@@ -1,10 +1,11 @@
 import type { Rule } from '../rule.ts';
-import type { Finding } from '../../model/types.ts';
 import { validateContractData } from '../ajv.ts';
 import { allSectionTitles, SECTIONS } from '../../schema/sections.ts';
 import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
+import { innerRange, textAt } from '../../model/text.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
+import type { ErrorObject } from '../ajv.ts';
 
 /**
  * Rules about the document as a whole: how it parses, which sections it has and whether the
@@ -47,6 +48,7 @@ export const jsonSyntax: Rule = {
 export const templateUnquoted: Rule = {
   code: 'template-unquoted',
   severity: 'error',
+  fixKind: 'safe',
   summary: 'A `{{template}}` used as a YAML value must be quoted.',
   description: 'YAML reads `value: {{extracted_device_id}}` as a nested flow mapping, not as text, so the filter silently gets a map. Quote it: `value: "{{extracted_device_id}}"`.',
   source: 'seed 000 (memory_requirements filters); brief §9',
@@ -54,7 +56,7 @@ export const templateUnquoted: Rule = {
   examples: {
     bad: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: {{extracted_device_id}}\n\`\`\`\n`,
     good: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: "{{extracted_device_id}}"\n\`\`\`\n`,
-  },
+  },  fix: (d, model) => ({ titleId: 'action.quoteTemplate', edits: [{ range: d.range, newText: JSON.stringify(textAt(model, d.range)) }], safe: true }),
 };
 
 export const duplicateSection: Rule = {
@@ -86,6 +88,7 @@ export const duplicateKey: Rule = {
 export const unknownSection: Rule = {
   code: 'unknown-section',
   severity: 'info',
+  fixKind: 'safe',
   scope: 'document',
   summary: 'H2 titles in a contract name a known section (or are clearly prose).',
   description: 'A misspelt title (`MEMROY_POLICY`) silently drops a whole section from validation. The rule only reports titles that are close to a known one, so free prose sections such as `## Background` stay quiet.',
@@ -105,12 +108,13 @@ export const unknownSection: Rule = {
       const spec = SECTIONS.find((x) => x.titles.includes(near));
       if (spec) yield { code: 'unknown-section', range: s.titleRange ?? s.range, args: { title: s.title, suggestion: spec.title } };
     }
-  },
+  },  fix: (d) => (d.args?.['suggestion'] ? { titleId: 'action.changeTitle', titleArgs: { title: String(d.args['suggestion']) }, edits: [{ range: d.range, newText: String(d.args['suggestion']) }], safe: true } : undefined),
 };
 
 export const missingSection: Rule = {
   code: 'missing-section',
   severity: 'error',
+  fixKind: 'quickfix',
   scope: 'document',
   summary: 'A contract has every required section.',
   description: 'Seed 001 makes six sections mandatory (AGENT_IDENTITY, MEMORY_CONTRACT, FAILURE_PROTOCOL, HUMAN_IN_THE_LOOP, VERSIONING & AUDIT, COMPLIANCE) and seed 003 adds BUDGETS ("every new agent ships with a budget"). Which sections are required is set in the contract schema (`x-section.required`). The quick fix inserts a skeleton.',
@@ -131,13 +135,28 @@ export const missingSection: Rule = {
 export const unknownField: Rule = {
   code: 'unknown-field',
   severity: 'warning',
+  fixKind: 'safe',
   summary: 'Bullet labels, table headers and YAML keys name fields of their section.',
-  description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields.',
+  description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields. A near miss (`requires_aproval`) or another format\'s spelling (`timeout_s`, `approval_required`) gets a "did you mean" and a quick fix that renames the label.',
   source: 'brief §3; docs/contract-format.md',
-  messages: { default: '"{label}" is not a field of {section}; it is ignored.', frontMatter: '"{label}" is not a front-matter field; it is ignored.' },
+  messages: {
+    default: '"{label}" is not a field of {section}; it is ignored.',
+    suggest: '"{label}" is not a field of {section}; it is ignored. Did you mean "{suggestion}"?',
+    frontMatter: '"{label}" is not a front-matter field; it is ignored.',
+  },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandat**: "Answer questions"\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandate**: "Answer questions"\n`,
+  },  fix: (d, model) => {
+    const suggestion = d.args?.['suggestion'];
+    const label = d.args?.['label'];
+    if (!suggestion || !label) return undefined;
+    // Only the label's own text is replaced (not the `**` around it), and only when it is unambiguous.
+    const text = textAt(model, d.range);
+    const at = text.indexOf(String(label));
+    if (at < 0 || text.lastIndexOf(String(label)) !== at) return undefined;
+    const range = innerRange(model, d.range, at, at + String(label).length);
+    return { titleId: 'action.renameField', titleArgs: { label: String(suggestion) }, edits: [{ range, newText: String(suggestion) }], safe: true };
   },
 };
 
@@ -183,6 +202,7 @@ export const unrecognisedContent: Rule = {
 export const partialContract: Rule = {
   code: 'partial-contract',
   severity: 'info',
+  fixKind: 'quickfix',
   summary: 'A file with a single contract section is checked only in that section.',
   description: 'Files that carry one contract section (an agent file with an `## AGENT_IDENTITY`, say) are common. The rest of the contract rules stay quiet until the file has a second section or declares `contract: true` in its front matter.',
   source: 'brief §2 (files in between)',
@@ -190,6 +210,11 @@ export const partialContract: Rule = {
   examples: {
     bad: `# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
     good: `---\ncontract: true\n---\n# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
+  },  fix: (_d, model) => {
+    const fm = model.sections[0]?.frontMatter;
+    // After the opening `---` of the front matter, or a new front matter at the top.
+    const at = fm ? { line: fm.range.start.line + 1, character: 0 } : { line: 0, character: 0 };
+    return { titleId: 'action.markContract', edits: [{ range: { start: at, end: at }, newText: fm ? 'contract: true\n' : '---\ncontract: true\n---\n' }], safe: false };
   },
 };
 
@@ -203,50 +228,85 @@ export const internalError: Rule = {
   examples: { bad: '', good: '' },
 };
 
-/** `/tools/0/name` → `tools[0].name`; the root (front matter as a whole) is `/`. */
-const READABLE_PATH = (p: string) => p.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.') || '/';
+/** The keyword that explains a group of errors at one place best: an enum says more than a type. */
+const KEYWORD_RANK = ['required', 'enum', 'const', 'type', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'minItems', 'pattern'];
+const rank = (k: string) => (KEYWORD_RANK.includes(k) ? KEYWORD_RANK.indexOf(k) : KEYWORD_RANK.length);
+
+/** The name of an array item, as users call it: a tool's `name`, a HITL row's `scenario`. */
+function itemName(item: unknown): string | undefined {
+  const o = item && typeof item === 'object' ? (item as Record<string, unknown>) : undefined;
+  for (const k of ['name', 'scenario', 'pool', 'layer', 'version', 'type']) {
+    const v = o?.[k];
+    if (typeof v === 'string' && v.trim()) return v.replace(/`/g, '').trim();
+  }
+  return undefined;
+}
+
+/**
+ * Where a value is, in the contract's own words (docs/contract-format.md §9): `/tools/1/side_effects`
+ * → ``TOOLS `create_refund`: side_effects``, `/budgets/max_steps` → `BUDGETS: max_steps`,
+ * `/version` → `version`. Never a JSON Pointer.
+ */
+export function readablePath(pointer: string, data: Readonly<Record<string, unknown>>): string {
+  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (parts.length === 0) return 'front matter';
+  const spec = SECTIONS.find((x) => x.key === parts[0]);
+  if (!spec) return parts.join('.');
+  let where = spec.title;
+  let rest = parts.slice(1);
+  if (spec.shape === 'array' && rest.length > 0 && /^\d+$/.test(rest[0]!)) {
+    const index = Number(rest[0]);
+    const name = itemName((data[spec.key] as unknown[] | undefined)?.[index]);
+    where += name ? ` \`${name}\`` : ` #${index + 1}`;
+    rest = rest.slice(1);
+  }
+  const field = rest.map((p, k) => (/^\d+$/.test(p) ? `[${Number(p) + 1}]` : `${k > 0 ? '.' : ''}${p}`)).join('').replace(/\.\[/g, '[');
+  return field ? `${where}: ${field}` : where;
+}
 
 export const schema: Rule = {
   code: 'schema',
   severity: 'error',
   summary: 'Values match the contract\'s JSON Schemas (types, enums, ranges, required fields).',
-  description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block. Hover a field to see what it accepts.',
-  source: 'seed 000 §1 (schema-level validity); brief §4',
+  description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block, and names the item (the tool, the HITL scenario) it belongs to. One wrong value gives one message, the most telling one (an allowed-values list rather than a type). Hover a field to see what it accepts.',
+  source: 'docs/contract-format.md §9; docs/schema-conventions.md',
   messages: {
     default: '{path}: {detail}.',
     frontMatter: 'The front matter must be a mapping of `key: value` lines.',
     required: '{path}: required field "{field}" is missing.',
     enum: '{path}: must be one of {allowed}.',
+    enumValue: '{path}: must be one of {allowed}; {value} is not one of them.',
     type: '{path}: must be of type {type}.',
     limit: '{path}: must be {comparison} {limit}.',
     empty: '{path}: must not be empty.',
     minLength: '{path}: must be at least {limit} characters long.',
     minItems: '{path}: must have at least {limit} items.',
     pattern: '{path}: must match the pattern {pattern}.',
+    patternExample: '{path}: {value} does not have the expected form; write it like {example}.',
     format: '{path}: must be a valid {format}.',
   },
   examples: {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: twenty\n`,
     good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n`,
   },
-  *check({ model, data, locate }) {
-    const errors = validateContractData(data);
-    const seen = new Set<string>();
-    for (const e of errors) {
+  *check({ data, locate }) {
+    // One message per place: ajv reports `side_effects: true` as a type and an enum error.
+    const best = new Map<string, ErrorObject>();
+    for (const e of validateContractData(data)) {
       if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
       // Unknown keys are reported by unknown-field where they are read; skip ajv's copy.
       if (e.keyword === 'additionalProperties') continue;
       // Faults with a rule of their own are reported by that rule (invalid-version).
       if (e.instancePath === '/version' && e.keyword === 'pattern') continue;
-      const pointer = e.instancePath;
-      const span = locate(pointer);
+      const key = e.keyword === 'required' ? `${e.instancePath}|required|${String((e.params as Record<string, unknown>)['missingProperty'])}` : e.instancePath;
+      const prev = best.get(key);
+      if (!prev || rank(e.keyword) < rank(prev.keyword)) best.set(key, e);
+    }
+    for (const e of best.values()) {
+      const span = locate(e.instancePath);
       if (!span) continue;
-      const { variant, args } = schemaErrorMessage(e, READABLE_PATH(pointer));
-      const finding: Finding = { code: 'schema', range: variant === 'required' ? (span.key ?? span.value) : span.value, args, ...(variant ? { variant } : {}) };
-      const key = `${pointer}|${finding.range.start.line}:${finding.range.start.character}|${finding.variant ?? ''}|${JSON.stringify(finding.args)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      yield finding;
+      const { variant, args } = schemaErrorMessage(e, readablePath(e.instancePath, data));
+      yield { code: 'schema', range: variant === 'required' ? (span.key ?? span.value) : span.value, args, ...(variant ? { variant } : {}) };
     }
   },
 };

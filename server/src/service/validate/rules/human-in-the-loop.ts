@@ -17,6 +17,7 @@ export function coversScenario(entry: unknown, scenario: string): boolean {
 export const hitlNeedsFallback: Rule = {
   code: 'hitl-needs-fallback',
   severity: 'error',
+  fixKind: 'quickfix',
   scope: 'document',
   summary: 'Every HUMAN_IN_THE_LOOP scenario has a FAILURE_PROTOCOL fallback.',
   description: 'A human gate that nobody answers is the seeds\' "ghost approval": the request waits, then what? Each scenario needs a FAILURE_PROTOCOL entry that says what happens when the human does not act in time (seed 001: "no action means reject"). An entry covers a scenario when its `**Scenario**:` field names it, or when its condition contains the scenario\'s name.',

@@ -6,6 +6,7 @@ const RULE_SECTIONS = new Set(['identity', 'memory_policy', 'failure_protocol', 
 export const proseRules: Rule = {
   code: 'prose-rules',
   severity: 'info',
+  preset: 'strict',
   summary: 'Rules are written as bullets or tables, not long prose paragraphs.',
   description: 'Seed 001\'s first pitfall: a paragraph that mixes trigger conditions, actions, preconditions and exceptions reads well once and is unmaintainable after: every new condition breaks it and its diffs are unreadable. In rule-bearing sections, split paragraphs of 280 characters or more into a table or bullets (one condition per row).',
   source: 'seed 001 §5.1',

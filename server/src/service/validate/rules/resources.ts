@@ -55,6 +55,7 @@ export const resourceUnchecked: Rule = {
 export const resourceHashMismatch: Rule = {
   code: 'resource-hash-mismatch',
   severity: 'error',
+  fixKind: 'quickfix',
   summary: 'A resource listed in RESOURCES with a SHA-256 matches that hash.',
   description: 'Seed 001\'s drift story: two agents pinned to different versions of the same whitelist gave contradictory answers about one vendor. Record each resource\'s SHA-256 in a RESOURCES table; the check recomputes it from the file in the workspace. Update the hash (the quick fix does) when the change to the file is intended.',
   source: 'seed 001 §5.5',

@@ -5,26 +5,10 @@ import { checkJsonSchema } from '../ajv.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
 import { referencesOf } from '../../model/references.ts';
 import { normaliseName } from '../../model/names.ts';
+import { canBeVerb } from '../verbs.ts';
 
 const TOOL = (body: string) => `${FM}\n## TOOLS\n\n${body}`;
 const SCHEMAS = '```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id:\n      type: string\n      examples: [POWER_VOLTAGE]\n  required: [section_id]\noutput_schema:\n  type: object\n  properties:\n    root_cause: { type: string }\n```\n';
-
-/**
- * Verbs accepted at the start of a tool name (seed 003 §2.2: "names start with a verb").
- * The config file's `verbs` adds more.
- */
-export const VERBS: ReadonlySet<string> = new Set(
-  ('get list search find query fetch read load lookup look create add insert update upsert set delete remove send post put patch check validate verify ' +
-    'calculate compute generate draft extract parse convert summarize summarise analyze analyse classify upload download approve reject notify ' +
-    'schedule cancel run execute call open close start stop retry compare match rank translate resolve assign escalate log record save write ' +
-    'submit sync refresh initiate transfer pay book estimate predict detect diagnose locate map merge split filter sort count measure monitor ' +
-    'scan test render format publish export import archive restore reserve order request review score tag label annotate enrich normalize ' +
-    'normalise dedupe deduplicate aggregate group join index embed retrieve rerank recommend suggest plan route dispatch forward reply respond ' +
-    'ask confirm acknowledge lock unlock grant revoke invite register unregister subscribe unsubscribe enable disable configure install deploy ' +
-    'build compile lint preview print sign encrypt decrypt hash mask redact anonymize anonymise clean fix repair reset reboot restart ping poll ' +
-    'wait sleep watch track trace inspect explain describe show view display browse navigate click type fill select scroll capture crawl scrape')
-    .split(' '),
-);
 
 /** The first word of a tool name: `query_manual_section` → `query`, `getOrder` → `get`. */
 export function firstWord(name: string): string {
@@ -40,6 +24,7 @@ function tools(data: Readonly<Obj>): Obj[] {
 export const toolMissingSchema: Rule = {
   code: 'tool-missing-schema',
   severity: 'error',
+  fixKind: 'quickfix',
   summary: 'Every tool declares `input_schema` and `output_schema`.',
   description: 'Seed 000 treats a tool\'s input schema as "an iron law of execution, not decoration": calls are validated against it, and an invalid call returns `INVALID_INPUT` so the model can retry. Without schemas, a malformed call crashes the tool or hangs the request.',
   source: 'seed 000 §1 and §4.4',
@@ -119,8 +104,9 @@ export const invalidJsonSchema: Rule = {
 export const toolNameVerb: Rule = {
   code: 'tool-name-verb',
   severity: 'warning',
+  preset: 'strict',
   summary: 'Tool names start with a verb.',
-  description: 'Seed 003: "tool names start with a verb so that what they do is visible". `vendor_info` could read, write or delete; `get_vendor_info` cannot be misread. Add verbs of your domain with the config file\'s `verbs` list.',
+  description: 'Seed 003: "tool names start with a verb so that what they do is visible". `vendor_info` could read, write or delete; `get_vendor_info` cannot be misread. The first word is looked up in an English part-of-speech lexicon (en-lexicon): only a word it knows, and never as a verb, is reported, so `propose_reroute`, `drain_node` or `rerun_job` pass. Add verbs of your domain that the lexicon does not know as verbs with the config file\'s `verbs` list.',
   source: 'seed 003 §2.2',
   messages: { default: 'Tool name "{tool}" does not start with a verb; name what it does, e.g. "get_{tool}".' },
   examples: {
@@ -134,25 +120,28 @@ export const toolNameVerb: Rule = {
       const name = normaliseName(list[i]!['name']);
       if (!name) continue;
       const w = firstWord(name);
-      if (VERBS.has(w) || extra.has(w)) continue;
+      // Only a first word the lexicon knows, and never as a verb, is reported (`vendor_info`).
+      if (extra.has(w) || canBeVerb(w) !== false) continue;
       const span = locate(`/tools/${i}/name`);
       if (span) yield { code: 'tool-name-verb', range: span.value, args: { tool: name } };
     }
   },
 };
 
-const USE = /\b(?:use (?:it |this )?(?:when|for|to)|when to use|useful (?:when|for)|suitable for|for (?:questions|requests) (?:about|on))\b|适用|用于|用来/i;
-const NOT_USE = /\b(?:do not use|don't use|not for|never use|not suitable|avoid (?:using|when)|instead use|use \S+ instead|if you (?:do not|don't) know)\b|不适用|不要用|不要使用|请先调用|勿用/i;
+const USE = /\b(?:(?:use|call) (?:it |this(?: tool)? )?(?:when|for|to|once|with|only|after|before|on|whenever|if)|when to use|useful (?:when|for)|suitable for|for (?:questions|requests) (?:about|on))\b|适用|用于|用来/i;
+const NOT_USE = /\b(?:do not|don't|never|not for|not on|not to|not suitable|avoid (?:using|when|it)|instead use|use \S+ instead|if you (?:do not|don't) know|only (?:for|when|on|after|once))\b|不适用|不要|不用于|请先调用|勿用|禁止/i;
 
 export const toolDescriptionUsage: Rule = {
   code: 'tool-description-usage',
   severity: 'warning',
+  preset: 'strict',
   summary: 'A tool says when to use it and when not to.',
   description: 'Seed 003\'s order-lookup story: "Look up order information" got called for a refund question and the model improvised from an unrelated result. Say what the tool is for and what it is not for (or write `**When to use**` and `**When not to use**`).',
   source: 'seed 003 §2.2',
   messages: {
     default: 'Tool "{tool}" does not say when to use it and when not to. Add **When to use** and **When not to use**.',
     notUse: 'Tool "{tool}" does not say when not to use it. Add **When not to use**.',
+    use: 'Tool "{tool}" does not say when to use it. Add **When to use**.',
   },
   examples: {
     bad: TOOL('### `get_order_status`\n\n- **Description**: Look up order information.\n'),
@@ -162,12 +151,12 @@ export const toolDescriptionUsage: Rule = {
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
-      const text = [t['description'], t['when_to_use']].map((x) => str(x) ?? '').join(' ');
+      const text = [t['description'], t['when_to_use'], t['when_not_to_use']].map((x) => str(x) ?? '').join(' ');
       const hasUse = !!str(t['when_to_use']) || USE.test(text);
       const hasNot = !!str(t['when_not_to_use']) || NOT_USE.test(text);
       if (hasUse && hasNot) continue;
       const span = locate(`/tools/${i}/description`, true) ?? locate(`/tools/${i}/name`);
-      if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: normaliseName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : {}) };
+      if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: normaliseName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : hasNot ? { variant: 'use' } : {}) };
     }
   },
 };
@@ -177,6 +166,7 @@ const RANGE_KEYS = ['examples', 'enum', 'const', 'minimum', 'maximum', 'exclusiv
 export const toolParamExamples: Rule = {
   code: 'tool-param-examples',
   severity: 'info',
+  preset: 'strict',
   summary: 'Tool parameters carry examples or value ranges.',
   description: 'Seed 003: "the parameter schema gives positive examples and value ranges, not only types". A model that sees `examples: [POWER_VOLTAGE]` or `minimum: 1` sends well-formed calls far more often than one that sees `type: string`.',
   source: 'seed 003 §2.2 and §4.1 ("parameters frequently invalid")',
@@ -258,19 +248,32 @@ export const toolWriteSafety: Rule = {
   },
 };
 
+/**
+ * Inputs the model composes from the request rather than reads from a source: dates and other
+ * formatted values, a choice among `enum` values, numbers and flags. Identifiers are checked.
+ */
+function composedByModel(schema: Obj | undefined): boolean {
+  if (!schema) return false;
+  const type = schema['type'];
+  return schema['format'] !== undefined || schema['enum'] !== undefined || (type !== undefined && type !== 'string');
+}
+
 export const toolInputUnfed: Rule = {
   code: 'tool-input-unfed',
   severity: 'warning',
   scope: 'document',
   summary: 'A tool\'s required inputs can be fed from entities, memory or other tools.',
-  description: 'Seed 000\'s boot-time check: `query_manual_section` needs `section_id`, which must come from somewhere the agent can read: an extracted entity, a metadata field of a pool it retrieves (MEMORY_POOLS `metadata`), a memory filter field, another tool\'s output, or a field of the agent\'s own OUTPUT_SCHEMA (what it extracts from the request). An input nothing provides forces the model to invent it.',
+  description: 'Seed 000\'s boot-time check: `query_manual_section` needs `section_id`, which must come from somewhere the agent can read: an extracted entity, a metadata field of a pool it retrieves (MEMORY_POOLS `metadata`), a memory filter field, another tool\'s output, or a field of the agent\'s own OUTPUT_SCHEMA (what it extracts from the request). An input nothing provides forces the model to invent it. The rule applies to contracts that declare their `required_entities` (TRIGGER), and to identifier-like inputs: dates and other formatted strings, `enum` choices, numbers and flags are the model\'s to compose.',
   source: 'seed 000 §3.1',
   messages: { default: 'Required input "{param}" of tool "{tool}" is not provided by any entity, pool metadata field, memory filter or other tool\'s output.' },
   examples: {
-    bad: `${FM}\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
-    good: `${FM}\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version, section_id |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
+    bad: `${FM}\n## TRIGGER\n\n- **Required Entities**: \`error_code\`\n\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
+    good: `${FM}\n## TRIGGER\n\n- **Required Entities**: \`error_code\`\n\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version, section_id |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
   },
   *check({ data, facts, locate }) {
+    // A contract that declares no required entities lets the model compose every input from the
+    // conversation: there is no declared source to check against.
+    if (arr(obj(data['trigger'])?.['required_entities']).length === 0) return;
     const fed = new Set<string>();
     for (const e of arr(obj(data['trigger'])?.['required_entities'])) fed.add(normaliseName(typeof e === 'string' ? e : obj(e)?.['name']));
     for (const p of arr(data['memory_pools'])) for (const m of arr(obj(p)?.['metadata'])) fed.add(normaliseName(m));
@@ -285,7 +288,7 @@ export const toolInputUnfed: Rule = {
     for (let i = 0; i < list.length; i++) {
       const input = obj(list[i]!['input_schema']);
       for (const param of arr(input?.['required'])) {
-        if (typeof param !== 'string' || fed.has(param)) continue;
+        if (typeof param !== 'string' || fed.has(param) || composedByModel(obj(obj(input?.['properties'])?.[param]))) continue;
         if ([...(outputOf.get(param) ?? [])].some((j) => j !== i)) continue;
         const span = locate(`/tools/${i}/input_schema/properties/${param}`, true) ?? locate(`/tools/${i}/input_schema/required`);
         if (span) yield { code: 'tool-input-unfed', range: span.key ?? span.value, args: { param, tool: normaliseName(list[i]!['name']) } };

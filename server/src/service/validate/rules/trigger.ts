@@ -59,8 +59,9 @@ export const intentPatternRedos: Rule = {
 export const entityUnsatisfiable: Rule = {
   code: 'entity-unsatisfiable',
   severity: 'warning',
+  preset: 'strict',
   summary: 'Every required entity can be extracted from a query.',
-  description: 'Boot-time validation (seed 000 §3.1) stops when a required entity is not extracted. An entity can be extracted when it has its own `pattern`, or when an intent pattern captures it with a named group (`(?<device_id>[A-Z]-\\d{3})`). Otherwise only a model can produce it, and the dry run cannot check it.',
+  description: 'Boot-time validation (seed 000 §3.1) stops when a required entity is not extracted. An entity can be extracted when it has its own `pattern`, or when an intent pattern captures it with a named group (`(?<device_id>[A-Z]-\\d{3})`). Otherwise only a model can produce it (seed 000\'s plain-name style, which is fine for production), and the dry run cannot check it: the strict preset asks for a pattern.',
   source: 'seed 000 §3.1; brief §4 ("required_entities are satisfiable")',
   messages: { default: 'Entity "{entity}" has no extraction pattern: give it a `pattern`, or capture it in an intent pattern as (?<{entity}>…).' },
   examples: {

@@ -22,6 +22,7 @@ export const invalidVersion: Rule = {
 export const versionNotAudited: Rule = {
   code: 'version-not-audited',
   severity: 'error',
+  fixKind: 'quickfix',
   scope: 'document',
   summary: 'The current `version` has a row in VERSIONING & AUDIT.',
   description: 'Seed 001: every change must be traceable. When the front matter says 2.3.1 but the audit table stops at 2.3.0, nobody recorded who changed what. The quick fix adds the row.',

@@ -1,0 +1,23 @@
+import { lexicon } from 'en-lexicon';
+
+/** Particles of phrasal verbs written as one word: `lookup`, `checkout`, `signoff`. */
+const PARTICLE = /^(.{3,}?)(up|out|in|off|over|down)$/;
+/** Prefixes that keep a verb a verb: `rerun`, `rebook`, `unlock`, `precompute`. */
+const PREFIX = /^(re|un|de|pre|co)(.{3,})$/;
+
+/**
+ * Whether an English word can be a verb, by the en-lexicon part-of-speech lexicon (~110k words,
+ * from Brill's tagger lexicon): `true` when one of its tags is a base or present verb form,
+ * `false` when the lexicon knows it only as another part of speech (`vendor`: NN), `undefined`
+ * when the lexicon does not know it (`geocode`), so that a rule can stay quiet rather than guess.
+ */
+export function canBeVerb(word: string): boolean | undefined {
+  const w = word.toLowerCase();
+  const tags = Object.prototype.hasOwnProperty.call(lexicon, w) ? lexicon[w] : undefined;
+  if (typeof tags === 'string' && tags.split('|').some((t) => t === 'VB' || t === 'VBP')) return true;
+  const phrasal = PARTICLE.exec(w);
+  if (phrasal && canBeVerb(phrasal[1]!)) return true;
+  const prefixed = PREFIX.exec(w);
+  if (prefixed && canBeVerb(prefixed[2]!)) return true;
+  return typeof tags === 'string' ? false : undefined;
+}
