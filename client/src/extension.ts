@@ -43,7 +43,18 @@ async function start(context: vscode.ExtensionContext, status: StatusItem): Prom
     diagnosticPullOptions: { onChange: true, onSave: false },
     // VS Code's Markdown outline already lists the headings; a second group made the outline
     // and breadcrumbs show both and flip between them (docs/vscode.md, "Outline").
-    middleware: { provideDocumentSymbols: () => [] },
+    middleware: {
+      provideDocumentSymbols: () => [],
+      // The language client answers a pull it cancelled itself (a newer edit came) with an empty
+      // report and shows it until the next pull returns: the Problems panel blinked empty while
+      // typing. A cancelled pull is reported as cancelled instead, so the client keeps what it
+      // shows and pulls again (docs/vscode.md, "Diagnostics").
+      provideDiagnostics: async (document, previousResultId, token, next) => {
+        const report = await next(document, previousResultId, token);
+        if (token.isCancellationRequested) throw new vscode.CancellationError();
+        return report;
+      },
+    },
   };
   client = new LanguageClient('agentsMd', vscode.l10n.t('AGENTS.md Contracts'), serverOptions, clientOptions);
   await client.start();

@@ -16,7 +16,6 @@ import {
   statusBarItem, until, waitForSelector, type Page,
 } from './codeServer.ts';
 
-const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;
 const CHANNEL = 'AGENTS.md Contracts';
 const WATCHED = "Sending notification 'workspace/didChangeWatchedFiles'";
 const skip = e2eSkipReason();
@@ -35,34 +34,6 @@ async function workspace(t: TestContext, sample: string, extra: Record<string, s
   for (const [name, text] of Object.entries(extra)) await writeFile(join(dir, name), text);
   t.after(() => rm(dir, { recursive: true, force: true }));
   return dir;
-}
-
-/** Runs a command from the palette by its title. */
-async function runCommand(page: Page, title: string): Promise<void> {
-  await press(page, 'F1');
-  const input = '.quick-input-widget .quick-input-box input';
-  await waitForSelector(page, input, { what: 'command palette' });
-  await page.locator(input).fill(`>${NLS['command.category']}: ${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  await press(page, 'Enter');
-}
-
-/** Opens a file with Quick Open (Ctrl+P), by its path in the workspace. */
-async function quickOpen(page: Page, path: string): Promise<void> {
-  await press(page, 'Control+P');
-  const input = '.quick-input-widget .quick-input-box input';
-  await waitForSelector(page, input, { what: 'Quick Open' });
-  await page.locator(input).fill(path);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: path.split('/').pop()! }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  await press(page, 'Enter');
-  await waitForSelector(page, '.quick-input-widget', { state: 'hidden', what: 'Quick Open closed' });
-}
-
-/** The cursor position the status bar shows ("Ln 12, Col 3"), 1-based. */
-async function cursor(page: Page): Promise<{ line: number; column: number } | undefined> {
-  const text = await page.locator('#workbench\\.parts\\.statusbar [id="status.editor.selection"]').first().innerText().catch(() => '');
-  const m = /Ln (\d+), Col (\d+)/.exec(text);
-  return m ? { line: Number(m[1]), column: Number(m[2]) } : undefined;
 }
 
 /** How many times the language client's trace (agentsMd.trace.server = messages) logged `what`. */
@@ -141,7 +112,11 @@ test('e2e editor: with autosave, saving keeps every problem on screen; a README 
 
   // A free-form AGENTS.md: the server is asked and says it is no contract.
   const asked = await logged(server, "Received response 'agentsMd/documentKind");
-  await quickOpen(page, 'free/AGENTS.md');
+  // Through the explorer, as a user would (Quick Open was not reliable here): expand `free`, then
+  // open its AGENTS.md, the first row of that name once the folder is open above the root's.
+  await page.locator('.explorer-folders-view .monaco-list-row[aria-label="free"]').first().click();
+  await page.locator('.explorer-folders-view .monaco-list-row[aria-label="AGENTS.md"]').nth(1).waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await page.locator('.explorer-folders-view .monaco-list-row[aria-label="AGENTS.md"]').first().dblclick();
   await page.locator('.editor-instance .monaco-editor .view-line').filter({ hasText: 'Greet' }).first().waitFor({ state: 'visible' });
   await until('the server says whether the free-form file is a contract', async () => ((await logged(server, "Received response 'agentsMd/documentKind")) > asked ? true : undefined));
   const [greetVar, greet] = [await tokenClasses('user_name'), await tokenClasses('Greet')];
