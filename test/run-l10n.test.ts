@@ -128,7 +128,7 @@ describe('agents-md run --lang zh-cn', { concurrency: true }, () => {
     assert.match(verify.stdout, /：32 个事件，哈希链和校验和完好。\n运行完整（以 task_end 结束）。\n$/);
     const show = await cli(ws, 'trace', 'show', run.trace, '--lang', 'zh-cn');
     assert.equal(show.code, 0);
-    assert.match(show.stdout, /^结果 +✓ 成功 OK：/m);
+    assert.match(show.stdout, /^evt_\d{4} 结果 +✓ 成功 OK：/m);
     const replay = await cli(ws, 'trace', 'replay', run.trace, '--lang', 'zh-cn');
     assert.equal(replay.code, 0, replay.stderr);
     assert.match(replay.stdout, /的回放：32 个事件，与原运行相同。\n轨迹：/);
