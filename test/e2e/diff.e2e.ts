@@ -71,8 +71,9 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
   const texts = ((await rows.allInnerTexts()) as string[]).map((s: string) => s.replace(/\s+/g, ' ').trim());
   t.diagnostic(`Semantic Diff view rows: ${JSON.stringify(texts)}`);
   assert.ok(texts.some((s) => /HUMAN_IN_THE_LOOP/.test(s)), 'the section is a group');
-  for (const impact of ['risk-increasing', 'risk-reducing', 'neutral']) assert.ok(texts.some((s) => s.startsWith(impact)), `an impact group ${impact}`);
-  assert.ok(texts.some((s) => /minor/.test(s)), 'the version advice names the bump the changes need');
+  // Removing or weakening a human sign-off is breaking by default (docs/semantic-diff.md, "Diff policy").
+  for (const impact of ['breaking', 'risk-reducing', 'neutral']) assert.ok(texts.some((s) => s.startsWith(impact)), `an impact group ${impact}`);
+  assert.ok(texts.some((s) => /major/.test(s)), 'the version advice names the bump the changes need (a removed sign-off is breaking)');
   const message = (await page.locator(`${VIEW} .message, ${VIEW} .tree-explorer-viewlet-tree-view-message`).first().innerText().catch(() => '')).trim();
   t.diagnostic(`view message: ${JSON.stringify(message)}`);
   assert.match(message, /10 semantic changes/);

@@ -9,12 +9,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type * as Playwright from 'playwright-core';
 import { cliBundle, REPO, scratchFolders } from '../helpers/cli.ts';
 import { generateWorkspace } from '../../bench/generateWorkspace.ts';
+import { loadPlaywright } from './codeServer.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const E2E = join(REPO, 'test', 'e2e');
@@ -46,12 +45,12 @@ test('the HTML report renders in Chromium from the file alone, matrix and graph 
   const ws = scratch.workspace(generateWorkspace(36));
   const run = await cli.run(ws, 'report', '-f', 'html', '-o', 'report.html');
   assert.equal(run.code, 0, run.stderr);
-  const { chromium } = createRequire(join(E2E, 'package.json'))('playwright-core') as typeof Playwright;
+  const { chromium } = loadPlaywright();
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const requests: string[] = [];
-    page.on('request', (r) => requests.push(r.url()));
+    page.on('request', (r: { url(): string }) => requests.push(r.url()));
     const url = pathToFileURL(join(ws, 'report.html')).href;
     await page.goto(url, { waitUntil: 'load' });
     assert.deepEqual(requests, [url], 'the page loads nothing else');
