@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { cliBundle, scratchFolders } from '../helpers/cli.ts';
 import { CONTRACT } from '../helpers/dryRun.ts';
 
-const cli = cliBundle('attack-files');
+const cli = cliBundle('attack-cli', true);
 const scratch = scratchFolders();
 before(() => cli.build());
 after(() => {

@@ -192,10 +192,12 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;
     },
     modelSettings: async (uri) => {
-      if (!configurationSupport) return undefined;
+      // The configuration file's `model`, then the editor's settings over it (docs/model-providers.md).
+      const fromConfig = service ? (await service.workspace.configFor(uri)).config.model : undefined;
+      if (!configurationSupport) return [fromConfig];
       const v = (await connection.workspace.getConfiguration({ scopeUri: uri, section: 'agentsMd.model' }).catch(() => null)) as Record<string, unknown> | null;
       // Unset editor settings are empty strings: they must not override the defaults.
-      return v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined;
+      return [fromConfig, v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined];
     },
   });
 
