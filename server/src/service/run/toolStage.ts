@@ -14,6 +14,7 @@ import { canonicalJson } from '../util/canonicalJson.ts';
 import { Finish, LOOP_REPEATS, MAX_CONSECUTIVE_FAILURES, type Failure } from './runTypes.ts';
 import type { RunState } from './runState.ts';
 import { ask, checkpoint, humanFailure } from './humanStage.ts';
+import { checkBudgets } from './budgetStage.ts';
 
 /** The checks of a tool call's arguments and result, as the trace names them. */
 const INPUT_SCHEMA: MessageRef = { id: 'check.input-schema', args: {} };
@@ -92,7 +93,8 @@ export async function toolCall(s: RunState, call: ToolCall, approved: boolean): 
   }
   const mock = findMock(s.o.query.tools[tool.name], args);
   if (!mock) throw new Finish({ code: 'TOOL_NOT_MOCKED', args: { tool: tool.name, arguments: short(args) }, pointer: tool.pointer });
-  await s.sim.pass(Math.min(mock.delayMs, tool.timeoutMs), s.o.signal);
+  // A real wait (--real-delays) stops at the time budget: the tool's answer never came.
+  if (await s.sim.pass(Math.min(mock.delayMs, tool.timeoutMs), s.o.signal)) checkBudgets(s);
   if (mock.delayMs > tool.timeoutMs) {
     breakerFailure(s, tool);
     const feedback = { id: 'feedback.tool-timeout', args: { tool: tool.name, limit: tool.timeoutMs } };
