@@ -194,3 +194,26 @@ describe('hostile traces through trace verify and trace show', () => {
     assert.match(missing.stdout, /has no signature/);
   });
 });
+
+describe('large pools and values', () => {
+  test('200,000 records in a JSON snapshot, one with a 5 MB field: the run ends, the trace keeps that field by size and hash', async () => {
+    const records = Array.from({ length: 200_000 }, (_, i) => ({ order_id: `ORD-${i}`, status: i % 2 ? 'paid' : 'shipped', timestamp: '2024-06-10T00:00:00Z' }));
+    (records[0] as Record<string, unknown>)['blob'] = 'x'.repeat(5_000_000);
+    const snap = { now: '2024-06-12T08:00:00Z', pools: { order_log: { updated_at: '2024-06-12T04:00:00Z', records }, notes: { records: [] } }, tools: { get_order: [{ match: { order_id: 'ORD-123' }, output: { status: 'shipped' } }] }, queries: [{ id: 'base', query: 'where is order ORD-123', model: [{ call: 'get_order', arguments: { order_id: 'ORD-123' } }, { final: { status: 'shipped' } }] }] };
+    const ws = scratch.workspace({ 'AGENTS.md': CONTRACT, 'big.snapshot.json': JSON.stringify(snap) });
+    const r = await cli.run(ws, 'run', 'AGENTS.md', '-s', 'big.snapshot.json', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const trace = traceOf(ws);
+    assert.ok(trace.length < 200_000, `the trace has ${trace.length} characters`);
+    assert.match(trace, /"blob":\{"\$omitted":\{"chars":5000000,"sha256":"[0-9a-f]{64}"\}\}/);
+    const v = await cli.run(ws, 'trace', 'verify', (JSON.parse(r.stdout) as { trace: string }).trace);
+    assert.equal(v.code, 0, v.stdout);
+  });
+
+  test('a YAML snapshot over 4 MiB is refused at once with the advice to use JSON', async () => {
+    const ws = workspace(undefined, `${SNAPSHOT}\n# ${'padding '.repeat(600_000)}\n`);
+    const r = await cli.run(ws, 'run', 'AGENTS.md', '-s', 'snapshots/orders.snapshot.yaml');
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /more than the 4194304 a YAML snapshot may have .*write large pools as a JSON snapshot/);
+  });
+});

@@ -86,6 +86,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'snapshot.schema.unknown-key': '{path}: unknown key "{key}".',
   'snapshot.schema.enum': '{path}: must be one of {values}.',
   'snapshot.empty': 'The snapshot is empty: it needs at least a queries list.',
+  'snapshot.too-large.yaml': 'The YAML snapshot has {size} characters, more than the {limit} a YAML snapshot may have (YAML is slow to parse at this size); write large pools as a JSON snapshot (*.snapshot.json, up to {jsonLimit} characters).',
   'snapshot.too-large': 'The snapshot is {size} bytes, more than the {limit} bytes a snapshot may have.',
   'snapshot.step-kind': 'A model step needs exactly one of call, calls or final.',
   'snapshot.arguments-both': 'Give arguments or raw_arguments, not both.',
