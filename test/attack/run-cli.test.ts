@@ -111,6 +111,16 @@ describe('budgets, run folders and output options', () => {
     assert.doesNotMatch(r.stderr, /TimeoutOverflowWarning/);
   });
 
+  test('--real-delays under a 30-day budget: timers are clamped, no TimeoutOverflowWarning', async () => {
+    const ws = scratch.workspace({
+      'AGENTS.md': CONTRACT.replace('- **Timeout**: 1m', '- **Timeout**: 30d'),
+      'snapshots/orders.snapshot.yaml': SNAPSHOT.replace('      - call: get_order\n', '      - call: get_order\n        delay_ms: 10\n'),
+    });
+    const r = await cli.run(ws, 'run', 'AGENTS.md', '-s', 'snapshots/orders.snapshot.yaml', '--real-delays');
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /TimeoutOverflowWarning/);
+  });
+
   test('a committed .agents-md/runs link to another folder of the workspace is not written through', async () => {
     const ws = workspace();
     mkdirSync(join(ws, 'src'));
