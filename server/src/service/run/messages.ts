@@ -15,7 +15,7 @@ export interface OutcomeCodeSpec {
   readonly status: OutcomeStatus;
   /** Where in the pipeline it arises (docs/dry-run.md). */
   readonly stage: 'boot' | 'retrieval' | 'loop' | 'tools' | 'budgets' | 'verify' | 'human' | 'protocol' | 'model' | 'host';
-  /** One line for docs and `--help`. */
+  /** One line: the "when" of its row in docs/dry-run.md (generated, scripts/outcomeDocs.ts). */
   readonly summary: string;
   /** The message template (`outcome.<CODE>`); variants are `outcome.<CODE>.<variant>` in MESSAGES. */
   readonly message: string;
@@ -24,31 +24,31 @@ export interface OutcomeCodeSpec {
 /** The outcome codes (docs/dry-run.md "Outcome codes"). Stable: snapshots expect them by name. */
 export const OUTCOME_CODES = {
   OK: { status: 'success', stage: 'verify', summary: 'The final answer passed every check.', message: 'The answer passed every check after {steps} model steps.' },
-  CONTRACT_NOT_RUNNABLE: { status: 'failure', stage: 'boot', summary: 'The file is not a contract, or has nothing to run.', message: 'The file is not a runnable contract: {reason}.' },
+  CONTRACT_NOT_RUNNABLE: { status: 'failure', stage: 'boot', summary: 'The file is not a contract (a free-form AGENTS.md), or has nothing to run.', message: 'The file is not a runnable contract: {reason}.' },
   TRIGGER_NOT_MATCHED: { status: 'failure', stage: 'boot', summary: 'No TRIGGER intent pattern matches the query.', message: 'No intent pattern of TRIGGER matches the query.' },
-  ENTITY_MISSING: { status: 'failure', stage: 'boot', summary: 'A required entity could not be extracted from the query.', message: 'The required entity {entity} could not be extracted from the query.' },
-  MEMORY_UNAVAILABLE: { status: 'failure', stage: 'boot', summary: 'A required memory pool is unavailable (or absent from the snapshot).', message: 'The required pool {pool} is unavailable: {reason}.' },
-  MEMORY_STALE: { status: 'failure', stage: 'boot', summary: 'A required memory pool is stale (its status, or MEMORY_FRESHNESS against the snapshot clock).', message: 'The required pool {pool} is stale: {reason}.' },
-  INVALID_INPUT: { status: 'failure', stage: 'tools', summary: 'The model kept calling a tool with arguments that do not match its input_schema.', message: 'The model called {tool} with invalid arguments {count} times in a row; last: {detail}.' },
-  UNKNOWN_TOOL: { status: 'failure', stage: 'tools', summary: 'The model kept calling a tool that TOOLS does not declare.', message: 'The model called {tool}, which TOOLS does not declare, {count} times in a row.' },
-  TOOL_NOT_MOCKED: { status: 'failure', stage: 'tools', summary: 'The snapshot has no mock that answers a tool call.', message: 'The snapshot has no mock of {tool} that matches the arguments {arguments}.' },
-  TOOL_ERROR: { status: 'failure', stage: 'tools', summary: 'A tool kept failing.', message: '{tool} failed {count} times in a row; last error: {detail}.' },
-  TOOL_TIMEOUT: { status: 'failure', stage: 'tools', summary: 'A tool kept exceeding its timeout.', message: '{tool} exceeded its timeout of {limit} ms {count} times in a row.' },
-  TOOL_OUTPUT_INVALID: { status: 'failure', stage: 'tools', summary: 'A tool kept returning output that does not match its output_schema.', message: '{tool} returned output that does not match its output_schema {count} times in a row; last: {detail}.' },
-  CIRCUIT_OPEN: { status: 'failure', stage: 'tools', summary: 'The model kept calling a tool whose circuit breaker is open.', message: 'The model called {tool} {count} times in a row while its circuit breaker was open.' },
-  BUDGET_EXCEEDED: { status: 'failure', stage: 'budgets', summary: 'A budget ran out: steps, tokens or time.', message: 'A budget ran out.' },
-  LOOP_DETECTED: { status: 'failure', stage: 'loop', summary: 'The model repeated the same tool call with the same arguments.', message: 'The model called {tool} with the same arguments {count} times: stopped as a loop.' },
-  OUTPUT_FORMAT_INVALID: { status: 'failure', stage: 'verify', summary: 'The final answer is not in the format CONSTRAINTS asks for.', message: 'The final answer is not valid {format}: {detail}.' },
-  OUTPUT_SCHEMA_INVALID: { status: 'failure', stage: 'verify', summary: 'The final answer does not match OUTPUT_SCHEMA or the output_format schema.', message: 'The final answer does not match {schema}: {detail}.' },
-  SAFETY_VIOLATION: { status: 'failure', stage: 'verify', summary: 'The final answer breaks a safety guard whose check is false.', message: 'The final answer breaks the safety guard "{rule}": {check} is false.' },
-  HUMAN_REJECTED: { status: 'failure', stage: 'human', summary: 'A human rejected at a HUMAN_IN_THE_LOOP pause or a tool approval.', message: 'A human rejected "{subject}".' },
-  HUMAN_TIMEOUT: { status: 'failure', stage: 'human', summary: 'Nobody answered a pause within its SLA: no action means reject.', message: 'Nobody answered "{subject}" within {sla}: no action means reject.' },
-  ESCALATED: { status: 'failure', stage: 'human', summary: 'Nobody answered a pause within its SLA and the row says escalate.', message: 'Nobody answered "{subject}" within {sla}: escalated.' },
+  ENTITY_MISSING: { status: 'failure', stage: 'boot', summary: 'A required entity could not be extracted (or a required pool\'s filter needs one that was not).', message: 'The required entity {entity} could not be extracted from the query.' },
+  MEMORY_UNAVAILABLE: { status: 'failure', stage: 'boot', summary: 'A required pool is `unavailable` or absent from the snapshot.', message: 'The required pool {pool} is unavailable: {reason}.' },
+  MEMORY_STALE: { status: 'failure', stage: 'boot', summary: 'A required pool is `stale`, or not updated as MEMORY_FRESHNESS requires at the snapshot\'s clock.', message: 'The required pool {pool} is stale: {reason}.' },
+  INVALID_INPUT: { status: 'failure', stage: 'tools', summary: 'The model called a tool with arguments that break its `input_schema` three times in a row.', message: 'The model called {tool} with invalid arguments {count} times in a row; last: {detail}.' },
+  UNKNOWN_TOOL: { status: 'failure', stage: 'tools', summary: 'The model called a tool TOOLS does not declare three times in a row.', message: 'The model called {tool}, which TOOLS does not declare, {count} times in a row.' },
+  TOOL_NOT_MOCKED: { status: 'failure', stage: 'tools', summary: 'No mock of the snapshot answers a call.', message: 'The snapshot has no mock of {tool} that matches the arguments {arguments}.' },
+  TOOL_ERROR: { status: 'failure', stage: 'tools', summary: 'A tool failed three times in a row (no circuit breaker).', message: '{tool} failed {count} times in a row; last error: {detail}.' },
+  TOOL_TIMEOUT: { status: 'failure', stage: 'tools', summary: 'A tool exceeded its timeout three times in a row (no circuit breaker).', message: '{tool} exceeded its timeout of {limit} ms {count} times in a row.' },
+  TOOL_OUTPUT_INVALID: { status: 'failure', stage: 'tools', summary: 'A tool\'s output broke its `output_schema` three times in a row.', message: '{tool} returned output that does not match its output_schema {count} times in a row; last: {detail}.' },
+  CIRCUIT_OPEN: { status: 'failure', stage: 'tools', summary: 'The model called a tool three times in a row while its circuit breaker was open.', message: 'The model called {tool} {count} times in a row while its circuit breaker was open.' },
+  BUDGET_EXCEEDED: { status: 'failure', stage: 'budgets', summary: 'Steps, tokens or (simulated) time ran out; the message says which.', message: 'A budget ran out.' },
+  LOOP_DETECTED: { status: 'failure', stage: 'loop', summary: 'The same tool call with the same arguments, a third time.', message: 'The model called {tool} with the same arguments {count} times: stopped as a loop.' },
+  OUTPUT_FORMAT_INVALID: { status: 'failure', stage: 'verify', summary: 'The final answer is not in the `output_format`, after one correction.', message: 'The final answer is not valid {format}: {detail}.' },
+  OUTPUT_SCHEMA_INVALID: { status: 'failure', stage: 'verify', summary: 'The final answer breaks the output_format schema, OUTPUT_SCHEMA or the language constraint, after one correction.', message: 'The final answer does not match {schema}: {detail}.' },
+  SAFETY_VIOLATION: { status: 'failure', stage: 'verify', summary: 'A safety guard\'s `check` is false.', message: 'The final answer breaks the safety guard "{rule}": {check} is false.' },
+  HUMAN_REJECTED: { status: 'failure', stage: 'human', summary: 'A human rejected a HUMAN_IN_THE_LOOP pause or a tool approval.', message: 'A human rejected "{subject}".' },
+  HUMAN_TIMEOUT: { status: 'failure', stage: 'human', summary: 'Nobody answered a pause within its SLA, and no action means reject.', message: 'Nobody answered "{subject}" within {sla}: no action means reject.' },
+  ESCALATED: { status: 'failure', stage: 'human', summary: 'Nobody answered a pause within its SLA, and the row says `escalate`.', message: 'Nobody answered "{subject}" within {sla}: escalated.' },
   CONDITION_FIRED: { status: 'failure', stage: 'protocol', summary: 'A FAILURE_PROTOCOL condition fired (by name, or its expression is true) and its entry ended the run.', message: 'The FAILURE_PROTOCOL condition "{condition}" applies.' },
   MODEL_UNAVAILABLE: { status: 'failure', stage: 'model', summary: 'The model provider could not be reached.', message: 'The model {provider} is unavailable: {detail}.' },
   MODEL_TIMEOUT: { status: 'failure', stage: 'model', summary: 'The model provider did not answer in time.', message: 'The model {provider} did not answer in time: {detail}.' },
-  MODEL_PROTOCOL_ERROR: { status: 'failure', stage: 'model', summary: 'The model answered something the run cannot use (or the script ran out of steps).', message: 'The model {provider} answered something unusable: {detail}.' },
-  CANCELLED: { status: 'cancelled', stage: 'host', summary: 'The run was cancelled by its host.', message: 'The run was cancelled.' },
+  MODEL_PROTOCOL_ERROR: { status: 'failure', stage: 'model', summary: 'The model answered something unusable, or the script ran out of steps.', message: 'The model {provider} answered something unusable: {detail}.' },
+  CANCELLED: { status: 'cancelled', stage: 'host', summary: 'The host cancelled the run (Ctrl-C in the CLI).', message: 'The run was cancelled.' },
 } as const satisfies Record<string, OutcomeCodeSpec>;
 
 /** An outcome code. */
