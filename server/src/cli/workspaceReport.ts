@@ -15,6 +15,7 @@ import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } 
 import { displayPath } from './report.ts';
 import { errorLine } from './terminal.ts';
 import { EXIT } from './exitCodes.ts';
+import './messages.ts';
 
 const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 type ReportFormat = (typeof FORMATS)[number];

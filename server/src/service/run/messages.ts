@@ -64,7 +64,7 @@ export function isOutcomeCode(code: string): code is OutcomeCode {
  * of outcome messages), `snapshot.` (snapshot diagnostics), `timeline.` (the run's readable timeline,
  * one template per event kind), `feedback.` (what the model is told), `prompt.` (the generated system
  * prompt), `detail.` and `reason.` (texts that are arguments of others, kept by id in the trace),
- * `eval.`, `trace.`, `error.` and `help.` (the CLI's reports, errors and help), `host.` (reading
+ * `eval.`, `trace.` and `error.` (the CLI's reports and errors; its help texts are in cli/messages.ts), `host.` (reading
  * contracts and snapshots), `view.` (the editor's trace view).
  */
 export const MESSAGES: Readonly<Record<string, string>> = {
@@ -336,42 +336,6 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'host.outside-run-folder': '{name}: outside the run folder',
   'host.writer-closed': '{file}: the trace writer is closed',
 
-  'help.run': 'Dry-run a contract against a mocked memory snapshot: prints the run as a timeline (trigger → memory → prompt → tool calls → validation → outcome) and writes its trace to .agents-md/runs/.',
-  'help.run.usage': '[options] <contract>',
-  'help.run.contract': 'the contract file (AGENTS.md)',
-  'help.run.snapshot': 'the snapshot file (*.snapshot.yaml, *.snapshot.json)',
-  'help.run.query': 'the query of the snapshot to run (needed when it has several)',
-  'help.run.root': 'workspace root: runs are written under <root>/.agents-md/runs, resources are found from it (default: the current directory)',
-  'help.run.real-delays': "wait for the snapshot's mocked delays instead of only counting them (watch a long run unfold)",
-  'help.run.approve': "answer every human pause of the run with approve (instead of the snapshot's decisions)",
-  'help.run.reject': 'answer every human pause of the run with reject',
-  'help.run.json': 'print the result as JSON instead of the timeline',
-  'help.run.exit-codes': 'Exit codes:\n  0    the run succeeded: the answer passed every check\n  1    the run failed with an outcome code (MEMORY_UNAVAILABLE, SAFETY_VIOLATION, …)\n  2    usage error, or a contract or snapshot that cannot be read or is invalid\n  3    a FAILURE_PROTOCOL entry with a fallback answered instead\n  130  cancelled (Ctrl-C)',
-  'help.eval': 'Run every query of the snapshots found (*.snapshot.yaml, *.snapshot.yml, *.snapshot.json), check each against its expectations, and report success rate, average rounds, tokens, human-intervention rate and path drift against the previous eval run.',
-  'help.eval.usage': '[options] [paths...]',
-  'help.eval.paths': 'snapshot files or directories to search (default: .)',
-  'help.eval.root': 'workspace root: runs are written under <root>/.agents-md/runs, where the previous eval run is found (default: the current directory)',
-  'help.eval.json': 'print the report as JSON',
-  'help.eval.format': 'report format: text (default), json, or junit (JUnit XML for CI dashboards)',
-  'help.eval.exit-codes': 'Exit codes:\n  0  every query met its expectations\n  1  at least one query did not meet its expectations\n  2  usage error, or a snapshot or contract that cannot be read or is invalid (the others still run)',
-  'help.trace': 'Check, show, replay or fork the trace of a dry run (.agents-md/runs/*/trace.jsonl).',
-  'help.trace.usage': '[options] [command]',
-  'help.trace.file-usage': '[options] <trace>',
-  'help.trace.file': 'the trace file',
-  'help.trace.root': "the workspace root the trace's paths are relative to (default: the current directory)",
-  'help.trace.verify': 'Check every event of a trace: JSON shape, the link to the previous event and the checksum chain; report a torn last line apart.',
-  'help.trace.verify.exit-codes': 'Exit codes:\n  0  every event is intact and the run is complete (ends with task_end)\n  1  the trace is corrupted: a malformed line, a broken link or a wrong checksum\n  2  usage error, or the file cannot be read\n  3  every complete event is intact, but the run is incomplete: a torn last line or no task_end',
-  'help.trace.show': "Print a trace as the run's timeline.",
-  'help.trace.replay': "Re-execute a run from its trace (the recorded model answers and human decisions, the same contract and snapshot) and compare the events. An interrupted run is resumed with the snapshot's script.",
-  'help.trace.replay.exit-codes': 'Exit codes:\n  0  the replay made the same events as the trace (timestamps and timings aside)\n  1  the replay differs, or the trace is corrupted\n  2  usage error, or the trace, contract or snapshot cannot be read',
-  'help.trace.fork': "Fork a run at an event: the events up to it are kept as they are, then the run goes on with the snapshot's script and new decisions, in a new trace whose new events have their own id namespace.",
-  'help.trace.at': 'the last event kept, e.g. evt_0012',
-  'help.trace.html': 'write the run as a self-contained HTML page to this file (for CI artefacts)',
-  'help.trace.prompt': 'print the system prompt of the run instead of the timeline',
-  'help.trace.messages': 'print the messages the model was sent at this step (1, 2, …), re-executed from the trace',
-  'help.trace.snapshot': 'continue with this snapshot (e.g. a changed tool mock) instead of the recorded one',
-  'help.trace.approve': "answer every human pause after the fork point with approve (instead of the snapshot's decisions)",
-  'help.trace.reject': 'answer every human pause after the fork point with reject',
 };
 
 /** All the run's messages: every message above and each outcome code's message as `outcome.<CODE>`. */
