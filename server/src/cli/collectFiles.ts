@@ -18,6 +18,7 @@ import { URI, Utils } from 'vscode-uri';
 import { format, type ConfigProblem, type Workspace } from '../service/index.ts';
 import { globFiles, unreadableFolders } from '../node/nodeFileSystem.ts';
 import { isWithin } from '../node/paths.ts';
+import './messages.ts';
 
 export interface CollectedFiles {
   /** Absolute paths, deduplicated, sorted. */

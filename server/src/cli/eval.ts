@@ -20,6 +20,7 @@ import { guarded } from './guarded.ts';
 import { errorLine, indented, progressLine, useColor } from './terminal.ts';
 import { painter } from './format/text.ts';
 import { junitXml } from './format/junit.ts';
+import './messages.ts';
 
 
 /** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
@@ -180,16 +181,16 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
 
 /** Registers `eval` on the program, its help and report in `lang`. */
 export function registerEvalCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
-  const t = (id: string) => runMessage(id, {}, lang);
+  const t = (id: string) => format(id, {}, lang);
   const command = program
     .command('eval')
-    .description(t('help.eval'))
-    .usage(t('help.eval.usage'))
-    .argument('[paths...]', t('help.eval.paths'))
-    .option('--root <dir>', t('help.eval.root'))
-    .option('--json', t('help.eval.json'))
-    .addOption(new Option('--format <format>', t('help.eval.format')).choices(['text', 'json', 'junit']));
+    .description(t('cli.help.eval'))
+    .usage(t('cli.help.eval.usage'))
+    .argument('[paths...]', t('cli.help.eval.paths'))
+    .option('--root <dir>', t('cli.help.eval.root'))
+    .option('--json', t('cli.help.eval.json'))
+    .addOption(new Option('--format <format>', t('cli.help.eval.format')).choices(['text', 'json', 'junit']));
   withColorOptions(withTrustOption(command, lang), lang)
-    .addHelpText('after', helpAfter('help.eval.exit-codes', lang))
+    .addHelpText('after', helpAfter('cli.help.eval.exit-codes', lang))
     .action(guarded(setExitCode, lang, (paths: string[], options: EvalOptions) => evalCommand(paths, options, lang, setExitCode)));
 }

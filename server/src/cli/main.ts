@@ -29,6 +29,7 @@ import { registerRunCommand, withColorOptions } from './run.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
 import { registerReportCommand } from './workspaceReport.ts';
+import './messages.ts';
 
 export { EXIT } from './exitCodes.ts';
 

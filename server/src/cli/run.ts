@@ -17,11 +17,12 @@ import { TOOL_NAME } from './meta.ts';
 import { errorLine, useColor } from './terminal.ts';
 import { EXIT, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
+import './messages.ts';
 
 
 /** Help text shown after a command's options: a blank line, then the message (exit codes). */
 export function helpAfter(id: string, lang: Lang): string {
-  return ['', runMessage(id, {}, lang)].join('\n');
+  return ['', format(id, {}, lang)].join('\n');
 }
 
 interface RunCliOptions {
@@ -129,7 +130,7 @@ export async function cliModel(root: string, contractPath: string, flags: readon
 
 /** The `--trust-endpoint <url>` option (repeatable). */
 export function withTrustOption(command: Command, lang: Lang): Command {
-  return command.option('--trust-endpoint <url>', runMessage('help.run.trust-endpoint', {}, lang), (v: string, all: string[] = []) => [...all, v]);
+  return command.option('--trust-endpoint <url>', format('cli.help.run.trust-endpoint', {}, lang), (v: string, all: string[] = []) => [...all, v]);
 }
 
 /** The `--color` / `--no-color` options, worded as `lint`'s. */
@@ -143,26 +144,26 @@ export function withColorOptions(command: Command, lang: Lang): Command {
  * codes in the help.
  */
 export function withRunOutputOptions(command: Command, help: { readonly approve: string; readonly reject: string }, lang: Lang): Command {
-  const t = (id: string) => runMessage(id, {}, lang);
+  const t = (id: string) => format(id, {}, lang);
   command
     .addOption(new Option('--approve', t(help.approve)).conflicts('reject'))
     .addOption(new Option('--reject', t(help.reject)).conflicts('approve'))
-    .option('--json', t('help.run.json'));
-  return withColorOptions(command, lang).addHelpText('after', helpAfter('help.run.exit-codes', lang));
+    .option('--json', t('cli.help.run.json'));
+  return withColorOptions(command, lang).addHelpText('after', helpAfter('cli.help.run.exit-codes', lang));
 }
 
 /** Registers `run` on the program, its help and output in `lang`. */
 export function registerRunCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
-  const t = (id: string) => runMessage(id, {}, lang);
+  const t = (id: string) => format(id, {}, lang);
   const run = program
     .command('run')
-    .description(t('help.run'))
-    .usage(t('help.run.usage'))
-    .argument('<contract>', t('help.run.contract'))
-    .requiredOption('-s, --snapshot <file>', t('help.run.snapshot'))
-    .option('-q, --query <id>', t('help.run.query'))
-    .option('--root <dir>', t('help.run.root'))
-    .option('--real-delays', t('help.run.real-delays'));
+    .description(t('cli.help.run'))
+    .usage(t('cli.help.run.usage'))
+    .argument('<contract>', t('cli.help.run.contract'))
+    .requiredOption('-s, --snapshot <file>', t('cli.help.run.snapshot'))
+    .option('-q, --query <id>', t('cli.help.run.query'))
+    .option('--root <dir>', t('cli.help.run.root'))
+    .option('--real-delays', t('cli.help.run.real-delays'));
   withTrustOption(run, lang);
-  withRunOutputOptions(run, { approve: 'help.run.approve', reject: 'help.run.reject' }, lang).action(guarded(setExitCode, lang, (contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode)));
+  withRunOutputOptions(run, { approve: 'cli.help.run.approve', reject: 'cli.help.run.reject' }, lang).action(guarded(setExitCode, lang, (contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode)));
 }

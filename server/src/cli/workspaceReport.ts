@@ -16,6 +16,7 @@ import { displayPath } from './report.ts';
 import { withColorOptions } from './run.ts';
 import { errorLine } from './terminal.ts';
 import { EXIT } from './exitCodes.ts';
+import './messages.ts';
 
 const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 type ReportFormat = (typeof FORMATS)[number];
