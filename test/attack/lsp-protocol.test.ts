@@ -48,6 +48,8 @@ function rawServer() {
   return { proc, send: (b: Buffer | string) => proc.stdin.write(b), frame, answer, stderr: () => stderr, kill: () => proc.kill() };
 }
 
+/** The first answer also waits for the server to start, which takes longer on a loaded CI machine. */
+const FIRST_ANSWER_MS = 30_000;
 const init = { processId: null, rootUri: wsUri, capabilities: {}, workspaceFolders: [{ uri: wsUri, name: 'ws' }] };
 
 test('didOpen and hover before initialize: dropped and refused with -32002; the server lives on', async () => {
@@ -55,7 +57,7 @@ test('didOpen and hover before initialize: dropped and refused with -32002; the 
   try {
     s.send(s.frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: `${wsUri}/AGENTS.md`, languageId: 'markdown', version: 1, text: DOC } } }));
     s.send(s.frame({ jsonrpc: '2.0', id: 1, method: 'textDocument/hover', params: { textDocument: { uri: `${wsUri}/AGENTS.md` }, position: { line: 0, character: 0 } } }));
-    assert.equal((await s.answer(1)).error?.code, -32002);
+    assert.equal((await s.answer(1, FIRST_ANSWER_MS)).error?.code, -32002);
     s.send(s.frame({ jsonrpc: '2.0', id: 2, method: 'initialize', params: init }));
     assert.ok((await s.answer(2)).result);
     assert.match(s.stderr(), /Dropped textDocument\/didOpen/);
@@ -68,7 +70,7 @@ test('malformed params get -32602 naming the problem, never a TypeError', async 
   const s = rawServer();
   try {
     s.send(s.frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: init }));
-    await s.answer(1);
+    await s.answer(1, FIRST_ANSWER_MS);
     s.send(s.frame({ jsonrpc: '2.0', method: 'initialized', params: {} }));
     const bad: [string, unknown][] = [
       ['textDocument/hover', {}],
@@ -97,7 +99,7 @@ test('junk bytes are logged and end the server (the editor restarts it) instead 
   const s = rawServer();
   try {
     s.send(s.frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: init }));
-    assert.ok((await s.answer(1)).result);
+    assert.ok((await s.answer(1, FIRST_ANSWER_MS)).result);
     const exited = new Promise<number | null>((r) => s.proc.once('exit', r));
     s.send('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     assert.equal(await exited, 1);
