@@ -389,7 +389,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
       return service!.codeActions(contract(doc, s), p.range, { lang, diagnostics: refs }, token).map((a): CodeAction => ({
         title: a.title,
-        kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.Source,
+        kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : a.kind === 'refactor' ? CodeActionKind.RefactorRewrite : CodeActionKind.Source,
         diagnostics: ours.filter((d) => a.fixes.includes(String(d.code))),
         edit: { changes: { [doc.uri]: [...a.edits] } },
         ...(a.isPreferred ? { isPreferred: true } : {}),

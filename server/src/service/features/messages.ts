@@ -57,6 +57,7 @@ export const FEATURE_MESSAGES = {
   'action.disableBlock': 'Disable {code} for this block',
   'action.disableLine': 'Disable {code} for this line',
   'action.disableFile': 'Disable {code} for this file',
+  'action.convertToContract': 'Convert to an AGENTS.md contract',
 
   'symbol.frontMatter': 'front matter',
 
