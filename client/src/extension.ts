@@ -8,6 +8,7 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { StatusItem } from './statusItem.ts';
 import { registerHumanDecisions, registerRunAgent } from './runAgent.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
+import { registerScaffold } from './scaffold.ts';
 import { REVEAL_COMMAND, revealLocation } from './views/nodeTree.ts';
 import { DOCUMENT_KIND, type DocumentKindResult } from '../../server/src/lsp/customRequests.ts';
 
@@ -90,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): void {
   vscode.workspace.textDocuments.forEach(maybeStart);
   registerRunAgent(context, running);
   registerSemanticDiff(context, running);
+  registerScaffold(context, running);
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(maybeStart),
     vscode.window.onDidChangeActiveTextEditor((e) => maybeStart(e?.document)),

@@ -19,6 +19,7 @@ import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
+import { registerScaffold } from './scaffold.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -364,6 +365,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }),
   );
   registerWorkspaceSymbols(connection, () => service);
+  registerScaffold(connection, documents);
   connection.onDocumentSymbol((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.documentSymbols(contract(doc, s), { lang }, token).map(toDocumentSymbol)));
   connection.languages.semanticTokens.on((p) =>
     withDoc(p.textDocument.uri, { data: [] }, (_, s) => {
