@@ -140,6 +140,15 @@ test('a way in: the New-contract text lints clean, the New-snapshot text has a q
   assert.match(applyEdits(freeform, actions[0]!.edit.changes![doc]!), /^---\ncontract: true\nname: my_agent\n/);
 });
 
+test("a rule code's text: that rule's section of docs/rules.md alone, in the client's language", async (t) => {
+  const { client } = await session(t, 'ruledoc', {});
+  const en = await client.request<{ markdown: string | null }>('agentsMd/ruleDoc', { code: 'hitl-needs-fallback' });
+  const page = read(join(SAMPLE, '..', '..', 'docs', 'rules.md'));
+  const section = page.slice(page.indexOf('\n## hitl-needs-fallback\n') + 1).split(/\n(?=## [a-z0-9-]+\n)/)[0]!;
+  assert.equal(en.markdown, section.replace(/^## /, '# ').trimEnd() + '\n');
+  assert.deepEqual(await client.request('agentsMd/ruleDoc', { code: 'no-such-rule' }), { markdown: null });
+});
+
 /** `text` with LSP edits applied (no overlaps). */
 function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const lines = text.split('\n');

@@ -55,6 +55,16 @@ export interface NewSnapshotResult {
   readonly text: string;
 }
 
+/** Client → server: a rule's own text in the user's language (docs/rules.md), for a rule code's link. */
+export const RULE_DOC = 'agentsMd/ruleDoc';
+export interface RuleDocParams {
+  readonly code: string;
+}
+export interface RuleDocResult {
+  /** Markdown; null for an unknown code. */
+  readonly markdown: string | null;
+}
+
 /** Client → server: dry-runs the contract on a snapshot (one query, or all of them). Cancellable. */
 export const RUN_AGENT = 'agentsMd/runAgent';
 export interface RunAgentParams {

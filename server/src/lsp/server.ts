@@ -5,7 +5,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   createLanguageService, diffPolicyOf, NOT_CANCELLED, type ContractDocument, nameAt, highlights, HIGHLIGHT_TYPES,
-  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
+  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText, ruleMarkdown,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
@@ -14,7 +14,7 @@ import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
 import { snapshotPlaces } from './snapshotRefs.ts';
-import { DOCUMENT_KIND, type DocumentKindParams, type DocumentKindResult } from './customRequests.ts';
+import { DOCUMENT_KIND, RULE_DOC, type DocumentKindParams, type DocumentKindResult, type RuleDocParams, type RuleDocResult } from './customRequests.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
@@ -375,6 +375,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }),
   );
   connection.onRequest(DOCUMENT_KIND, (p: DocumentKindParams): DocumentKindResult => withDoc(p.uri, { kind: 'freeform' }, (_, s) => ({ kind: s.model.kind })));
+  connection.onRequest(RULE_DOC, (p: RuleDocParams): RuleDocResult => ({ markdown: ruleMarkdown(String(p?.code), lang) ?? null }));
   connection.onFoldingRanges((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.foldingRanges(contract(doc, s), {}, token).map(toFoldingRange)));
   connection.onCodeAction(async (p, token) => {
     // Fix-on-save (`editor.codeActionsOnSave: { "source.fixAll.agentsMd": "explicit" }`): the rules' safe fixes.

@@ -139,6 +139,7 @@ export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type Con
 export { schemaDocs, ruleDocs } from './features/hover.ts';
 export { applyEdits, type DiagnosticRef } from './features/codeActions.ts';
 export { sectionSkeleton } from './features/snippets.ts';
+export { fence, ruleMarkdown, ruleSection } from './features/ruleDoc.ts';
 export { AGENT_KINDS, agentName, contractSkeleton, convertToContract, type AgentKind, type SkeletonOptions } from './features/scaffold.ts';
 export { snapshotSkeleton, type SnapshotSkeletonOptions } from './run/snapshotSkeleton.ts';
 export { nameAt } from './features/navigation.ts';
