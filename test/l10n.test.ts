@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { RULES, createLanguageService, NOT_CANCELLED, parseContract, type DiagnosticRef, type ParsedContract, type Position } from '../server/src/service/index.ts';
-import { duplicateMessageIds, englishMessages, englishTemplate, MESSAGE_SET_NAMES, registeredMessageSets } from '../server/src/service/index.ts';
+import { duplicateMessageIds, englishMessages, englishTemplate, MESSAGE_SET_NAMES, registeredMessageSets, ruleMessageId } from '../server/src/service/index.ts';
 import { format, template } from '../server/src/service/l10n/format.ts';
 import { fill, placeholders } from '../server/src/service/l10n/template.ts';
 import { langFromEnvironment, resolveLang } from '../server/src/service/l10n/lang.ts';
@@ -322,4 +322,15 @@ test('wrapping keeps every character and fits the width (property)', () => {
       }
     }),
   );
+});
+
+test('problem messages are plain text: no raw Markdown emphasis in the Problems panel, in either language', () => {
+  const found: string[] = [];
+  for (const r of RULES) {
+    for (const variant of Object.keys(r.messages)) {
+      const id = ruleMessageId(r.code, variant === 'default' ? undefined : variant);
+      for (const lang of ['en', 'zh-cn']) if (format(id, {}, lang).includes('**')) found.push(`${lang} ${id}`);
+    }
+  }
+  assert.deepEqual(found, []);
 });

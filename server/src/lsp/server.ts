@@ -167,7 +167,9 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const adviceItems = settings.versionAdvice ? (advice.get(doc.uri)?.items ?? []) : [];
     return [
       ...diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, docsBase)),
-      ...adviceItems.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),
+      // Advice for the next commit, not a problem of the text: information, so that an edit (a
+      // quick fix) that changes the contract does not add a warning (docs/vscode.md, "Version advice").
+      ...adviceItems.map((d) => toDiagnostic(localiseDiagnostic({ ...d, severity: 'info' }, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),
     ];
   };
 
