@@ -14,7 +14,7 @@ import { createNodeFileSystem, fileUri, globFiles, uriToPath } from '../node/nod
 import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
 import { displayPath } from './report.ts';
 import { errorLine } from './terminal.ts';
-import { EXIT } from './exitCodes.ts';
+import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import './messages.ts';
 
 const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
@@ -93,7 +93,7 @@ export function registerReportCommand(program: Command, lang: Lang, setExitCode:
     .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
     .option('-o, --output <file>', t('cli.option.output'))
     .option('--root <dir>', t('cli.option.root'))
-    .addHelpText('after', ['', t('cli.report.exitCodes')].join('\n'))
+    .addHelpText('after', exitCodesHelp('report', lang))
     .action(async (paths: string[], options: ReportOptions) => {
       setExitCode(await runReport(paths, options, lang));
     });
