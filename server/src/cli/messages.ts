@@ -83,6 +83,7 @@ export const CLI_MESSAGES = {
   'cli.help.run.snapshot': 'the snapshot file (*.snapshot.yaml, *.snapshot.json)',
   'cli.help.run.query': 'the query of the snapshot to run (needed when it has several)',
   'cli.help.run.root': 'workspace root: runs are written under <root>/.agents-md/runs, resources are found from it (default: the current directory)',
+  'cli.help.run.trust-endpoint': "confirm the model endpoint the configuration file names (repeatable; AGENTS_MD_TRUSTED_ENDPOINTS lists endpoints you always trust, docs/model-providers.md)",
   'cli.help.run.real-delays': "wait for the snapshot's mocked delays instead of only counting them (watch a long run unfold)",
   'cli.help.run.approve': "answer every human pause of the run with approve (instead of the snapshot's decisions)",
   'cli.help.run.reject': 'answer every human pause of the run with reject',

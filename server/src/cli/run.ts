@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { format, type HumanDecision, type Lang, type ParsedContract, runMessage, type RunResult, type Snapshot } from '../service/index.ts';
+import { format, type HumanDecision, type Lang, type MessageArgs, ModelError, type ModelProvider, type ParsedContract, runMessage, type RunResult, type Snapshot, type SnapshotQuery } from '../service/index.ts';
+import { configuredModel, trustedEndpoints } from '../node/llmConfig.ts';
 import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, createRunFolder } from '../node/dryRunHost.ts';
 import { samePath } from '../node/paths.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
@@ -28,6 +29,7 @@ interface RunCliOptions {
   readonly reject?: boolean;
   readonly realDelays?: boolean;
   readonly color?: boolean;
+  readonly trustEndpoint?: string[];
 }
 
 /** The decision `--approve` / `--reject` give to every pause, or undefined; throws on both. */
@@ -75,6 +77,7 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
     const ids = snap.queries.map((q) => q.id).join(', ');
     throw o.query !== undefined ? new InputError('run.error.no-query', { file, query: o.query, ids }) : new InputError('run.error.choose-query', { file, count: snap.queries.length, ids, tool: TOOL_NAME });
   }
+  const provider = await cliModel(root, contract.path, o.trustEndpoint);
   const folder = createRunFolder(root, query.id, cwd);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -89,6 +92,7 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
       file: await resourceReader(root, contract),
       folder,
       traceName: 'trace.jsonl',
+      provider: provider(query),
       ...(decision ? { decide: fixedDecision(decision) } : {}),
       signal: controller.signal,
       ...(o.realDelays ? { realDelays: true } : {}),
@@ -104,6 +108,25 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
   }
 }
 
+
+/**
+ * The model of `run` and `eval`: the configuration's `model` section, its endpoint used only when
+ * the user confirmed it (docs/model-providers.md); a refusal or invalid settings are an
+ * `InputError` (exit 2) before anything runs.
+ */
+export async function cliModel(root: string, contractPath: string, flags: readonly string[] = []): Promise<(query: SnapshotQuery) => ModelProvider> {
+  try {
+    return await configuredModel(root, contractPath, process.env, trustedEndpoints(process.env, flags));
+  } catch (e) {
+    if (e instanceof ModelError && e.detail) throw new InputError(e.detail.id, e.detail.args as MessageArgs);
+    throw e;
+  }
+}
+
+/** The `--trust-endpoint <url>` option (repeatable). */
+export function withTrustOption(command: Command, lang: Lang): Command {
+  return command.option('--trust-endpoint <url>', format('cli.help.run.trust-endpoint', {}, lang), (v: string, all: string[] = []) => [...all, v]);
+}
 
 /** The `--color` / `--no-color` options, worded as `lint`'s. */
 export function withColorOptions(command: Command, lang: Lang): Command {
@@ -136,5 +159,6 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('-q, --query <id>', t('cli.help.run.query'))
     .option('--root <dir>', t('cli.help.run.root'))
     .option('--real-delays', t('cli.help.run.real-delays'));
+  withTrustOption(run, lang);
   withRunOutputOptions(run, { approve: 'cli.help.run.approve', reject: 'cli.help.run.reject' }, lang).action(guarded(setExitCode, lang, (contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode)));
 }

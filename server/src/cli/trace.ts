@@ -6,6 +6,7 @@
  * Everything printed is in the display language; the traces themselves are language-neutral.
  */
 import { readRegularFile } from '../node/paths.ts';
+import { checkSignature, signaturePath, TRACE_KEY_ENV } from '../node/traceSignature.ts';
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -26,14 +27,15 @@ import './messages.ts';
 /** Largest trace file read (bytes). */
 const MAX_TRACE_BYTES = 256 * 1024 * 1024;
 
-async function readTrace(path: string, cwd: string): Promise<{ text: string; verdict: TraceVerification }> {
-  let text: string;
+async function readTrace(path: string, cwd: string): Promise<{ text: string; bytes: Buffer; verdict: TraceVerification }> {
+  let bytes: Buffer;
   try {
-    text = readRegularFile(path, MAX_TRACE_BYTES).toString('utf8');
+    bytes = readRegularFile(path, MAX_TRACE_BYTES);
   } catch (e) {
     throw new InputError('cli.files.unreadable', { arg: displayPath(cwd, path), error: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
-  return { text, verdict: await verifyTrace(text) };
+  const text = bytes.toString('utf8');
+  return { text, bytes, verdict: await verifyTrace(text) };
 }
 
 /** `file:line: problem` lines (the problem in `lang`). */
@@ -44,14 +46,18 @@ function problemLines(path: string, cwd: string, v: TraceVerification, lang: Lan
 async function verifyCommand(file: string, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
   const cwd = process.cwd();
   const path = resolve(cwd, file);
-  const { verdict } = await readTrace(path, cwd);
+  const { bytes, verdict } = await readTrace(path, cwd);
   const out = (s: string) => process.stdout.write(`${s}\n`);
   for (const l of problemLines(path, cwd, verdict, lang)) out(l);
+  // The keyed signature, when there is one or a key to check it with (docs/dry-run.md, "Signed traces").
+  const signature = checkSignature(path, bytes);
+  if (signature !== 'none') out(runMessage(`trace.signature.${signature}`, { file: displayPath(cwd, signaturePath(path)), env: TRACE_KEY_ENV }, lang));
+  const forged = signature === 'invalid' || signature === 'missing';
   if (verdict.torn) out(`${displayPath(cwd, path)}:${verdict.torn.line}: ${runMessage('trace.torn', verdict.torn, lang)}`);
   if (verdict.events.length === 0 && verdict.problems.length === 0) out(runMessage('trace.empty', { file: displayPath(cwd, path) }, lang));
   else if (verdict.problems.length === 0) out(runMessage('trace.intact', { file: displayPath(cwd, path), count: verdict.events.length }, lang));
   out(runMessage(verdict.complete ? 'trace.complete' : 'trace.incomplete', {}, lang));
-  setExitCode(verdict.problems.length > 0 ? EXIT.FAILED : verdict.torn || !verdict.complete ? EXIT.PARTIAL : EXIT.OK);
+  setExitCode(verdict.problems.length > 0 || forged ? EXIT.FAILED : verdict.torn || !verdict.complete ? EXIT.PARTIAL : EXIT.OK);
 }
 
 interface ShowOptions {
