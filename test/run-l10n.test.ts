@@ -19,6 +19,8 @@ import { firstDifference } from '../server/src/service/run/replay.ts';
 import type { TraceEvent } from '../server/src/service/run/trace.ts';
 import { MESSAGES } from '../server/src/service/run/messages.ts';
 import { CliUnderTest, repo, type CliRun } from './helpers/cliProcess.ts';
+// The CLI's own messages (server/src/cli/messages.ts) are registered by the CLI, not by the service.
+import '../server/src/cli/messages.ts';
 
 const tool = new CliUnderTest('run-l10n');
 const scratch: string[] = [];

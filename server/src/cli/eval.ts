@@ -14,8 +14,8 @@ import { readRunJson, runsWith, slug } from '../node/runFolder.ts';
 import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { displayPath } from './report.ts';
-import { cliModel, helpAfter, withColorOptions, withTrustOption } from './run.ts';
-import { EXIT } from './exitCodes.ts';
+import { cliModel, withColorOptions, withTrustOption } from './run.ts';
+import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { errorLine, indented, progressLine, useColor } from './terminal.ts';
 import { painter } from './format/text.ts';
@@ -191,6 +191,6 @@ export function registerEvalCommand(program: Command, setExitCode: (code: number
     .option('--json', t('cli.help.eval.json'))
     .addOption(new Option('--format <format>', t('cli.help.eval.format')).choices(['text', 'json', 'junit']));
   withColorOptions(withTrustOption(command, lang), lang)
-    .addHelpText('after', helpAfter('cli.help.eval.exit-codes', lang))
+    .addHelpText('after', exitCodesHelp('eval', lang))
     .action(guarded(setExitCode, lang, (paths: string[], options: EvalOptions) => evalCommand(paths, options, lang, setExitCode)));
 }

@@ -22,7 +22,7 @@ import { formatGithub } from './format/github.ts';
 import { formatRulesJson, formatRulesText } from './format/rules.ts';
 import { cliLang } from './lang.ts';
 import { localiseCommander } from './commanderText.ts';
-import { EXIT } from './exitCodes.ts';
+import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import { registerDiffCommand } from './diff/command.ts';
 import { errorLine, guardOutput, useColor } from './terminal.ts';
 import { registerRunCommand, withColorOptions } from './run.ts';
@@ -117,8 +117,7 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
 
 function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command {
   const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => format(id, args, lang);
-  // A blank line, then the exit codes, after the help text.
-  const exitCodes = ['', t('cli.exitCodes')].join('\n');
+  const exitCodes = exitCodesHelp('lint', lang);
   const program = localiseCommander(new Command(TOOL_NAME), lang)
     .description(t('cli.description'))
     .usage(t('cli.usage.program'))

@@ -15,15 +15,10 @@ import { clauseLocation, formatEvent } from './format/timeline.ts';
 import { displayPath } from './report.ts';
 import { TOOL_NAME } from './meta.ts';
 import { errorLine, useColor } from './terminal.ts';
-import { EXIT, RUN_EXIT } from './exitCodes.ts';
+import { EXIT, exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import './messages.ts';
 
-
-/** Help text shown after a command's options: a blank line, then the message (exit codes). */
-export function helpAfter(id: string, lang: Lang): string {
-  return ['', format(id, {}, lang)].join('\n');
-}
 
 interface RunCliOptions {
   readonly snapshot: string;
@@ -149,7 +144,7 @@ export function withRunOutputOptions(command: Command, help: { readonly approve:
     .addOption(new Option('--approve', t(help.approve)).conflicts('reject'))
     .addOption(new Option('--reject', t(help.reject)).conflicts('approve'))
     .option('--json', t('cli.help.run.json'));
-  return withColorOptions(command, lang).addHelpText('after', helpAfter('cli.help.run.exit-codes', lang));
+  return withColorOptions(command, lang).addHelpText('after', exitCodesHelp('run', lang));
 }
 
 /** Registers `run` on the program, its help and output in `lang`. */

@@ -16,8 +16,8 @@ import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, re
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
 import { runHtml } from './format/runHtml.ts';
-import { flagDecision, helpAfter, resultJson, withColorOptions, withRunOutputOptions } from './run.ts';
-import { EXIT, RUN_EXIT } from './exitCodes.ts';
+import { flagDecision, resultJson, withColorOptions, withRunOutputOptions } from './run.ts';
+import { EXIT, exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { displayPath } from './report.ts';
 import { errorLine, useColor } from './terminal.ts';
@@ -241,7 +241,7 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .description(t('cli.help.trace.verify'))
     .usage(t('cli.help.trace.file-usage'))
     .argument('<trace>', t('cli.help.trace.file'))
-    .addHelpText('after', helpAfter('cli.help.trace.verify.exit-codes', lang));
+    .addHelpText('after', exitCodesHelp('traceVerify', lang));
   withColorOptions(verify, lang).action(guarded(setExitCode, lang, (file: string) => verifyCommand(file, lang, setExitCode)));
   const show = trace
     .command('show')
@@ -259,7 +259,7 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .usage(t('cli.help.trace.file-usage'))
     .argument('<trace>', t('cli.help.trace.file'))
     .option('--root <dir>', t('cli.help.trace.root'))
-    .addHelpText('after', helpAfter('cli.help.trace.replay.exit-codes', lang));
+    .addHelpText('after', exitCodesHelp('traceReplay', lang));
   withColorOptions(replay, lang).action(guarded(setExitCode, lang, (file: string, o: { root?: string }) => replayCommand(file, o, lang, setExitCode)));
   const fork = trace
     .command('fork')

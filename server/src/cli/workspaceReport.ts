@@ -15,7 +15,7 @@ import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } 
 import { displayPath } from './report.ts';
 import { withColorOptions } from './run.ts';
 import { errorLine } from './terminal.ts';
-import { EXIT } from './exitCodes.ts';
+import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import './messages.ts';
 
 const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
@@ -96,7 +96,7 @@ export function registerReportCommand(program: Command, lang: Lang, setExitCode:
     .option('--root <dir>', t('cli.option.root'));
   // The same output options as every command (docs/cli.md).
   withColorOptions(report, lang)
-    .addHelpText('after', ['', t('cli.report.exitCodes')].join('\n'))
+    .addHelpText('after', exitCodesHelp('report', lang))
     .action(async (paths: string[], options: ReportOptions) => {
       setExitCode(await runReport(paths, options, lang));
     });

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { diffContracts, diffMessage, format, type DiffMessageId, type Lang } from '../../service/index.ts';
-import { EXIT } from '../exitCodes.ts';
+import { EXIT, exitCodesHelp } from '../exitCodes.ts';
 import { displayPath } from '../report.ts';
 import { errorLine, useColor } from '../terminal.ts';
 import { formatDiffText } from '../format/diffText.ts';
@@ -97,8 +97,7 @@ export function registerDiffCommand(program: Command, lang: Lang, setExitCode: (
     .option('--fail-on <kinds>', t('cli.help.diff.option.failOn'), gateParser(lang))
     .option('--color', format('cli.option.color', {}, lang))
     .option('--no-color', format('cli.option.noColor', {}, lang))
-    // A blank line, then the exit codes, after the help text (as `lint` does).
-    .addHelpText('after', ['', t('cli.help.diff.exitCodes')].join('\n'))
+    .addHelpText('after', exitCodesHelp('diff', lang))
     .action(guarded(setExitCode, lang, async (file: string, other: string | undefined, options: Omit<DiffOptions, 'lang'>) => {
       setExitCode(await runDiff(file, other, { ...options, lang }));
     }));

@@ -7,6 +7,7 @@
  */
 import { splitRoles } from '../model/references.ts';
 import { normaliseVersion } from '../model/version.ts';
+import { contractView } from '../model/contractView.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { segment, type DiffBuilder, type Scope } from './builder.ts';
 import {
@@ -36,8 +37,7 @@ const name = (field: string) => (item: Record<string, unknown>) => normaliseName
 
 /** Layers a role may write, by the MEMORY_CONTRACT's `Write By` cells. */
 function layersWrittenBy(model: ParsedContract, role: string): string {
-  const rows = model.data['memory_contract'];
-  const layers = (Array.isArray(rows) ? rows : []).filter((r) => typeof r?.write_by === 'string' && roles(r.write_by).includes(role)).map((r) => normaliseName(r.layer));
+  const layers = contractView(model).layers.filter((r) => roles(r.writeBy).includes(role)).map((r) => r.layer);
   return layers.sort().join('\n');
 }
 

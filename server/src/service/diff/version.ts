@@ -5,7 +5,8 @@
  * does not count as a bump.
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { normaliseVersion, SEMVER } from '../model/version.ts';
+import { SEMVER } from '../model/version.ts';
+import { contractView } from '../model/contractView.ts';
 import { diffMessage } from './diffMessage.ts';
 import type { DiffMessageId } from './messages.ts';
 import { BUMPS, maxBump } from './rules.ts';
@@ -20,8 +21,7 @@ export const NO_VERSION = 'none';
 
 /** The declared version of a contract without its leading `v`, or undefined. */
 export function declaredVersion(model: ParsedContract): string | undefined {
-  const v = model.data['version'];
-  return v === undefined || v === null || v === '' ? undefined : normaliseVersion(v);
+  return contractView(model).version;
 }
 
 /** The bump from one version to another; `unknown` when either is missing or not semver. */
@@ -40,8 +40,7 @@ export function declaredBump(from: string | undefined, to: string | undefined): 
 
 /** Whether the audit table of a model has a row for `version`. */
 function hasAuditRow(model: ParsedContract, version: string | undefined): boolean {
-  const rows = model.data['versioning'];
-  return version !== undefined && Array.isArray(rows) && rows.some((r) => normaliseVersion(r?.version) === version);
+  return version !== undefined && contractView(model).auditVersions.has(version);
 }
 
 /** The advice for `changes` between two models. */

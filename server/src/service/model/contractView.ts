@@ -8,6 +8,7 @@
 import type { ParsedContract } from './types.ts';
 import { normaliseName, unquote } from './names.ts';
 import { normaliseDuration } from './values.ts';
+import { normaliseVersion } from './version.ts';
 import { arr, obj, str } from './data.ts';
 
 /** A tool declared in TOOLS. */
@@ -80,10 +81,22 @@ export interface EntityView {
   readonly pattern?: string;
 }
 
-/** The contract as the dry run sees it. */
+/** One MEMORY_CONTRACT row: a layer and the roles that may write it (the cell as written). */
+export interface LayerView {
+  readonly layer: string;
+  readonly pointer: string;
+  readonly writeBy: string;
+}
+
+/** The contract as the dry run, the diff and the features see it. */
 export interface ContractView {
   readonly name: string;
   readonly kind: ParsedContract['kind'];
+  /** The declared version without its leading `v`, or undefined when there is none. */
+  readonly version?: string;
+  /** The versions of the VERSIONING & AUDIT rows, without their leading `v`. */
+  readonly auditVersions: ReadonlySet<string>;
+  readonly layers: readonly LayerView[];
   readonly intentPatterns: readonly { readonly pattern: string; readonly pointer: string }[];
   readonly entities: readonly EntityView[];
   readonly pools: ReadonlyMap<string, { readonly pointer: string; readonly weight?: number }>;
@@ -278,9 +291,16 @@ export function contractView(model: ParsedContract): ContractView {
   const breakerFailures = typeof breaker?.['failures'] === 'number' ? breaker['failures'] : undefined;
   const cooldown = durationMs(breaker?.['cooldown']);
 
+  const version = d['version'];
   const view: ContractView = {
     name: normaliseName(obj(d['identity'])?.['name']) || normaliseName(d['name']) || 'agent',
     kind: model.kind,
+    ...(version === undefined || version === null || version === '' ? {} : { version: normaliseVersion(version) }),
+    auditVersions: new Set(arr(d['versioning']).map((r) => normaliseVersion(obj(r)?.['version']))),
+    layers: arr(d['memory_contract']).flatMap((r, i): LayerView[] => {
+      const o = obj(r);
+      return o ? [{ layer: normaliseName(o['layer']), pointer: `/memory_contract/${i}`, writeBy: str(o['write_by']) ?? '' }] : [];
+    }),
     intentPatterns: arr(trigger['intent_patterns']).flatMap((p, i) => (unquote(p) ? [{ pattern: unquote(p), pointer: `/trigger/intent_patterns/${i}` }] : [])),
     entities: arr(trigger['required_entities']).flatMap((e, i): EntityView[] => {
       if (typeof e === 'string') return normaliseName(e) ? [{ name: normaliseName(e), pointer: `/trigger/required_entities/${i}` }] : [];
