@@ -55,7 +55,7 @@ export const invalidJsonSchema: Rule = {
   code: 'invalid-json-schema',
   severity: 'error',
   summary: 'Tool schemas, OUTPUT_SCHEMA and output-format constraint schemas are valid JSON Schemas.',
-  description: 'The schemas are checked against the JSON Schema 2020-12 meta-schema and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
+  description: 'The schemas are checked against the meta-schema of the draft their `$schema` names (draft-04, -06, -07, 2019-09; 2020-12 when they name none) and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
   source: 'docs/contract-format.md §9, CONSTRAINTS and OUTPUT_SCHEMA',
   messages: {
     default: 'Not a valid JSON Schema at {path}: {detail}.',
@@ -69,6 +69,8 @@ export const invalidJsonSchema: Rule = {
     minItems: 'Not a valid JSON Schema at {path}: must have at least {limit} items.',
     pattern: 'Not a valid JSON Schema at {path}: must match the pattern {pattern}.',
     format: 'Not a valid JSON Schema at {path}: must be a valid {format}.',
+    unknownDraft: 'Not a valid JSON Schema at {path}: {detail} is not a draft agents-md knows; use draft-04, draft-06, draft-07, 2019-09 or 2020-12.',
+    refLoop: 'Not a valid JSON Schema at {path}: "$ref": "{detail}" refers back to the whole schema before checking anything, so a value can never be checked.',
   },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: numbr\n\`\`\`\n`,
@@ -94,7 +96,7 @@ export const invalidJsonSchema: Rule = {
         if (!span) continue;
         const path = problem.path || '/';
         // The same variants as rule `schema`, so that meta-schema errors translate as whole messages.
-        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : { args: { path, detail: problem.compileError } };
+        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : 'variant' in problem ? { variant: problem.variant, args: { path, detail: problem.detail } } : { args: { path, detail: problem.compileError } };
         yield { code: 'invalid-json-schema', range: span.value, args: m.args, ...(m.variant ? { variant: m.variant } : {}) };
       }
     }
