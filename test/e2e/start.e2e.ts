@@ -97,6 +97,18 @@ test('e2e start: New AGENTS.md Contract writes a contract with no problem; a rul
   assert.doesNotMatch(frameText, /vscode-remote:|## tool-name-verb/);
   t.diagnostic(`screenshot: ${await screenshot(page, 'start-rule')}`);
 
+  // The side bar of the extension, as it is titled on screen: VS Code capitalises the words of a
+  // side bar title, which made "AGENTS.md Contracts" read "AGENTS.Md Contracts".
+  await page.locator('.activitybar .action-item a, .activitybar .action-item .action-label').filter({ has: page.locator('xpath=self::*[contains(@aria-label, "Contracts")]') }).first().click().catch(async () => {
+    await page.locator('.activitybar [aria-label*="Contracts"]').first().click();
+  });
+  const sideTitle = page.locator('.part.sidebar .title-label h2, .part.sidebar .title-label').first();
+  await sideTitle.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  const shown = ((await sideTitle.innerText()) as string).trim();
+  t.diagnostic(`side bar title on screen: ${JSON.stringify(shown)}; screenshot: ${await screenshot(page, 'start-sidebar')}`);
+  assert.doesNotMatch(shown, /\.Md\b/, 'no file name mangled by the capitalisation');
+  assert.match(shown, /^Agent Contracts/i);
+
   // The walkthrough: from a new contract to a dry run and a diff (the panel closed, for the picture).
   await press(page, 'Control+J');
   await runCommand(page, 'Welcome: Open Walkthrough...');
