@@ -53,6 +53,7 @@ export const FEATURE_MESSAGES = {
   'action.markContract': 'Add `contract: true` to the front matter',
   'action.fixAll': 'Fix all auto-fixable contract problems',
   'action.changeTitle': 'Change to {title}',
+  'action.changeValue': 'Change to "{value}"',
   'action.recordHash': 'Record the current SHA-256 of {name}',
   'action.disableBlock': 'Disable {code} for this block',
   'action.disableLine': 'Disable {code} for this line',

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { FM, obj } from './util.ts';
+import { FM, misspelt, obj } from './util.ts';
 
 export const budgetsIncomplete: Rule = {
   code: 'budgets-incomplete',
@@ -12,11 +12,12 @@ export const budgetsIncomplete: Rule = {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n`,
     good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 5m\n- **On Timeout**: return partial results and hand over to a human\n`,
   },
-  *check({ data, section }) {
+  *check({ model, data, section }) {
     const b = obj(data['budgets']);
     const s = section('budgets');
     if (!b || !s) return;
-    const missing = [['max_steps', 'Max Steps'], ['token_budget', 'Token Budget'], ['timeout', 'Timeout']].filter(([k]) => b[k!] === undefined).map(([, l]) => `**${l}**`);
+    // A field written under another spelling (`timeout_s`) is unknown-field's finding, not a missing one.
+    const missing = [['max_steps', 'Max Steps'], ['token_budget', 'Token Budget'], ['timeout', 'Timeout']].filter(([k]) => b[k!] === undefined && !misspelt(model, 'budgets', k!)).map(([, l]) => `**${l}**`);
     if (missing.length) yield { code: 'budgets-incomplete', range: s.titleRange ?? s.range, args: { missing: missing.join(', ') } };
   },
 };

@@ -1,11 +1,9 @@
 import type { Rule } from '../rule.ts';
-import { validateContractData } from '../ajv.ts';
 import { allSectionTitles, SECTIONS } from '../../schema/sections.ts';
 import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
-import { innerRange, textAt } from '../../model/text.ts';
-import { schemaErrorMessage } from '../ajvMessages.ts';
-import type { ErrorObject } from '../ajv.ts';
+import { innerRange, lineIndexOf, textAt } from '../../model/text.ts';
+import { schema } from './schema.ts';
 
 /**
  * Rules about the document as a whole: how it parses, which sections it has and whether the
@@ -142,6 +140,7 @@ export const unknownField: Rule = {
   messages: {
     default: '"{label}" is not a field of {section}; it is ignored.',
     suggest: '"{label}" is not a field of {section}; it is ignored. Did you mean "{suggestion}"?',
+    suggestUnit: '"{label}" is not a field of {section}; it is ignored. Did you mean "{suggestion}", with the unit in the value (`90{unit}`)?',
     frontMatter: '"{label}" is not a front-matter field; it is ignored.',
   },
   examples: {
@@ -156,7 +155,17 @@ export const unknownField: Rule = {
     const at = text.indexOf(String(label));
     if (at < 0 || text.lastIndexOf(String(label)) !== at) return undefined;
     const range = innerRange(model, d.range, at, at + String(label).length);
-    return { titleId: 'action.renameField', titleArgs: { label: String(suggestion) }, edits: [{ range, newText: String(suggestion) }], safe: true };
+    const edits = [{ range, newText: String(suggestion) }];
+    // `timeout_s: 60` → `timeout: 60s`: the unit moves from the key to a bare number value on the same line.
+    const unit = d.args?.['unit'];
+    if (unit) {
+      const line = lineIndexOf(model).lineText(d.range.end.line);
+      const m = /^(\**\s*[:：]\s*)(\d+(?:\.\d+)?)\s*$/.exec(line.slice(d.range.end.character));
+      if (!m) return undefined;
+      const end = { line: d.range.end.line, character: d.range.end.character + m[1]!.length + m[2]!.length };
+      edits.push({ range: { start: end, end }, newText: String(unit) });
+    }
+    return { titleId: 'action.renameField', titleArgs: { label: String(suggestion) }, edits, safe: true };
   },
 };
 
@@ -227,90 +236,6 @@ export const internalError: Rule = {
   messages: { default: 'Rule {rule} failed on this document: {detail}. This is a bug in agents-md; the other rules still ran.' },
   examples: { bad: '', good: '' },
 };
-
-/** The keyword that explains a group of errors at one place best: an enum says more than a type. */
-const KEYWORD_RANK = ['required', 'enum', 'const', 'type', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'minItems', 'pattern'];
-const rank = (k: string) => (KEYWORD_RANK.includes(k) ? KEYWORD_RANK.indexOf(k) : KEYWORD_RANK.length);
-
-/** The name of an array item, as users call it: a tool's `name`, a HITL row's `scenario`. */
-function itemName(item: unknown): string | undefined {
-  const o = item && typeof item === 'object' ? (item as Record<string, unknown>) : undefined;
-  for (const k of ['name', 'scenario', 'pool', 'layer', 'version', 'type']) {
-    const v = o?.[k];
-    if (typeof v === 'string' && v.trim()) return v.replace(/`/g, '').trim();
-  }
-  return undefined;
-}
-
-/**
- * Where a value is, in the contract's own words (docs/contract-format.md §9): `/tools/1/side_effects`
- * → ``TOOLS `create_refund`: side_effects``, `/budgets/max_steps` → `BUDGETS: max_steps`,
- * `/version` → `version`. Never a JSON Pointer.
- */
-export function readablePath(pointer: string, data: Readonly<Record<string, unknown>>): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (parts.length === 0) return 'front matter';
-  const spec = SECTIONS.find((x) => x.key === parts[0]);
-  if (!spec) return parts.join('.');
-  let where = spec.title;
-  let rest = parts.slice(1);
-  if (spec.shape === 'array' && rest.length > 0 && /^\d+$/.test(rest[0]!)) {
-    const index = Number(rest[0]);
-    const name = itemName((data[spec.key] as unknown[] | undefined)?.[index]);
-    where += name ? ` \`${name}\`` : ` #${index + 1}`;
-    rest = rest.slice(1);
-  }
-  const field = rest.map((p, k) => (/^\d+$/.test(p) ? `[${Number(p) + 1}]` : `${k > 0 ? '.' : ''}${p}`)).join('').replace(/\.\[/g, '[');
-  return field ? `${where}: ${field}` : where;
-}
-
-export const schema: Rule = {
-  code: 'schema',
-  severity: 'error',
-  summary: 'Values match the contract\'s JSON Schemas (types, enums, ranges, required fields).',
-  description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block, and names the item (the tool, the HITL scenario) it belongs to. One wrong value gives one message, the most telling one (an allowed-values list rather than a type). Hover a field to see what it accepts.',
-  source: 'docs/contract-format.md §9; docs/schema-conventions.md',
-  messages: {
-    default: '{path}: {detail}.',
-    frontMatter: 'The front matter must be a mapping of `key: value` lines.',
-    required: '{path}: required field "{field}" is missing.',
-    enum: '{path}: must be one of {allowed}.',
-    enumValue: '{path}: must be one of {allowed}; {value} is not one of them.',
-    type: '{path}: must be of type {type}.',
-    limit: '{path}: must be {comparison} {limit}.',
-    empty: '{path}: must not be empty.',
-    minLength: '{path}: must be at least {limit} characters long.',
-    minItems: '{path}: must have at least {limit} items.',
-    pattern: '{path}: must match the pattern {pattern}.',
-    patternExample: '{path}: {value} does not have the expected form; write it like {example}.',
-    format: '{path}: must be a valid {format}.',
-  },
-  examples: {
-    bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: twenty\n`,
-    good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n`,
-  },
-  *check({ data, locate }) {
-    // One message per place: ajv reports `side_effects: true` as a type and an enum error.
-    const best = new Map<string, ErrorObject>();
-    for (const e of validateContractData(data)) {
-      if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
-      // Unknown keys are reported by unknown-field where they are read; skip ajv's copy.
-      if (e.keyword === 'additionalProperties') continue;
-      // Faults with a rule of their own are reported by that rule (invalid-version).
-      if (e.instancePath === '/version' && e.keyword === 'pattern') continue;
-      const key = e.keyword === 'required' ? `${e.instancePath}|required|${String((e.params as Record<string, unknown>)['missingProperty'])}` : e.instancePath;
-      const prev = best.get(key);
-      if (!prev || rank(e.keyword) < rank(prev.keyword)) best.set(key, e);
-    }
-    for (const e of best.values()) {
-      const span = locate(e.instancePath);
-      if (!span) continue;
-      const { variant, args } = schemaErrorMessage(e, readablePath(e.instancePath, data));
-      yield { code: 'schema', range: variant === 'required' ? (span.key ?? span.value) : span.value, args, ...(variant ? { variant } : {}) };
-    }
-  },
-};
-
 
 export const contentTooComplex: Rule = {
   code: 'content-too-complex',

@@ -1,6 +1,6 @@
 import type { Finding } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
-import { arr, FM, obj, str, type Obj } from './util.ts';
+import { arr, FM, itemLines, misspelt, obj, str, type Obj } from './util.ts';
 import { checkJsonSchema } from '../ajv.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
 import { referencesOf } from '../../model/references.ts';
@@ -204,7 +204,7 @@ export const toolNeedsApproval: Rule = {
     bad: TOOL('### `send_vendor_email`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n'),
     good: TOOL('### `send_vendor_email`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n- **Requires Approval**: true\n- **Idempotent**: true\n'),
   },
-  *check({ data, locate }): Generator<Finding> {
+  *check({ model, data, locate }): Generator<Finding> {
     const approved = new Set(arr(obj(data['budgets'])?.['requires_approval']).map(normaliseName));
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
@@ -214,10 +214,10 @@ export const toolNeedsApproval: Rule = {
       const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
       if (!span) continue;
       if (!effects) {
-        if (WRITE_VERBS.has(firstWord(name))) yield { code: 'tool-needs-approval', range: span.value, args: { tool: name }, variant: 'undeclared' };
+        if (WRITE_VERBS.has(firstWord(name)) && !misspelt(model, 'tools', 'side_effects', itemLines(model, 'tools', i, locate))) yield { code: 'tool-needs-approval', range: span.value, args: { tool: name }, variant: 'undeclared' };
         continue;
       }
-      if ((effects === 'write' || effects === 'external') && t['requires_approval'] !== true && !approved.has(name)) {
+      if ((effects === 'write' || effects === 'external') && t['requires_approval'] !== true && !approved.has(name) && !misspelt(model, 'tools', 'requires_approval', itemLines(model, 'tools', i, locate))) {
         yield { code: 'tool-needs-approval', range: span.value, args: { tool: name, effects } };
       }
     }
@@ -235,13 +235,15 @@ export const toolWriteSafety: Rule = {
     bad: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n'),
     good: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n- **Rollback**: `cancel_purchase_order` with the returned id\n'),
   },
-  *check({ data, locate }) {
+  *check({ model, data, locate }) {
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
       const effects = str(t['side_effects']);
       if (effects !== 'write' && effects !== 'external') continue;
       if (t['idempotent'] === true || str(t['rollback'])) continue;
+      const lines = itemLines(model, 'tools', i, locate);
+      if (misspelt(model, 'tools', 'idempotent', lines) || misspelt(model, 'tools', 'rollback', lines)) continue;
       const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
       if (span) yield { code: 'tool-write-safety', range: span.value, args: { tool: normaliseName(t['name']) } };
     }
