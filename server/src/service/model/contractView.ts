@@ -5,6 +5,7 @@
  * Built once per model (WeakMap); tolerant of any data (a contract with errors still runs as
  * far as it can).
  */
+import { contractLikeSection } from './recognition.ts';
 import type { ParsedContract } from './types.ts';
 import { normaliseName, unquote } from './names.ts';
 import { normaliseDuration } from './values.ts';
@@ -84,6 +85,8 @@ export interface EntityView {
 export interface ContractView {
   readonly name: string;
   readonly kind: ParsedContract['kind'];
+  /** For a free-form file, the title of its first heading that looks like a contract section (model/recognition.ts). */
+  readonly contractLike?: string;
   readonly intentPatterns: readonly { readonly pattern: string; readonly pointer: string }[];
   readonly entities: readonly EntityView[];
   readonly pools: ReadonlyMap<string, { readonly pointer: string; readonly weight?: number }>;
@@ -281,6 +284,7 @@ export function contractView(model: ParsedContract): ContractView {
   const view: ContractView = {
     name: normaliseName(obj(d['identity'])?.['name']) || normaliseName(d['name']) || 'agent',
     kind: model.kind,
+    ...some('contractLike', contractLikeSection(model)?.title),
     intentPatterns: arr(trigger['intent_patterns']).flatMap((p, i) => (unquote(p) ? [{ pattern: unquote(p), pointer: `/trigger/intent_patterns/${i}` }] : [])),
     entities: arr(trigger['required_entities']).flatMap((e, i): EntityView[] => {
       if (typeof e === 'string') return normaliseName(e) ? [{ name: normaliseName(e), pointer: `/trigger/required_entities/${i}` }] : [];

@@ -1,4 +1,5 @@
-import type { Rule } from '../rule.ts';
+import type { Rule, RuleFix } from '../rule.ts';
+import type { ParsedContract } from '../../parse/parseContract.ts';
 import { allSectionTitles, SECTIONS } from '../../schema/sections.ts';
 import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
@@ -219,12 +220,29 @@ export const partialContract: Rule = {
   examples: {
     bad: `# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
     good: `---\ncontract: true\n---\n# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
-  },  fix: (_d, model) => {
-    const fm = model.sections[0]?.frontMatter;
-    // After the opening `---` of the front matter, or a new front matter at the top.
-    const at = fm ? { line: fm.range.start.line + 1, character: 0 } : { line: 0, character: 0 };
-    return { titleId: 'action.markContract', edits: [{ range: { start: at, end: at }, newText: fm ? 'contract: true\n' : '---\ncontract: true\n---\n' }], safe: false };
+  },  fix: (_d, model) => markContract(model),
+};
+
+/** `contract: true` after the opening `---` of the front matter, or a new front matter at the top. */
+function markContract(model: ParsedContract): RuleFix {
+  const fm = model.sections[0]?.frontMatter;
+  const at = fm ? { line: fm.range.start.line + 1, character: 0 } : { line: 0, character: 0 };
+  return { titleId: 'action.markContract', edits: [{ range: { start: at, end: at }, newText: fm ? 'contract: true\n' : '---\ncontract: true\n---\n' }], safe: false };
+}
+
+export const contractNotRecognised: Rule = {
+  code: 'contract-not-recognised',
+  severity: 'info',
+  fixKind: 'quickfix',
+  summary: 'A free-form file whose headings look like contract sections says so once.',
+  description: 'A file is read as a contract when it has two contract sections (docs/contract-format.md §1). One title only contracts use, written in another case (`## Memory Contract`) over content in the section\'s contract form, is not enough on its own; the file stays free-form and none of its contract checks run. This note on the first such heading says so; its quick fix adds `contract: true` to the front matter. `agents-md run` and `agents-md diff` say the same. A heading over prose (`## Compliance` with a sentence) gets no note.',
+  source: 'docs/contract-format.md §1',
+  messages: { default: 'This file is read as free-form, so "{title}" is not checked as a contract section. Add `contract: true` to the front matter to check the whole file as a contract.' },
+  examples: {
+    bad: `# Refund agent\n\n## Memory Contract\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Order history | LLM | System | 90d |\n`,
+    good: `# Refund agent\n\n## Memory Contract\n\nWe keep order history for 90 days.\n`,
   },
+  fix: (_d, model) => markContract(model),
 };
 
 export const internalError: Rule = {
@@ -287,5 +305,5 @@ export const fileTooLarge: Rule = {
 
 export const DOCUMENT_RULES: readonly Rule[] = [
   yamlSyntax, jsonSyntax, templateUnquoted, duplicateSection, duplicateKey, unknownSection, missingSection, unknownField,
-  tableShape, unclosedFence, unrecognisedContent, partialContract, schema, contentTooComplex, fileNotText, invalidUtf8, fileTooLarge, internalError,
+  tableShape, unclosedFence, unrecognisedContent, partialContract, contractNotRecognised, schema, contentTooComplex, fileNotText, invalidUtf8, fileTooLarge, internalError,
 ];
