@@ -21,7 +21,7 @@ const shown = (text: string, d: ContractDiagnostic) => {
 };
 /** The text after applying the rule's own fix of `d`. */
 function fixed(text: string, d: ContractDiagnostic): string | undefined {
-  const fix = RULES.find((r) => r.code === d.code)?.fix?.(d, parseContract(text));
+  const fix = RULES.find((r) => r.code === d.code)?.fix?.(d, parseContract(text), { today: '2026-12-01' });
   return fix && applyEdits(text, fix.edits);
 }
 

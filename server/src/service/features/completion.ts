@@ -1,4 +1,5 @@
 import type { Position, Range } from '../types.ts';
+import { fieldLabel } from '../validate/fixText.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { CompletionEntry } from './types.ts';
 import type { FieldSpec, SectionSpec } from '../schema/sections.ts';
@@ -16,10 +17,7 @@ import { ruleDocId } from '../validate/messages.ts';
 const r = (line: number, from: number, to: number): Range => ({ start: { line, character: from }, end: { line, character: to } });
 
 /** The label a field is written with in Markdown: its first alias, else its key. */
-export function labelOf(f: FieldSpec): string {
-  const aliases = (f.schema['x-aliases'] as string[] | undefined) ?? [];
-  return aliases.find((a) => /^[A-Za-z]/.test(a)) ?? f.key;
-}
+export const labelOf: (f: FieldSpec) => string = fieldLabel;
 
 function fieldEntries(fields: readonly FieldSpec[], range: Range, lang: string, asYaml: boolean): CompletionEntry[] {
   return fields.map((f, i) => {

@@ -40,6 +40,9 @@ export const DOCS_MESSAGES = {
   'docs.rule.withFiles': 'With these workspace files: {files}.',
   'docs.rule.bad': 'Bad:',
   'docs.rule.good': 'Good:',
+  'docs.rule.at': 'The finding covers the part between ⟦ and ⟧: {at}',
+  'docs.rule.fixed': 'After its fix:',
+  'docs.rule.fixedIsGood': 'Its fix turns the bad example into the good one.',
   'docs.rule.noExample': 'This rule has no document example: its findings come from the file itself, not from what the contract says.',
 } as const;
 

@@ -5,6 +5,7 @@ import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
 import { innerRange, lineIndexOf, textAt } from '../../model/text.ts';
 import { schema } from './schema.ts';
+import { appendSection, sectionSkeleton } from '../fixText.ts';
 
 /**
  * Rules about the document as a whole: how it parses, which sections it has and whether the
@@ -28,6 +29,7 @@ export const yamlSyntax: Rule = {
   examples: {
     bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: [定位.*故障\nrequired_entities: [device_id]\n\`\`\`\n`,
     good: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: ["定位.*故障"]\nrequired_entities: [device_id]\n\`\`\`\n`,
+    at: `⟦r⟧equired_entities: [device_id]`,
   },
 };
 
@@ -41,6 +43,7 @@ export const jsonSyntax: Rule = {
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object", }\n\`\`\`\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object" }\n\`\`\`\n`,
+    at: `⟦}⟧`,
   },
 };
 
@@ -55,6 +58,8 @@ export const templateUnquoted: Rule = {
   examples: {
     bad: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: {{extracted_device_id}}\n\`\`\`\n`,
     good: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: "{{extracted_device_id}}"\n\`\`\`\n`,
+    at: `⟦{{extracted_device_id}}⟧`,
+    fixed: true,
   },  fix: (d, model) => ({ titleId: 'action.quoteTemplate', edits: [{ range: d.range, newText: JSON.stringify(textAt(model, d.range)) }], safe: true }),
 };
 
@@ -68,6 +73,7 @@ export const duplicateSection: Rule = {
   examples: {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n\n## BUDGETS\n\n- **Token Budget**: 10000\n`,
     good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n`,
+    at: `- **Max Steps**: 20\n\n## ⟦BUDGETS⟧`,
   },
 };
 
@@ -81,6 +87,7 @@ export const duplicateKey: Rule = {
   examples: {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Max Steps**: 50\n`,
     good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n`,
+    at: `- ⟦**Max Steps**⟧: 50`,
   },
 };
 
@@ -96,6 +103,8 @@ export const unknownSection: Rule = {
   examples: {
     bad: `${FM}\n## MEMROY_POLICY\n\n- **Write Admission**: verified sources only\n`,
     good: `${FM}\n## MEMORY_POLICY\n\n- **Write Admission**: verified sources only\n`,
+    at: `⟦MEMROY_POLICY⟧`,
+    fixed: true,
   },
   *check({ model }) {
     const titles = [...allSectionTitles()];
@@ -122,12 +131,20 @@ export const missingSection: Rule = {
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Raw Log | demo | System | 90 days |\n\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to a template → Return error_code \`E001\`\n\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 5m\n\n## VERSIONING & AUDIT\n\n| Version | Date | Changed By | Key Changes |\n|---|---|---|---|\n| 1.0.0 | 2026-01-01 | @me | First version |\n\n## COMPLIANCE\n\n- **Data Residency**: eu-west-1\n`,
+    at: `⟦AGENT_IDENTITY⟧`,
+    fixed: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n\n`,
   },
   *check({ model }) {
     const anchor = model.sections.find((s) => s.titleRange)?.titleRange ?? model.sections[0]!.frontMatter?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     for (const spec of SECTIONS) {
       if (spec.required && !model.owners.has(spec.key)) yield { code: 'missing-section', range: anchor, args: { section: spec.title } };
     }
+  },
+  fix: (d, model, { today }) => {
+    // A skeleton of the section at the end of the document, in the form docs/contract-format.md recommends.
+    const spec = SECTIONS.find((x) => x.title === d.args?.['section']);
+    const version = model.data['version'] === undefined ? undefined : String(model.data['version']);
+    return spec ? { titleId: 'action.addSection', titleArgs: { section: spec.title }, edits: [appendSection(model, spec, sectionSkeleton(spec, { ...(version ? { version } : {}), today }))], safe: false } : undefined;
   },
 };
 
@@ -147,6 +164,8 @@ export const unknownField: Rule = {
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandat**: "Answer questions"\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandate**: "Answer questions"\n`,
+    at: `⟦**Core Mandat**⟧`,
+    fixed: true,
   },  fix: (d, model) => {
     const suggestion = d.args?.['suggestion'];
     const label = d.args?.['label'];
@@ -180,6 +199,7 @@ export const tableShape: Rule = {
   examples: {
     bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| Large payment | amount > 50000 | Finance Lead approves |\n`,
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| Large payment | amount > 50000 | Finance Lead approves | 4h |\n`,
+    at: `⟦| Large payment | amount > 50000 | Finance Lead approves |⟧`,
   },
 };
 
@@ -193,6 +213,7 @@ export const unclosedFence: Rule = {
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\n## BUDGETS\n\n- **Max Steps**: 20\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\`\`\`\n\n## BUDGETS\n\n- **Max Steps**: 20\n`,
+    at: `⟦\`\`\`yaml⟧`,
   },
 };
 
@@ -206,6 +227,7 @@ export const unrecognisedContent: Rule = {
   examples: {
     bad: `${FM}\n## FAILURE_PROTOCOL\n\n- Retry a few times and then give up\n`,
     good: `${FM}\n## FAILURE_PROTOCOL\n\n- **If the tool call fails three times**: → Halt processing → Return error_code \`TOOL001\`\n`,
+    at: `⟦Retry a few times and then give up⟧`,
   },
 };
 
@@ -220,6 +242,8 @@ export const partialContract: Rule = {
   examples: {
     bad: `# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
     good: `---\ncontract: true\n---\n# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
+    at: `⟦AGENT_IDENTITY⟧`,
+    fixed: true,
   },  fix: (_d, model) => markContract(model),
 };
 
@@ -241,6 +265,8 @@ export const contractNotRecognised: Rule = {
   examples: {
     bad: `# Refund agent\n\n## Memory Contract\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Order history | LLM | System | 90d |\n`,
     good: `# Refund agent\n\n## Memory Contract\n\nWe keep order history for 90 days.\n`,
+    at: `⟦Memory Contract⟧`,
+    fixed: `---\ncontract: true\n---\n# Refund agent\n\n## Memory Contract\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Order history | LLM | System | 90d |\n`,
   },
   fix: (_d, model) => markContract(model),
 };

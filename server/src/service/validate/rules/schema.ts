@@ -52,6 +52,7 @@ export function readablePath(pointer: string, data: Readonly<Record<string, unkn
 export const schema: Rule = {
   code: 'schema',
   severity: 'error',
+  fixKind: 'safe',
   summary: 'Values match the contract\'s JSON Schemas (types, enums, ranges, required fields).',
   description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block, and names the item (the tool, the HITL scenario) it belongs to. One wrong value gives one message, the most telling one (an allowed-values list rather than a type). Hover a field to see what it accepts.',
   source: 'docs/contract-format.md §9; docs/schema-conventions.md',
@@ -75,6 +76,8 @@ export const schema: Rule = {
   examples: {
     bad: `${FM}\n## TOOLS\n\n### \`get_order\`\n\n- **Description**: Returns an order by id.\n- **Side Effects**: reed\n`,
     good: `${FM}\n## TOOLS\n\n### \`get_order\`\n\n- **Description**: Returns an order by id.\n- **Side Effects**: read\n`,
+    at: `⟦reed⟧`,
+    fixed: true,
   },
   *check({ model, data, locate }) {
     // One message per place: ajv reports `side_effects: true` as a type and an enum error.
