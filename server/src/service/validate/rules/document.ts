@@ -153,7 +153,7 @@ export const unknownField: Rule = {
   severity: 'warning',
   fixKind: 'safe',
   summary: 'Bullet labels, table headers and YAML keys name fields of their section.',
-  description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields. A near miss (`requires_aproval`) or another format\'s spelling (`timeout_s`, `approval_required`) gets a "did you mean" and a quick fix that renames the label.',
+  description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields. A near miss (`requires_aproval`) or another format\'s spelling (`timeout_s`, `approval_required`) gets a "did you mean" and a fix that renames the label (`timeout_s: 60` becomes `timeout: 60s`); the rules about a missing field then stay quiet. Keys of YAML list items (a tool in a `tools:` list, a CONSTRAINTS entry) are checked the same way.',
   source: 'docs/contract-format.md §3 and §9 (labels and fields)',
   messages: {
     default: '"{label}" is not a field of {section}; it is ignored.',

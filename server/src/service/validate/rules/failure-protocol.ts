@@ -8,7 +8,7 @@ export const failureCodeMissing: Rule = {
   severity: 'warning',
   fixKind: 'quickfix',
   summary: 'Every FAILURE_PROTOCOL entry names its error code.',
-  description: 'For example "when urgency_reason is empty, refuse and return error_code: URG001". A code makes the failure countable, searchable in logs and testable in the dry run. Write it as an action (`→ Return error_code \\`URG001\\``) or as a `**Code**:` sub-bullet.',
+  description: 'For example "when urgency_reason is empty, refuse and return error_code: URG001". A code makes the failure countable, searchable in logs and testable in the dry run. Write it as an action (`→ Return error_code \\`URG001\\``) or as a `**Code**:` sub-bullet. A code returned in a sentence ("stop and return `AST001`") counts too.',
   source: 'docs/contract-format.md §9, FAILURE_PROTOCOL',
   messages: { default: 'This failure entry has no error code. Add "→ Return error_code `XXX001`".' },
   examples: {

@@ -54,7 +54,7 @@ export const schema: Rule = {
   severity: 'error',
   fixKind: 'safe',
   summary: 'Values match the contract\'s JSON Schemas (types, enums, ranges, required fields).',
-  description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block, and names the item (the tool, the HITL scenario) it belongs to. One wrong value gives one message, the most telling one (an allowed-values list rather than a type). Hover a field to see what it accepts.',
+  description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block, and names the item (the tool, the HITL scenario) it belongs to. One wrong value gives one message, the most telling one (an allowed-values list rather than a type), naming the field by the label you wrote (`Side Effects`). A value close to an allowed one (`readx`) gets a "did you mean" and a fix; a duration without a unit names the units accepted. Hover a field to see what it accepts.',
   source: 'docs/contract-format.md §9; docs/schema-conventions.md',
   messages: {
     default: '{path}: {detail}.',
