@@ -7,7 +7,6 @@ import { format } from '../l10n/format.ts';
 import { ruleByCode } from '../validate/catalogue.ts';
 import { at, pos } from '../validate/fixText.ts';
 
-export { sectionSkeleton } from '../validate/fixText.ts';
 
 /** The part of a diagnostic a code action needs. */
 export interface DiagnosticRef {
