@@ -131,7 +131,7 @@ describe('agents-md CLI', { concurrency: true }, () => {
       }
       const schema = lines.find((l) => / error schema /.test(l));
       assert.ok(schema, 'a schema error');
-      assert.match(schema, /^bad\.agents\.md:8:\d+ error schema BUDGETS: max_steps: must be of type integer\.$/);
+      assert.match(schema, /^bad\.agents\.md:8:\d+ error schema BUDGETS: Max Steps: must be of type integer\.$/);
       // "twenty" starts at column 18 of "- **Max Steps**: twenty".
       assert.equal(schema.split(' ')[0], `bad.agents.md:8:${'- **Max Steps**: '.length + 1}`);
       assert.ok(lines.some((l) => / error missing-section /.test(l)));

@@ -86,6 +86,18 @@ test('every message exists in English and in Simplified Chinese, with the same a
   assert.deepEqual(problems, []);
 });
 
+test('each rule description in Chinese keeps every code span of the English one (names, examples, options)', () => {
+  // A Chinese text that lost a code span usually describes an older version of the rule.
+  const zh = JSON.parse(readFileSync(new URL('../l10n/bundle.l10n.zh-cn.json', import.meta.url), 'utf8')) as Record<string, string>;
+  const stale = RULES.flatMap((r) => {
+    const id = `rule.${r.code}.description`;
+    const spans = new Set(englishTemplate(id)?.replace(/\\`/g, '').match(/`[^`]+`/g) ?? []);
+    const text = (zh[id] ?? '').replace(/\\`/g, '');
+    return [...spans].filter((c) => !text.includes(c)).map((c) => `${id}: ${c}`);
+  });
+  assert.deepEqual(stale, []);
+});
+
 test('catalogue ids are unique, and the English bundle holds every catalogue message and client string', () => {
   assert.deepEqual(registeredMessageSets(), MESSAGE_SET_NAMES, 'the service index and the CLI (cli/messages.ts, through scripts/l10nBundle.ts) load every owner of a message set');
   assert.deepEqual(duplicateMessageIds(), []);

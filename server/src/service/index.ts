@@ -24,6 +24,7 @@ export { Workspace, CONFIG_NAMES } from './workspace/resolveFacts.ts';
 export { RULES, ruleByCode } from './validate/catalogue.ts';
 export type { Rule, RuleMeta } from './validate/rule.ts';
 export { parseContract } from './parse/parseContract.ts';
+export { contractLikeSection } from './model/recognition.ts';
 export { validateContract } from './validate/validate.ts';
 export { recheckAnalyzer, analyzeWithRecheck, memoised, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';

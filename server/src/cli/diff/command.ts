@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { diffContracts, diffMessage, format, type DiffMessageId, type Lang } from '../../service/index.ts';
+import { contractLikeSection, diffContracts, diffMessage, format, type DiffMessageId, type Lang } from '../../service/index.ts';
 import { EXIT, exitCodesHelp } from '../exitCodes.ts';
 import { displayPath } from '../report.ts';
 import { errorLine, useColor } from '../terminal.ts';
@@ -63,7 +63,11 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
     return EXIT.USAGE;
   }
   const [before, after] = await Promise.all([loadVersion(sources[0]), loadVersion(sources[1])]);
-  for (const v of [before, after]) if (v.model.kind === 'freeform') errorLine(diffMessage('report.notContract', { file: versionLabel(v.version), kind: v.model.kind }, lang));
+  for (const v of [before, after]) {
+    if (v.model.kind !== 'freeform') continue;
+    const like = contractLikeSection(v.model);
+    errorLine(like ? diffMessage('report.notContractLooksLike', { file: versionLabel(v.version), title: like.title ?? '' }, lang) : diffMessage('report.notContract', { file: versionLabel(v.version), kind: v.model.kind }, lang));
+  }
 
   // The project's diff policy: the configuration nearest to the newer version, up to the working directory.
   const policy = await diffPolicyFor(sources[1].path, process.cwd());

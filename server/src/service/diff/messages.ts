@@ -248,6 +248,7 @@ const LABELS = {
   'report.follows': '{count, plural, one {# mention follows the rename} other {# mentions follow the rename}}: {places}',
   'report.drivenBy': 'The bump is required by: {change}',
   'report.notContract': '{file} is not a contract ({kind}): only its front matter and recognised sections are compared.',
+  'report.notContractLooksLike': '{file} is read as free-form although "{title}" looks like a contract section: only its front matter and recognised sections are compared. Add `contract: true` to its front matter to compare it as a contract.',
   'markdown.title': 'Semantic diff of `{file}`',
   'markdown.titleTwo': 'Semantic diff: `{before}` → `{after}`',
   'markdown.version': '**Version**: {advice}',

@@ -30,7 +30,11 @@ export function ruleSection(r: Rule, lang: string): string {
     const ws = r.examples.workspace;
     if (ws?.config) out.push(t('docs.rule.withConfig'), '', fence(JSON.stringify(ws.config, null, 2), 'json'), '');
     if (ws?.files) out.push(t('docs.rule.withFiles', { files: Object.keys(ws.files).map((f) => `\`${f}\``).join(', ') }), '');
-    out.push(t('docs.rule.bad'), '', fence(r.examples.bad), '', t('docs.rule.good'), '', fence(r.examples.good), '');
+    out.push(t('docs.rule.bad'), '', fence(r.examples.bad), '');
+    if (r.examples.at) out.push(t('docs.rule.at', { at: `\`\` ${r.examples.at.replace(/\n/g, '↵')} \`\`` }), '');
+    if (r.examples.fixed === true) out.push(t('docs.rule.fixedIsGood'), '');
+    else if (r.examples.fixed) out.push(t('docs.rule.fixed'), '', fence(r.examples.fixed), '');
+    out.push(t('docs.rule.good'), '', fence(r.examples.good), '');
   } else {
     out.push(t('docs.rule.noExample'), '');
   }

@@ -24,7 +24,7 @@ export const DOCS_MESSAGES = {
   'docs.rules.presets':
     '### Presets\n\nTwo presets, as in ESLint and markdownlint. `recommended` (the default) holds the rules whose every finding is worth acting on. `strict` adds the style and quality advice: tool naming and descriptions, parameter examples, extraction patterns for entities, role completeness and readability. Choose it in the config file with `extends`, or in VS Code with the `agentsMd.preset` setting (a config file\'s `extends` wins). A rule set explicitly in `rules` runs whatever the preset.',
   'docs.rules.fixes':
-    '### Fixes\n\nA rule declares its fix beside its check. **auto-fix** fixes are safe: they change only the text the finding points at, to what the message says; `agents-md lint --fix` applies them and reports what it changed, and VS Code applies them on save with `"editor.codeActionsOnSave": { "source.fixAll.agentsMd": "explicit" }`. **quick fix** fixes insert new text (a section skeleton, an audit row) and are offered in the editor only.',
+    '### Fixes\n\nA rule declares its fix beside its check. **auto-fix** fixes are safe: they change only the text the finding points at, to what the message says, or add the one line it asks for (an approval flag, a fallback entry); `agents-md lint --fix` applies them and reports what it changed, and VS Code applies them on save with `"editor.codeActionsOnSave": { "source.fixAll.agentsMd": "explicit" }`. **quick fix** fixes need your judgement (a section skeleton, an audit row, a new authorised role, a tool\'s new name) and are offered in the editor only. Each rule\'s bad example below marks the range of its finding and shows the text after its fix.',
   'docs.rules.fixCell.safe': 'auto-fix',
   'docs.rules.fixCell.quickfix': 'quick fix',
   'docs.rules.tableHeader': '| code | severity | preset | fix | checks |',
@@ -40,6 +40,9 @@ export const DOCS_MESSAGES = {
   'docs.rule.withFiles': 'With these workspace files: {files}.',
   'docs.rule.bad': 'Bad:',
   'docs.rule.good': 'Good:',
+  'docs.rule.at': 'The finding covers the part between ⟦ and ⟧: {at}',
+  'docs.rule.fixed': 'After its fix:',
+  'docs.rule.fixedIsGood': 'Its fix turns the bad example into the good one.',
   'docs.rule.noExample': 'This rule has no document example: its findings come from the file itself, not from what the contract says.',
 } as const;
 

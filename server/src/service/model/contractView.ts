@@ -5,6 +5,7 @@
  * Built once per model (WeakMap); tolerant of any data (a contract with errors still runs as
  * far as it can).
  */
+import { contractLikeSection } from './recognition.ts';
 import type { ParsedContract } from './types.ts';
 import { normaliseName, unquote } from './names.ts';
 import { normaliseDuration } from './values.ts';
@@ -97,6 +98,8 @@ export interface ContractView {
   /** The versions of the VERSIONING & AUDIT rows, without their leading `v`. */
   readonly auditVersions: ReadonlySet<string>;
   readonly layers: readonly LayerView[];
+  /** For a free-form file, the title of its first heading that looks like a contract section (model/recognition.ts). */
+  readonly contractLike?: string;
   readonly intentPatterns: readonly { readonly pattern: string; readonly pointer: string }[];
   readonly entities: readonly EntityView[];
   readonly pools: ReadonlyMap<string, { readonly pointer: string; readonly weight?: number }>;
@@ -301,6 +304,7 @@ export function contractView(model: ParsedContract): ContractView {
       const o = obj(r);
       return o ? [{ layer: normaliseName(o['layer']), pointer: `/memory_contract/${i}`, writeBy: str(o['write_by']) ?? '' }] : [];
     }),
+    ...some('contractLike', contractLikeSection(model)?.title),
     intentPatterns: arr(trigger['intent_patterns']).flatMap((p, i) => (unquote(p) ? [{ pattern: unquote(p), pointer: `/trigger/intent_patterns/${i}` }] : [])),
     entities: arr(trigger['required_entities']).flatMap((e, i): EntityView[] => {
       if (typeof e === 'string') return normaliseName(e) ? [{ name: normaliseName(e), pointer: `/trigger/required_entities/${i}` }] : [];

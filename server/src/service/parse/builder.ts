@@ -2,7 +2,7 @@ import type { Code, Heading, ListItem, Nodes, Paragraph } from 'mdast';
 import type { Range } from '../types.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 import type { ParsedBlock } from './yamlBlock.ts';
-import { suggestField } from './suggest.ts';
+import { foreignUnit, suggestField } from './suggest.ts';
 import { fieldForLabel, type FieldSpec } from '../schema/sections.ts';
 import type { Finding, PointerSpan, ProseInfo } from '../model/types.ts';
 
@@ -36,6 +36,8 @@ export type Mutable = Record<string, unknown>;
 /** An unknown label, with the field it most likely means when there is one (docs/rules.md, unknown-field). */
 export function unknownField(range: Range, label: string, section: string, fields: readonly FieldSpec[] | undefined): Finding {
   const suggestion = fields ? suggestField(label, fields) : undefined;
+  const unit = suggestion ? foreignUnit(label) : undefined;
+  if (unit) return { code: 'unknown-field', range, args: { label, section, suggestion: suggestion!, unit }, variant: 'suggestUnit' };
   return { code: 'unknown-field', range, args: { label, section, ...(suggestion ? { suggestion } : {}) }, ...(suggestion ? { variant: 'suggest' } : {}) };
 }
 

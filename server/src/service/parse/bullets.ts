@@ -4,6 +4,7 @@ import type { Finding, PointerSpan } from '../model/types.ts';
 import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
 import { fieldForLabel } from '../schema/sections.ts';
 import { pointerSegment } from './yamlBlock.ts';
+import { unknownField } from './builder.ts';
 import { normaliseDuration } from '../model/values.ts';
 
 /** A bullet as the section builder hands it over. */
@@ -99,7 +100,7 @@ export function interpretBullet(form: BulletForm, input: BulletInput): BulletOut
           item[f.key] = f.types.includes('array') ? splitInlineList(nl.value).map((p) => stripCode(p.text)) : coerceScalar(stripCode(nl.value), f.types);
           spans.set(`/${pointerSegment(f.key)}`, { key: nl.labelRange, value: nl.valueRange });
         } else if (nl) {
-          findings.push({ code: 'unknown-field', range: nl.labelRange, args: { label: nl.label, section: 'FAILURE_PROTOCOL' } });
+          findings.push(unknownField(nl.labelRange, nl.label, 'FAILURE_PROTOCOL', input.fields));
         } else {
           spans.set(`/actions/${actions.length}`, { value: n.range });
           actions.push(n.text.replace(/^(?:→|->)\s*/, ''));
@@ -109,8 +110,9 @@ export function interpretBullet(form: BulletForm, input: BulletInput): BulletOut
       spans.set('/actions', { key: l.labelRange, value: l.valueRange });
       actions.forEach((a, i) => {
         const span = spans.get(`/actions/${i}`)!;
-        // "Return error_code `URG001`", and the shorter "return `MEMORY_STALE`" (code in backticks).
-        const code = /(?:error[_ ]?code|code|错误码)\s*[:：=]?\s*`?([A-Z][A-Z0-9_]*)`?/.exec(a) ?? /^(?:return|returns|respond with|返回)\s*`([A-Z][A-Z0-9_]*)`/i.exec(a);
+        // "Return error_code `URG001`", and the shorter "return `MEMORY_STALE`" (code in backticks),
+        // also inside a sentence: "Stop and return `AST001` to the caller".
+        const code = /(?:error[_ ]?code|code|错误码)\s*[:：=]?\s*`?([A-Z][A-Z0-9_]*)`?/.exec(a) ?? /(?:\breturns?|\brespond with|返回)\s*(?:the\s+)?(?:error\s+)?`([A-Z][A-Z0-9_]*)`/i.exec(a);
         if (code && item['code'] === undefined) {
           item['code'] = code[1]!;
           spans.set('/code', { value: span.value });

@@ -89,7 +89,7 @@ export function nestedObject(b: Builder, field: FieldSpec, nested: readonly List
     const label = m[2]!.trim();
     const sub = fieldForLabel(subFields, label);
     if (!sub && subFields.length > 0 && !additional) {
-      b.findings.push({ code: 'unknown-field', range: b.loc.nodeRange(para), args: { label, section: field.key } });
+      b.findings.push(unknownField(b.loc.nodeRange(para), label, field.key, subFields));
       continue;
     }
     const key = sub?.key ?? label;

@@ -6,24 +6,9 @@ import { buildSection } from './buildSection.ts';
 import { shiftSection } from './shift.ts';
 import { blockPool } from './blocks.ts';
 import { sectionForTitle } from '../schema/sections.ts';
-import { normaliseLabel } from '../schema/normalise.ts';
+import { recognitionOf } from '../model/recognition.ts';
 
-/**
- * How a recognised section counts towards recognising the file as a contract
- * (docs/contract-format.md §1). `strong`: its title is written in the contract's ALL_CAPS style
- * (`## HUMAN_IN_THE_LOOP`, `## VERSIONING & AUDIT`) or in Chinese. `weak`: it is the canonical
- * title of a section only contracts have, in another case (`## Memory Contract`,
- * `## Failure Protocol`: `x-section.anyCase`); two of those make a contract, one alone does not
- * make a partial one. Ordinary AGENTS.md files use titles such as `## Error Handling`,
- * `## Changelog` or `## Role`, which are aliases of contract sections but do not count; such
- * sections are still read once the file is a contract.
- */
-export function recognitionOf(s: Pick<SectionModel, 'spec' | 'title'>): 'strong' | 'weak' | undefined {
-  if (!s.spec) return undefined;
-  const t = s.title ?? '';
-  if ((/[A-Z]/.test(t) && t === t.toUpperCase()) || /\p{Script=Han}/u.test(t)) return 'strong';
-  return s.spec.anyCase && normaliseLabel(t) === normaliseLabel(s.spec.title) ? 'weak' : undefined;
-}
+export { recognitionOf };
 
 /**
  * Parses a document into a contract model (docs/contract-format.md). When `previous`

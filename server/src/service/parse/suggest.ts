@@ -28,6 +28,14 @@ const FOREIGN_KEYS: Readonly<Record<string, string>> = {
   max_turns: 'max_steps',
   max_tokens_per_task: 'token_budget',
 };
+/** The unit other formats put in the key (`timeout_s: 60`); ours goes in the value (`timeout: 60s`). */
+const FOREIGN_UNITS: Readonly<Record<string, string>> = { timeout_s: 's', timeout_sec: 's', timeout_seconds: 's', timeout_ms: 'ms' };
+
+/** The unit a foreign key carries, if it is one of those. */
+export function foreignUnit(label: string): string | undefined {
+  return Object.entries(FOREIGN_UNITS).find(([k]) => normaliseLabel(k) === normaliseLabel(label))?.[1];
+}
+
 const FOREIGN: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(FOREIGN_KEYS).map(([k, v]) => [normaliseLabel(k), v]));
 
 /**

@@ -75,7 +75,9 @@ export function appendBlockItems(b: Builder, items: unknown[], spec: SectionSpec
   const mapper = fenceMapper(b.loc, code);
   if (!mapper) return true;
   const base = items.length;
-  for (const item of list) items.push(item);
+  // An item's keys are matched like any label (aliases → field keys); an unknown one is reported and left out.
+  const renames = list.map((item, i) => (spec.fields.length > 0 && isMapping(item) ? itemKeys(b, item, spec, block, mapper, `${from}/${i}`) : undefined));
+  list.forEach((item, i) => items.push(renames[i] ? renamed(item as Mutable, renames[i]!) : item));
   // One pass over the block's spans (a block may hold thousands of items).
   const lead = `${from}/`;
   for (const [p, s] of block.spans) {
@@ -83,10 +85,47 @@ export function appendBlockItems(b: Builder, items: unknown[], spec: SectionSpec
     const slash = p.indexOf('/', lead.length);
     const i = Number(slash < 0 ? p.slice(lead.length) : p.slice(lead.length, slash));
     if (!Number.isInteger(i)) continue;
+    let rest = slash < 0 ? '' : p.slice(slash);
+    const rename = renames[i];
+    if (rename && rest) {
+      const end = rest.indexOf('/', 1);
+      const dst = rename.get(end < 0 ? rest.slice(1) : rest.slice(1, end));
+      if (dst === undefined) continue;
+      rest = `/${dst}${end < 0 ? '' : rest.slice(end)}`;
+    }
     const value = mapper(s.value);
-    b.map.set(`/${base + i}${slash < 0 ? '' : p.slice(slash)}`, s.key ? { key: mapper(s.key), value } : { value });
+    b.map.set(`/${base + i}${rest}`, s.key ? { key: mapper(s.key), value } : { value });
   }
   for (const pr of block.problems) b.findings.push(problemFinding(pr, mapper));
   return true;
 }
 
+
+const isMapping = (v: unknown): v is Mutable => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The keys of one YAML list item: source pointer segment → field key. Unknown keys get an
+ * `unknown-field` finding (with its did-you-mean) and no entry, so they are left out of the item.
+ */
+function itemKeys(b: Builder, item: Mutable, spec: SectionSpec, block: ParsedBlock, mapper: (span: readonly [number, number]) => Range, at: string): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const k of Object.keys(item)) {
+    const field = fieldForLabel(spec.fields, k);
+    if (field) {
+      keys.set(pointerSegment(k), pointerSegment(field.key));
+      continue;
+    }
+    const span = block.spans.get(`${at}/${pointerSegment(k)}`);
+    b.findings.push(unknownField(span?.key ? mapper(span.key) : mapper([0, 0]), k, spec.title, spec.fields));
+  }
+  return keys;
+}
+
+function renamed(item: Mutable, keys: ReadonlyMap<string, string>): Mutable {
+  const out: Mutable = {};
+  for (const [k, v] of Object.entries(item)) {
+    const dst = keys.get(pointerSegment(k));
+    if (dst !== undefined) out[dst.replace(/~1/g, '/').replace(/~0/g, '~')] = v;
+  }
+  return out;
+}

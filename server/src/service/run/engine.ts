@@ -71,7 +71,10 @@ class Run extends RunState {
   async boot(): Promise<void> {
     const v = this.view;
     const q = this.o.query;
-    if (v.kind === 'freeform') throw new Finish({ code: 'CONTRACT_NOT_RUNNABLE', ...withArgMessages({}, { reason: { id: 'reason.freeform', args: {} } }) });
+    if (v.kind === 'freeform') {
+      const reason: MessageRef = v.contractLike ? { id: 'reason.freeformLooksLike', args: { title: v.contractLike } } : { id: 'reason.freeform', args: {} };
+      throw new Finish({ code: 'CONTRACT_NOT_RUNNABLE', ...withArgMessages({}, { reason }) });
+    }
     if (v.intentPatterns.length === 0) await this.emit('trigger_match', 'router', 'skipped', { tried: 0 });
     else {
       const m = matchTrigger(v, q.query);

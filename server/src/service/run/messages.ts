@@ -194,6 +194,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'reason.freshness': 'last updated {updatedAt}, not since {cutoff} (MEMORY_FRESHNESS: stale after {staleAfter})',
   'reason.unresolved-filter': 'a filter needs {entity}, which was not extracted',
   'reason.freeform': 'it has no contract sections',
+  'reason.freeformLooksLike': 'it is read as free-form although "{title}" looks like a contract section; add `contract: true` to its front matter to run it as a contract',
   'detail.empty-answer': 'the answer is empty',
   'detail.schema': '{expected}, got {got}',
   'detail.not-json': 'not JSON ({detail})',

@@ -39,6 +39,8 @@ export function schemaErrorMessage(e: ErrorObject, path: string): { variant?: st
       const examples = (e.parentSchema as Record<string, unknown> | undefined)?.['examples'];
       const example = Array.isArray(examples) && examples.length > 0 ? shown(examples[0]) : undefined;
       const pattern = String(p['pattern']);
+      const units = durationUnits(pattern);
+      if (units && example && 'data' in e && /^\s*\d+(?:\.\d+)?\s*$/.test(String(e.data))) return { variant: 'duration', args: { path, value: shown(e.data), example, units } };
       if (example && 'data' in e) return { variant: 'patternExample', args: { path, value: shown(e.data), example } };
       return { variant: 'pattern', args: { path, pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern } };
     }
@@ -47,4 +49,15 @@ export function schemaErrorMessage(e: ErrorObject, path: string): { variant?: st
     default:
       return { args: { path, detail: e.message ?? e.keyword } };
   }
+}
+
+/**
+ * The short units a duration pattern accepts (`ms, s, m, h, d`), or undefined when the pattern is
+ * not a duration's (the schemas write durations as a number and a unit, docs/contract-format.md).
+ */
+function durationUnits(pattern: string): string | undefined {
+  const m = /^\^\\d\+\(\\\.\\d\+\)\?\\s\*\(([^)]*)\)\$$/.exec(pattern);
+  if (!m) return undefined;
+  const units = m[1]!.split('|').filter((u) => ['ms', 's', 'm', 'h', 'd'].includes(u));
+  return units.length ? units.join(', ') : undefined;
 }

@@ -16,6 +16,13 @@ export type RuleSource = string;
 export interface RuleExample {
   readonly bad: string;
   readonly good: string;
+  /**
+   * Where the bad example's finding is: a snippet of the bad example (once in it) with the
+   * finding's exact range between `⟦` and `⟧` (test/fixes.test.ts checks it).
+   */
+  readonly at?: string;
+  /** Rules with a fix: the bad example after applying it, or `true` when that is the good example. */
+  readonly fixed?: string | true;
   readonly workspace?: { readonly files?: Readonly<Record<string, string>>; readonly config?: Readonly<Record<string, unknown>> };
 }
 
@@ -81,8 +88,13 @@ export interface RuleFix {
   readonly safe: boolean;
 }
 
+/** What a fix may need beyond the finding and the model: today's date (YYYY-MM-DD) for audit rows. */
+export interface FixContext {
+  readonly today: string;
+}
+
 /** A rule: its meta, a check unless its findings come from the parser, and its fix beside it. */
 export interface Rule extends RuleMeta {
   check?(ctx: RuleContext): Iterable<Finding>;
-  fix?(target: FixTarget, model: ParsedContract): RuleFix | undefined;
+  fix?(target: FixTarget, model: ParsedContract, context: FixContext): RuleFix | undefined;
 }

@@ -6,6 +6,7 @@ import { readDirectives } from './directives.ts';
 import { RULES, ruleByCode } from './catalogue.ts';
 import type { RuleContext } from './rule.ts';
 import { locate } from '../model/locate.ts';
+import { contractLikeSection } from '../model/recognition.ts';
 import { ruleMessageId } from './messages.ts';
 import { format } from '../l10n/format.ts';
 
@@ -39,7 +40,12 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
   const settings: Record<string, RuleSetting> = { ...facts.config.rules, ...directives.fileSettings };
   const preset = facts.config.preset ?? 'recommended';
   const findings: Finding[] = [...fileFindings];
-  if (model.kind === 'freeform') return toDiagnostics(findings, settings, directives, preset);
+  if (model.kind === 'freeform') {
+    // Free-form files get no contract checks; one note when a heading looks like a contract section.
+    const s = contractLikeSection(model);
+    if (s) findings.push({ code: 'contract-not-recognised', range: s.titleRange ?? s.range, args: { title: s.title ?? '' } });
+    return toDiagnostics(findings, settings, directives, preset);
+  }
 
   for (const s of model.sections) {
     if (partial && !s.spec && !(s.kind === 'preamble' && [...model.owners.values()].includes(s))) {

@@ -28,6 +28,7 @@ export const roleCompleteness: Rule = {
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Core Mandate**: "Analyze procurement requests."\n`,
     good: `${FM}\n${ID_GOOD}`,
+    at: `⟦AGENT_IDENTITY⟧`,
   },
   *check({ data, section }) {
     const id = obj(data['identity']);
@@ -59,6 +60,7 @@ export const undeclaredTool: Rule = {
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`inventory_api\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`check_inventory\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n`,
+    at: `⟦inventory_api⟧`,
   },
   *check({ model, locate }) {
     const refs = referencesOf(model);
@@ -98,6 +100,7 @@ export const forbiddenToolDeclared: Rule = {
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`initiate_payment\`\n\n## TOOLS\n\n### \`initiate_payment\`\n\n- **Description**: Pays an invoice.\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`initiate_payment\`\n\n## TOOLS\n\n### \`draft_payment_approval\`\n\n- **Description**: Drafts an approval request; pays nothing.\n`,
+    at: `  - ❌ Never call \`⟦initiate_payment⟧\``,
   },
   *check({ model, data }) {
     const refs = referencesOf(model);

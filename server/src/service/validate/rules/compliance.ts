@@ -14,6 +14,7 @@ export const complianceUnknownClause: Rule = {
     bad: `${FM}\n## COMPLIANCE\n\n- **Clauses**: \`GDPR Art. 99\`\n`,
     good: `${FM}\n## COMPLIANCE\n\n- **Clauses**: \`GDPR Art. 30\`\n`,
     workspace: { config: { complianceClauses: ['GDPR Art. 30', 'ISO 27001 Annex A.9.4.2'] } },
+    at: `⟦\`GDPR Art. 99\`⟧`,
   },
   *check({ data, facts, locate }) {
     const known = facts.config.complianceClauses;

@@ -1,11 +1,11 @@
-import type { Rule } from '../rule.ts';
-import { validateContractData } from '../ajv.ts';
+import type { Rule, RuleFix } from '../rule.ts';
+import type { ParsedContract } from '../../parse/parseContract.ts';
 import { allSectionTitles, SECTIONS } from '../../schema/sections.ts';
 import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
-import { innerRange, textAt } from '../../model/text.ts';
-import { schemaErrorMessage } from '../ajvMessages.ts';
-import type { ErrorObject } from '../ajv.ts';
+import { innerRange, lineIndexOf, textAt } from '../../model/text.ts';
+import { schema } from './schema.ts';
+import { appendSection, sectionSkeleton } from '../fixText.ts';
 
 /**
  * Rules about the document as a whole: how it parses, which sections it has and whether the
@@ -29,6 +29,7 @@ export const yamlSyntax: Rule = {
   examples: {
     bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: [定位.*故障\nrequired_entities: [device_id]\n\`\`\`\n`,
     good: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: ["定位.*故障"]\nrequired_entities: [device_id]\n\`\`\`\n`,
+    at: `⟦r⟧equired_entities: [device_id]`,
   },
 };
 
@@ -42,6 +43,7 @@ export const jsonSyntax: Rule = {
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object", }\n\`\`\`\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object" }\n\`\`\`\n`,
+    at: `⟦}⟧`,
   },
 };
 
@@ -56,6 +58,8 @@ export const templateUnquoted: Rule = {
   examples: {
     bad: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: {{extracted_device_id}}\n\`\`\`\n`,
     good: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: "{{extracted_device_id}}"\n\`\`\`\n`,
+    at: `⟦{{extracted_device_id}}⟧`,
+    fixed: true,
   },  fix: (d, model) => ({ titleId: 'action.quoteTemplate', edits: [{ range: d.range, newText: JSON.stringify(textAt(model, d.range)) }], safe: true }),
 };
 
@@ -69,6 +73,7 @@ export const duplicateSection: Rule = {
   examples: {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n\n## BUDGETS\n\n- **Token Budget**: 10000\n`,
     good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n`,
+    at: `- **Max Steps**: 20\n\n## ⟦BUDGETS⟧`,
   },
 };
 
@@ -82,6 +87,7 @@ export const duplicateKey: Rule = {
   examples: {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Max Steps**: 50\n`,
     good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n`,
+    at: `- ⟦**Max Steps**⟧: 50`,
   },
 };
 
@@ -97,6 +103,8 @@ export const unknownSection: Rule = {
   examples: {
     bad: `${FM}\n## MEMROY_POLICY\n\n- **Write Admission**: verified sources only\n`,
     good: `${FM}\n## MEMORY_POLICY\n\n- **Write Admission**: verified sources only\n`,
+    at: `⟦MEMROY_POLICY⟧`,
+    fixed: true,
   },
   *check({ model }) {
     const titles = [...allSectionTitles()];
@@ -123,12 +131,20 @@ export const missingSection: Rule = {
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Raw Log | demo | System | 90 days |\n\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to a template → Return error_code \`E001\`\n\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 5m\n\n## VERSIONING & AUDIT\n\n| Version | Date | Changed By | Key Changes |\n|---|---|---|---|\n| 1.0.0 | 2026-01-01 | @me | First version |\n\n## COMPLIANCE\n\n- **Data Residency**: eu-west-1\n`,
+    at: `⟦AGENT_IDENTITY⟧`,
+    fixed: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n\n`,
   },
   *check({ model }) {
     const anchor = model.sections.find((s) => s.titleRange)?.titleRange ?? model.sections[0]!.frontMatter?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     for (const spec of SECTIONS) {
       if (spec.required && !model.owners.has(spec.key)) yield { code: 'missing-section', range: anchor, args: { section: spec.title } };
     }
+  },
+  fix: (d, model, { today }) => {
+    // A skeleton of the section at the end of the document, in the form docs/contract-format.md recommends.
+    const spec = SECTIONS.find((x) => x.title === d.args?.['section']);
+    const version = model.data['version'] === undefined ? undefined : String(model.data['version']);
+    return spec ? { titleId: 'action.addSection', titleArgs: { section: spec.title }, edits: [appendSection(model, spec, sectionSkeleton(spec, { ...(version ? { version } : {}), today }))], safe: false } : undefined;
   },
 };
 
@@ -137,16 +153,19 @@ export const unknownField: Rule = {
   severity: 'warning',
   fixKind: 'safe',
   summary: 'Bullet labels, table headers and YAML keys name fields of their section.',
-  description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields. A near miss (`requires_aproval`) or another format\'s spelling (`timeout_s`, `approval_required`) gets a "did you mean" and a quick fix that renames the label.',
+  description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields. A near miss (`requires_aproval`) or another format\'s spelling (`timeout_s`, `approval_required`) gets a "did you mean" and a fix that renames the label (`timeout_s: 60` becomes `timeout: 60s`); the rules about a missing field then stay quiet. Keys of YAML list items (a tool in a `tools:` list, a CONSTRAINTS entry) are checked the same way.',
   source: 'docs/contract-format.md §3 and §9 (labels and fields)',
   messages: {
     default: '"{label}" is not a field of {section}; it is ignored.',
     suggest: '"{label}" is not a field of {section}; it is ignored. Did you mean "{suggestion}"?',
+    suggestUnit: '"{label}" is not a field of {section}; it is ignored. Did you mean "{suggestion}", with the unit in the value (`90{unit}`)?',
     frontMatter: '"{label}" is not a front-matter field; it is ignored.',
   },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandat**: "Answer questions"\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n- **Core Mandate**: "Answer questions"\n`,
+    at: `⟦**Core Mandat**⟧`,
+    fixed: true,
   },  fix: (d, model) => {
     const suggestion = d.args?.['suggestion'];
     const label = d.args?.['label'];
@@ -156,7 +175,17 @@ export const unknownField: Rule = {
     const at = text.indexOf(String(label));
     if (at < 0 || text.lastIndexOf(String(label)) !== at) return undefined;
     const range = innerRange(model, d.range, at, at + String(label).length);
-    return { titleId: 'action.renameField', titleArgs: { label: String(suggestion) }, edits: [{ range, newText: String(suggestion) }], safe: true };
+    const edits = [{ range, newText: String(suggestion) }];
+    // `timeout_s: 60` → `timeout: 60s`: the unit moves from the key to a bare number value on the same line.
+    const unit = d.args?.['unit'];
+    if (unit) {
+      const line = lineIndexOf(model).lineText(d.range.end.line);
+      const m = /^(\**\s*[:：]\s*)(\d+(?:\.\d+)?)\s*$/.exec(line.slice(d.range.end.character));
+      if (!m) return undefined;
+      const end = { line: d.range.end.line, character: d.range.end.character + m[1]!.length + m[2]!.length };
+      edits.push({ range: { start: end, end }, newText: String(unit) });
+    }
+    return { titleId: 'action.renameField', titleArgs: { label: String(suggestion) }, edits, safe: true };
   },
 };
 
@@ -170,6 +199,7 @@ export const tableShape: Rule = {
   examples: {
     bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| Large payment | amount > 50000 | Finance Lead approves |\n`,
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| Large payment | amount > 50000 | Finance Lead approves | 4h |\n`,
+    at: `⟦| Large payment | amount > 50000 | Finance Lead approves |⟧`,
   },
 };
 
@@ -183,6 +213,7 @@ export const unclosedFence: Rule = {
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\n## BUDGETS\n\n- **Max Steps**: 20\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\`\`\`\n\n## BUDGETS\n\n- **Max Steps**: 20\n`,
+    at: `⟦\`\`\`yaml⟧`,
   },
 };
 
@@ -196,6 +227,7 @@ export const unrecognisedContent: Rule = {
   examples: {
     bad: `${FM}\n## FAILURE_PROTOCOL\n\n- Retry a few times and then give up\n`,
     good: `${FM}\n## FAILURE_PROTOCOL\n\n- **If the tool call fails three times**: → Halt processing → Return error_code \`TOOL001\`\n`,
+    at: `⟦Retry a few times and then give up⟧`,
   },
 };
 
@@ -210,12 +242,33 @@ export const partialContract: Rule = {
   examples: {
     bad: `# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
     good: `---\ncontract: true\n---\n# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
-  },  fix: (_d, model) => {
-    const fm = model.sections[0]?.frontMatter;
-    // After the opening `---` of the front matter, or a new front matter at the top.
-    const at = fm ? { line: fm.range.start.line + 1, character: 0 } : { line: 0, character: 0 };
-    return { titleId: 'action.markContract', edits: [{ range: { start: at, end: at }, newText: fm ? 'contract: true\n' : '---\ncontract: true\n---\n' }], safe: false };
+    at: `⟦AGENT_IDENTITY⟧`,
+    fixed: true,
+  },  fix: (_d, model) => markContract(model),
+};
+
+/** `contract: true` after the opening `---` of the front matter, or a new front matter at the top. */
+function markContract(model: ParsedContract): RuleFix {
+  const fm = model.sections[0]?.frontMatter;
+  const at = fm ? { line: fm.range.start.line + 1, character: 0 } : { line: 0, character: 0 };
+  return { titleId: 'action.markContract', edits: [{ range: { start: at, end: at }, newText: fm ? 'contract: true\n' : '---\ncontract: true\n---\n' }], safe: false };
+}
+
+export const contractNotRecognised: Rule = {
+  code: 'contract-not-recognised',
+  severity: 'info',
+  fixKind: 'quickfix',
+  summary: 'A free-form file whose headings look like contract sections says so once.',
+  description: 'A file is read as a contract when it has two contract sections (docs/contract-format.md §1). One title only contracts use, written in another case (`## Memory Contract`) over content in the section\'s contract form, is not enough on its own; the file stays free-form and none of its contract checks run. This note on the first such heading says so; its quick fix adds `contract: true` to the front matter. `agents-md run` and `agents-md diff` say the same. A heading over prose (`## Compliance` with a sentence) gets no note.',
+  source: 'docs/contract-format.md §1',
+  messages: { default: 'This file is read as free-form, so "{title}" is not checked as a contract section. Add `contract: true` to the front matter to check the whole file as a contract.' },
+  examples: {
+    bad: `# Refund agent\n\n## Memory Contract\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Order history | LLM | System | 90d |\n`,
+    good: `# Refund agent\n\n## Memory Contract\n\nWe keep order history for 90 days.\n`,
+    at: `⟦Memory Contract⟧`,
+    fixed: `---\ncontract: true\n---\n# Refund agent\n\n## Memory Contract\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Order history | LLM | System | 90d |\n`,
   },
+  fix: (_d, model) => markContract(model),
 };
 
 export const internalError: Rule = {
@@ -227,90 +280,6 @@ export const internalError: Rule = {
   messages: { default: 'Rule {rule} failed on this document: {detail}. This is a bug in agents-md; the other rules still ran.' },
   examples: { bad: '', good: '' },
 };
-
-/** The keyword that explains a group of errors at one place best: an enum says more than a type. */
-const KEYWORD_RANK = ['required', 'enum', 'const', 'type', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'minItems', 'pattern'];
-const rank = (k: string) => (KEYWORD_RANK.includes(k) ? KEYWORD_RANK.indexOf(k) : KEYWORD_RANK.length);
-
-/** The name of an array item, as users call it: a tool's `name`, a HITL row's `scenario`. */
-function itemName(item: unknown): string | undefined {
-  const o = item && typeof item === 'object' ? (item as Record<string, unknown>) : undefined;
-  for (const k of ['name', 'scenario', 'pool', 'layer', 'version', 'type']) {
-    const v = o?.[k];
-    if (typeof v === 'string' && v.trim()) return v.replace(/`/g, '').trim();
-  }
-  return undefined;
-}
-
-/**
- * Where a value is, in the contract's own words (docs/contract-format.md §9): `/tools/1/side_effects`
- * → ``TOOLS `create_refund`: side_effects``, `/budgets/max_steps` → `BUDGETS: max_steps`,
- * `/version` → `version`. Never a JSON Pointer.
- */
-export function readablePath(pointer: string, data: Readonly<Record<string, unknown>>): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (parts.length === 0) return 'front matter';
-  const spec = SECTIONS.find((x) => x.key === parts[0]);
-  if (!spec) return parts.join('.');
-  let where = spec.title;
-  let rest = parts.slice(1);
-  if (spec.shape === 'array' && rest.length > 0 && /^\d+$/.test(rest[0]!)) {
-    const index = Number(rest[0]);
-    const name = itemName((data[spec.key] as unknown[] | undefined)?.[index]);
-    where += name ? ` \`${name}\`` : ` #${index + 1}`;
-    rest = rest.slice(1);
-  }
-  const field = rest.map((p, k) => (/^\d+$/.test(p) ? `[${Number(p) + 1}]` : `${k > 0 ? '.' : ''}${p}`)).join('').replace(/\.\[/g, '[');
-  return field ? `${where}: ${field}` : where;
-}
-
-export const schema: Rule = {
-  code: 'schema',
-  severity: 'error',
-  summary: 'Values match the contract\'s JSON Schemas (types, enums, ranges, required fields).',
-  description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block, and names the item (the tool, the HITL scenario) it belongs to. One wrong value gives one message, the most telling one (an allowed-values list rather than a type). Hover a field to see what it accepts.',
-  source: 'docs/contract-format.md §9; docs/schema-conventions.md',
-  messages: {
-    default: '{path}: {detail}.',
-    frontMatter: 'The front matter must be a mapping of `key: value` lines.',
-    required: '{path}: required field "{field}" is missing.',
-    enum: '{path}: must be one of {allowed}.',
-    enumValue: '{path}: must be one of {allowed}; {value} is not one of them.',
-    type: '{path}: must be of type {type}.',
-    limit: '{path}: must be {comparison} {limit}.',
-    empty: '{path}: must not be empty.',
-    minLength: '{path}: must be at least {limit} characters long.',
-    minItems: '{path}: must have at least {limit} items.',
-    pattern: '{path}: must match the pattern {pattern}.',
-    patternExample: '{path}: {value} does not have the expected form; write it like {example}.',
-    format: '{path}: must be a valid {format}.',
-  },
-  examples: {
-    bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: twenty\n`,
-    good: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n`,
-  },
-  *check({ data, locate }) {
-    // One message per place: ajv reports `side_effects: true` as a type and an enum error.
-    const best = new Map<string, ErrorObject>();
-    for (const e of validateContractData(data)) {
-      if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
-      // Unknown keys are reported by unknown-field where they are read; skip ajv's copy.
-      if (e.keyword === 'additionalProperties') continue;
-      // Faults with a rule of their own are reported by that rule (invalid-version).
-      if (e.instancePath === '/version' && e.keyword === 'pattern') continue;
-      const key = e.keyword === 'required' ? `${e.instancePath}|required|${String((e.params as Record<string, unknown>)['missingProperty'])}` : e.instancePath;
-      const prev = best.get(key);
-      if (!prev || rank(e.keyword) < rank(prev.keyword)) best.set(key, e);
-    }
-    for (const e of best.values()) {
-      const span = locate(e.instancePath);
-      if (!span) continue;
-      const { variant, args } = schemaErrorMessage(e, readablePath(e.instancePath, data));
-      yield { code: 'schema', range: variant === 'required' ? (span.key ?? span.value) : span.value, args, ...(variant ? { variant } : {}) };
-    }
-  },
-};
-
 
 export const contentTooComplex: Rule = {
   code: 'content-too-complex',
@@ -362,5 +331,5 @@ export const fileTooLarge: Rule = {
 
 export const DOCUMENT_RULES: readonly Rule[] = [
   yamlSyntax, jsonSyntax, templateUnquoted, duplicateSection, duplicateKey, unknownSection, missingSection, unknownField,
-  tableShape, unclosedFence, unrecognisedContent, partialContract, schema, contentTooComplex, fileNotText, invalidUtf8, fileTooLarge, internalError,
+  tableShape, unclosedFence, unrecognisedContent, partialContract, contractNotRecognised, schema, contentTooComplex, fileNotText, invalidUtf8, fileTooLarge, internalError,
 ];

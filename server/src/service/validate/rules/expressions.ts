@@ -67,6 +67,7 @@ export const expressionSyntax: Rule = {
   examples: {
     bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Large order | \`amount >> 50000\` | Finance Lead approves | 4h |\n`,
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Large order | \`amount > 50000\` | Finance Lead approves | 4h |\n`,
+    at: `⟦> 50000⟧`,
   },
   *check({ model, locate }) {
     const view = contractView(model);

@@ -1,6 +1,8 @@
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj, str } from './util.ts';
 import { conditionKey, normaliseName } from '../../model/names.ts';
+import { SECTIONS } from '../../schema/sections.ts';
+import { appendSection, at, endOfContent, nextCode } from '../fixText.ts';
 
 const HITL = `| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| New vendor onboarding | \`vendor_domain NOT IN vendor_whitelist.csv\` | Upload the signed contract | 24h |\n`;
 
@@ -17,7 +19,7 @@ export function coversScenario(entry: unknown, scenario: string): boolean {
 export const hitlNeedsFallback: Rule = {
   code: 'hitl-needs-fallback',
   severity: 'error',
-  fixKind: 'quickfix',
+  fixKind: 'safe',
   scope: 'document',
   summary: 'Every HUMAN_IN_THE_LOOP scenario has a FAILURE_PROTOCOL fallback.',
   description: 'A human gate that nobody answers is a "ghost approval": the request waits, then what? Each scenario needs a FAILURE_PROTOCOL entry that says what happens when the human does not act in time (by default "no action means reject"). An entry covers a scenario when its `**Scenario**:` field names it, or when its condition contains the scenario\'s name.',
@@ -29,6 +31,8 @@ export const hitlNeedsFallback: Rule = {
   examples: {
     bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL}\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to \`template_response.md\` → Return error_code \`FMT001\`\n`,
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL}\n## FAILURE_PROTOCOL\n\n- **If New vendor onboarding gets no sign-off within 24h**: → Auto-reject the request → Return error_code \`HITL001\`\n`,
+    at: `⟦New vendor onboarding⟧`,
+    fixed: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| New vendor onboarding | \`vendor_domain NOT IN vendor_whitelist.csv\` | Upload the signed contract | 24h |\n\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to \`template_response.md\` → Return error_code \`FMT001\`\n- **If New vendor onboarding gets no sign-off within 24h**: → Auto-reject the request → Notify the requester → Return error_code \`HITL_NEW_VENDOR_ONBOARDING\`\n`,
   },
   *check({ data, locate }) {
     // Lower-cased once: a contract may have hundreds of rows and entries.
@@ -54,6 +58,19 @@ export const hitlNeedsFallback: Rule = {
         ...(fp ? { related: [{ range: fp.value, messageId: 'related.noFallbackEntry' }] } : {}),
       };
     }
+  },
+  fix: (d, model) => {
+    // The entry the message proposes, at the end of FAILURE_PROTOCOL, with a code named after the
+    // scenario (`HITL_NEW_VENDOR_ONBOARDING`): numbered codes would collide with other contracts' (error-code-reused).
+    const scenario = d.args?.['scenario'];
+    if (scenario === undefined) return undefined;
+    const slug = String(scenario).toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+    const code = nextCode(model.data['failure_protocol'], `HITL_${slug || 'SCENARIO'}`, true);
+    const when = d.args?.['sla'] ? `within ${d.args['sla']}` : 'in time';
+    const entry = `- **If ${scenario} gets no sign-off ${when}**: → Auto-reject the request → Notify the requester → Return error_code \`${code}\``;
+    const fp = model.owners.get('failure_protocol');
+    const edit = fp && fp.kind === 'section' ? { range: at(endOfContent(model, fp)), newText: `\n${entry}` } : appendSection(model, SECTIONS.find((s) => s.key === 'failure_protocol')!, entry);
+    return { titleId: 'action.addFallback', titleArgs: { scenario: String(scenario) }, edits: [edit], safe: true };
   },
 };
 

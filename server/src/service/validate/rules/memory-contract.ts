@@ -2,10 +2,13 @@ import type { Rule } from '../rule.ts';
 import { FM } from './util.ts';
 import type { RelatedFinding } from '../../model/types.ts';
 import { referencesOf } from '../../model/references.ts';
+import { locate } from '../../model/locate.ts';
+import { appendToList, endOfContent, lineAfter, siblingLine } from '../fixText.ts';
 
 export const writeRoleUnauthorized: Rule = {
   code: 'write-role-unauthorized',
   severity: 'error',
+  fixKind: 'quickfix',
   scope: 'document',
   summary: 'Every `Write By` role in MEMORY_CONTRACT is authorised in AGENT_IDENTITY.',
   description: 'Each role allowed to write a memory layer must be authorised by the identity section. List the roles under `**Authorized Writers**` in AGENT_IDENTITY; the agent\'s own name and the roles in the config file\'s `roles` (default `System`, `System Auto`, `Human`) are always authorised. Roles are split on `,` `+` `、` `/`, and qualifiers in parentheses are dropped: `FinanceBot (Auto), Human (Override)` names `FinanceBot` and `Human`.',
@@ -17,6 +20,8 @@ export const writeRoleUnauthorized: Rule = {
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Authorized Writers**: Human Reviewer\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Cognitive Fact | ProcurementAnalyzer | BudgetBot (Auto), Human (Override) | 30 days |\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Authorized Writers**: BudgetBot, Human Reviewer\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Cognitive Fact | ProcurementAnalyzer | BudgetBot (Auto), Human (Override) | 30 days |\n`,
+    at: `⟦BudgetBot⟧`,
+    fixed: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Authorized Writers**: Human Reviewer, BudgetBot\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Cognitive Fact | ProcurementAnalyzer | BudgetBot (Auto), Human (Override) | 30 days |\n`,
   },
   *check({ model, data, facts, locate }) {
     const refs = referencesOf(model);
@@ -43,6 +48,23 @@ export const writeRoleUnauthorized: Rule = {
         related,
       };
     }
+  },
+  fix: (d, model) => {
+    // The role goes into AGENT_IDENTITY's **Authorized Writers** list, or a new bullet with it.
+    const role = d.args?.['role'];
+    if (role === undefined) return undefined;
+    const title = { titleId: 'action.authoriseWriter', titleArgs: { role: String(role) }, safe: false };
+    const list = locate(model, '/identity/authorized_writers', true);
+    if (list) {
+      const edit = appendToList(model, list.value, String(role));
+      return edit ? { ...title, edits: [edit] } : undefined;
+    }
+    const identity = model.owners.get('identity');
+    if (!identity || identity.kind !== 'section') return undefined;
+    const last = endOfContent(model, identity).line;
+    const form = siblingLine(model, last);
+    if (form?.kind !== 'bullet') return undefined;
+    return { ...title, edits: [lineAfter(model, last, `${form.indent}- **Authorized Writers**: ${role}`)] };
   },
 };
 

@@ -19,7 +19,7 @@ export const freshnessOrder: Rule = {
   description: 'A source that may be updated as late as it becomes stale is never fresh. Times are read as `HH:MM` UTC on the same day.',
   source: 'docs/contract-format.md §9, MEMORY_FRESHNESS',
   messages: { default: '{source}: "updated before" {before} is not earlier than "stale after" {stale}.' },
-  examples: { bad: FRESH('07:00 UTC', '05:00 UTC'), good: FRESH('05:00 UTC', '07:00 UTC') },
+  examples: { bad: FRESH('07:00 UTC', '05:00 UTC'), good: FRESH('05:00 UTC', '07:00 UTC'), at: `⟦05:00 UTC⟧` },
   *check({ data, locate }) {
     const list = arr(data['memory_freshness']);
     for (let i = 0; i < list.length; i++) {
@@ -40,7 +40,7 @@ export const freshnessMargin: Rule = {
   description: 'A two-hour sync delay is enough to make an agent work from yesterday\'s data. Every stale-after time should be at least 2 hours earlier than the business\'s latest dependency: trade time for certainty. The margin is configurable with the option `minutes` (default 120).',
   source: 'docs/contract-format.md §9, MEMORY_FRESHNESS',
   messages: { default: '{source}: only {margin} minutes between "updated before" and "stale after"; leave at least {minimum}.' },
-  examples: { bad: FRESH('05:00 UTC', '06:00 UTC'), good: FRESH('05:00 UTC', '07:00 UTC') },
+  examples: { bad: FRESH('05:00 UTC', '06:00 UTC'), good: FRESH('05:00 UTC', '07:00 UTC'), at: `⟦06:00 UTC⟧` },
   *check({ data, locate, options }) {
     const minimum = typeof options['minutes'] === 'number' ? options['minutes'] : 120;
     const list = arr(data['memory_freshness']);

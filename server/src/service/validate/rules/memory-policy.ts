@@ -14,6 +14,7 @@ export const overrideReasonUnknown: Rule = {
   examples: {
     bad: `${FM}\n## MEMORY_POLICY\n\n- **Override Reasons**: \`data_error\`, \`because_i_said_so\`\n`,
     good: `${FM}\n## MEMORY_POLICY\n\n- **Override Reasons**: \`data_error\`, \`policy_change\`, \`user_request\`\n`,
+    at: `⟦\`because_i_said_so\`⟧`,
   },
   *check({ data, facts, locate }) {
     const known = new Set(facts.config.overrideReasons);
@@ -39,6 +40,7 @@ export const thresholdRange: Rule = {
   examples: {
     bad: `${FM}\n## MEMORY_POLICY\n\n### Write Admission\n\n- Semantic Chunk: \`relevance_score > 72\` and \`confidence > 0.85\`\n`,
     good: `${FM}\n## MEMORY_POLICY\n\n### Write Admission\n\n- Semantic Chunk: \`relevance_score > 0.72\` and \`confidence > 0.85\`\n`,
+    at: `⟦relevance_score > 72⟧`,
   },
   *check({ model, data, locate }) {
     const policy = obj(data['memory_policy']);

@@ -15,6 +15,7 @@ export const unknownPool: Rule = {
   examples: {
     bad: `${FM}\n## MEMORY_POOLS\n\n| Name | Content | Lifecycle |\n|---|---|---|\n| device_log | Fault logs per device | 90 days |\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_logs\n  required: true\n\`\`\`\n`,
     good: `${FM}\n## MEMORY_POOLS\n\n| Name | Content | Lifecycle |\n|---|---|---|\n| device_log | Fault logs per device | 90 days |\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  required: true\n\`\`\`\n`,
+    at: `⟦device_logs⟧`,
   },
   *check({ model, facts, locate }) {
     const refs = referencesOf(model);
@@ -42,6 +43,7 @@ export const templateUnknownEntity: Rule = {
   examples: {
     bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nrequired_entities: [device_id]\n\`\`\`\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: line_id\n      value: "{{extracted_line_id}}"\n\`\`\`\n`,
     good: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nrequired_entities: [device_id]\n\`\`\`\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: "{{extracted_device_id}}"\n\`\`\`\n`,
+    at: `⟦{{extracted_line_id}}⟧`,
   },
   *check({ model, locate }): Generator<Finding> {
     const refs = referencesOf(model);

@@ -11,6 +11,7 @@ export const confidenceRange: Rule = {
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: number\n\`\`\`\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: number\n    minimum: 0.0\n    maximum: 1.0\n\`\`\`\n`,
+    at: `⟦confidence_score⟧`,
   },
   *check({ data, locate }) {
     const walk = function* (schema: unknown, pointer: string, depth: number): Generator<{ field: string; pointer: string }> {

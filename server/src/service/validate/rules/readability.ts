@@ -14,6 +14,7 @@ export const proseRules: Rule = {
   examples: {
     bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\nWhen the user mentions words such as urgent, today or immediately and the request concerns hardware, skip the usual three-day price comparison and call fast_track_approval directly, but only if the user's department has had no overspend in the last 30 days and this budget does not exceed 15% of the department's monthly limit.\n`,
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| Urgent hardware | urgency words and hardware request | Department head approves fast track | 4h |\n`,
+    at: `⟦When the user mentions words such as urgent, today or immediately and the request concerns hardware, skip the usual three-day price comparison and call fast_track_approval directly, but only if the user's department has had no overspend in the last 30 days and this budget does not exceed 15% of the department's monthly limit.⟧`,
   },
   *check({ model }) {
     for (const s of model.sections) {

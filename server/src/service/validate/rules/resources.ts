@@ -19,6 +19,7 @@ export const resourceMissing: Rule = {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Core Mandate**: "Only handle vendors in \`vendor_whitelist_v9.csv\`"\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Core Mandate**: "Only handle vendors in \`vendor_whitelist.csv\`"\n`,
     workspace: { files: { 'configs/resources/vendor_whitelist.csv': 'vendor,domain\nAcme,acme.example\n' } },
+    at: `⟦vendor_whitelist_v9.csv⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
     const { references } = referencesOf(model);
@@ -65,6 +66,8 @@ export const resourceHashMismatch: Rule = {
     bad: `${FM}\n## RESOURCES\n\n| Path | SHA-256 |\n|---|---|\n| \`configs/resources/empty.csv\` | 0000000000000000000000000000000000000000000000000000000000000000 |\n`,
     good: `${FM}\n## RESOURCES\n\n| Path | SHA-256 |\n|---|---|\n| \`configs/resources/empty.csv\` | e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 |\n`,
     workspace: { files: { 'configs/resources/empty.csv': '' } },
+    at: `⟦0000000000000000000000000000000000000000000000000000000000000000⟧`,
+    fixed: true,
   },
   *check({ data, facts, locate }) {
     const rows = arr(data['resources']);
@@ -78,6 +81,7 @@ export const resourceHashMismatch: Rule = {
       if (span) yield { code: 'resource-hash-mismatch', range: span.value, args: { name, actual: status.sha256, expected } };
     }
   },
+  fix: (d) => (d.args?.['actual'] ? { titleId: 'action.recordHash', titleArgs: { name: String(d.args['name']) }, edits: [{ range: d.range, newText: String(d.args['actual']) }], safe: false } : undefined),
 };
 
 export const RESOURCES_RULES: readonly Rule[] = [resourceMissing, resourceUnchecked, resourceHashMismatch];

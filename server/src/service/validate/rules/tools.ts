@@ -1,11 +1,15 @@
 import type { Finding } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
-import { arr, FM, obj, str, type Obj } from './util.ts';
+import { arr, FM, itemLines, misspelt, obj, str, type Obj } from './util.ts';
 import { checkJsonSchema } from '../ajv.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
 import { referencesOf } from '../../model/references.ts';
 import { normaliseName } from '../../model/names.ts';
 import { canBeVerb } from '../verbs.ts';
+import { locate } from '../../model/locate.ts';
+import { innerRange, textAt } from '../../model/text.ts';
+import type { Range } from '../../types.ts';
+import { at, endOfContent, lineAfter, siblingLine } from '../fixText.ts';
 
 const TOOL = (body: string) => `${FM}\n## TOOLS\n\n${body}`;
 const SCHEMAS = '```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id:\n      type: string\n      examples: [POWER_VOLTAGE]\n  required: [section_id]\noutput_schema:\n  type: object\n  properties:\n    root_cause: { type: string }\n```\n';
@@ -36,6 +40,8 @@ export const toolMissingSchema: Rule = {
   examples: {
     bad: TOOL('### `query_manual_section`\n\n- **Description**: Looks up a manual section.\n'),
     good: TOOL('### `query_manual_section`\n\n- **Description**: Looks up a manual section.\n\n' + SCHEMAS),
+    at: `⟦\`query_manual_section\`⟧`,
+    fixed: `${FM}\n## TOOLS\n\n### \`query_manual_section\`\n\n- **Description**: Looks up a manual section.\n\n\`\`\`yaml\ninput_schema:\n  type: object\n  properties: {}\noutput_schema:\n  type: object\n  properties: {}\n\`\`\`\n`,
   },
   *check({ data, locate }) {
     const list = tools(data);
@@ -48,6 +54,20 @@ export const toolMissingSchema: Rule = {
       const variant = missing.length === 2 ? {} : { variant: missing[0] === 'input_schema' ? 'input' : 'output' };
       if (span) yield { code: 'tool-missing-schema', range: span.value, args: { tool: normaliseName(t['name']) || `#${i + 1}`, missing: missing.join(', ') }, ...variant };
     }
+  },
+  fix: (d, model) => {
+    // Empty object schemas in a yaml block at the end of the tool's H3 part (tools written as headings only).
+    const list = tools(model.data);
+    const i = list.findIndex((t) => normaliseName(t['name']) === d.args?.['tool']);
+    const section = model.owners.get('tools');
+    const heading = i >= 0 ? locate(model, `/tools/${i}`) : undefined;
+    if (!section || section.kind !== 'section' || !heading) return undefined;
+    const missing = ['input_schema', 'output_schema'].filter((k) => list[i]![k] === undefined || list[i]![k] === null);
+    const next = section.headings.find((h) => h.depth <= 3 && h.range.start.line > heading.value.start.line);
+    const end = endOfContent(model, next ? { startLine: section.startLine, endLine: next.range.start.line } : section);
+    const block = ['```yaml', ...missing.flatMap((k) => [`${k}:`, '  type: object', '  properties: {}']), '```'].join('\n');
+    const title = missing.length === 2 ? 'action.addSchemas' : missing[0] === 'input_schema' ? 'action.addInputSchema' : 'action.addOutputSchema';
+    return { titleId: title, titleArgs: { tool: String(d.args?.['tool']) }, edits: [{ range: at(end), newText: `\n\n${block}` }], safe: false };
   },
 };
 
@@ -75,6 +95,7 @@ export const invalidJsonSchema: Rule = {
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: numbr\n\`\`\`\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: number\n\`\`\`\n`,
+    at: `⟦numbr⟧`,
   },
   *check({ data, locate }) {
     const targets: string[] = [];
@@ -106,6 +127,7 @@ export const invalidJsonSchema: Rule = {
 export const toolNameVerb: Rule = {
   code: 'tool-name-verb',
   severity: 'warning',
+  fixKind: 'quickfix',
   preset: 'strict',
   summary: 'Tool names start with a verb.',
   description: 'Tool names start with a verb so that what they do is visible. `vendor_info` could read, write or delete; `get_vendor_info` cannot be misread. The first word is looked up in an English part-of-speech lexicon (en-lexicon): only a word it knows, and never as a verb, is reported, so `propose_reroute`, `drain_node` or `rerun_job` pass. Add verbs of your domain that the lexicon does not know as verbs with the config file\'s `verbs` list.',
@@ -114,6 +136,8 @@ export const toolNameVerb: Rule = {
   examples: {
     bad: TOOL('### `vendor_info`\n\n- **Description**: Vendor record by domain.\n'),
     good: TOOL('### `get_vendor_info`\n\n- **Description**: Vendor record by domain.\n'),
+    at: `⟦\`vendor_info\`⟧`,
+    fixed: true,
   },
   *check({ data, facts, locate }) {
     const extra = new Set(facts.config.verbs.map((v) => v.toLowerCase()));
@@ -127,6 +151,23 @@ export const toolNameVerb: Rule = {
       const span = locate(`/tools/${i}/name`);
       if (span) yield { code: 'tool-name-verb', range: span.value, args: { tool: name } };
     }
+  },
+  fix: (d, model) => {
+    // `get_<name>` at the declaration and at every reference to the tool in this contract.
+    const name = String(d.args?.['tool'] ?? '');
+    const refs = referencesOf(model);
+    const decl = refs.names.get('tool')?.get(name);
+    if (!decl) return undefined;
+    const places = [decl, ...refs.references.filter((r) => r.kind === 'tool' && r.name === name)];
+    const ranges = new Map<string, Range>();
+    for (const p of places) {
+      const text = textAt(model, p.range);
+      const at = text.lastIndexOf(name);
+      if (at < 0) continue;
+      const r = innerRange(model, p.range, at, at + name.length);
+      ranges.set(`${r.start.line}:${r.start.character}`, r);
+    }
+    return { titleId: 'action.renameTool', titleArgs: { name: `get_${name}` }, edits: [...ranges.values()].map((range) => ({ range, newText: `get_${name}` })), safe: false };
   },
 };
 
@@ -148,6 +189,7 @@ export const toolDescriptionUsage: Rule = {
   examples: {
     bad: TOOL('### `get_order_status`\n\n- **Description**: Look up order information.\n'),
     good: TOOL('### `get_order_status`\n\n- **Description**: Order status by order id.\n- **When to use**: questions about an order\'s progress, amount or payment state.\n- **When not to use**: when you do not know the order id: call `search_orders` first.\n'),
+    at: `⟦Look up order information.⟧`,
   },
   *check({ data, locate }) {
     const list = tools(data);
@@ -176,6 +218,7 @@ export const toolParamExamples: Rule = {
   examples: {
     bad: TOOL('### `query_manual_section`\n\n```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id: { type: string }\noutput_schema: { type: object }\n```\n'),
     good: TOOL('### `query_manual_section`\n\n```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id: { type: string, examples: [POWER_VOLTAGE] }\noutput_schema: { type: object }\n```\n'),
+    at: `⟦section_id⟧`,
   },
   *check({ data, locate }) {
     const list = tools(data);
@@ -195,6 +238,7 @@ export const toolParamExamples: Rule = {
 export const toolNeedsApproval: Rule = {
   code: 'tool-needs-approval',
   severity: 'error',
+  fixKind: 'safe',
   summary: 'A tool with side effects declares them and requires approval.',
   description: 'Sensitive tool calls need an approval flag: sending messages, changing data, deleting resources must stop and ask first. Declare `side_effects` (none, read, write, external) on every tool whose name suggests a write, and set `requires_approval: true` on write and external tools (or list them in BUDGETS `requires_approval`).',
   source: 'docs/contract-format.md §9, TOOLS',
@@ -205,8 +249,10 @@ export const toolNeedsApproval: Rule = {
   examples: {
     bad: TOOL('### `send_vendor_email`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n'),
     good: TOOL('### `send_vendor_email`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n- **Requires Approval**: true\n- **Idempotent**: true\n'),
+    at: `⟦external⟧`,
+    fixed: `${FM}\n## TOOLS\n\n### \`send_vendor_email\`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n- **Requires Approval**: true\n`,
   },
-  *check({ data, locate }): Generator<Finding> {
+  *check({ model, data, locate }): Generator<Finding> {
     const approved = new Set(arr(obj(data['budgets'])?.['requires_approval']).map(normaliseName));
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
@@ -216,13 +262,21 @@ export const toolNeedsApproval: Rule = {
       const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
       if (!span) continue;
       if (!effects) {
-        if (WRITE_VERBS.has(firstWord(name))) yield { code: 'tool-needs-approval', range: span.value, args: { tool: name }, variant: 'undeclared' };
+        if (WRITE_VERBS.has(firstWord(name)) && !misspelt(model, 'tools', 'side_effects', itemLines(model, 'tools', i, locate))) yield { code: 'tool-needs-approval', range: span.value, args: { tool: name }, variant: 'undeclared' };
         continue;
       }
-      if ((effects === 'write' || effects === 'external') && t['requires_approval'] !== true && !approved.has(name)) {
+      if ((effects === 'write' || effects === 'external') && t['requires_approval'] !== true && !approved.has(name) && !misspelt(model, 'tools', 'requires_approval', itemLines(model, 'tools', i, locate))) {
         yield { code: 'tool-needs-approval', range: span.value, args: { tool: name, effects } };
       }
     }
+  },
+  fix: (d, model) => {
+    // `Requires Approval: true` right after the tool's side effects, in the same form (bullet or YAML key).
+    if (d.args?.['effects'] === undefined) return undefined;
+    const form = siblingLine(model, d.range.start.line);
+    if (!form) return undefined;
+    const line = form.kind === 'bullet' ? `${form.indent}- **Requires Approval**: true` : `${form.indent}requires_approval: true`;
+    return { titleId: 'action.requireApproval', titleArgs: { tool: String(d.args['tool']) }, edits: [lineAfter(model, d.range.start.line, line)], safe: true };
   },
 };
 
@@ -236,14 +290,17 @@ export const toolWriteSafety: Rule = {
   examples: {
     bad: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n'),
     good: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n- **Rollback**: `cancel_purchase_order` with the returned id\n'),
+    at: `⟦write⟧`,
   },
-  *check({ data, locate }) {
+  *check({ model, data, locate }) {
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
       const effects = str(t['side_effects']);
       if (effects !== 'write' && effects !== 'external') continue;
       if (t['idempotent'] === true || str(t['rollback'])) continue;
+      const lines = itemLines(model, 'tools', i, locate);
+      if (misspelt(model, 'tools', 'idempotent', lines) || misspelt(model, 'tools', 'rollback', lines)) continue;
       const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
       if (span) yield { code: 'tool-write-safety', range: span.value, args: { tool: normaliseName(t['name']) } };
     }
@@ -271,6 +328,7 @@ export const toolInputUnfed: Rule = {
   examples: {
     bad: `${FM}\n## TRIGGER\n\n- **Required Entities**: \`error_code\`\n\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
     good: `${FM}\n## TRIGGER\n\n- **Required Entities**: \`error_code\`\n\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version, section_id |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
+    at: `    ⟦section_id⟧:`,
   },
   *check({ data, facts, locate }) {
     // A contract that declares no required entities lets the model compose every input from the
@@ -318,6 +376,7 @@ export const duplicateName: Rule = {
   examples: {
     bad: TOOL('### `get_order_status`\n\n- **Description**: By order id.\n\n### `get_order_status`\n\n- **Description**: By customer.\n'),
     good: TOOL('### `get_order_status`\n\n- **Description**: By order id.\n\n### `search_orders`\n\n- **Description**: By customer.\n'),
+    at: `- **Description**: By order id.\n\n### ⟦\`get_order_status\`⟧`,
   },
   *check({ model }) {
     const { declarations } = referencesOf(model);

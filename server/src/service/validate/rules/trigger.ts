@@ -16,6 +16,7 @@ export const intentPatternSyntax: Rule = {
   examples: {
     bad: `${FM}\n## TRIGGER\n\n- **Intent Patterns**:\n  - \`为什么.*报错(?!了)\`\n`,
     good: `${FM}\n## TRIGGER\n\n- **Intent Patterns**:\n  - \`为什么.*报错\`\n`,
+    at: `⟦\`为什么.*报错(?!了)\`⟧`,
   },
   *check({ data, locate }) {
     const patterns = arr(obj(data['trigger'])?.['intent_patterns']);
@@ -43,6 +44,7 @@ export const intentPatternRedos: Rule = {
   examples: {
     bad: `${FM}\n## TRIGGER\n\n- **Intent Patterns**:\n  - \`^(\\w+\\s?)+$\`\n`,
     good: `${FM}\n## TRIGGER\n\n- **Intent Patterns**:\n  - \`^[\\w\\s]+$\`\n`,
+    at: `⟦\`^(\\w+\\s?)+$\`⟧`,
   },
   *check({ data, facts, locate, options }) {
     const patterns = arr(obj(data['trigger'])?.['intent_patterns']);
@@ -67,6 +69,7 @@ export const entityUnsatisfiable: Rule = {
   examples: {
     bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: ["为什么.*报错"]\nrequired_entities: [device_id]\n\`\`\`\n`,
     good: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: ["为什么.*报错"]\nrequired_entities:\n  - name: device_id\n    pattern: "[A-Z]-\\\\d{3}"\n\`\`\`\n`,
+    at: `⟦device_id⟧`,
   },
   *check({ data, locate }) {
     const trigger = obj(data['trigger']);

@@ -1,5 +1,32 @@
 /** What rule modules share: the data readers of model/data.ts, and the front matter of their examples. */
 export { arr, obj, str, type Obj } from '../../model/data.ts';
+import type { ParsedContract } from '../../parse/parseContract.ts';
+import type { PointerSpan } from '../../model/types.ts';
+import { normaliseLabel } from '../../schema/normalise.ts';
 
 /** Header of a contract used by rule examples: front matter that marks the file a contract. */
 export const FM = '---\ncontract: true\nname: demo\nversion: 1.0.0\n---\n';
+
+/**
+ * Whether `field` of a section was written, but misspelt: an `unknown-field` finding of the
+ * section suggests it (`**Requires Aproval**` → `requires_approval`), optionally between two lines
+ * (one tool's part of TOOLS). Rules about a missing field stay quiet then: one mistake, one
+ * diagnostic (docs/rules.md, unknown-field).
+ */
+export function misspelt(model: ParsedContract, section: string, field: string, lines?: { from: number; to: number }): boolean {
+  const s = model.owners.get(section);
+  const want = normaliseLabel(field);
+  return !!s?.findings.some((f) => f.code === 'unknown-field' && typeof f.args?.['suggestion'] === 'string' && normaliseLabel(f.args['suggestion']) === want
+    && (!lines || (f.range.start.line >= lines.from && f.range.start.line < lines.to)));
+}
+
+/** The lines of array item `i` of a section: from its first line to the next item's (or the section's end). */
+export function itemLines(model: ParsedContract, section: string, i: number, locate: (p: string) => PointerSpan | undefined): { from: number; to: number } | undefined {
+  const here = locate(`/${section}/${i}`);
+  if (!here) return undefined;
+  const next = locate(`/${section}/${i + 1}`);
+  const end = model.owners.get(section)?.endLine ?? model.lineCount;
+  const from = (here.key ?? here.value).start.line;
+  const to = next && (next.key ?? next.value).start.line > from ? (next.key ?? next.value).start.line : end;
+  return { from, to };
+}

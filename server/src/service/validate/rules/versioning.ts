@@ -1,6 +1,8 @@
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj, str } from './util.ts';
 import { normaliseVersion, SEMVER } from '../../model/version.ts';
+import { SECTIONS } from '../../schema/sections.ts';
+import { appendSection, lineAfter, sectionSkeleton } from '../fixText.ts';
 
 export const invalidVersion: Rule = {
   code: 'invalid-version',
@@ -9,7 +11,7 @@ export const invalidVersion: Rule = {
   description: 'The `version` must follow semver (MAJOR.MINOR.PATCH), so that the semantic diff can say which bump a change needs. A leading `v` is accepted.',
   source: 'docs/contract-format.md §6 (front matter); docs/semantic-diff.md §7 (version advice)',
   messages: { default: 'Version "{version}" is not a semantic version (MAJOR.MINOR.PATCH, e.g. 2.3.1).' },
-  examples: { bad: '---\ncontract: true\nname: demo\nversion: 2.3\n---\n', good: '---\ncontract: true\nname: demo\nversion: 2.3.0\n---\n' },
+  examples: { bad: '---\ncontract: true\nname: demo\nversion: 2.3\n---\n', good: '---\ncontract: true\nname: demo\nversion: 2.3.0\n---\n', at: `⟦2.3⟧` },
   *check({ data, locate }) {
     const v = data['version'];
     if (v === undefined || v === null) return;
@@ -31,6 +33,8 @@ export const versionNotAudited: Rule = {
   examples: {
     bad: `---\ncontract: true\nname: demo\nversion: 2.3.1\n---\n\n## VERSIONING & AUDIT\n\n| Version | Date | Changed By | Key Changes |\n|---|---|---|---|\n| v2.3.0 | 2024-05-18 | @legal | Updated COMPLIANCE |\n`,
     good: `---\ncontract: true\nname: demo\nversion: 2.3.1\n---\n\n## VERSIONING & AUDIT\n\n| Version | Date | Changed By | Key Changes |\n|---|---|---|---|\n| v2.3.1 | 2024-05-22 | @dev-ops | Added a fallback for whitelist sync failures |\n| v2.3.0 | 2024-05-18 | @legal | Updated COMPLIANCE |\n`,
+    at: `⟦2.3.1⟧`,
+    fixed: `---\ncontract: true\nname: demo\nversion: 2.3.1\n---\n\n## VERSIONING & AUDIT\n\n| Version | Date | Changed By | Key Changes |\n|---|---|---|---|\n| 2.3.1 | 2026-12-01 | @you | <what changed> |\n| v2.3.0 | 2024-05-18 | @legal | Updated COMPLIANCE |\n`,
   },
   *check({ data, locate }) {
     const v = str(data['version']);
@@ -40,6 +44,16 @@ export const versionNotAudited: Rule = {
     const span = locate('/version');
     const table = locate('/versioning');
     if (span) yield { code: 'version-not-audited', range: span.value, args: { version: v }, ...(table ? { related: [{ range: table.value, messageId: 'related.auditTable' }] } : {}) };
+  },
+  fix: (d, model, { today }) => {
+    // The row goes first under the table's header (newest first); without the section, the section with the row.
+    const v = String(d.args?.['version'] ?? model.data['version'] ?? '');
+    const section = model.owners.get('versioning');
+    const table = section?.kind === 'section' ? section.tables[0] : undefined;
+    if (section && table) return { titleId: 'action.addAuditRow', titleArgs: { version: v }, edits: [lineAfter(model, table.start.line + 1, `| ${v} | ${today} | @you | <what changed> |`)], safe: false };
+    if (section) return undefined;
+    const spec = SECTIONS.find((s) => s.key === 'versioning')!;
+    return { titleId: 'action.addVersioning', titleArgs: { version: v }, edits: [appendSection(model, spec, sectionSkeleton(spec, { version: v, today }))], safe: false };
   },
 };
 

@@ -36,6 +36,7 @@ export const resourcePinDrift: Rule = {
     bad: `${head('procurement')}\n## RESOURCES\n\n| Path | SHA-256 |\n|---|---|\n| \`vendor_whitelist.csv\` | ${SHA_A} |\n`,
     good: `${head('procurement')}\n## RESOURCES\n\n| Path | SHA-256 |\n|---|---|\n| \`vendor_whitelist.csv\` | ${SHA_B} |\n`,
     workspace: { files: other(`## RESOURCES\n\n| Path | SHA-256 |\n|---|---|\n| \`configs/resources/vendor_whitelist.csv\` | ${SHA_B} |\n`) },
+    at: `⟦e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
     const others = facts.contracts ?? [];
@@ -65,6 +66,7 @@ export const sharedPoolMismatch: Rule = {
     bad: `${head('diagnosis')}\n## MEMORY_POOLS\n\n### device_log\n\n- **Lifecycle**: 90 days\n- **Metadata**: \`device_id\`, \`error_code\`\n`,
     good: `${head('diagnosis')}\n## MEMORY_POOLS\n\n### device_log\n\n- **Lifecycle**: 90 days\n- **Metadata**: \`error_code\`, \`device_id\`, \`timestamp\`\n`,
     workspace: { files: other('## MEMORY_POOLS\n\n### device_log\n\n- **Lifecycle**: 90 Days.\n- **Metadata**: `device_id`, `error_code`, `timestamp`\n') },
+    at: `⟦\`device_id\`, \`error_code\`⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
     const others = facts.contracts ?? [];
@@ -99,6 +101,7 @@ export const agentNameConflict: Rule = {
     bad: `${head('procurement', '2.0.0')}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n`,
     good: `${head('procurement', '2.0.0')}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementPlanner\`\n`,
     workspace: { files: other('## AGENT_IDENTITY\n\n- **Name**: `ProcurementAnalyzer`\n', 'procurement_legacy', '1.4.0') },
+    at: `⟦\`ProcurementAnalyzer\`⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
     const mine = digestOf(model);
@@ -132,6 +135,7 @@ export const errorCodeReused: Rule = {
     bad: `${head('procurement')}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: vendor_catalog\n\`\`\`\n\n## FAILURE_PROTOCOL\n\n- **If the vendor is not whitelisted**: → Stop → Return error_code \`VND001\`\n`,
     good: `${head('procurement')}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: vendor_catalog\n\`\`\`\n\n## FAILURE_PROTOCOL\n\n- **If the vendor is not whitelisted**: → Stop → Return error_code \`VND002\`\n`,
     workspace: { files: other('## MEMORY_REQUIREMENTS\n\n```yaml\n- pool: vendor_catalog\n```\n\n## FAILURE_PROTOCOL\n\n- **If the vendor API times out**: → Retry once → Return error_code `VND001`\n') },
+    at: `⟦Return error_code \`VND001\`⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
     const mine = digestOf(model);
@@ -158,6 +162,7 @@ export const sharedPoolWriterUnauthorised: Rule = {
     workspace: {
       files: other('## AGENT_IDENTITY\n\n- **Name**: `RepairLogger`\n- **Authorized Writers**: FieldTech\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Raw Log | All | FieldTech | 90 days |\n\n## MEMORY_POOLS\n\n### device_log\n\n- **Content**: Fault logs\n- **Shared**: yes\n'),
     },
+    at: `⟦device_log⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
     const mine = digestOf(model);
@@ -195,6 +200,7 @@ export const sideEffectToolUngated: Rule = {
     bad: `${head('procurement')}\n## TOOLS\n\n### send_payment\n\n- **Side Effects**: external\n- **Idempotent**: yes\n`,
     good: `${head('procurement')}\n## TOOLS\n\n### send_payment\n\n- **Side Effects**: external\n- **Idempotent**: yes\n- **Requires Approval**: yes\n`,
     workspace: { files: other('## TOOLS\n\n### send_payment\n\n- **Side Effects**: external\n- **Idempotent**: yes\n- **Requires Approval**: yes\n') },
+    at: `⟦send_payment⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
     for (const t of digestOf(model).sideEffectTools) {

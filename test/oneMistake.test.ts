@@ -1,0 +1,77 @@
+/**
+ * One mistake, one diagnostic at its place, naming the thing and saying what to write instead
+ * (docs/rules.md: unknown-field, schema, failure-code-missing), with its fix where unambiguous.
+ * Each case is a contract fragment; the diagnostics about the sections it leaves out
+ * (missing-section, version-not-audited, tool-missing-schema) are not what is tested here.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyEdits, parseContract, RULES, type ContractDiagnostic } from '../server/src/service/index.ts';
+import { lintExample } from './helpers/lintExample.ts';
+
+const FM = '---\ncontract: true\nname: demo\nversion: 1.0.0\n---\n';
+const AROUND = new Set(['missing-section', 'version-not-audited', 'tool-missing-schema']);
+
+async function lint(text: string): Promise<ContractDiagnostic[]> {
+  return (await lintExample(text)).diagnostics.filter((d) => !AROUND.has(d.code));
+}
+const shown = (text: string, d: ContractDiagnostic) => {
+  const line = text.split('\n')[d.range.start.line]!;
+  return `${d.code} "${line.slice(d.range.start.character, d.range.end.line === d.range.start.line ? d.range.end.character : undefined)}" ${d.message}`;
+};
+/** The text after applying the rule's own fix of `d`. */
+function fixed(text: string, d: ContractDiagnostic): string | undefined {
+  const fix = RULES.find((r) => r.code === d.code)?.fix?.(d, parseContract(text), { today: '2026-12-01' });
+  return fix && applyEdits(text, fix.edits);
+}
+
+test('a misspelt label gives one diagnostic, with a did-you-mean and a fix, and no missing-field error', async () => {
+  const text = `${FM}\n## TOOLS\n\n### \`create_refund\`\n\n- **Description**: Creates a refund.\n- **Side Effects**: write\n- **Idempotent**: true\n- **Requires Aproval**: true\n`;
+  const ds = await lint(text);
+  assert.deepEqual(ds.map((d) => shown(text, d)), ['unknown-field "**Requires Aproval**" "Requires Aproval" is not a field of TOOLS; it is ignored. Did you mean "Requires Approval"?']);
+  const after = fixed(text, ds[0]!)!;
+  assert.match(after, /- \*\*Requires Approval\*\*: true\n$/);
+  assert.deepEqual(await lint(after), []);
+});
+
+test('unknown keys inside YAML TOOLS items and CONSTRAINTS entries are reported, with a did-you-mean', async () => {
+  const tools = `${FM}\n## TOOLS\n\n\`\`\`yaml\ntools:\n  - name: get_order\n    description: Returns an order by id.\n    side_efects: read\n    Requires Approval: false\n\`\`\`\n`;
+  const ds = await lint(tools);
+  assert.deepEqual(ds.map((d) => shown(tools, d)), ['unknown-field "side_efects" "side_efects" is not a field of TOOLS; it is ignored. Did you mean "side_effects"?']);
+  const model = parseContract(tools);
+  assert.deepEqual(model.data['tools'], [{ name: 'get_order', description: 'Returns an order by id.', requires_approval: false }], 'aliases map to field keys, unknown keys are left out');
+  const constraints = `${FM}\n## CONSTRAINTS\n\n\`\`\`yaml\n- type: safety_guard\n  rule: never promise a refund\n  min_confidence: 1.5\n\`\`\`\n`;
+  assert.deepEqual((await lint(constraints)).map((d) => shown(constraints, d)), ['unknown-field "min_confidence" "min_confidence" is not a field of CONSTRAINTS; it is ignored.']);
+});
+
+test('a wrong enum value names the user\'s label, suggests the near value and fixes it', async () => {
+  const text = `${FM}\n## TOOLS\n\n### \`get_order\`\n\n- **Description**: Returns an order by id.\n- **Side Effects**: readx\n`;
+  const ds = await lint(text);
+  assert.deepEqual(ds.map((d) => shown(text, d)), ['schema "readx" TOOLS `get_order`: Side Effects: must be one of "none", "read", "write", "external"; `readx` is not one of them. Did you mean "read"?']);
+  const after = fixed(text, ds[0]!)!;
+  assert.equal(after, text.replace('readx', 'read'));
+  assert.deepEqual(await lint(after), []);
+  // A value nothing is near gets the list and no fix.
+  const far = text.replace('readx', 'maybe');
+  const [d] = await lint(far);
+  assert.equal(d!.message, 'TOOLS `get_order`: Side Effects: must be one of "none", "read", "write", "external"; `maybe` is not one of them.');
+  assert.equal(fixed(far, d!), undefined);
+});
+
+test('a duration without a unit says which units are accepted; another format\'s `timeout_s: 60` is fixed to `timeout: 60s`', async () => {
+  const bare = `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 60\n`;
+  assert.deepEqual((await lint(bare)).map((d) => shown(bare, d)), ['schema "60" BUDGETS: Timeout: `60` has no unit; write a duration such as `5m` (units: ms, s, m, h, d).']);
+  const foreign = `${FM}\n## BUDGETS\n\n\`\`\`yaml\nmax_steps: 20\ntoken_budget: 10000\ntimeout_s: 60\n\`\`\`\n`;
+  const ds = await lint(foreign);
+  // One diagnostic: budgets-incomplete does not also say the timeout is missing.
+  assert.deepEqual(ds.map((d) => shown(foreign, d)), ['unknown-field "timeout_s" "timeout_s" is not a field of BUDGETS; it is ignored. Did you mean "timeout", with the unit in the value (`90s`)?']);
+  const after = fixed(foreign, ds[0]!)!;
+  assert.equal(after, foreign.replace('timeout_s: 60', 'timeout: 60s'));
+  assert.deepEqual(await lint(after), []);
+});
+
+test('failure-code-missing reads a code returned inside a plain sentence', async () => {
+  const text = `${FM}\n## FAILURE_PROTOCOL\n\n- **If the AST does not parse**: Stop and return \`AST001\` to the caller.\n- **If the cache is stale**: → Rebuild it → return the error \`CACHE_STALE\`\n`;
+  assert.deepEqual(await lint(text), []);
+  assert.deepEqual((parseContract(text).data['failure_protocol'] as { code: string }[]).map((f) => f.code), ['AST001', 'CACHE_STALE']);
+});
