@@ -5,14 +5,12 @@
  * `.agents-md/runs/` (docs/cli.md, docs/dry-run.md "Eval"). The report is in the display
  * language, its columns aligned by display width; the JSON report is the same in every language.
  */
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { alignColumns, checkExpectation, evalFigures, format, type Lang, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
-import { globFiles } from '../node/nodeFileSystem.ts';
-import { readRunJson, runsWith, slug } from '../node/runFolder.ts';
-import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
-import { formatDiagnostics } from './snapshotReport.ts';
+import { alignColumns, evalFigures, type Lang, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { readRunJson, runsWith } from '../node/runFolder.ts';
+import { createRunFolder } from '../node/dryRunHost.ts';
+import { findSnapshots, loadEvalWork, runEvalWork } from './evalQueries.ts';
 import { displayPath } from './report.ts';
 import { helpAfter, withColorOptions } from './run.ts';
 import { EXIT } from './exitCodes.ts';
@@ -20,7 +18,6 @@ import { guarded } from './guarded.ts';
 import { errorLine, indented, progressLine, useColor } from './terminal.ts';
 import { painter } from './format/text.ts';
 import { junitXml } from './format/junit.ts';
-
 
 /** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
 const EVAL_RUN = 'eval';
@@ -32,40 +29,9 @@ interface EvalOptions {
   readonly color?: boolean;
 }
 
-/** Snapshot files named by the arguments: files as given, directories searched with SNAPSHOT_GLOBS; `problems` in `lang`. */
-async function findSnapshots(paths: readonly string[], cwd: string, lang: Lang): Promise<{ files: string[]; problems: string[] }> {
-  const files = new Set<string>();
-  const problems: string[] = [];
-  for (const p of paths) {
-    const abs = resolve(cwd, p);
-    let st;
-    try {
-      st = statSync(abs);
-    } catch {
-      problems.push(format('cli.files.missing', { arg: p }, lang));
-      continue;
-    }
-    if (st.isDirectory()) for (const f of await globFiles(abs, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) files.add(f);
-    else files.add(abs);
-  }
-  return { files: [...files].sort(), problems };
-}
-
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-/** A namer of trace files, unique within one eval even when two snapshot paths slug alike (`a/b/x`, `a-b/x`). */
-function traceNamer(): (base: string) => string {
-  const used = new Set<string>();
-  return (base) => {
-    let name = `${base}.jsonl`;
-    for (let n = 2; used.has(name); n++) name = `${base}-${n}.jsonl`;
-    used.add(name);
-    return name;
-  };
-}
-
 async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
-  const uniqueTraceName = traceNamer();
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
   const paint = painter(useColor(o.color));
@@ -82,63 +48,15 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   }
 
   // Read everything first, so that the progress counter knows the total.
-  const work: { contract: LoadedContract; snapshot: Awaited<ReturnType<typeof loadSnapshot>>; file: (n: string) => string | undefined }[] = [];
-  for (const f of files) {
-    try {
-      const first = await loadSnapshot(f, cwd);
-      const contractPath = first.read.snapshot ? contractForSnapshot(f, first.read.snapshot) : undefined;
-      if (!first.read.snapshot || !contractPath) {
-        for (const l of formatDiagnostics(f, cwd, first.read.diagnostics, lang)) err(l);
-        if (first.read.snapshot) errorLine(t('eval.no-contract', { file: displayPath(cwd, f) }));
-        usage = true;
-        continue;
-      }
-      const contract = await loadContract(contractPath, cwd);
-      const snapshot = await loadSnapshot(f, cwd, contract.model);
-      for (const l of formatDiagnostics(f, cwd, snapshot.read.diagnostics, lang)) err(l);
-      if (!snapshot.read.snapshot) {
-        usage = true;
-        continue;
-      }
-      work.push({ contract, snapshot, file: await resourceReader(root, contract) });
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      errorLine(e.text(lang));
-      usage = true;
-    }
-  }
+  const loaded = await loadEvalWork(files, root, cwd, lang, { diagnostics: (lines) => lines.forEach(err), error: errorLine });
+  if (!loaded.usable) usage = true;
 
   const previousRuns = runsWith(root, 'eval.json');
   const folder = createRunFolder(root, EVAL_RUN, cwd);
-  const total = work.reduce((s, w) => s + w.snapshot.read.snapshot!.queries.length, 0);
-  const reports: QueryReport[] = [];
-  let done = 0;
-  for (const w of work) {
-    const snap = w.snapshot.read.snapshot!;
-    const shown = displayPath(cwd, w.snapshot.path);
-    const stored = storedPath(root, w.snapshot.path);
-    for (const query of snap.queries) {
-      if (progress) progressLine(t('run.progress', { done: done + 1, total, snapshot: shown, query: query.id }));
-      const result = await executeQuery({ root, contract: w.contract, snapshot: { ...w.snapshot, read: { ...w.snapshot.read, snapshot: snap } }, query, file: w.file, folder, traceName: uniqueTraceName(`${slug(stored)}--${slug(query.id)}`) });
-      done++;
-      const mismatches = checkExpectation(query.expect, result);
-      const o = result.outcome;
-      reports.push({
-        key: `${stored}#${query.id}`,
-        snapshot: shown,
-        query: query.id,
-        status: o.status,
-        code: o.code,
-        ...(o.protocol?.errorCode ? { errorCode: o.protocol.errorCode } : {}),
-        steps: result.stats.steps,
-        tokens: result.stats.tokens,
-        humanDecisions: result.stats.humanDecisions,
-        path: result.stats.path,
-        mismatches,
-        trace: storedPath(root, result.tracePath),
-      });
-    }
-  }
+  const reports = await runEvalWork(loaded.work, {
+    root, cwd, folder,
+    onQuery: (done, total, snapshot, query) => progress && progressLine(t('run.progress', { done, total, snapshot, query })),
+  });
   if (progress) progressLine('');
 
   const figures = evalFigures(reports);
