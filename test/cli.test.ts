@@ -277,6 +277,11 @@ describe('agents-md CLI', { concurrency: true }, () => {
       assert.match(r.stderr, /^\.agents-md\.json: rules\.no-such-rule: unknown rule$/m);
       assert.equal(r.stderr.match(/no-such-rule/g)?.length, 1, 'each problem once');
 
+      const impacts = workspace({ 'AGENTS.md': PARTIAL_OK, '.agents-md.json': JSON.stringify({ diff: { impacts: { 'guard-remove': 'neutral' } } }) });
+      const i = await cli(impacts, 'lint');
+      assert.equal(i.code, 2);
+      assert.match(i.stderr, /^\.agents-md\.json: diff\.impacts\.guard-remove: unknown impact rule; did you mean guard-removed\?$/m);
+
       const broken = workspace({ 'AGENTS.md': PARTIAL_OK, '.agents-md.json': '{ "rules": ' });
       const b = await cli(broken, 'lint');
       assert.equal(b.code, 2);

@@ -4,11 +4,11 @@
  * of a temporary checkout of the base) and as the pull request has it, the figures of each
  * (docs/dry-run.md §7) and the path drift from base to head, query by query.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { evalFigures, pathDrift, type EvalFigures, type Lang, type PathDrift, type QueryReport } from '../service/index.ts';
+import { git } from './git.ts';
 import { RunFolder } from '../node/runFolder.ts';
 import { findSnapshots, loadEvalWork, runEvalWork } from '../cli/evalQueries.ts';
 
@@ -24,12 +24,6 @@ export interface ContractEval {
   readonly head?: VersionEval;
   /** Queries both versions ran (same snapshot path and query id) that took another path at head. */
   readonly drift?: PathDrift;
-}
-
-function git(cwd: string, args: readonly string[]): Promise<string> {
-  return new Promise((done, fail) => {
-    execFile('git', ['-C', cwd, ...args], { maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => (error ? fail(new Error(`git ${args.join(' ')}: ${stderr || error.message}`)) : done(stdout)));
-  });
 }
 
 /** Runs the snapshots of `checkout` whose contract is one of `contracts` (relative paths); reports by contract. */

@@ -5,11 +5,11 @@
  * diff, under each contract's diff policy, and their snapshots run at both versions
  * (evalVersions.ts). Plain data for the comment (comment.ts) and the gates.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { createLanguageService, diffContracts, DIFF_PREFIX, type Lang } from '../service/index.ts';
 import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
 import { diffPolicyFor, loadVersion } from '../node/diffInputs.ts';
+import { git } from './git.ts';
 import { InputError } from '../node/inputError.ts';
 import { lintFiles } from '../cli/lintFiles.ts';
 import { countSeverities, type FileReport, type SeverityCounts } from '../cli/report.ts';
@@ -38,12 +38,6 @@ export interface Review {
 
 /** A contract by its file name (docs/contract-format.md §1): `AGENTS.md` or `*.agents.md`. */
 export const isContract = (path: string) => /(^|\/)AGENTS\.md$/.test(path) || /\.agents\.md$/.test(path);
-
-function git(cwd: string, args: readonly string[]): Promise<string> {
-  return new Promise((done, fail) => {
-    execFile('git', ['-C', cwd, ...args], { maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => (error ? fail(new Error(`git ${args.join(' ')}: ${stderr || error.message}`)) : done(stdout)));
-  });
-}
 
 /** Contract files changed between the base commit and HEAD (`git diff base...HEAD`), by status. */
 export async function changedContracts(root: string, base: string): Promise<{ changed: string[]; deleted: string[] }> {
