@@ -7,10 +7,12 @@
  */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { alignColumns, evalFigures, type Lang, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { alignColumns, evalFigures, type Lang, passRates, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
 import { readRunJson, runsWith } from '../node/runFolder.ts';
 import { createRunFolder } from '../node/dryRunHost.ts';
 import { findSnapshots, loadEvalWork, runEvalWork } from './evalQueries.ts';
+import { compareCommand } from './evalCompare.ts';
+import { InputError } from '../node/inputError.ts';
 import { displayPath } from './report.ts';
 import { helpAfter, withColorOptions } from './run.ts';
 import { EXIT } from './exitCodes.ts';
@@ -27,11 +29,23 @@ interface EvalOptions {
   readonly json?: boolean;
   readonly format?: string;
   readonly color?: boolean;
+  readonly repeat?: string;
+  readonly compare?: boolean;
+}
+
+/** `--repeat`: a whole number from 1 to 1000 (default 1). */
+function repeatOf(value: string | undefined): number {
+  if (value === undefined) return 1;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 1000) throw new InputError('run.eval.repeat-invalid', { value });
+  return n;
 }
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
+  if (o.compare) return compareCommand(paths, o, lang, setExitCode);
+  const repeat = repeatOf(o.repeat);
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
   const paint = painter(useColor(o.color));
@@ -54,7 +68,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   const previousRuns = runsWith(root, 'eval.json');
   const folder = createRunFolder(root, EVAL_RUN, cwd);
   const reports = await runEvalWork(loaded.work, {
-    root, cwd, folder,
+    root, cwd, folder, repeat,
     onQuery: (done, total, snapshot, query) => progress && progressLine(t('run.progress', { done, total, snapshot, query })),
   });
   if (progress) progressLine('');
@@ -62,26 +76,35 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   const figures = evalFigures(reports);
   const previousId = previousRuns[previousRuns.length - 1];
   const previous = previousId ? (readRunJson(root, previousId, 'eval.json') as { queries?: QueryReport[] } | undefined) : undefined;
-  const drift = previous?.queries ? pathDrift(reports, previous.queries) : undefined;
-  folder.writeJson('eval.json', { run_id: folder.id, figures, ...(drift ? { drift: { previous: previousId, ...drift } } : {}), queries: reports });
+  // Repeated queries drift by their first run.
+  const first = (rs: readonly QueryReport[]) => rs.filter((r) => (r.attempt ?? 1) === 1);
+  const drift = previous?.queries ? pathDrift(first(reports), first(previous.queries)) : undefined;
+  const rates = repeat > 1 ? passRates(reports) : undefined;
+  folder.writeJson('eval.json', { run_id: folder.id, figures, ...(rates ? { repeat, pass_rates: rates } : {}), ...(drift ? { drift: { previous: previousId, ...drift } } : {}), queries: reports });
 
   if (o.format === 'junit') {
     process.stdout.write(junitXml(folder.id, reports, (m) => t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual })));
   } else if (o.json || o.format === 'json') {
-    process.stdout.write(`${JSON.stringify({ run_id: folder.id, figures, drift: drift ? { previous: previousId, ...drift } : null, queries: reports }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ run_id: folder.id, figures, ...(rates ? { repeat, pass_rates: rates } : {}), drift: drift ? { previous: previousId, ...drift } : null, queries: reports }, null, 2)}\n`);
   } else {
     const out = (s: string) => process.stdout.write(`${s}\n`);
     // One row per query (mark, snapshot › query, status, code), aligned by display width; its mismatches under it.
-    const rows = reports.map((r) => {
-      const mark = r.mismatches.length === 0 ? paint('green', t('eval.pass')) : paint('red', t('eval.fail'));
-      return [mark, `${r.snapshot} › ${r.query}`, runMessage(`status.${r.status}`, {}, lang), r.errorCode ? `${r.code} / ${r.errorCode}` : r.code];
+    // Repeated: one row per query (its first run's outcome) with its pass rate; the mismatches of every run, each once.
+    const shown = first(reports);
+    const rows = shown.map((r, i) => {
+      const rate = rates?.[i];
+      const mark = (rate ? rate.passed === rate.runs : r.mismatches.length === 0) ? paint('green', t('eval.pass')) : paint('red', t('eval.fail'));
+      const row = [mark, `${r.snapshot} › ${r.query}`, runMessage(`status.${r.status}`, {}, lang), r.errorCode ? `${r.code} / ${r.errorCode}` : r.code];
+      return rate ? [...row, t('eval.pass-rate', { passed: rate.passed, runs: rate.runs })] : row;
     });
     if (rows.length > 0) alignColumns(rows).split('\n').forEach((row, i) => {
       out(row);
-      for (const m of reports[i]!.mismatches) out(indented(t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual }), 4));
+      const mismatches = reports.filter((r) => r.key === shown[i]!.key).flatMap((r) => r.mismatches.map((m) => t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual })));
+      for (const m of new Set(mismatches)) out(indented(m, 4));
     });
     out('');
     out(t('eval.summary', { passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
+    if (rates) out(t('eval.pass-rates', { runs: repeat, passing: rates.filter((r) => r.passed === r.runs).length, queries: rates.length }));
     out(t('eval.figures', { successRate: percent(figures.successRate), rounds: figures.averageRounds.toFixed(2), tokens: figures.totalTokens, avgTokens: Math.round(figures.averageTokens), humanRate: percent(figures.humanInterventionRate) }));
     if (drift && previousId) {
       out(t('eval.drift', { previous: previousId, changed: drift.changed.length, compared: drift.compared, distance: drift.meanDistance.toFixed(3) }));
@@ -105,6 +128,8 @@ export function registerEvalCommand(program: Command, setExitCode: (code: number
     .argument('[paths...]', t('help.eval.paths'))
     .option('--root <dir>', t('help.eval.root'))
     .option('--json', t('help.eval.json'))
+    .option('--repeat <n>', t('help.eval.repeat'))
+    .option('--compare', t('help.eval.compare'))
     .addOption(new Option('--format <format>', t('help.eval.format')).choices(['text', 'json', 'junit']));
   withColorOptions(command, lang)
     .addHelpText('after', helpAfter('help.eval.exit-codes', lang))

@@ -98,20 +98,27 @@ export interface EvalPlace {
   readonly folder: RunFolder;
   /** Called before each query runs (1-based `done`). */
   readonly onQuery?: (done: number, total: number, snapshot: string, query: string) => void;
+  /** Runs of each query (`eval --repeat`, default 1); with more than one, each report has its `attempt`. */
+  readonly repeat?: number;
 }
 
-/** Runs every query of every snapshot; one report per query, keyed by the snapshot's stored path and the query id. */
+/**
+ * Runs every query of every snapshot (`repeat` times each); one report per run, keyed by the
+ * snapshot's stored path and the query id.
+ */
 export async function runEvalWork(work: readonly EvalWork[], place: EvalPlace): Promise<QueryReport[]> {
   const { root, cwd, folder } = place;
+  const repeat = Math.max(1, place.repeat ?? 1);
   const uniqueTraceName = traceNamer();
-  const total = work.reduce((s, w) => s + w.snapshot.read.snapshot.queries.length, 0);
+  const total = repeat * work.reduce((s, w) => s + w.snapshot.read.snapshot.queries.length, 0);
   const reports: QueryReport[] = [];
   for (const w of work) {
     const shown = displayPath(cwd, w.snapshot.path);
     const stored = storedPath(root, w.snapshot.path);
-    for (const query of w.snapshot.read.snapshot.queries) {
+    for (const query of w.snapshot.read.snapshot.queries) for (let attempt = 1; attempt <= repeat; attempt++) {
       place.onQuery?.(reports.length + 1, total, shown, query.id);
-      const result = await executeQuery({ root, contract: w.contract, snapshot: w.snapshot, query, file: w.file, folder, traceName: uniqueTraceName(`${slug(stored)}--${slug(query.id)}`) });
+      const traceName = uniqueTraceName(`${slug(stored)}--${slug(query.id)}${repeat > 1 ? `--${attempt}` : ''}`);
+      const result = await executeQuery({ root, contract: w.contract, snapshot: w.snapshot, query, file: w.file, folder, traceName });
       const o = result.outcome;
       reports.push({
         key: `${stored}#${query.id}`,
@@ -126,6 +133,7 @@ export async function runEvalWork(work: readonly EvalWork[], place: EvalPlace): 
         path: result.stats.path,
         mismatches: checkExpectation(query.expect, result),
         trace: storedPath(root, result.tracePath),
+        ...(repeat > 1 ? { attempt } : {}),
       });
     }
   }
