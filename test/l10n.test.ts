@@ -87,7 +87,7 @@ test('every message exists in English and in Simplified Chinese, with the same a
 });
 
 test('catalogue ids are unique, and the English bundle holds every catalogue message and client string', () => {
-  assert.deepEqual(registeredMessageSets(), MESSAGE_SET_NAMES, 'the service index loads every owner of a message set');
+  assert.deepEqual(registeredMessageSets(), MESSAGE_SET_NAMES, 'the service index and the CLI (cli/messages.ts, through scripts/l10nBundle.ts) load every owner of a message set');
   assert.deepEqual(duplicateMessageIds(), []);
   const en = readJson('l10n/bundle.l10n.json');
   for (const [id, t] of englishMessages()) assert.equal(en[id], t, id);

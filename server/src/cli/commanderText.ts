@@ -1,5 +1,5 @@
 /**
- * Commander's own texts in the CLI's language (issue 6), where commander lets them be replaced:
+ * Commander's own texts in the CLI's language (docs/localisation.md), where commander lets them be replaced:
  * help section titles, option details and command terms through `configureHelp` (usage lines
  * through each command's `.usage()`), widths through string-width
  * (so Chinese help text wraps by display width), and error messages through `configureOutput`.
@@ -9,6 +9,7 @@
  */
 import type { Command, Help, Option } from 'commander';
 import { displayWidth, format, wrapDisplay } from '../service/index.ts';
+import './messages.ts';
 
 const TITLES: Readonly<Record<string, string>> = { 'Usage:': 'cli.help.usage', 'Arguments:': 'cli.help.arguments', 'Options:': 'cli.help.options', 'Commands:': 'cli.help.commands' };
 

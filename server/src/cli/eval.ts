@@ -7,19 +7,20 @@
  */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { alignColumns, evalFigures, type Lang, passRates, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { alignColumns, evalFigures, format, type Lang, passRates, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
 import { readRunJson, runsWith } from '../node/runFolder.ts';
 import { createRunFolder } from '../node/dryRunHost.ts';
 import { findSnapshots, loadEvalWork, runEvalWork } from './evalQueries.ts';
 import { compareCommand } from './evalCompare.ts';
 import { InputError } from '../node/inputError.ts';
 import { displayPath } from './report.ts';
-import { helpAfter, withColorOptions } from './run.ts';
+import { cliModel, helpAfter, withColorOptions, withTrustOption } from './run.ts';
 import { EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { errorLine, indented, progressLine, useColor } from './terminal.ts';
 import { painter } from './format/text.ts';
 import { junitXml } from './format/junit.ts';
+import './messages.ts';
 
 /** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
 const EVAL_RUN = 'eval';
@@ -31,6 +32,7 @@ interface EvalOptions {
   readonly color?: boolean;
   readonly repeat?: string;
   readonly compare?: boolean;
+  readonly trustEndpoint?: string[];
 }
 
 /** `--repeat`: a whole number from 1 to 1000 (default 1). */
@@ -62,7 +64,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   }
 
   // Read everything first, so that the progress counter knows the total.
-  const loaded = await loadEvalWork(files, root, cwd, lang, { diagnostics: (lines) => lines.forEach(err), error: errorLine });
+  const loaded = await loadEvalWork(files, root, cwd, lang, { diagnostics: (lines) => lines.forEach(err), error: errorLine }, undefined, (contractPath) => cliModel(root, contractPath, o.trustEndpoint));
   if (!loaded.usable) usage = true;
 
   const previousRuns = runsWith(root, 'eval.json');
@@ -120,18 +122,18 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
 
 /** Registers `eval` on the program, its help and report in `lang`. */
 export function registerEvalCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
-  const t = (id: string) => runMessage(id, {}, lang);
+  const t = (id: string) => format(id, {}, lang);
   const command = program
     .command('eval')
-    .description(t('help.eval'))
-    .usage(t('help.eval.usage'))
-    .argument('[paths...]', t('help.eval.paths'))
-    .option('--root <dir>', t('help.eval.root'))
-    .option('--json', t('help.eval.json'))
-    .option('--repeat <n>', t('help.eval.repeat'))
-    .option('--compare', t('help.eval.compare'))
-    .addOption(new Option('--format <format>', t('help.eval.format')).choices(['text', 'json', 'junit']));
-  withColorOptions(command, lang)
-    .addHelpText('after', helpAfter('help.eval.exit-codes', lang))
+    .description(t('cli.help.eval'))
+    .usage(t('cli.help.eval.usage'))
+    .argument('[paths...]', t('cli.help.eval.paths'))
+    .option('--root <dir>', t('cli.help.eval.root'))
+    .option('--json', t('cli.help.eval.json'))
+    .option('--repeat <n>', t('cli.help.eval.repeat'))
+    .option('--compare', t('cli.help.eval.compare'))
+    .addOption(new Option('--format <format>', t('cli.help.eval.format')).choices(['text', 'json', 'junit']));
+  withColorOptions(withTrustOption(command, lang), lang)
+    .addHelpText('after', helpAfter('cli.help.eval.exit-codes', lang))
     .action(guarded(setExitCode, lang, (paths: string[], options: EvalOptions) => evalCommand(paths, options, lang, setExitCode)));
 }

@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkExpectation, format, type Lang, type QueryReport, runMessage, type Snapshot } from '../service/index.ts';
+import { checkExpectation, format, type Lang, type ModelProvider, type QueryReport, runMessage, type Snapshot, type SnapshotQuery } from '../service/index.ts';
 import { globFiles } from '../node/nodeFileSystem.ts';
 import { slug, type RunFolder } from '../node/runFolder.ts';
 import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract, type LoadedSnapshot } from '../node/dryRunHost.ts';
@@ -17,6 +17,8 @@ export interface EvalWork {
   readonly contract: LoadedContract;
   readonly snapshot: LoadedSnapshot & { readonly read: { readonly snapshot: Snapshot } };
   readonly file: (name: string) => string | undefined;
+  /** The model of each query: the snapshot's script unless the configuration names a live one (docs/model-providers.md). */
+  readonly model?: (query: SnapshotQuery) => ModelProvider;
 }
 
 /** Snapshot files named by the arguments: files as given, directories searched with SNAPSHOT_GLOBS; `problems` in `lang`. */
@@ -46,9 +48,18 @@ export interface LoadListener {
 
 /**
  * Reads every snapshot with its contract. `only` keeps the snapshots whose contract it accepts
- * (others are skipped without a word). `usable` is false when a file named could not be used.
+ * (others are skipped without a word); `modelFor` gives a contract's model (default: the
+ * snapshot's script). `usable` is false when a file named could not be used.
  */
-export async function loadEvalWork(files: readonly string[], root: string, cwd: string, lang: Lang, on: LoadListener = {}, only?: (contractPath: string) => boolean): Promise<{ work: EvalWork[]; usable: boolean }> {
+export async function loadEvalWork(
+  files: readonly string[],
+  root: string,
+  cwd: string,
+  lang: Lang,
+  on: LoadListener = {},
+  only?: (contractPath: string) => boolean,
+  modelFor?: (contractPath: string) => Promise<(query: SnapshotQuery) => ModelProvider>,
+): Promise<{ work: EvalWork[]; usable: boolean }> {
   const work: EvalWork[] = [];
   let usable = true;
   for (const f of files) {
@@ -70,7 +81,8 @@ export async function loadEvalWork(files: readonly string[], root: string, cwd: 
         usable = false;
         continue;
       }
-      work.push({ contract, snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: read } }, file: await resourceReader(root, contract) });
+      const model = modelFor ? await modelFor(contractPath) : undefined;
+      work.push({ contract, snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: read } }, file: await resourceReader(root, contract), ...(model ? { model } : {}) });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       on.error?.(e.text(lang));
@@ -118,7 +130,7 @@ export async function runEvalWork(work: readonly EvalWork[], place: EvalPlace): 
     for (const query of w.snapshot.read.snapshot.queries) for (let attempt = 1; attempt <= repeat; attempt++) {
       place.onQuery?.(reports.length + 1, total, shown, query.id);
       const traceName = uniqueTraceName(`${slug(stored)}--${slug(query.id)}${repeat > 1 ? `--${attempt}` : ''}`);
-      const result = await executeQuery({ root, contract: w.contract, snapshot: w.snapshot, query, file: w.file, folder, traceName });
+      const result = await executeQuery({ root, contract: w.contract, snapshot: w.snapshot, query, file: w.file, folder, traceName, ...(w.model ? { provider: w.model(query) } : {}) });
       const o = result.outcome;
       reports.push({
         key: `${stored}#${query.id}`,

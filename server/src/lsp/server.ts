@@ -85,6 +85,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   // until its verdict arrives, which refreshes the diagnostics (docs/performance.md).
   const regexNow = backgroundAnalyzer(analyzeRegex, () => refreshAll());
 
+  /** The size limit of each document's settings, once known (features read it synchronously). */
+  const sizeLimits = new Map<string, number>();
   const settingsFor = (uri: string): Promise<ServerSettings> => {
     if (!configurationSupport) return Promise.resolve(DEFAULTS);
     let s = settingsCache.get(uri);
@@ -92,7 +94,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       s = connection.workspace
         .getConfiguration({ scopeUri: uri, section: 'agentsMd' })
         .then((v: Partial<ServerSettings> | null) => ({ ...DEFAULTS, ...(v ?? {}) }))
-        .catch(() => DEFAULTS);
+        .catch(() => DEFAULTS)
+        .then((settings) => (sizeLimits.set(uri, settings.maxFileBytes), settings));
       settingsCache.set(uri, s);
     }
     return s;
@@ -101,7 +104,10 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   const stateOf = (doc: TextDocument): DocState => {
     const cached = states.get(doc.uri);
     if (cached && cached.version === doc.version) return cached;
-    const state: DocState = { version: doc.version, model: service!.parse(doc.uri, doc.getText()) };
+    const text = doc.getText();
+    // Over the size limit no feature parses the document (hover, outline…: docs/robustness.md), as diagnostics do not.
+    const tooLarge = exceedsBytes(text, sizeLimits.get(doc.uri) ?? DEFAULT_MAX_FILE_BYTES) !== undefined;
+    const state: DocState = { version: doc.version, model: tooLarge ? parseContract('') : service!.parse(doc.uri, text) };
     states.set(doc.uri, state);
     return state;
   };
@@ -192,10 +198,12 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;
     },
     modelSettings: async (uri) => {
-      if (!configurationSupport) return undefined;
+      // The configuration file's `model`, then the editor's settings over it (docs/model-providers.md).
+      const fromConfig = service ? (await service.workspace.configFor(uri)).config.model : undefined;
+      if (!configurationSupport) return [fromConfig];
       const v = (await connection.workspace.getConfiguration({ scopeUri: uri, section: 'agentsMd.model' }).catch(() => null)) as Record<string, unknown> | null;
       // Unset editor settings are empty strings: they must not override the defaults.
-      return v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined;
+      return [fromConfig, v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined];
     },
   });
 

@@ -29,13 +29,12 @@ export { recheckAnalyzer, analyzeWithRecheck, memoised, type RegexAnalyzer } fro
 export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './schema/sections.ts';
 export { format, type MessageArgs } from './l10n/format.ts';
-export { englishMessages, englishTemplate, duplicateMessageIds, registeredMessageSets, MESSAGE_SET_NAMES } from './l10n/registry.ts';
+export { englishMessages, englishTemplate, duplicateMessageIds, registeredMessageSets, registerMessages, MESSAGE_SET_NAMES } from './l10n/registry.ts';
 // Every owner of a message set, so that `format()` knows all of them (l10n/registry.ts).
 import './validate/messages.ts';
 import './model/relatedMessages.ts';
 import './features/messages.ts';
 import './workspace/messages.ts';
-import './l10n/cliMessages.ts';
 import './l10n/docsMessages.ts';
 import './run/llmMessages.ts';
 import './diff/messages.ts';

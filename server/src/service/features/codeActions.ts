@@ -143,7 +143,12 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
     if (fix) out.push({ title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: fix.edits });
     out.push(...disableActions(model, d, lang));
   }
-  return out;
+  // Several diagnostics of one rule offer the same "Disable … for this file" (or line): once each.
+  const seen = new Set<string>();
+  return out.filter((a) => {
+    const key = `${a.title}\u0000${JSON.stringify(a.edits)}`;
+    return !seen.has(key) && seen.add(key);
+  });
 }
 
 /**

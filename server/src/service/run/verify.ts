@@ -1,15 +1,15 @@
 /**
- * Verification of the final answer (brief §5 step 5): the CONSTRAINTS `output_format` (JSON
- * answers are parsed strictly, then leniently as seed 004's second layer does: a code fence or
+ * Verification of the final answer (docs/dry-run.md "The pipeline", step 5): the CONSTRAINTS `output_format` (JSON
+ * answers are parsed strictly, then leniently (a second layer): a code fence or
  * surrounding text removed, which is reported as a coercion), the output_format schema and
  * OUTPUT_SCHEMA (ajv), `language`, and every `safety_guard`: evaluated when it has a `check`,
- * otherwise shown as not checkable in the dry run, never silently passed (brief §9). Pure.
+ * otherwise shown as not checkable in the dry run, never silently passed. Pure.
  */
 import type { ContractView } from '../model/contractView.ts';
 import type { OutcomeCode } from './messages.ts';
 import { evaluate, pathValue, showValue, type Scope } from './expression.ts';
 import { parseExpression, type Expr } from '../model/expression.ts';
-import { schemaProblem } from './tools.ts';
+import { SCHEMA_UNUSABLE, schemaProblem, schemaUsable } from './tools.ts';
 import { withArgMessages, type MessageRef } from './runMessage.ts';
 
 /** One check of the answer, for the trace. */
@@ -129,6 +129,10 @@ export function verifyOutput(text: string, view: ContractView, scope: Omit<Scope
   for (const s of schemas) {
     const p = schemaProblem(s.schema, answer);
     const detail: MessageRef | undefined = p ? { id: 'detail.schema', args: { expected: p.expected, got: p.got } } : undefined;
+    if (!detail && !schemaUsable(s.schema)) {
+      checks.push({ checkId: 'check.schema', checkArgs: { source: s.source }, status: 'skipped', detail: SCHEMA_UNUSABLE, pointer: s.pointer });
+      continue;
+    }
     checks.push({ checkId: 'check.schema', checkArgs: { source: s.source }, status: detail ? 'invalid' : 'success', ...(detail ? { detail } : {}), pointer: s.pointer });
     if (detail) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', ...withArgMessages({ schema: s.source }, { detail }), pointer: s.pointer, retryable: true } };
   }

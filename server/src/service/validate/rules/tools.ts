@@ -26,8 +26,8 @@ export const toolMissingSchema: Rule = {
   severity: 'error',
   fixKind: 'quickfix',
   summary: 'Every tool declares `input_schema` and `output_schema`.',
-  description: 'Seed 000 treats a tool\'s input schema as "an iron law of execution, not decoration": calls are validated against it, and an invalid call returns `INVALID_INPUT` so the model can retry. Without schemas, a malformed call crashes the tool or hangs the request.',
-  source: 'seed 000 §1 and §4.4',
+  description: 'A tool\'s input schema is "an iron law of execution, not decoration": calls are validated against it, and an invalid call returns `INVALID_INPUT` so the model can retry. Without schemas, a malformed call crashes the tool or hangs the request.',
+  source: 'docs/contract-format.md §9, TOOLS',
   messages: {
     default: 'Tool "{tool}" has neither input_schema nor output_schema. Add both as JSON Schemas (a fenced yaml block under the tool).',
     input: 'Tool "{tool}" has no input_schema. Add it as a JSON Schema (a fenced yaml block under the tool).',
@@ -55,8 +55,8 @@ export const invalidJsonSchema: Rule = {
   code: 'invalid-json-schema',
   severity: 'error',
   summary: 'Tool schemas, OUTPUT_SCHEMA and output-format constraint schemas are valid JSON Schemas.',
-  description: 'The schemas are checked against the JSON Schema 2020-12 meta-schema and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
-  source: 'seed 000 §1; brief §4 ("the output-format constraint\'s schema is valid")',
+  description: 'The schemas are checked against the meta-schema of the draft their `$schema` names (draft-04, -06, -07, 2019-09; 2020-12 when they name none) and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
+  source: 'docs/contract-format.md §9, CONSTRAINTS and OUTPUT_SCHEMA',
   messages: {
     default: 'Not a valid JSON Schema at {path}: {detail}.',
     notObject: 'Not a valid JSON Schema: a schema must be an object or a boolean.',
@@ -69,6 +69,8 @@ export const invalidJsonSchema: Rule = {
     minItems: 'Not a valid JSON Schema at {path}: must have at least {limit} items.',
     pattern: 'Not a valid JSON Schema at {path}: must match the pattern {pattern}.',
     format: 'Not a valid JSON Schema at {path}: must be a valid {format}.',
+    unknownDraft: 'Not a valid JSON Schema at {path}: {detail} is not a draft agents-md knows; use draft-04, draft-06, draft-07, 2019-09 or 2020-12.',
+    refLoop: 'Not a valid JSON Schema at {path}: "$ref": "{detail}" refers back to the whole schema before checking anything, so a value can never be checked.',
   },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: numbr\n\`\`\`\n`,
@@ -94,7 +96,7 @@ export const invalidJsonSchema: Rule = {
         if (!span) continue;
         const path = problem.path || '/';
         // The same variants as rule `schema`, so that meta-schema errors translate as whole messages.
-        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : { args: { path, detail: problem.compileError } };
+        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : 'variant' in problem ? { variant: problem.variant, args: { path, detail: problem.detail } } : { args: { path, detail: problem.compileError } };
         yield { code: 'invalid-json-schema', range: span.value, args: m.args, ...(m.variant ? { variant: m.variant } : {}) };
       }
     }
@@ -106,8 +108,8 @@ export const toolNameVerb: Rule = {
   severity: 'warning',
   preset: 'strict',
   summary: 'Tool names start with a verb.',
-  description: 'Seed 003: "tool names start with a verb so that what they do is visible". `vendor_info` could read, write or delete; `get_vendor_info` cannot be misread. The first word is looked up in an English part-of-speech lexicon (en-lexicon): only a word it knows, and never as a verb, is reported, so `propose_reroute`, `drain_node` or `rerun_job` pass. Add verbs of your domain that the lexicon does not know as verbs with the config file\'s `verbs` list.',
-  source: 'seed 003 §2.2',
+  description: 'Tool names start with a verb so that what they do is visible. `vendor_info` could read, write or delete; `get_vendor_info` cannot be misread. The first word is looked up in an English part-of-speech lexicon (en-lexicon): only a word it knows, and never as a verb, is reported, so `propose_reroute`, `drain_node` or `rerun_job` pass. Add verbs of your domain that the lexicon does not know as verbs with the config file\'s `verbs` list.',
+  source: 'docs/contract-format.md §9, TOOLS',
   messages: { default: 'Tool name "{tool}" does not start with a verb; name what it does, e.g. "get_{tool}".' },
   examples: {
     bad: TOOL('### `vendor_info`\n\n- **Description**: Vendor record by domain.\n'),
@@ -136,8 +138,8 @@ export const toolDescriptionUsage: Rule = {
   severity: 'warning',
   preset: 'strict',
   summary: 'A tool says when to use it and when not to.',
-  description: 'Seed 003\'s order-lookup story: "Look up order information" got called for a refund question and the model improvised from an unrelated result. Say what the tool is for and what it is not for (or write `**When to use**` and `**When not to use**`).',
-  source: 'seed 003 §2.2',
+  description: 'A tool described only as "Look up order information" got called for a refund question and the model improvised from an unrelated result. Say what the tool is for and what it is not for (or write `**When to use**` and `**When not to use**`).',
+  source: 'docs/contract-format.md §9, TOOLS',
   messages: {
     default: 'Tool "{tool}" does not say when to use it and when not to. Add **When to use** and **When not to use**.',
     notUse: 'Tool "{tool}" does not say when not to use it. Add **When not to use**.',
@@ -168,8 +170,8 @@ export const toolParamExamples: Rule = {
   severity: 'info',
   preset: 'strict',
   summary: 'Tool parameters carry examples or value ranges.',
-  description: 'Seed 003: "the parameter schema gives positive examples and value ranges, not only types". A model that sees `examples: [POWER_VOLTAGE]` or `minimum: 1` sends well-formed calls far more often than one that sees `type: string`.',
-  source: 'seed 003 §2.2 and §4.1 ("parameters frequently invalid")',
+  description: 'A parameter schema gives positive examples and value ranges, not only types. A model that sees `examples: [POWER_VOLTAGE]` or `minimum: 1` sends well-formed calls far more often than one that sees `type: string`.',
+  source: 'docs/contract-format.md §9, TOOLS',
   messages: { default: 'Parameter "{param}" of tool "{tool}" has a type but no examples or value range. Add `examples`, `enum`, a `pattern` or bounds.' },
   examples: {
     bad: TOOL('### `query_manual_section`\n\n```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id: { type: string }\noutput_schema: { type: object }\n```\n'),
@@ -194,8 +196,8 @@ export const toolNeedsApproval: Rule = {
   code: 'tool-needs-approval',
   severity: 'error',
   summary: 'A tool with side effects declares them and requires approval.',
-  description: 'Seed 003 §2.4: "sensitive tool calls need an approval flag: sending messages, changing data, deleting resources must stop and ask first". Declare `side_effects` (none, read, write, external) on every tool whose name suggests a write, and set `requires_approval: true` on write and external tools (or list them in BUDGETS `requires_approval`).',
-  source: 'seed 003 §2.2 and §2.4',
+  description: 'Sensitive tool calls need an approval flag: sending messages, changing data, deleting resources must stop and ask first. Declare `side_effects` (none, read, write, external) on every tool whose name suggests a write, and set `requires_approval: true` on write and external tools (or list them in BUDGETS `requires_approval`).',
+  source: 'docs/contract-format.md §9, TOOLS',
   messages: {
     default: 'Tool "{tool}" has {effects} side effects but does not require approval. Set **Requires Approval**: true.',
     undeclared: 'Tool "{tool}" sounds like it changes something but declares no side effects. Set **Side Effects** (none, read, write or external).',
@@ -228,8 +230,8 @@ export const toolWriteSafety: Rule = {
   code: 'tool-write-safety',
   severity: 'warning',
   summary: 'A tool that writes is idempotent or has a rollback.',
-  description: 'Seed 003 §2.2: "every write operation is confirmed twice and designed to be rolled back". A retried call that is neither idempotent nor reversible duplicates payments, messages and records.',
-  source: 'seed 003 §2.2',
+  description: 'Every write operation is confirmed twice and designed to be rolled back. A retried call that is neither idempotent nor reversible duplicates payments, messages and records.',
+  source: 'docs/contract-format.md §9, TOOLS',
   messages: { default: 'Tool "{tool}" writes but is neither idempotent nor reversible. Set **Idempotent**: true or describe the **Rollback**.' },
   examples: {
     bad: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n'),
@@ -263,8 +265,8 @@ export const toolInputUnfed: Rule = {
   severity: 'warning',
   scope: 'document',
   summary: 'A tool\'s required inputs can be fed from entities, memory or other tools.',
-  description: 'Seed 000\'s boot-time check: `query_manual_section` needs `section_id`, which must come from somewhere the agent can read: an extracted entity, a metadata field of a pool it retrieves (MEMORY_POOLS `metadata`), a memory filter field, another tool\'s output, or a field of the agent\'s own OUTPUT_SCHEMA (what it extracts from the request). An input nothing provides forces the model to invent it. The rule applies to contracts that declare their `required_entities` (TRIGGER), and to identifier-like inputs: dates and other formatted strings, `enum` choices, numbers and flags are the model\'s to compose.',
-  source: 'seed 000 §3.1',
+  description: 'A boot-time check: `query_manual_section` needs `section_id`, which must come from somewhere the agent can read: an extracted entity, a metadata field of a pool it retrieves (MEMORY_POOLS `metadata`), a memory filter field, another tool\'s output, or a field of the agent\'s own OUTPUT_SCHEMA (what it extracts from the request). An input nothing provides forces the model to invent it. The rule applies to contracts that declare their `required_entities` (TRIGGER), and to identifier-like inputs: dates and other formatted strings, `enum` choices, numbers and flags are the model\'s to compose.',
+  source: 'docs/contract-format.md §9, TOOLS',
   messages: { default: 'Required input "{param}" of tool "{tool}" is not provided by any entity, pool metadata field, memory filter or other tool\'s output.' },
   examples: {
     bad: `${FM}\n## TRIGGER\n\n- **Required Entities**: \`error_code\`\n\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
@@ -303,7 +305,7 @@ export const duplicateName: Rule = {
   scope: 'document',
   summary: 'Tools, pools, entities, HITL scenarios and memory layers have unique names.',
   description: 'Two tools named alike make every reference ambiguous: which schema does a call use, which HITL row does a fallback cover? Rename one.',
-  source: 'brief §4 (cross-references)',
+  source: 'docs/contract-format.md §8 (cross-references)',
   messages: {
     default: 'Name "{name}" is declared more than once.',
     tool: 'Tool "{name}" is declared more than once.',
