@@ -136,7 +136,11 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
 
 export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type ContractDocument, type DocumentFeatures, type FeatureOptions, type FixAllOptions, type ReferencesOptions, type RenameOptions } from './features/service.ts';
 export { schemaDocs, ruleDocs } from './features/hover.ts';
-export { sectionSkeleton, applyEdits, type DiagnosticRef } from './features/codeActions.ts';
+export { applyEdits, type DiagnosticRef } from './features/codeActions.ts';
+export { sectionSkeleton } from './features/snippets.ts';
+export { fence, ruleMarkdown, ruleSection } from './features/ruleDoc.ts';
+export { AGENT_KINDS, agentName, contractSkeleton, convertToContract, type AgentKind, type SkeletonOptions } from './features/scaffold.ts';
+export { snapshotSkeleton, type SnapshotSkeletonOptions } from './run/snapshotSkeleton.ts';
 export { nameAt } from './features/navigation.ts';
 export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
 export type * from './features/types.ts';

@@ -141,9 +141,9 @@ export const toolDescriptionUsage: Rule = {
   description: 'A tool described only as "Look up order information" got called for a refund question and the model improvised from an unrelated result. Say what the tool is for and what it is not for (or write `**When to use**` and `**When not to use**`).',
   source: 'docs/contract-format.md §9, TOOLS',
   messages: {
-    default: 'Tool "{tool}" does not say when to use it and when not to. Add **When to use** and **When not to use**.',
-    notUse: 'Tool "{tool}" does not say when not to use it. Add **When not to use**.',
-    use: 'Tool "{tool}" does not say when to use it. Add **When to use**.',
+    default: 'Tool "{tool}" does not say when to use it and when not to. Add "When to use" and "When not to use".',
+    notUse: 'Tool "{tool}" does not say when not to use it. Add "When not to use".',
+    use: 'Tool "{tool}" does not say when to use it. Add "When to use".',
   },
   examples: {
     bad: TOOL('### `get_order_status`\n\n- **Description**: Look up order information.\n'),
@@ -199,8 +199,8 @@ export const toolNeedsApproval: Rule = {
   description: 'Sensitive tool calls need an approval flag: sending messages, changing data, deleting resources must stop and ask first. Declare `side_effects` (none, read, write, external) on every tool whose name suggests a write, and set `requires_approval: true` on write and external tools (or list them in BUDGETS `requires_approval`).',
   source: 'docs/contract-format.md §9, TOOLS',
   messages: {
-    default: 'Tool "{tool}" has {effects} side effects but does not require approval. Set **Requires Approval**: true.',
-    undeclared: 'Tool "{tool}" sounds like it changes something but declares no side effects. Set **Side Effects** (none, read, write or external).',
+    default: 'Tool "{tool}" has {effects} side effects but does not require approval. Set "Requires Approval" to true.',
+    undeclared: 'Tool "{tool}" sounds like it changes something but declares no side effects. Set "Side Effects" (none, read, write or external).',
   },
   examples: {
     bad: TOOL('### `send_vendor_email`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n'),
@@ -232,7 +232,7 @@ export const toolWriteSafety: Rule = {
   summary: 'A tool that writes is idempotent or has a rollback.',
   description: 'Every write operation is confirmed twice and designed to be rolled back. A retried call that is neither idempotent nor reversible duplicates payments, messages and records.',
   source: 'docs/contract-format.md §9, TOOLS',
-  messages: { default: 'Tool "{tool}" writes but is neither idempotent nor reversible. Set **Idempotent**: true or describe the **Rollback**.' },
+  messages: { default: 'Tool "{tool}" writes but is neither idempotent nor reversible. Set "Idempotent" to true or describe the "Rollback".' },
   examples: {
     bad: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n'),
     good: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n- **Rollback**: `cancel_purchase_order` with the returned id\n'),
