@@ -3,61 +3,22 @@
 // server on 127.0.0.1 that plays the GitHub REST API (the Action takes its URL from
 // GITHUB_API_URL, as on GitHub Enterprise). The first run creates the comment, the next push
 // updates that same comment, a pull request that changes no contract says so; the SARIF it writes
-// passes the SARIF Multitool with GitHub's rules when tools/sarif is installed.
+// passes the SARIF Multitool with GitHub's rules when tools/sarif is installed; a contract with
+// snapshots gets the eval figures of the base commit and of the pull request side by side.
 // Run: node --import tsx --test test/action.test.ts
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAction } from '../server/src/action/run.ts';
 import { MARKER } from '../server/src/action/comment.ts';
 import { REPO } from './helpers/cli.ts';
+import { fakeGitHub } from './helpers/fakeGitHub.ts';
+import { MULTITOOL_MISSING, sarifMultitool, sarifProblems, validateSarif } from './helpers/sarifMultitool.ts';
 
 const CORPUS = join(REPO, 'test', 'diff-corpus', 'guarantee-removed');
-const TOKEN = 'test-token';
-
-interface Comment {
-  id: number;
-  body: string;
-}
-
-/** A GitHub REST API for one pull request's comments (list, create, update), on 127.0.0.1. */
-function fakeGitHub(): { server: Server; comments: Comment[]; calls: string[]; url: () => string } {
-  const comments: Comment[] = [];
-  const calls: string[] = [];
-  let next = 1000;
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      calls.push(`${req.method} ${url.pathname}`);
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (req.headers.authorization !== `token ${TOKEN}`) return send(401, { message: 'Bad credentials' });
-      if (req.method === 'GET' && url.pathname === '/repos/acme/agents/issues/7/comments') return send(200, comments);
-      if (req.method === 'POST' && url.pathname === '/repos/acme/agents/issues/7/comments') {
-        const c = { id: next++, body: (JSON.parse(raw) as { body: string }).body };
-        comments.push(c);
-        return send(201, c);
-      }
-      const m = /^\/repos\/acme\/agents\/issues\/comments\/(\d+)$/.exec(url.pathname);
-      const c = m ? comments.find((x) => x.id === Number(m[1])) : undefined;
-      if (req.method === 'PATCH' && c) {
-        c.body = (JSON.parse(raw) as { body: string }).body;
-        return send(200, c);
-      }
-      send(404, { message: 'Not Found' });
-    });
-  });
-  return { server, comments, calls, url: () => `http://127.0.0.1:${(server.address() as { port: number }).port}` };
-}
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
@@ -65,7 +26,7 @@ describe('the GitHub Action', () => {
   const api = fakeGitHub();
   let dir: string;
   before(async () => {
-    await new Promise<void>((done) => api.server.listen(0, '127.0.0.1', done));
+    await api.listen();
     dir = mkdtempSync(join(tmpdir(), 'agents-md-action-'));
     git(dir, 'init', '-q', '-b', 'main');
     git(dir, 'config', 'user.email', 'test@example.com');
@@ -82,14 +43,8 @@ describe('the GitHub Action', () => {
 
   /** Runs the Action on pull request #7 whose base is `base`; returns its exit code and log. */
   async function run(base: string, failOn = 'breaking'): Promise<{ code: number; log: string[] }> {
-    const event = join(dir, '..', `${dir.split('/').pop()}-event.json`);
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
     const log: string[] = [];
-    const env = {
-      GITHUB_WORKSPACE: dir, GITHUB_EVENT_PATH: event, GITHUB_REPOSITORY: 'acme/agents', GITHUB_API_URL: api.url(),
-      'INPUT_GITHUB-TOKEN': TOKEN, 'INPUT_FAIL-ON': failOn, INPUT_LANG: 'en',
-    };
-    const code = await runAction(env, (l) => log.push(l));
+    const code = await runAction(api.env(dir, base, { 'fail-on': failOn, lang: 'en' }), (l) => log.push(l));
     return { code, log };
   }
 
@@ -142,26 +97,78 @@ describe('the GitHub Action', () => {
   });
 
   test('the SARIF passes the SARIF Multitool with GitHub code scanning rules', async (t) => {
-    let multitool: string | undefined;
-    try {
-      multitool = createRequire(join(REPO, 'tools', 'sarif', 'package.json'))('@microsoft/sarif-multitool') as string;
-    } catch {
-      multitool = undefined;
-    }
-    if (!multitool || !existsSync(multitool)) {
-      t.skip('SARIF Multitool not installed: run npm ci --prefix tools/sarif');
+    const multitool = sarifMultitool();
+    if (!multitool) {
+      t.skip(MULTITOOL_MISSING);
       return;
     }
     git(dir, 'checkout', '-q', 'feature');
     await run(git(dir, 'rev-parse', 'main'));
     const input = join(dir, 'agents-md.sarif');
     const output = join(dir, 'validation.sarif');
-    // Multitool exits 0 even when it reports errors: its own SARIF log (--output) is what tells.
-    const v = spawnSync(multitool, ['validate', input, '--rule-kind', 'Sarif;Gh', '--config', join(REPO, 'tools', 'sarif', 'validate.config.xml'), '--output', output, '--log', 'ForceOverwrite'], {
-      encoding: 'utf8', timeout: 120_000, env: { ...process.env, DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' },
-    });
-    assert.equal(v.status, 0, `${v.stdout}\n${v.stderr}`);
-    const results = (JSON.parse(readFileSync(output, 'utf8')) as { runs: { results?: { level?: string; ruleId: string }[] }[] }).runs[0]!.results ?? [];
-    assert.deepEqual(results.filter((r) => r.level === 'error' || r.level === 'warning' || r.level === undefined), []);
+    assert.deepEqual(sarifProblems(validateSarif(multitool, [input], output)), []);
+  });
+});
+
+describe('the GitHub Action runs eval at both versions', () => {
+  const api = fakeGitHub();
+  let dir: string;
+  before(async () => {
+    await api.listen();
+    dir = mkdtempSync(join(tmpdir(), 'agents-md-action-eval-'));
+    cpSync(join(REPO, 'samples', 'procurement-analyzer'), join(dir, 'procurement'), { recursive: true });
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'config', 'user.email', 'test@example.com');
+    git(dir, 'config', 'user.name', 'Test');
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'base');
+  });
+  after(() => {
+    api.server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the comment puts the figures of base and pull request side by side, with the path drift', async () => {
+    const base = git(dir, 'rev-parse', 'HEAD');
+    git(dir, 'checkout', '-q', '-b', 'no-large-purchase-gate');
+    const contract = join(dir, 'procurement', 'AGENTS.md');
+    const text = readFileSync(contract, 'utf8');
+    const row = text.split('\n').find((l) => l.startsWith('| Large purchase |'))!;
+    writeFileSync(contract, text.replace(`${row}\n`, ''));
+    git(dir, 'commit', '-q', '-am', 'drop the large purchase sign-off');
+    const log: string[] = [];
+    const code = await runAction(api.env(dir, base, { 'fail-on': '' }), (l) => log.push(l));
+    assert.equal(code, 0, log.join('\n'));
+    const body = api.comments[0]!.body;
+    assert.match(body, /Human sign-off "Large purchase" removed/);
+    assert.ok(body.includes('**Eval**: `agents-md eval` on the snapshots of this contract, at the base commit and in this pull request.'), body);
+    const table = [
+      '| Figure | Base | Pull request |',
+      '|---|---:|---:|',
+      '| Queries meeting their expectations | 9 of 9 | 8 of 9 |',
+      '| Success rate | 22.2% | 22.2% |',
+      '| Average rounds | 1.11 | 1.11 |',
+      '| Tokens (mean per query) | 21071 (2341) | 21071 (2341) |',
+      '| Human-intervention rate | 44.4% | 44.4% |',
+    ].join('\n');
+    assert.ok(body.includes(table), body);
+    assert.ok(body.includes('**Path drift**: 1 of 9 queries run at both versions took another path (mean distance 0.074).'), body);
+    assert.ok(body.includes('- `procurement/snapshots/procurement.snapshot.yaml` › `large-purchase-rejected`: tool:check_inventory → human:reject → HUMAN_REJECTED ⇒ tool:check_inventory → human:timeout → HUMAN_TIMEOUT'), body);
+    assert.ok(body.includes('1 query misses its expectations in this pull request:\n- `procurement/snapshots/procurement.snapshot.yaml` › `large-purchase-rejected`: expected code HUMAN_REJECTED, got HUMAN_TIMEOUT'), body);
+    // The base was checked out beside the repository and removed again; nothing was written into the checkout.
+    assert.equal(git(dir, 'worktree', 'list').split('\n').length, 1);
+    assert.equal(git(dir, 'status', '--porcelain', '--ignored'), '?? agents-md.sarif', 'only the SARIF file is written');
+  });
+
+  test('a contract whose snapshots exist only in the pull request has figures for the pull request only', async () => {
+    const base = git(dir, 'rev-parse', 'main');
+    const snapshot = join(dir, 'procurement', 'snapshots', 'procurement.snapshot.yaml');
+    git(dir, 'mv', 'procurement/snapshots/procurement.snapshot.yaml', 'procurement/snapshots/renamed.snapshot.yaml');
+    git(dir, 'commit', '-q', '-m', 'rename the snapshot');
+    assert.ok(!existsSync(snapshot));
+    await runAction(api.env(dir, base), () => undefined);
+    const body = api.comments[0]!.body;
+    assert.ok(body.includes('| Queries meeting their expectations | 9 of 9 | 8 of 9 |'), body);
+    assert.ok(body.includes('**Path drift**: no query ran at both versions.'), body);
   });
 });

@@ -62,3 +62,18 @@ test('configuration problems name the setting and the allowed values', async () 
   assert.deepEqual(texts({ rules: { 'undeclared-tool': 'warning' }, roles: ['Ops'] }), []);
   assert.deepEqual(texts({ roles: 'Ops' }), ['roles: must be of type array.']);
 });
+
+test('the diff policy names impact rules that exist: an unknown one is reported with the nearest name', async () => {
+  const { validateConfig } = await import('../server/src/service/workspace/configSchema.ts');
+  const { format } = await import('../server/src/service/l10n/format.ts');
+  const texts = (data: unknown, lang = 'en') => validateConfig(data).map((p) => format(p.messageId, p.args, lang));
+  assert.deepEqual(texts({ diff: { impacts: { 'clause-removed': 'risk-increasing', 'tool-guidance-changed': 'neutral' } } }), []);
+  assert.deepEqual(texts({ diff: { impacts: { 'clause-remove': 'breaking', 'hitl-gate-removd': 'neutral', 'no-such-thing-at-all': 'breaking' } } }), [
+    'diff.impacts.clause-remove: unknown impact rule; did you mean clause-removed?',
+    'diff.impacts.hitl-gate-removd: unknown impact rule; did you mean hitl-gate-removed?',
+    'diff.impacts.no-such-thing-at-all: unknown impact rule (docs/semantic-diff.md §9 lists them)',
+  ]);
+  assert.deepEqual(texts({ diff: { impacts: { 'clause-remove': 'breaking' } } }, 'zh-cn'), ['diff.impacts.clause-remove：未知的影响规则；是不是 clause-removed？']);
+  // A bad impact on a known rule is still the schema's message.
+  assert.deepEqual(texts({ diff: { impacts: { 'clause-removed': 'huge' } } }), ['diff.impacts.clause-removed: must be one of "breaking", "risk-increasing", "risk-reducing", "neutral".']);
+});

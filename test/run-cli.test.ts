@@ -93,13 +93,25 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
     assert.match(bad.stdout, /^OUTCOME +✗ failure SAFETY_VIOLATION: The final answer breaks the safety guard "Never suggest a vendor that is not in `vendor_whitelist\.csv`\.": .* is false\. \(samples\/procurement-analyzer\/AGENTS\.md:\d+:\d+\)$/m);
   });
 
+  test('the sample scripts both answers to its human questions: approving ends with an answer, not a model error', async () => {
+    const root = tempDir();
+    for (const query of ['large-purchase-rejected', 'new-vendor-no-sign-off']) {
+      const approved = await cli(repo, 'run', ...PROCUREMENT, '--query', query, '--approve', '--root', root);
+      assert.equal(approved.code, 0, approved.stdout);
+      assert.match(approved.stdout, /^OUTCOME +✓ success OK: /m);
+      assert.doesNotMatch(approved.stdout, /MODEL_PROTOCOL_ERROR/);
+      const rejected = await cli(repo, 'run', ...PROCUREMENT, '--query', query, '--reject', '--json', '--root', root);
+      assert.equal(JSON.parse(rejected.stdout).outcome.code, 'HUMAN_REJECTED');
+    }
+  });
+
   test('--approve and --reject answer every pause; usage errors exit 2 with the reason', async () => {
     const root = tempDir();
     const rejected = await cli(repo, 'run', ...PROCUREMENT, '--query', 'happy-path', '--reject', '--json', '--root', root);
     assert.equal(rejected.code, 1);
     assert.equal(JSON.parse(rejected.stdout).outcome.code, 'HUMAN_REJECTED');
     const approved = await cli(repo, 'run', ...PROCUREMENT, '--query', 'new-vendor-no-sign-off', '--approve', '--json', '--root', root);
-    assert.equal(JSON.parse(approved.stdout).outcome.code, 'MODEL_PROTOCOL_ERROR', 'approved, the run goes on to a script with no steps');
+    assert.equal(JSON.parse(approved.stdout).outcome.code, 'OK', 'approved, the run goes on to the answer scripted after the sign-off');
     const both = await cli(repo, 'run', ...PROCUREMENT, '--approve', '--reject');
     assert.equal(both.code, 2);
     const which = await cli(repo, 'run', ...PROCUREMENT, '--root', root);
@@ -197,6 +209,77 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
     assert.ok(added.length > 0);
     assert.deepEqual(added.filter((f) => !f.startsWith('.agents-md/runs/')), ['.agents-md/.gitignore']);
     assert.deepEqual(tree(ws).filter((f) => before.includes(f)), before, 'no file removed');
+  });
+
+  test('trace fork --set changes the snapshot the fork goes on with (a tool result, a decision); the fork replays with it', async () => {
+    const ws = tempDir();
+    cpSync(join(repo, 'samples', 'procurement-analyzer'), ws, { recursive: true });
+    const run = JSON.parse((await cli(ws, 'run', 'AGENTS.md', '--snapshot', 'snapshots/procurement.snapshot.yaml', '--query', 'happy-path', '--json')).stdout) as { trace: string };
+    // evt_0012: check_inventory's arguments passed their schema; its result comes after the fork point.
+    const fork = await cli(ws, 'trace', 'fork', run.trace, '--at', 'evt_0012', '--set', 'tools.check_inventory.0.output={sku: LAP-0042, in_stock: 0}', '--set', 'query.human.create_approval_draft=reject');
+    assert.equal(fork.code, 1, fork.stdout + fork.stderr);
+    assert.match(fork.stdout, /^RUN +✓ forked from \S+ at evt_0012\n {12}✓ snapshot changed: tools\.check_inventory\.0\.output=\{sku: LAP-0042, in_stock: 0\}\n {12}✓ snapshot changed: query\.human\.create_approval_draft=reject$/m);
+    assert.match(fork.stdout, /^ +✓ check_inventory → \{"sku":"LAP-0042","in_stock":0\}$/m);
+    assert.match(fork.stdout, /^OUTCOME +✗ failure HUMAN_REJECTED: A human rejected "create_approval_draft"\./m);
+    const forked = /into (\S+)\.$/m.exec(fork.stdout)![1]!;
+    const event = (readFileSync(join(ws, forked), 'utf8').split('\n').map((l) => (l ? (JSON.parse(l) as { event_type: string; payload: Record<string, unknown> }) : undefined))).find((e) => e?.event_type === 'fork')!;
+    assert.deepEqual(event.payload['set'], ['tools.check_inventory.0.output={sku: LAP-0042, in_stock: 0}', 'query.human.create_approval_draft=reject']);
+    const replay = await cli(ws, 'trace', 'replay', forked);
+    assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+    assert.match(replay.stdout, /: \d+ events, the same as the original\./, 'the replay applies the same changes');
+    assert.equal(readFileSync(join(ws, 'snapshots', 'procurement.snapshot.yaml'), 'utf8'), readFileSync(join(repo, 'samples', 'procurement-analyzer', 'snapshots', 'procurement.snapshot.yaml'), 'utf8'), 'the snapshot file is not changed');
+    for (const [set, message] of [
+      ['in_stock', /^agents-md: --set in_stock: write path=value/m],
+      ['now.x=1', /^agents-md: --set now\.x=1: now\.x goes through a value that is not a list or a map$/m],
+      ['tools.check_inventory=[1', /^agents-md: --set tools\.check_inventory=\[1: the value is not YAML: /m],
+      ['tools.check_inventory=12', /snapshots\/procurement\.snapshot\.yaml:\d+:\d+ error /m],
+    ] as const) {
+      const bad = await cli(ws, 'trace', 'fork', run.trace, '--at', 'evt_0012', '--set', set);
+      assert.equal(bad.code, 2, `${set}: ${bad.stdout}${bad.stderr}`);
+      assert.match(bad.stderr, message, set);
+    }
+  });
+
+  test('eval --repeat N runs each query N times and reports its pass rate; --compare A B compares two eval runs query by query', async () => {
+    const ws = tempDir();
+    cpSync(join(repo, 'samples', 'procurement-analyzer'), ws, { recursive: true });
+    const repeated = await cli(ws, 'eval', '--repeat', '3', '--json');
+    assert.equal(repeated.code, 0, repeated.stderr);
+    const a = JSON.parse(repeated.stdout) as { run_id: string; repeat: number; pass_rates: { key: string; runs: number; passed: number; rate: number }[]; queries: { key: string; attempt: number; trace: string }[] };
+    assert.equal(a.repeat, 3);
+    assert.equal(a.pass_rates.length, 9);
+    assert.ok(a.pass_rates.every((r) => r.runs === 3 && r.passed === 3 && r.rate === 1), JSON.stringify(a.pass_rates));
+    assert.equal(a.queries.length, 27);
+    assert.deepEqual(a.queries.filter((q) => q.key.endsWith('#happy-path')).map((q) => q.attempt), [1, 2, 3]);
+    assert.equal(new Set(a.queries.map((q) => q.trace)).size, 27, 'a trace per run');
+    const text = await cli(ws, 'eval', '--repeat', '2');
+    assert.match(text.stdout, /^✓ PASS +snapshots\/procurement\.snapshot\.yaml › happy-path +success +OK +2\/2 runs passed$/m);
+    assert.match(text.stdout, /^each query ran 2 times: 9 of 9 queries passed every run$/m);
+    for (const bad of ['0', 'two', '1001']) {
+      const r = await cli(ws, 'eval', '--repeat', bad);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, new RegExp(`^agents-md: --repeat ${bad}: give a whole number from 1 to 1000\\.$`, 'm'));
+    }
+
+    // B: the contract raises the large-purchase threshold; one query breaks.
+    writeFileSync(join(ws, 'AGENTS.md'), readFileSync(join(ws, 'AGENTS.md'), 'utf8').replace('budget_max > 50000', 'budget_max > 90000'));
+    const b = JSON.parse((await cli(ws, 'eval', '--json')).stdout) as { run_id: string };
+    const compared = await cli(ws, 'eval', '--compare', a.run_id, b.run_id);
+    assert.equal(compared.code, 1, compared.stdout + compared.stderr);
+    assert.match(compared.stdout, new RegExp(`^comparing ${a.run_id} → ${b.run_id}: 1 broken, 0 fixed, 0 changed, 0 removed, 0 added, 8 the same$`, 'm'));
+    assert.match(compared.stdout, /^✗ BROKEN +snapshots\/procurement\.snapshot\.yaml › large-purchase-rejected\n {4}A: ✓ PASS HUMAN_REJECTED \/ HITL003 \(tool:check_inventory → human:reject → HUMAN_REJECTED\) {2}⇒ {2}B: ✗ FAIL HUMAN_TIMEOUT \(tool:check_inventory → human:timeout → HUMAN_TIMEOUT\)\n {4}expected code HUMAN_REJECTED, got HUMAN_TIMEOUT$/m);
+    assert.match(compared.stdout, /^A → B: 27\/27 → 8\/9 met their expectations · success rate 22\.2% → 22\.2% · /m);
+    // The other way round it is fixed, and a run can be named by its folder or its eval.json.
+    const back = await cli(ws, 'eval', '--compare', join('.agents-md', 'runs', b.run_id), join('.agents-md', 'runs', a.run_id, 'eval.json'), '--json');
+    assert.equal(back.code, 0, back.stderr);
+    const json = JSON.parse(back.stdout) as { queries: { key: string; change: string; differences: string[] }[] };
+    assert.deepEqual(json.queries.filter((q) => q.change !== 'same').map((q) => [q.key, q.change, q.differences]), [['snapshots/procurement.snapshot.yaml#large-purchase-rejected', 'fixed', ['code', 'error_code', 'path']]]);
+    const one = await cli(ws, 'eval', '--compare', a.run_id);
+    assert.equal(one.code, 2);
+    assert.match(one.stderr, /--compare takes two eval runs .*, got 1\.$/m);
+    const missing = await cli(ws, 'eval', '--compare', a.run_id, 'no-such-run');
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^agents-md: no-such-run: not an eval run/m);
   });
 
   test('runs stay out of Source Control: .agents-md/ ignores itself, an existing .gitignore there is kept', () => {

@@ -168,6 +168,21 @@ describe('the pipeline', () => {
     assert.equal(noAnswer.outcome.code, 'HUMAN_TIMEOUT', 'the tool needs approval; no answer means reject');
   });
 
+  test('a branch the script does not cover ends plainly: the decision that led there, the step it needs, how to script it', async () => {
+    // Scripted for the rejection only: approving asks for a step the script does not have.
+    const q = snapshot(`  - id: h\n    query: refund order ORD-123\n    model:\n      - { call: refund_order, arguments: { order_id: ORD-123, amount: 500 } }\n    human: { Big refund: reject }\n`).queries[0]!;
+    const approved = await run(q, { decide: async () => 'approve' });
+    assert.equal(approved.outcome.code, 'MODEL_PROTOCOL_ERROR');
+    assert.equal(approved.outcome.messageId, 'outcome.MODEL_PROTOCOL_ERROR.script-exhausted-after-human');
+    assert.equal(approved.outcome.message, 'After "Big refund" was approved, the run needs model step 2, but the snapshot scripts 1 step: this branch is not scripted. Add its steps to the query\'s model script (docs/dry-run.md §1).');
+    assert.doesNotMatch(approved.outcome.message, /model scripted/);
+    assert.match(runMessage(approved.outcome.messageId, approved.outcome.args, 'zh-cn'), /^“Big refund”获得批准之后，运行需要第 2 个模型步骤，但快照只编写了 1 个/);
+    // No human on the way: the path is not scripted.
+    const short = snapshot(`  - id: s\n    query: refund order ORD-123\n    model: []\n`).queries[0]!;
+    const ran = await run(short);
+    assert.equal(ran.outcome.message, 'The run needs model step 1, but the snapshot scripts 0 steps: this path is not scripted. Add its steps to the query\'s model script (docs/dry-run.md §1).');
+  });
+
   test('a human decision can be answered asynchronously, and the events stream as they are made', async () => {
     const q = snapshot(`  - id: a\n    query: refund order ORD-123\n    model:\n      - { call: refund_order, arguments: { order_id: ORD-123, amount: 5 } }\n      - final: { status: paid }\n`).queries[0]!;
     const streamed: string[] = [];

@@ -1,13 +1,15 @@
 /**
  * The Action's pull-request comment (docs/ci.md): one comment, found again by a hidden marker and
  * updated on every push, so that a pull request never collects a pile of them. Its body holds the
- * lint counts and the semantic diff of every changed contract (the `--format markdown` report).
+ * lint counts, the semantic diff of every changed contract (the `--format markdown` report) and
+ * the eval figures of its snapshots at both versions (evalComment.ts).
  * Talks to the GitHub REST API through Octokit at `GITHUB_API_URL` (GitHub Enterprise too).
  */
 import { Octokit } from '@octokit/rest';
 import { diffMessage, format, type Lang } from '../service/index.ts';
 import { formatDiffMarkdown } from '../cli/format/diffMarkdown.ts';
 import type { Review } from './review.ts';
+import { evalLines } from './evalComment.ts';
 
 /** The hidden marker the comment is found by. */
 export const MARKER = '<!-- agents-md-action:contract-review -->';
@@ -21,11 +23,9 @@ export function commentBody(review: Review, lang: Lang): string {
   }
   out.push(diffMessage('review.lint', { files: review.contracts.length, errors: review.counts.error, warnings: review.counts.warning }, lang), '');
   for (const c of review.contracts) {
-    if (c.diff) {
-      out.push(formatDiffMarkdown(c.diff, lang).trimEnd(), '');
-      continue;
-    }
-    out.push(`### \`${c.file}\``, '', c.added ? diffMessage('review.newContract', {}, lang) : format(c.problem!.messageId, c.problem!.args, lang), '');
+    if (c.diff) out.push(formatDiffMarkdown(c.diff, lang).trimEnd(), '');
+    else out.push(`### \`${c.file}\``, '', c.added ? diffMessage('review.newContract', {}, lang) : format(c.problem!.messageId, c.problem!.args, lang), '');
+    if (c.eval) out.push(...evalLines(c.eval, lang), '');
   }
   for (const file of review.deleted) out.push(`### \`${file}\``, '', diffMessage('review.deletedContract', {}, lang), '');
   return `${out.join('\n').trimEnd()}\n`;

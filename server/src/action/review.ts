@@ -2,17 +2,19 @@
  * What the GitHub Action reviews on a pull request (docs/ci.md): the contracts the pull request
  * touches (git's list of files changed since the base commit), linted (SARIF for code scanning,
  * annotations for the log) and compared with their version at the base commit by the semantic
- * diff, under each contract's diff policy. Plain data for the comment (comment.ts) and the gates.
+ * diff, under each contract's diff policy, and their snapshots run at both versions
+ * (evalVersions.ts). Plain data for the comment (comment.ts) and the gates.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { createLanguageService, diffContracts, DIFF_PREFIX, type Lang } from '../service/index.ts';
 import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
 import { diffPolicyFor, loadVersion } from '../node/diffInputs.ts';
+import { git } from './git.ts';
 import { InputError } from '../node/inputError.ts';
 import { lintFiles } from '../cli/lintFiles.ts';
 import { countSeverities, type FileReport, type SeverityCounts } from '../cli/report.ts';
 import type { DiffReport } from '../cli/diff/report.ts';
+import { evalVersions, type ContractEval } from './evalVersions.ts';
 
 /** One changed contract: its diff against the base, or why there is none (new, unreadable). */
 export interface ContractReview {
@@ -22,6 +24,8 @@ export interface ContractReview {
   readonly added?: boolean;
   /** Why the diff could not be made: a message of the diff catalogue. */
   readonly problem?: { readonly messageId: string; readonly args: Readonly<Record<string, string | number>> };
+  /** `eval` of its snapshots at base and head, when either has snapshots for it. */
+  readonly eval?: ContractEval;
 }
 
 export interface Review {
@@ -34,12 +38,6 @@ export interface Review {
 
 /** A contract by its file name (docs/contract-format.md §1): `AGENTS.md` or `*.agents.md`. */
 export const isContract = (path: string) => /(^|\/)AGENTS\.md$/.test(path) || /\.agents\.md$/.test(path);
-
-function git(cwd: string, args: readonly string[]): Promise<string> {
-  return new Promise((done, fail) => {
-    execFile('git', ['-C', cwd, ...args], { maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => (error ? fail(new Error(`git ${args.join(' ')}: ${stderr || error.message}`)) : done(stdout)));
-  });
-}
 
 /** Contract files changed between the base commit and HEAD (`git diff base...HEAD`), by status. */
 export async function changedContracts(root: string, base: string): Promise<{ changed: string[]; deleted: string[] }> {
@@ -55,7 +53,7 @@ export async function changedContracts(root: string, base: string): Promise<{ ch
   return { changed: changed.sort(), deleted: deleted.sort() };
 }
 
-/** Lints and diffs the contracts a pull request changes (paths relative to `root`, the checkout). */
+/** Lints, diffs and evaluates the contracts a pull request changes (paths relative to `root`, the checkout). */
 export async function review(root: string, base: string, lang: Lang): Promise<Review> {
   const { changed, deleted } = await changedContracts(root, base);
   const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)] });
@@ -83,5 +81,7 @@ export async function review(root: string, base: string, lang: Lang): Promise<Re
       contracts.push({ file, problem: { messageId: e.messageId, args: e.args } });
     }
   }
-  return { contracts, deleted, lint, counts: countSeverities(lint) };
+  const evals = await evalVersions(root, base, contracts.filter((c) => !c.problem).map((c) => c.file), lang);
+  const withEval = contracts.map((c) => (evals.has(c.file) ? { ...c, eval: evals.get(c.file)! } : c));
+  return { contracts: withEval, deleted, lint, counts: countSeverities(lint) };
 }

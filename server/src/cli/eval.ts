@@ -1,18 +1,18 @@
 /**
  * `agents-md eval [paths...]`: runs every query of every snapshot found, checks each against its
- * expectations, and reports the figures (success rate, average rounds, tokens,
+ * expectations, and reports seed 003's figures (success rate, average rounds, tokens,
  * human-intervention rate) and the path drift against the previous eval run found under
  * `.agents-md/runs/` (docs/cli.md, docs/dry-run.md "Eval"). The report is in the display
  * language, its columns aligned by display width; the JSON report is the same in every language.
  */
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { alignColumns, checkExpectation, evalFigures, format, type Lang, type ModelProvider, pathDrift, type QueryReport, runMessage, type SnapshotQuery } from '../service/index.ts';
-import { globFiles } from '../node/nodeFileSystem.ts';
-import { readRunJson, runsWith, slug } from '../node/runFolder.ts';
-import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
-import { formatDiagnostics } from './snapshotReport.ts';
+import { alignColumns, evalFigures, format, type Lang, passRates, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { readRunJson, runsWith } from '../node/runFolder.ts';
+import { createRunFolder } from '../node/dryRunHost.ts';
+import { findSnapshots, loadEvalWork, runEvalWork } from './evalQueries.ts';
+import { compareCommand } from './evalCompare.ts';
+import { InputError } from '../node/inputError.ts';
 import { displayPath } from './report.ts';
 import { cliModel, withColorOptions, withTrustOption } from './run.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
@@ -22,7 +22,6 @@ import { painter } from './format/text.ts';
 import { junitXml } from './format/junit.ts';
 import './messages.ts';
 
-
 /** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
 const EVAL_RUN = 'eval';
 
@@ -31,43 +30,24 @@ interface EvalOptions {
   readonly json?: boolean;
   readonly format?: string;
   readonly color?: boolean;
+  readonly repeat?: string;
+  readonly compare?: boolean;
   readonly trustEndpoint?: string[];
 }
 
-/** Snapshot files named by the arguments: files as given, directories searched with SNAPSHOT_GLOBS; `problems` in `lang`. */
-async function findSnapshots(paths: readonly string[], cwd: string, lang: Lang): Promise<{ files: string[]; problems: string[] }> {
-  const files = new Set<string>();
-  const problems: string[] = [];
-  for (const p of paths) {
-    const abs = resolve(cwd, p);
-    let st;
-    try {
-      st = statSync(abs);
-    } catch {
-      problems.push(format('cli.files.missing', { arg: p }, lang));
-      continue;
-    }
-    if (st.isDirectory()) for (const f of await globFiles(abs, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) files.add(f);
-    else files.add(abs);
-  }
-  return { files: [...files].sort(), problems };
+/** `--repeat`: a whole number from 1 to 1000 (default 1). */
+function repeatOf(value: string | undefined): number {
+  if (value === undefined) return 1;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 1000) throw new InputError('run.eval.repeat-invalid', { value });
+  return n;
 }
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-/** A namer of trace files, unique within one eval even when two snapshot paths slug alike (`a/b/x`, `a-b/x`). */
-function traceNamer(): (base: string) => string {
-  const used = new Set<string>();
-  return (base) => {
-    let name = `${base}.jsonl`;
-    for (let n = 2; used.has(name); n++) name = `${base}-${n}.jsonl`;
-    used.add(name);
-    return name;
-  };
-}
-
 async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
-  const uniqueTraceName = traceNamer();
+  if (o.compare) return compareCommand(paths, o, lang, setExitCode);
+  const repeat = repeatOf(o.repeat);
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
   const paint = painter(useColor(o.color));
@@ -84,88 +64,49 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   }
 
   // Read everything first, so that the progress counter knows the total.
-  const work: { contract: LoadedContract; snapshot: Awaited<ReturnType<typeof loadSnapshot>>; file: (n: string) => string | undefined; model: (q: SnapshotQuery) => ModelProvider }[] = [];
-  for (const f of files) {
-    try {
-      const first = await loadSnapshot(f, cwd);
-      const contractPath = first.read.snapshot ? contractForSnapshot(f, first.read.snapshot) : undefined;
-      if (!first.read.snapshot || !contractPath) {
-        for (const l of formatDiagnostics(f, cwd, first.read.diagnostics, lang)) err(l);
-        if (first.read.snapshot) errorLine(t('eval.no-contract', { file: displayPath(cwd, f) }));
-        usage = true;
-        continue;
-      }
-      const contract = await loadContract(contractPath, cwd);
-      const snapshot = await loadSnapshot(f, cwd, contract.model);
-      for (const l of formatDiagnostics(f, cwd, snapshot.read.diagnostics, lang)) err(l);
-      if (!snapshot.read.snapshot) {
-        usage = true;
-        continue;
-      }
-      work.push({ contract, snapshot, file: await resourceReader(root, contract), model: await cliModel(root, contract.path, o.trustEndpoint) });
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      errorLine(e.text(lang));
-      usage = true;
-    }
-  }
+  const loaded = await loadEvalWork(files, root, cwd, lang, { diagnostics: (lines) => lines.forEach(err), error: errorLine }, undefined, (contractPath) => cliModel(root, contractPath, o.trustEndpoint));
+  if (!loaded.usable) usage = true;
 
   const previousRuns = runsWith(root, 'eval.json');
   const folder = createRunFolder(root, EVAL_RUN, cwd);
-  const total = work.reduce((s, w) => s + w.snapshot.read.snapshot!.queries.length, 0);
-  const reports: QueryReport[] = [];
-  let done = 0;
-  for (const w of work) {
-    const snap = w.snapshot.read.snapshot!;
-    const shown = displayPath(cwd, w.snapshot.path);
-    const stored = storedPath(root, w.snapshot.path);
-    for (const query of snap.queries) {
-      if (progress) progressLine(t('run.progress', { done: done + 1, total, snapshot: shown, query: query.id }));
-      const result = await executeQuery({ root, contract: w.contract, snapshot: { ...w.snapshot, read: { ...w.snapshot.read, snapshot: snap } }, query, file: w.file, provider: w.model(query), folder, traceName: uniqueTraceName(`${slug(stored)}--${slug(query.id)}`) });
-      done++;
-      const mismatches = checkExpectation(query.expect, result);
-      const o = result.outcome;
-      reports.push({
-        key: `${stored}#${query.id}`,
-        snapshot: shown,
-        query: query.id,
-        status: o.status,
-        code: o.code,
-        ...(o.protocol?.errorCode ? { errorCode: o.protocol.errorCode } : {}),
-        steps: result.stats.steps,
-        tokens: result.stats.tokens,
-        humanDecisions: result.stats.humanDecisions,
-        path: result.stats.path,
-        mismatches,
-        trace: storedPath(root, result.tracePath),
-      });
-    }
-  }
+  const reports = await runEvalWork(loaded.work, {
+    root, cwd, folder, repeat,
+    onQuery: (done, total, snapshot, query) => progress && progressLine(t('run.progress', { done, total, snapshot, query })),
+  });
   if (progress) progressLine('');
 
   const figures = evalFigures(reports);
   const previousId = previousRuns[previousRuns.length - 1];
   const previous = previousId ? (readRunJson(root, previousId, 'eval.json') as { queries?: QueryReport[] } | undefined) : undefined;
-  const drift = previous?.queries ? pathDrift(reports, previous.queries) : undefined;
-  folder.writeJson('eval.json', { run_id: folder.id, figures, ...(drift ? { drift: { previous: previousId, ...drift } } : {}), queries: reports });
+  // Repeated queries drift by their first run.
+  const first = (rs: readonly QueryReport[]) => rs.filter((r) => (r.attempt ?? 1) === 1);
+  const drift = previous?.queries ? pathDrift(first(reports), first(previous.queries)) : undefined;
+  const rates = repeat > 1 ? passRates(reports) : undefined;
+  folder.writeJson('eval.json', { run_id: folder.id, figures, ...(rates ? { repeat, pass_rates: rates } : {}), ...(drift ? { drift: { previous: previousId, ...drift } } : {}), queries: reports });
 
   if (o.format === 'junit') {
     process.stdout.write(junitXml(folder.id, reports, (m) => t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual })));
   } else if (o.json || o.format === 'json') {
-    process.stdout.write(`${JSON.stringify({ run_id: folder.id, figures, drift: drift ? { previous: previousId, ...drift } : null, queries: reports }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ run_id: folder.id, figures, ...(rates ? { repeat, pass_rates: rates } : {}), drift: drift ? { previous: previousId, ...drift } : null, queries: reports }, null, 2)}\n`);
   } else {
     const out = (s: string) => process.stdout.write(`${s}\n`);
     // One row per query (mark, snapshot › query, status, code), aligned by display width; its mismatches under it.
-    const rows = reports.map((r) => {
-      const mark = r.mismatches.length === 0 ? paint('green', t('eval.pass')) : paint('red', t('eval.fail'));
-      return [mark, `${r.snapshot} › ${r.query}`, runMessage(`status.${r.status}`, {}, lang), r.errorCode ? `${r.code} / ${r.errorCode}` : r.code];
+    // Repeated: one row per query (its first run's outcome) with its pass rate; the mismatches of every run, each once.
+    const shown = first(reports);
+    const rows = shown.map((r, i) => {
+      const rate = rates?.[i];
+      const mark = (rate ? rate.passed === rate.runs : r.mismatches.length === 0) ? paint('green', t('eval.pass')) : paint('red', t('eval.fail'));
+      const row = [mark, `${r.snapshot} › ${r.query}`, runMessage(`status.${r.status}`, {}, lang), r.errorCode ? `${r.code} / ${r.errorCode}` : r.code];
+      return rate ? [...row, t('eval.pass-rate', { passed: rate.passed, runs: rate.runs })] : row;
     });
     if (rows.length > 0) alignColumns(rows).split('\n').forEach((row, i) => {
       out(row);
-      for (const m of reports[i]!.mismatches) out(indented(t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual }), 4));
+      const mismatches = reports.filter((r) => r.key === shown[i]!.key).flatMap((r) => r.mismatches.map((m) => t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual })));
+      for (const m of new Set(mismatches)) out(indented(m, 4));
     });
     out('');
     out(t('eval.summary', { passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
+    if (rates) out(t('eval.pass-rates', { runs: repeat, passing: rates.filter((r) => r.passed === r.runs).length, queries: rates.length }));
     out(t('eval.figures', { successRate: percent(figures.successRate), rounds: figures.averageRounds.toFixed(2), tokens: figures.totalTokens, avgTokens: Math.round(figures.averageTokens), humanRate: percent(figures.humanInterventionRate) }));
     if (drift && previousId) {
       out(t('eval.drift', { previous: previousId, changed: drift.changed.length, compared: drift.compared, distance: drift.meanDistance.toFixed(3) }));
@@ -189,6 +130,8 @@ export function registerEvalCommand(program: Command, setExitCode: (code: number
     .argument('[paths...]', t('cli.help.eval.paths'))
     .option('--root <dir>', t('cli.help.eval.root'))
     .option('--json', t('cli.help.eval.json'))
+    .option('--repeat <n>', t('cli.help.eval.repeat'))
+    .option('--compare', t('cli.help.eval.compare'))
     .addOption(new Option('--format <format>', t('cli.help.eval.format')).choices(['text', 'json', 'junit']));
   withColorOptions(withTrustOption(command, lang), lang)
     .addHelpText('after', exitCodesHelp('eval', lang))

@@ -10,7 +10,7 @@ import { checkSignature, signaturePath, TRACE_KEY_ENV } from '../node/traceSigna
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createScriptedModel, eventsUpTo, firstDifference, forkOf, format, type Lang, recordedDecisions, recordedProvider, refText, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
+import { applySnapshotSets, createScriptedModel, eventsUpTo, firstDifference, forkOf, format, type Lang, recordedDecisions, recordedProvider, refText, stepMessages, runMessage, scriptedDecisions, SnapshotSetError, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
 import { stamp } from '../node/runFolder.ts';
 import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
@@ -121,12 +121,28 @@ function contractOf(events: readonly TraceEvent[], root: string, cwd: string): P
   return loadContract(resolve(root, runInfo(events).contract), cwd);
 }
 
-/** Loads what a replay or fork re-executes: the contract, the snapshot (or `snapshotArg`), the query; notes changed files (in `lang`). */
-async function loadRun(events: readonly TraceEvent[], root: string, cwd: string, lang: Lang, snapshotArg?: string) {
+/** The `--set` changes of a fork applied to a snapshot's text; a bad one is a usage error. */
+function snapshotEdit(sets: readonly string[], query: string): ((text: string) => string) | undefined {
+  if (sets.length === 0) return undefined;
+  return (text) => {
+    try {
+      return applySnapshotSets(text, sets, query);
+    } catch (e) {
+      if (e instanceof SnapshotSetError) throw new InputError(`run.${e.ref.id}`, e.ref.args as Readonly<Record<string, string | number>>);
+      throw e;
+    }
+  };
+}
+
+/**
+ * Loads what a replay or fork re-executes: the contract, the snapshot (or `snapshotArg`) with a
+ * fork's `sets` applied, the query; notes changed files (in `lang`).
+ */
+async function loadRun(events: readonly TraceEvent[], root: string, cwd: string, lang: Lang, snapshotArg?: string, sets: readonly string[] = []) {
   const info = runInfo(events);
   const contract = await loadContract(resolve(root, info.contract), cwd);
   const snapshotPath = snapshotArg ? resolve(cwd, snapshotArg) : resolve(root, info.snapshot);
-  const snapshot = await loadSnapshot(snapshotPath, cwd, contract.model);
+  const snapshot = await loadSnapshot(snapshotPath, cwd, contract.model, snapshotEdit(sets, info.query));
   for (const line of formatDiagnostics(snapshot.path, cwd, snapshot.read.diagnostics, lang)) process.stderr.write(`${line}\n`);
   const snap = snapshot.read.snapshot;
   if (!snap) throw new InputError('run.error.snapshot-has-errors', { file: displayPath(cwd, snapshot.path) });
@@ -153,7 +169,8 @@ async function replayCommand(file: string, o: { root?: string }, lang: Lang, set
   // A fork is replayed as it was made: its prefix re-executed and matched, then its own namespace, with the snapshot it used.
   const fork = forkOf(verdict.events);
   const forkSnapshot = typeof fork?.payload['snapshot'] === 'string' ? resolve(root, fork.payload['snapshot']) : undefined;
-  const run = await loadRun(verdict.events, root, cwd, lang, forkSnapshot);
+  const forkSets = Array.isArray(fork?.payload['set']) ? (fork.payload['set'] as unknown[]).map(String) : [];
+  const run = await loadRun(verdict.events, root, cwd, lang, forkSnapshot, forkSets);
   // An interrupted run is replayed as far as it went, then resumed with the snapshot's script.
   const resume = verdict.complete ? undefined : createScriptedModel(run.query.model);
   const folder = createRunFolder(root, `${run.query.id}-replay`, cwd);
@@ -185,6 +202,7 @@ interface ForkOptions {
   readonly reject?: boolean;
   readonly json?: boolean;
   readonly color?: boolean;
+  readonly set?: readonly string[];
 }
 
 async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
@@ -201,7 +219,8 @@ async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode
   const prefix = eventsUpTo(verdict.events, o.at);
   if (!prefix) throw new InputError('run.trace.unknown-event', { id: o.at, file: displayPath(cwd, path) });
   if (prefix[prefix.length - 1]!.event_type === 'task_end') throw new InputError('run.trace.fork-at-end', { at: o.at });
-  const run = await loadRun(verdict.events, root, cwd, lang, o.snapshot);
+  const sets = o.set ?? [];
+  const run = await loadRun(verdict.events, root, cwd, lang, o.snapshot, sets);
   const folder = createRunFolder(root, `${run.query.id}-fork`, cwd);
   const live = decision ? fixedDecision(decision) : scriptedDecisions(run.query.human);
   const timeline = { color: useColor(o.color), lang, contract: { model: run.contract.model, displayPath: displayPath(cwd, run.contract.path) } };
@@ -217,7 +236,7 @@ async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode
       prefix,
       prefixText,
       namespace: `fork-${stamp()}/`,
-      payload: { from: run.info.id, from_trace: storedPath(root, path), at: o.at, ...(decision ? { decision } : {}), ...(o.snapshot ? { snapshot: storedPath(root, resolve(cwd, o.snapshot)) } : {}) },
+      payload: { from: run.info.id, from_trace: storedPath(root, path), at: o.at, ...(decision ? { decision } : {}), ...(o.snapshot ? { snapshot: storedPath(root, resolve(cwd, o.snapshot)) } : {}), ...(sets.length > 0 ? { set: sets } : {}) },
     },
     ...(o.json ? {} : { onEvent: (e) => void process.stdout.write(formatEvent(e, timeline).map((l) => `${l}\n`).join('')) }),
   });
@@ -268,6 +287,7 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .argument('<trace>', t('cli.help.trace.file'))
     .requiredOption('--at <event-id>', t('cli.help.trace.at'))
     .option('-s, --snapshot <file>', t('cli.help.trace.snapshot'))
+    .option('--set <path=value>', t('cli.help.trace.set'), (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--root <dir>', t('cli.help.trace.root'));
   withRunOutputOptions(fork, { approve: 'cli.help.trace.approve', reject: 'cli.help.trace.reject' }, lang).action(guarded(setExitCode, lang, (file: string, o: ForkOptions) => forkCommand(file, o, lang, setExitCode)));
 }

@@ -86,10 +86,13 @@ export async function loadContract(path: string, cwd: string): Promise<LoadedCon
   return { path, text, model: parseContract(text), sha256: await sha256Hex(bytes) };
 }
 
-/** Reads a snapshot and checks it (against `contract` when given). Throws `InputError` when it cannot be read. */
-export async function loadSnapshot(path: string, cwd: string, contract?: ParsedContract): Promise<LoadedSnapshot> {
+/**
+ * Reads a snapshot and checks it (against `contract` when given); `edit` changes its text first
+ * (a fork's `--set`, giving YAML). Throws `InputError` when it cannot be read.
+ */
+export async function loadSnapshot(path: string, cwd: string, contract?: ParsedContract, edit?: (text: string) => string): Promise<LoadedSnapshot> {
   const { text, bytes } = readText(path, 'snapshot', cwd);
-  const read = readSnapshot(text, { lang: path.toLowerCase().endsWith('.json') ? 'json' : 'yaml', ...(contract ? { contract } : {}) });
+  const read = readSnapshot(edit ? edit(text) : text, { lang: !edit && path.toLowerCase().endsWith('.json') ? 'json' : 'yaml', ...(contract ? { contract } : {}) });
   return { path, sha256: await sha256Hex(bytes), read };
 }
 

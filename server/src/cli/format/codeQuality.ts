@@ -21,13 +21,18 @@ interface CodeQualityIssue {
 
 export function formatCodeQuality(reports: readonly FileReport[], root: string, lang = 'en'): string {
   const issues: CodeQualityIssue[] = [];
+  /** How many times each fingerprint's base (rule, file, English message) came already. */
+  const seen = new Map<string, number>();
   for (const r of reports) {
     const path = displayPath(root, r.path);
     for (const d of sortDiagnostics(r.diagnostics)) {
       const at = oneBased(d.range);
-      // Two identical problems of one file get distinct fingerprints by their order.
-      const seen = issues.filter((i) => i.check_name === d.code && i.location.path === path && i.description === d.message).length;
-      const fingerprint = createHash('sha256').update(`${d.code}\0${path}\0${d.message}\0${seen}`).digest('hex');
+      // Two identical problems of one file get distinct fingerprints by their order; counted on the
+      // English message, so that the report of every language has the same fingerprints.
+      const base = `${d.code}\0${path}\0${d.message}`;
+      const n = seen.get(base) ?? 0;
+      seen.set(base, n + 1);
+      const fingerprint = createHash('sha256').update(`${base}\0${n}`).digest('hex');
       issues.push({
         description: localiseDiagnostic(d, lang).message,
         check_name: d.code,

@@ -45,6 +45,8 @@ export interface QueryReport {
   readonly mismatches: readonly Mismatch[];
   /** The trace file, relative to the root. */
   readonly trace?: string;
+  /** Which run of the query this is, from 1, when `eval --repeat` ran it more than once. */
+  readonly attempt?: number;
 }
 
 /** The figures of an eval run. Rates are fractions in [0, 1]; NaN-free (0 when there is no query). */

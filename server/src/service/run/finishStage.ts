@@ -11,9 +11,20 @@ import { outcomeText, withArgMessages } from './runMessage.ts';
 import type { Failure, Outcome, RunResult } from './runTypes.ts';
 import type { RunState } from './runState.ts';
 
-/** The failure a provider's error ends the run with. */
+/**
+ * The failure a provider's error ends the run with. A scripted model that runs out of steps is a
+ * path the snapshot does not script (often the other answer to a human question): said so, with the
+ * decision that led there, rather than as an unusable answer of a model called "scripted".
+ */
 export function modelFailure(s: RunState, e: ModelError): Failure {
   if (e.code === 'CANCELLED') return { code: 'CANCELLED', args: {} };
+  if (e.detail?.id === 'detail.script-exhausted') {
+    const args = { step: Number(e.detail.args['step']), steps: Number(e.detail.args['steps']) };
+    const human = [...s.recorder.events].reverse().find((ev) => ev.event_type === 'human_response')?.payload;
+    return human && typeof human['subject'] === 'string'
+      ? { code: e.code, variant: 'script-exhausted-after-human', args: { ...args, decision: String(human['decision']), subject: human['subject'] } }
+      : { code: e.code, variant: 'script-exhausted', args };
+  }
   return { code: e.code, ...(e.detail ? withArgMessages({ provider: s.o.provider.id }, { detail: e.detail }) : { args: { provider: s.o.provider.id, detail: e.message } }) };
 }
 

@@ -168,6 +168,7 @@ export function describeEvent(e: TraceEvent, lang = 'en'): TimelineLine[] {
   const nested = NESTED.has(e.event_type) && !(e.event_type === 'validation' && p['subject'] === 'output');
   const lines = [line(m.id, m.args, nested)];
   if (e.event_type === 'task_start' && typeof p['query'] === 'string') lines.push(line('timeline.task_start.text', { text: preview(p['query'], 200) }, true));
+  if (e.event_type === 'fork' && Array.isArray(p['set'])) for (const set of p['set']) lines.push(line('timeline.fork.set', { set: String(set) }, true));
   if (e.event_type === 'task_end' && p['stats']) {
     const s = p['stats'];
     lines.push(line('timeline.task_end.stats', { steps: Number(s.steps ?? 0), tokens: Number(s.tokens ?? 0), tools: Array.isArray(s.tools) ? s.tools.length : 0, humans: Number(s.human_decisions ?? 0), elapsed: Number(p['timing']?.['elapsed_ms'] ?? 0) }, true));

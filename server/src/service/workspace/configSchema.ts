@@ -3,6 +3,7 @@ import { configSchema } from '../schema/schemas.ts';
 import { RULES } from '../validate/catalogue.ts';
 import { schemaErrorMessage } from '../validate/ajvMessages.ts';
 import { ruleMessageId } from '../validate/messages.ts';
+import { closest } from '../schema/normalise.ts';
 
 /** A configuration problem as a message id and its arguments (workspace/messages.ts). */
 export interface ConfigMessage {
@@ -13,9 +14,18 @@ export interface ConfigMessage {
 let validate: ReturnType<Ajv2020['compile']> | undefined;
 
 /**
+ * The semantic diff's impact rules (docs/semantic-diff.md §9), as `npm run generate` lists them in
+ * the schema under `diff.impacts` (the diff is a layer this one may not import). Read when used:
+ * the generator itself loads this module before the list exists.
+ */
+const impactRuleNames = (): readonly string[] =>
+  (configSchema as { properties: { diff: { properties: { impacts: { propertyNames?: { enum: string[] } } } } } }).properties.diff.properties.impacts.propertyNames?.enum ?? [];
+
+/**
  * Validates a configuration file's data against schemas/config.schema.json and checks that
- * every rule it configures exists. Returns the problems as messages (`config.unknownRule` with
- * `{ rule: 'foo' }` reads "rules.foo: unknown rule"), each once.
+ * every rule it configures exists, and every impact rule its diff policy sets (with the nearest
+ * name). Returns the problems as messages (`config.unknownRule` with `{ rule: 'foo' }` reads
+ * "rules.foo: unknown rule"), each once.
  */
 export function validateConfig(data: unknown): ConfigMessage[] {
   if (!validate) {
@@ -45,5 +55,13 @@ export function validateConfig(data: unknown): ConfigMessage[] {
     }
   }
   for (const k of unknownRules) add('config.unknownRule', { rule: k });
+  const impacts = (data as { diff?: { impacts?: unknown } } | null)?.diff?.impacts;
+  if (impacts && typeof impacts === 'object' && !Array.isArray(impacts)) {
+    const names = impactRuleNames();
+    for (const k of Object.keys(impacts).filter((name) => !names.includes(name))) {
+      const near = closest(k, names);
+      add(near ? 'config.unknownImpactRuleNear' : 'config.unknownImpactRule', near ? { rule: k, near } : { rule: k });
+    }
+  }
   return [...problems.values()];
 }

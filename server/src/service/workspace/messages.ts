@@ -11,6 +11,8 @@ export const CONFIG_MESSAGES = {
   'config.invalidYaml': 'is not valid YAML: {detail}',
   'config.unknownSetting': '{path}: unknown setting',
   'config.unknownRule': 'rules.{rule}: unknown rule',
+  'config.unknownImpactRule': 'diff.impacts.{rule}: unknown impact rule (docs/semantic-diff.md §9 lists them)',
+  'config.unknownImpactRuleNear': 'diff.impacts.{rule}: unknown impact rule; did you mean {near}?',
 } as const;
 
 registerMessages('config', CONFIG_MESSAGES);
