@@ -87,6 +87,7 @@ const EXPECTED = [
   'intent-pattern-redos 113:5-113:18', //         '^(\w+\s?)+$'
   'entity-unsatisfiable 118:5-118:18', //         department_id
   'tool-name-verb 125:5-125:18', //               ### `vendor_info`
+  'provider-schema 139:9-139:25', //             type: [object, "null"] (vendor_info's output_schema; the config targets mcp)
   'tool-description-usage 148:20-148:46', //      Look up order information.
   'tool-param-examples 177:5-177:8', //           sku: { type: string }
   'tool-needs-approval 191:21-191:29', //         Side Effects: external (send_vendor_email)
