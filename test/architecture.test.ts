@@ -43,6 +43,10 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
     mayImport: ['server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/schema/', 'server/src/service/model/', 'server/src/service/parse/'],
   },
   {
+    path: 'server/src/service/export/',
+    mayImport: ['server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/model/', 'server/src/service/parse/', 'server/src/service/run/', 'server/src/service/providers/'],
+  },
+  {
     path: 'server/src/service/features/',
     mayImport: [
       'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/', 'server/src/service/model/',
@@ -54,11 +58,12 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
     mayImport: [
       'server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/',
       'server/src/service/model/', 'server/src/service/parse/', 'server/src/service/validate/', 'server/src/service/workspace/', 'server/src/service/run/',
-      'server/src/service/diff/', 'server/src/service/features/', 'server/src/service/report/', 'server/src/service/providers/',
+      'server/src/service/diff/', 'server/src/service/features/', 'server/src/service/report/', 'server/src/service/providers/', 'server/src/service/export/',
     ],
   },
   { path: 'server/src/node/', mayImport: ['server/src/service/index.ts'] },
-  { path: 'server/src/cli/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'package.json'] },
+  { path: 'server/src/mcp/', mayImport: ['server/src/service/index.ts', 'server/src/node/'] },
+  { path: 'server/src/cli/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'server/src/mcp/', 'package.json'] },
   { path: 'server/src/action/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'server/src/cli/'] },
   { path: 'server/src/lsp/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'package.json'] },
   { path: 'server/src/server.ts', mayImport: ['server/src/lsp/'] },

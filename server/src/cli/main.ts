@@ -29,6 +29,8 @@ import { registerRunCommand } from './run.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
 import { registerReportCommand } from './workspaceReport.ts';
+import { registerExportCommand } from './export.ts';
+import { registerMcpCommand } from './mcp.ts';
 
 export { EXIT } from './exitCodes.ts';
 
@@ -162,6 +164,8 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   registerEvalCommand(program, setExitCode, lang);
   registerTraceCommand(program, setExitCode, lang);
   registerReportCommand(program, lang, setExitCode);
+  registerExportCommand(program, lang, setExitCode);
+  registerMcpCommand(program, lang, setExitCode);
 
   return program;
 }
