@@ -1,5 +1,5 @@
 /**
- * The dry-run benchmark (issue 4 item 9; brief §9 "Benchmarks"): samples/device-diagnosis's
+ * The dry-run benchmark (docs/performance.md): samples/device-diagnosis's
  * happy-path query run against a generated snapshot of 3 pools × 10,000 records (device_log,
  * kb_reference, line_pattern). Retrieval is included (filters, prefix filters, newest-first
  * top-k over every record), and so are the whole pipeline and the trace's SHA-256 chain, in

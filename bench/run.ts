@@ -1,6 +1,6 @@
 /**
  * Benchmarks of the language service (`npm run bench`). Prints figures and ratios against
- * targets; never fails the build: it exits 0 even when a target is missed (brief §9), and a
+ * targets; never fails the build: it exits 0 even when a target is missed (docs/performance.md), and a
  * case that throws is reported in the table, not raised.
  *
  * Measured on a generated contract (bench/generate.ts, 2,000 lines by default):

@@ -1,5 +1,5 @@
 /**
- * Commander's own texts in the CLI's language (issue 6), where commander lets them be replaced:
+ * Commander's own texts in the CLI's language (docs/localisation.md), where commander lets them be replaced:
  * help section titles, option details and command terms through `configureHelp` (usage lines
  * through each command's `.usage()`), widths through string-width
  * (so Chinese help text wraps by display width), and error messages through `configureOutput`.

@@ -1,5 +1,5 @@
 /**
- * The CLI's display language (issue 6): `--lang <lang>` (or `--lang=<lang>`) anywhere on the
+ * The CLI's display language (docs/localisation.md): `--lang <lang>` (or `--lang=<lang>`) anywhere on the
  * command line, else the environment's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`, then Intl). It is
  * read before commander parses, because the help texts commander prints must already be in it.
  */

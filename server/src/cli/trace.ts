@@ -1,5 +1,5 @@
 /**
- * `agents-md trace verify|show|replay|fork <trace.jsonl>` (issue 4 item 3; docs/dry-run.md,
+ * `agents-md trace verify|show|replay|fork <trace.jsonl>` (docs/dry-run.md,
  * "Trace"): check a trace's chain and checksums (a torn last line is reported apart), print it as
  * a timeline, re-execute it from its recorded model answers and decisions and compare, or fork it
  * at an event into a new run that goes on with the snapshot's script and new decisions.

@@ -1,6 +1,6 @@
 /**
  * The custom requests and notifications between the VS Code client and the language server, beyond
- * LSP: the dry run (issue 4) and the semantic diff (issue 5). Both sides import these names and
+ * LSP: the dry run (docs/dry-run.md) and the semantic diff (docs/semantic-diff.md). Both sides import these names and
  * shapes, so the two cannot drift. URIs are strings; ranges are LSP ranges.
  */
 import type { ViewLocation, ViewNode, ViewNodeKind } from '../service/index.ts';

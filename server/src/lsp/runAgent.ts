@@ -1,5 +1,5 @@
 /**
- * Run agent in the language server (issue 4 item 6; brief §9: the dry run executes in the server):
+ * Run agent in the language server (docs/dry-run.md "In VS Code"; the dry run executes in the server):
  * the **▶ Run agent** code lens on a contract, the snapshots found for it, the run itself off the
  * typing path (cancellable, its trace written under `.agents-md/runs/` as the CLI writes it, its
  * tree streamed to the client after every event), HUMAN_IN_THE_LOOP pauses answered by the user,

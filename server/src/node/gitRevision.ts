@@ -1,6 +1,6 @@
 /**
- * Reads a file as it is at a git revision or in git's index, through the real `git` (brief §6,
- * docs/semantic-diff.md "Inputs"): `git cat-file blob <commit>:./<file>` or `:./<file>`, run in
+ * Reads a file as it is at a git revision or in git's index, through the real `git`
+ * (docs/semantic-diff.md "Inputs"): `git cat-file blob <commit>:./<file>` or `:./<file>`, run in
  * the file's folder, so that the path is resolved against the repository the file is in. Always
  * `execFile` with an argument array (no shell); the ref is resolved with `rev-parse --verify
  * --end-of-options`, so a ref that looks like an option is just an unknown ref.

@@ -1,7 +1,7 @@
 /**
  * Builds the dry run's `ModelProvider` from model settings (service/run/llmSettings.ts), with
- * the API key and the workspace's trust supplied by the host (issue 4 item 4; brief §9: the key
- * is passed per run and never stored). See docs/model-providers.md.
+ * the API key and the workspace's trust supplied by the host (the key is passed per
+ * run and never stored). See docs/model-providers.md.
  */
 import { ModelError, resolveModelSettings, type ModelProvider, type ModelSettings } from '../service/index.ts';
 import { bareUrl, createOpenAiProvider } from './openaiProvider.ts';

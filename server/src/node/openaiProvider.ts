@@ -1,7 +1,6 @@
 /**
- * A `ModelProvider` on an OpenAI-compatible chat-completions endpoint (vLLM, Ollama, …): issue 4
- * item 4, brief §5 ("an OpenAI-compatible endpoint may be configured") and §9 (the API key is
- * passed per run and never stored). One step is one `POST {baseUrl}/chat/completions` without
+ * A `ModelProvider` on an OpenAI-compatible chat-completions endpoint (vLLM, Ollama, …), the API
+ * key passed per run and never stored. One step is one `POST {baseUrl}/chat/completions` without
  * streaming. See docs/model-providers.md.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

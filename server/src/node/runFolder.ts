@@ -1,8 +1,8 @@
 /**
- * Where dry runs are written (brief §9 "Snapshots and runs"): `<root>/.agents-md/runs/`, one
+ * Where dry runs are written (docs/dry-run.md "The trace"): `<root>/.agents-md/runs/`, one
  * folder per run (`<UTC stamp>-<name>/`), git-ignored. Names coming from snapshots (query ids,
  * file names) are reduced to a safe slug, and every path is checked to stay inside the run's
- * folder: a run writes nothing anywhere else (issue 4 item 8).
+ * folder: a run writes nothing anywhere else.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * The append-only JSONL trace file of a dry run (issue 4 item 3; seed 004 §3.1: "JSONL is
- * append-only by nature"). The file is opened with O_APPEND and never rewritten; each event is
+ * The append-only JSONL trace file of a dry run (JSONL is append-only by
+ * nature; docs/dry-run.md "The trace"). The file is opened with O_APPEND and never rewritten; each event is
  * one complete line handed to the kernel in one `write` call (looped only if the kernel accepts
  * part of it), so a process killed at any moment leaves every line it had finished intact, and
  * at most one torn last line, which `agents-md trace verify` detects.

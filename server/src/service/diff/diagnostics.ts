@@ -2,7 +2,7 @@
  * The version advice as diagnostics on the newer document, for an editor comparing it with an
  * older version (git HEAD): `diff-version-bump` when the declared bump is less than the changes
  * require, `diff-audit-row` when the changes came without a new VERSIONING & AUDIT row
- * (brief §6, docs/semantic-diff.md "Version advice"). Both are warnings.
+ * (docs/semantic-diff.md "Version advice"). Both are warnings.
  */
 import type { ContractDiagnostic, Range } from '../types.ts';
 import { ZERO_RANGE } from '../types.ts';

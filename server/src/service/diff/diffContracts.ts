@@ -1,5 +1,5 @@
 /**
- * The semantic diff of two contracts (brief §6, docs/semantic-diff.md): compares the models of
+ * The semantic diff of two contracts (docs/semantic-diff.md): compares the models of
  * two already-parsed versions section by section and returns plain data. Pure and synchronous;
  * never throws on any pair of models (a comparator that meets an odd value compares it as text).
  */

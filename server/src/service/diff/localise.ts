@@ -1,5 +1,5 @@
 /**
- * The semantic diff in a display language (issue 6). The engine writes each `message` in English
+ * The semantic diff in a display language (docs/localisation.md). The engine writes each `message` in English
  * next to its id and arguments (a change's `reasonId` and `args`, the advice's `messageId` and
  * `args`), which stay the same in every language (docs/localisation.md); these rebuild the
  * messages in `lang`, as `localiseDiagnostic` does for the validator's findings. Pure: the CLI

@@ -76,7 +76,7 @@ function reference(kind: 'scenario', changed: RuleId, added: RuleId, removed: Ru
 
 /**
  * What a HITL gate does when nobody answers, from strictest to loosest: `reject` ("no action means
- * reject", seed 001; also what an absent On Timeout means), `escalate`, then anything else
+ * reject"; also what an absent On Timeout means), `escalate`, then anything else
  * (`approve`, `proceed`…): the agent goes on without a human. Values the schema does not allow
  * are still judged (lint reports them).
  */

@@ -1,5 +1,5 @@
 /**
- * The semantic diff's plain data (brief §6, docs/semantic-diff.md): what changed between two
+ * The semantic diff's plain data (docs/semantic-diff.md): what changed between two
  * versions of a contract in terms of its model (tools, pools, boundaries, HITL gates…), with an
  * impact and a reason per change, and the version bump the changes require. Positions are LSP
  * positions (0-based line, UTF-16 character), like everywhere in the service.
@@ -90,7 +90,7 @@ export interface FollowedReference {
 /** How the declared version moved from one side to the other. */
 export type DeclaredBump = Bump | 'downgrade' | 'unknown';
 
-/** What the changes require of the declared version and the audit table (brief §6). */
+/** What the changes require of the declared version and the audit table. */
 export interface VersionAdvice {
   /** `version` of each side without a leading `v`; absent when the front matter has none. */
   readonly declaredBefore?: string;

@@ -1,5 +1,5 @@
 /**
- * The version advice of a diff (brief §6): the bump the changes require against the bump the
+ * The version advice of a diff (docs/semantic-diff.md "Version advice"): the bump the changes require against the bump the
  * contract declares (its front-matter `version`, before and after), and whether VERSIONING &
  * AUDIT got a row for the new version. Semver core numbers only: a pre-release or build suffix
  * does not count as a bump.

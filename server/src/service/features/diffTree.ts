@@ -1,5 +1,5 @@
 /**
- * The editor's semantic diff view as a `ViewNode` tree (issue 5 item 5): the version advice first,
+ * The editor's semantic diff view as a `ViewNode` tree (docs/vscode.md): the version advice first,
  * then one node per section, its changes grouped by impact (breaking, risk-increasing,
  * risk-reducing, neutral). A change links to its place in the newer version and, as its other
  * location, to the older one. Every label is in `lang`.

@@ -1,5 +1,5 @@
 /**
- * The editor's trace view as a `ViewNode` tree (issue 4 item 6): one node per query run, its
+ * The editor's trace view as a `ViewNode` tree (docs/vscode.md): one node per query run, its
  * outcome as the label; under it every event of the trace as the timeline words it (timeline.ts,
  * the same words as `agents-md run`), failures highlighted and expanded, each linked to the
  * contract clause it names; an event's payload fields as its children. Every label is in `lang`.

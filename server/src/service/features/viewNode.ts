@@ -1,6 +1,6 @@
 /**
- * A display-ready tree node, the plain data behind the editor's trace view (dry run, issue 4) and
- * semantic diff view (issue 5). The service builds these trees with every label already in the
+ * A display-ready tree node, the plain data behind the editor's trace view (dry run) and
+ * semantic diff view. The service builds these trees with every label already in the
  * user's language, so the client only renders them (one generic tree view, no contract logic).
  */
 import type { Range } from '../types.ts';

@@ -1,5 +1,5 @@
 /**
- * The `agents-md` command line's own strings (issue 6): help texts, notes and errors, the text
+ * The `agents-md` command line's own strings (docs/localisation.md): help texts, notes and errors, the text
  * format's summary line, SARIF texts, and commander's built-in texts that commander lets us
  * replace. Plain data; the CLI (server/src/cli/) formats them with `--lang`. Kept in the
  * service's l10n folder because the message registry lives there and the service may not

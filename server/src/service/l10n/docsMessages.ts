@@ -8,7 +8,7 @@ export const DOCS_MESSAGES = {
   'docs.rules.title': '# Rules',
   'docs.rules.otherLanguage': '[简体中文](zh-cn/rules.md)',
   'docs.rules.intro':
-    "Every diagnostic has a stable code. Each rule below gives its default severity, where it comes from (the seed document or brief section it implements), why it matters, and a bad and a good example; the examples are also the rule's test fixtures.",
+    "Every diagnostic has a stable code. Each rule below gives its default severity, where it is documented (the section of docs/ it implements), why it matters, and a bad and a good example; the examples are also the rule's test fixtures.",
   'docs.rules.configuring': '## Configuring rules',
   'docs.rules.configFile':
     "In `.agents-md.json` or `.agents-md.yaml` (the nearest one in the contract's folder or an ancestor, up to the workspace root; schema: `schemas/config.schema.json`):",

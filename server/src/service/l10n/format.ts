@@ -1,5 +1,5 @@
 /**
- * The one message formatter (issue 6; DEVELOPERS.md "messages are templates with ids"): a message
+ * The one message formatter (docs/localisation.md: messages are templates with ids): a message
  * id and its named arguments become text in a display language (template syntax: template.ts).
  * English templates come from the message sets registered in `registry.ts`; translations from
  * `l10n/bundle.l10n.<lang>.json`, keyed by the same ids (docs/localisation.md). The bundles are

@@ -1,5 +1,5 @@
 /**
- * The display languages of agents-md and how a locale tag picks one (issue 6). English is the
+ * The display languages of agents-md and how a locale tag picks one (docs/localisation.md). English is the
  * source language of every message; Simplified Chinese is shipped complete.
  */
 

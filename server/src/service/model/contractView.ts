@@ -23,7 +23,7 @@ export interface ToolView {
   readonly requiresApproval: boolean;
   /** Pointer of the clause that asks for approval. */
   readonly approvalPointer?: string;
-  /** Timeout of one call (ms): `tool_timeouts`, the tool's `timeout`, else 30 s (seed 004). */
+  /** Timeout of one call (ms): `tool_timeouts`, the tool's `timeout`, else 30 s. */
   readonly timeoutMs: number;
   readonly timeoutPointer?: string;
 }
@@ -110,13 +110,13 @@ export interface ContractView {
   readonly compliance: Readonly<Record<string, unknown>>;
 }
 
-/** Default step limit when neither BUDGETS nor TASK gives one (seed 004's "simple" size). */
+/** Default step limit when neither BUDGETS nor TASK gives one (the "simple" task size). */
 export const DEFAULT_MAX_STEPS = 20;
 /** Default run timeout when BUDGETS gives none (ms). */
 export const DEFAULT_TIMEOUT_MS = 5 * 60_000;
-/** Default tool timeout (seed 004: 30 s). */
+/** Default tool timeout: 30 s. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
-/** Default truncation of tool results (seed 003: 1200 characters). */
+/** Default truncation of tool results: 1200 characters. */
 export const DEFAULT_MAX_RESULT_CHARS = 1200;
 /** Default `top_k` of a memory requirement. */
 export const DEFAULT_TOP_K = 5;

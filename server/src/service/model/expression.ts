@@ -290,7 +290,7 @@ export function parseExpression(text: string): ParseResult {
 /**
  * A condition as written in a contract: an expression when the text parses as one and is more
  * than a bare name or literal (an operator, a function or a comparison); otherwise prose, which
- * the dry run fires only by name (brief §9). Enclosing backticks are removed first.
+ * the dry run fires only by name (docs/dry-run.md §3). Enclosing backticks are removed first.
  */
 export function conditionExpression(text: string): Expr | undefined {
   const t = text.trim().replace(/^`([^`]+)`$/, '$1');

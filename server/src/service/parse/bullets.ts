@@ -32,8 +32,8 @@ export function subRange(r: Range, start: number, end: number): Range {
 
 /**
  * Turns one bullet of an array section into an item, per the section's `x-bullets` form
- * (docs/contract-format.md): `string`, `labelled`, `failure-entry` (seed 001's
- * `- **If …**: → action → action`) or `freshness` (seed 001's MEMORY_FRESHNESS lines).
+ * (docs/contract-format.md): `string`, `labelled`, `failure-entry`
+ * (`- **If …**: → action → action`) or `freshness` (MEMORY_FRESHNESS lines).
  */
 export function interpretBullet(form: BulletForm, input: BulletInput): BulletOutput {
   const spans = new Map<string, PointerSpan>();

@@ -26,7 +26,7 @@ export function recognitionOf(s: Pick<SectionModel, 'spec' | 'title'>): 'strong'
 }
 
 /**
- * Parses a document into a contract model (brief §3, docs/contract-format.md). When `previous`
+ * Parses a document into a contract model (docs/contract-format.md). When `previous`
  * is given, every section whose text is unchanged is reused (moved if lines above it changed),
  * and a changed section re-parses with remark only its top-level blocks whose text changed. The result equals a fresh parse of the
  * same text (asserted by test/incremental.test.ts). Never throws.

@@ -53,7 +53,7 @@ const BLOCK_START = /^[^\s\-+*>0-9]/;
 /**
  * Splits a document into its preamble and H2 sections with a line scanner that respects
  * YAML front matter, fenced code, HTML blocks and setext headings, so that each slice can be
- * parsed on its own (brief §9, "Incremental parsing"). A section starts at a line `## Title`
+ * parsed on its own (docs/performance.md). A section starts at a line `## Title`
  * indented 0–3 spaces, or at the first line of a paragraph underlined by `---`; lines inside
  * fences, HTML blocks and front matter never start one. Never throws; O(n) in the text length.
  */

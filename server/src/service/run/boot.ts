@@ -1,6 +1,6 @@
 /**
- * Boot-time validation of a dry run (brief §5 step 1; seed 000's "refuse rather than answer
- * without grounds"): the query must match an intent pattern, every required entity must be
+ * Boot-time validation of a dry run (docs/dry-run.md "The pipeline", step 1: refuse rather
+ * than answer without grounds): the query must match an intent pattern, every required entity must be
  * extracted, and every required pool must be present, healthy and fresh. Patterns run on RE2
  * (linear time, whatever the contract says). Pure.
  */

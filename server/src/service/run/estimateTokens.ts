@@ -1,6 +1,6 @@
 /**
  * A token estimate for when no tokenizer's count is available: the scripted model, and
- * OpenAI-compatible endpoints that send no `usage` (brief §5 step 4: budgets count tokens).
+ * OpenAI-compatible endpoints that send no `usage` (budgets count tokens).
  *
  * Rule of thumb, not a tokenizer: a character from U+2E80 up (CJK ideographs, kana, hangul,
  * emoji…) counts as one token, any other character as a quarter (about four characters of

@@ -1,6 +1,6 @@
 /**
- * `agents-md eval` as plain data (issue 4 item 5; seed 003 §2.5): each query's result against its
- * expectations, the four figures seed 003 asks of every version (success rate, average rounds,
+ * `agents-md eval` as plain data (docs/dry-run.md "Eval"): each query's result against its
+ * expectations, the four figures asked of every version (success rate, average rounds,
  * token use, human-intervention rate) and the path drift against a previous run ("决策路径漂移率":
  * how far the same questions' decision paths moved). Pure.
  */
@@ -51,7 +51,7 @@ export interface QueryReport {
 export interface EvalFigures {
   readonly total: number;
   readonly passed: number;
-  /** Share of queries whose run succeeded (seed 003: 任务成功率). */
+  /** Share of queries whose run succeeded (任务成功率). */
   readonly successRate: number;
   /** Mean model steps per query (平均轮次). */
   readonly averageRounds: number;

@@ -1,5 +1,5 @@
 /**
- * HUMAN_IN_THE_LOOP and FAILURE_PROTOCOL in the dry run (brief §5 step 6, §9 "Dialects"): which
+ * HUMAN_IN_THE_LOOP and FAILURE_PROTOCOL in the dry run (docs/dry-run.md §3): which
  * conditions an expression decides and which are prose fired by name, which FAILURE_PROTOCOL
  * entry handles a failure, and what an applied entry answers. Pure helpers; the engine decides
  * when they run (docs/dry-run.md, "Human in the loop and failure protocol").

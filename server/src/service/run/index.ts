@@ -1,5 +1,5 @@
 /**
- * The dry run's public surface (issue 4; docs/dry-run.md): snapshots, the engine, the scripted
+ * The dry run's public surface (docs/dry-run.md): snapshots, the engine, the scripted
  * model, the trace (events, verification, replay and fork), the timeline, eval figures and the
  * messages. Hosts (the CLI, later the language server) import it from the service index.
  */

@@ -1,6 +1,6 @@
 /**
- * Every message of the model providers (issue 4 item 4), by id: whole English templates with
- * `{name}` arguments, translated by id later (issue 6). `{endpoint}` is always the request URL
+ * Every message of the model providers (docs/model-providers.md), by id: whole English templates with
+ * `{name}` arguments, translated by id (docs/localisation.md). `{endpoint}` is always the request URL
  * without credentials; `{detail}` is what the endpoint said, shortened. Providers pass every
  * formatted message through their API-key redaction before it leaves them.
  */

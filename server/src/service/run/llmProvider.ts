@@ -1,5 +1,5 @@
 /**
- * The model seen by the dry run (issue 4, brief §5 step 4): one chat step at a time, in the shape
+ * The model seen by the dry run (docs/model-providers.md): one chat step at a time, in the shape
  * of OpenAI's chat-completions API so that the scripted model (from a snapshot) and an
  * OpenAI-compatible endpoint (vLLM, Ollama) are interchangeable. Plain data in and out; a provider
  * that does I/O lives outside the service (`server/src/node/`) and is injected.

@@ -1,5 +1,5 @@
 /**
- * Every user-visible string of the dry run (issue 4; translated by id in issue 6): outcome codes
+ * Every user-visible string of the dry run (translated by id, docs/localisation.md): outcome codes
  * with their message templates and docs, snapshot diagnostics, timeline and report labels, and the
  * phrases of the generated system prompt. One whole template per message, `{name}` placeholders
  * filled by `runMessage` (runMessage.ts), registered as `run.<id>` in l10n/registry.ts.
@@ -21,7 +21,7 @@ export interface OutcomeCodeSpec {
   readonly message: string;
 }
 
-/** The outcome codes (brief §5; issue 4 item 2). Stable: snapshots expect them by name. */
+/** The outcome codes (docs/dry-run.md "Outcome codes"). Stable: snapshots expect them by name. */
 export const OUTCOME_CODES = {
   OK: { status: 'success', stage: 'verify', summary: 'The final answer passed every check.', message: 'The answer passed every check after {steps} model steps.' },
   CONTRACT_NOT_RUNNABLE: { status: 'failure', stage: 'boot', summary: 'The file is not a contract, or has nothing to run.', message: 'The file is not a runnable contract: {reason}.' },
@@ -60,7 +60,7 @@ export function isOutcomeCode(code: string): code is OutcomeCode {
 }
 
 /**
- * Every other message, by id. Ids are stable: issue 6 translates them. Prefixes: `outcome.` (variants
+ * Every other message, by id. Ids are stable: translations refer to them. Prefixes: `outcome.` (variants
  * of outcome messages), `snapshot.` (snapshot diagnostics), `timeline.` (the run's readable timeline,
  * one template per event kind), `feedback.` (what the model is told), `prompt.` (the generated system
  * prompt), `detail.` and `reason.` (texts that are arguments of others, kept by id in the trace),

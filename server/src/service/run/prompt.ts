@@ -1,5 +1,5 @@
 /**
- * The system prompt generated from the contract (brief §5 step 3; seed 003's context assembler:
+ * The system prompt generated from the contract (docs/dry-run.md "The pipeline", step 3:
  * role, tools with their constraints, memory in plain words, the current input): identity and
  * boundaries, the retrieved memory, the tools, the constraints and the output schema. Every
  * phrase comes from the run's messages (`prompt.*`). Pure.

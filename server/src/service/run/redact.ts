@@ -1,5 +1,5 @@
 /**
- * PII redaction for the trace (issue 4 item 3; COMPLIANCE `pii_fields`): values under a key that
+ * PII redaction for the trace (COMPLIANCE `pii_fields`): values under a key that
  * COMPLIANCE names are replaced, and every occurrence of a value learnt that way is replaced in
  * all strings of later payloads (a name from a record that the model repeats in its answer).
  * The engine works on the real data; only what is written to the trace is redacted.

@@ -1,7 +1,6 @@
 /**
- * Replaying and forking a run from its trace (issue 4 item 3; seed 004 §2.1 "replay and retry
- * become possible because the history is complete", §2.2 "fork a new chain from before this
- * event"). A replay re-executes the run with the model's answers and the human decisions taken
+ * Replaying and forking a run from its trace (docs/dry-run.md "The trace": replay and retry
+ * are possible because the history is complete; a fork starts a new chain before an event). A replay re-executes the run with the model's answers and the human decisions taken
  * from the trace (so even a run against a real endpoint replays offline) and compares the events;
  * a fork re-executes up to an event the same way, then goes on with a live provider and new
  * decisions in a namespace of its own. Pure: the CLI reads and writes the files.

@@ -1,5 +1,5 @@
 /**
- * Retrieval and context assembly (brief §5 step 2; seed 000's rule-based retrievers): each
+ * Retrieval and context assembly (docs/dry-run.md "The pipeline", step 2; rule-based retrievers): each
  * MEMORY_REQUIREMENTS entry filters its pool's records by its filters, templates resolved from
  * the extracted entities, and takes the newest `top_k`; the context gives each pool a share of
  * its character budget by weight. Pure; linear in the number of records.
@@ -47,7 +47,7 @@ function recordTime(r: Readonly<Record<string, unknown>>): number {
 
 /**
  * Whether a record passes a filter: its field equals the value (compared as text), or, for a
- * field `<name>_prefix` the record does not have, its `<name>` starts with the value (seed 000's
+ * field `<name>_prefix` the record does not have, its `<name>` starts with the value (the
  * prefix filter: `error_code_prefix: E77` keeps `E773`).
  */
 function passes(r: Readonly<Record<string, unknown>>, f: ResolvedFilter): boolean {

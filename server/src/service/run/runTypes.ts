@@ -12,7 +12,7 @@ import type { OutcomeCode, OutcomeStatus } from './messages.ts';
 import type { MessageRef } from './runMessage.ts';
 import type { EventSink, TraceEvent } from './trace.ts';
 
-/** A pause that waits for a human (seed 004 §5.3: `human_input`, answered by `human_response`). */
+/** A pause that waits for a human (`human_input`, answered by `human_response`). */
 export interface HumanRequest {
   /** `hitl`: a HUMAN_IN_THE_LOOP row fired; `tool_approval`: a tool that requires approval; `override`: a FAILURE_PROTOCOL wait. */
   readonly kind: 'hitl' | 'tool_approval' | 'override';
@@ -77,7 +77,7 @@ export interface Outcome {
   readonly protocol?: { readonly pointer: string; readonly condition: string; readonly errorCode?: string; readonly range?: Range };
 }
 
-/** Figures of one run (seed 003's per-version metrics are built from these). */
+/** Figures of one run (the eval's per-version figures are built from these). */
 export interface RunStats {
   /** Model steps (rounds). */
   readonly steps: number;
@@ -119,15 +119,15 @@ export interface RunOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Recorded in `task_start` under `run`: the run id, contract and snapshot paths and hashes (docs/dry-run.md). */
   readonly meta?: Readonly<Record<string, unknown>>;
-  /** A fork (seed 004 §4.1): the original events up to the fork point, replayed rather than emitted. */
+  /** A fork: the original events up to the fork point, replayed rather than emitted. */
   readonly fork?: { readonly prefix: readonly TraceEvent[]; readonly namespace: string; readonly payload: Readonly<Record<string, unknown>> };
 }
 
-/** Consecutive failures of one tool with one code that end the run (seed 004 §3.4: "retry at most three times"). */
+/** Consecutive failures of one tool with one code that end the run (retry at most three times). */
 export const MAX_CONSECUTIVE_FAILURES = 3;
-/** Identical calls (same tool, same arguments) that count as a loop (seed 004 §4.3). */
+/** Identical calls (same tool, same arguments) that count as a loop. */
 export const LOOP_REPEATS = 3;
-/** Corrections of the final answer (format, schema) the model gets (seed 004 §4.2, third layer). */
+/** Corrections of the final answer (format, schema) the model gets (the third layer). */
 export const OUTPUT_RETRIES = 1;
 
 export interface Failure {

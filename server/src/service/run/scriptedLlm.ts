@@ -1,5 +1,5 @@
 /**
- * The scripted model (brief §5: "the model is mocked by default, scripted, deterministic"): a
+ * The scripted model (docs/model-providers.md: mocked by default, scripted, deterministic): a
  * `ModelProvider` that plays a snapshot query's steps. The step played is chosen from the request
  * itself (the number of assistant messages so far), so the provider keeps no state: a replay or a
  * fork that answers the first steps from a trace can hand over to it at any step.

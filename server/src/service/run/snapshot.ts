@@ -1,5 +1,5 @@
 /**
- * The dry-run snapshot (issue 4 item 1, brief §5 and §9): the mocked world one contract is run
+ * The dry-run snapshot (docs/dry-run.md "Snapshot files"): the mocked world one contract is run
  * against. This module holds the typed model and its conversion from validated data; parsing and
  * diagnostics are in snapshotValidate.ts, the format in schemas/snapshot.schema.json and
  * docs/dry-run.md.

@@ -2,7 +2,7 @@
  * Reads a snapshot file (YAML or JSON) into a `Snapshot`, with diagnostics at LSP ranges for
  * every problem: syntax, schemas/snapshot.schema.json (ajv), the rules the schema cannot say
  * (one step kind, unique query ids), and, given the contract, names that the contract does not
- * declare (issue 4 items 1 and 8). Never throws; bounded on any input.
+ * declare (docs/dry-run.md "Snapshot files"). Never throws; bounded on any input.
  */
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
@@ -293,8 +293,8 @@ export function readSnapshot(text: string, options: { readonly lang?: 'yaml' | '
 }
 
 /**
- * Diagnostics of a snapshot's text for an editor (issue 4 item 1: "snapshot files get
- * diagnostics in the editor"): the same checks as `readSnapshot`, LSP ranges.
+ * Diagnostics of a snapshot's text for an editor (snapshot files get diagnostics in the
+ * editor): the same checks as `readSnapshot`, LSP ranges.
  */
 export function validateSnapshot(text: string, options: { readonly lang?: 'yaml' | 'json'; readonly contract?: ParsedContract } = {}): readonly ContractDiagnostic[] {
   return readSnapshot(text, options).diagnostics;

@@ -1,8 +1,7 @@
 /**
- * The readable timeline of a run (issue 4 item 5; seed 004 §2.2 "rendered as a readable
- * timeline"; brief §5's debug view: trigger → memory → prompt → tool calls → validation →
- * outcome): one or two lines per event, as message ids with arguments, so that the CLI and
- * an editor's trace view show the same words (and issue 6 can translate them). Pure.
+ * The readable timeline of a run (docs/dry-run.md "The trace": trigger → memory → prompt →
+ * tool calls → validation → outcome): one or two lines per event, as message ids with arguments, so that the CLI and
+ * an editor's trace view show the same words, translated by id. Pure.
  */
 import type { TraceEvent, EventStatus } from './trace.ts';
 import { outcomeText, payloadText, runMessage, type MessageRef, type RunArgs } from './runMessage.ts';

@@ -30,7 +30,7 @@ async function callFailed(s: RunState, call: ToolCall, tool: string, code: Outco
   await s.emit('tool_result', 'executor', status, { call_id: call.id, call_ref: callRef, tool, code, ...messageFields('detail', feedback), ...extra });
   s.messages.push({ role: 'tool', toolCallId: call.id, content: refText(feedback) });
   s.streak = s.streak && s.streak.tool === tool && s.streak.code === code ? { ...s.streak, count: s.streak.count + 1 } : { tool, code, count: 1 };
-  // With a circuit breaker, errors and timeouts are the breaker's business (seed 004 §5.1): the planner decides.
+  // With a circuit breaker, errors and timeouts are the breaker's business: the planner decides.
   const breakerHandles = (code === 'TOOL_ERROR' || code === 'TOOL_TIMEOUT') && s.view.budgets.breaker !== undefined;
   if (s.streak.count >= MAX_CONSECUTIVE_FAILURES && !breakerHandles) throw new Finish({ code, args: { ...outcome.args, tool, count: s.streak.count }, ...(outcome.argMessages ? { argMessages: outcome.argMessages } : {}), ...(pointer ? { pointer } : {}) });
 }

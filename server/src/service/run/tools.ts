@@ -1,5 +1,5 @@
 /**
- * Tool calls in the dry run (brief §5 step 4; seed 003 §3.2–3.3, seed 004 §5.1): arguments
+ * Tool calls in the dry run (docs/dry-run.md "The pipeline", step 4): arguments
  * checked against the tool's `input_schema` with ajv (the expected and actual values go back to
  * the model as `INVALID_INPUT`), the snapshot's mock chosen by its `match`, results checked
  * against `output_schema` and truncated. Pure helpers; the loop is in engine.ts.
@@ -57,7 +57,7 @@ export function schemaProblem(schema: Readonly<Record<string, unknown>> | undefi
   return errors[0] ? describe(errors[0], data) : { at: '', expected: { id: 'expected.valid', args: {} }, got: valueAt(data, '') };
 }
 
-/** Text cut to `max` characters (seed 003: 1200), with the lengths shown and kept. */
+/** Text cut to `max` characters (default 1200), with the lengths shown and kept. */
 export function truncate(text: string, max: number): { readonly text: string; readonly truncated: boolean; readonly total: number } {
   if (text.length <= max) return { text, truncated: false, total: text.length };
   return { text: text.slice(0, max), truncated: true, total: text.length };

@@ -1,5 +1,5 @@
 /**
- * The run's event log (issue 4 item 3; seed 004 §2.1–2.2, §4.1): every step of a dry run is an
+ * The run's event log (docs/dry-run.md "The trace"): every step of a dry run is an
  * event with an id, a type from a closed set, a timestamp, its source module, a payload, the
  * previous event's id, a status and a checksum. Events are appended, never changed; one event is
  * one JSONL line. The checksum chains the events: it is the SHA-256 of the previous event's
@@ -9,7 +9,7 @@
 import { canonicalJson } from '../util/canonicalJson.ts';
 import { sha256Hex } from '../util/sha256.ts';
 
-/** The closed set of event types (seed 004: "event_type 用的是有限枚举"). */
+/** The closed set of event types. */
 export const EVENT_TYPES = [
   'task_start',
   'trigger_match',
@@ -38,10 +38,10 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const EVENT_STATUSES = ['success', 'failure', 'invalid', 'timeout', 'pending', 'skipped', 'unknown'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-/** The module that produced an event (seed 004: `source`, to find who is responsible). */
+/** The module that produced an event (`source`, to find who is responsible). */
 export type EventSource = 'runner' | 'router' | 'boot' | 'retriever' | 'context' | 'prompt' | 'planner' | 'executor' | 'validator' | 'protocol' | 'human';
 
-/** One event. Field names are seed 004's. `timestamp` is ISO 8601 (UTC, ms). */
+/** One event (fields as in docs/dry-run.md "The trace"). `timestamp` is ISO 8601 (UTC, ms). */
 export interface TraceEvent {
   readonly event_id: string;
   readonly event_type: EventType;
@@ -64,7 +64,7 @@ export function eventChecksum(previous: string, event: UnsignedEvent): Promise<s
   return sha256Hex(`${previous}\n${canonicalJson({ event_id, event_type, timestamp, source, status, prev_event, payload })}`);
 }
 
-/** One JSONL line of an event (with its line feed), fields in seed 004's order. */
+/** One JSONL line of an event (with its line feed), fields in the documented order. */
 export function eventLine(e: TraceEvent): string {
   return `${JSON.stringify({ event_id: e.event_id, event_type: e.event_type, timestamp: e.timestamp, source: e.source, status: e.status, prev_event: e.prev_event, payload: e.payload, checksum: e.checksum })}\n`;
 }
@@ -81,7 +81,7 @@ export type EventSink = (event: TraceEvent) => void | Promise<void>;
  * Builds the chain: ids, previous ids, timestamps and checksums, and hands each event to the
  * sink before the next one is made (so a host sees events as they happen).
  *
- * For a fork (seed 004 §4.1), `prefix` holds the original events up to the fork point: the run is
+ * For a fork, `prefix` holds the original events up to the fork point: the run is
  * re-executed and each event it makes is matched against the prefix instead of being emitted
  * (the original stays as it was); after the prefix a `fork` event starts the new namespace.
  */

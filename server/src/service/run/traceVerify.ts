@@ -1,5 +1,5 @@
 /**
- * Checks a trace file's text (issue 4 item 3; seed 004 §4.1): every complete line is a JSON
+ * Checks a trace file's text (docs/dry-run.md "The trace"): every complete line is a JSON
  * event of the schema, each event points at the one before it, and every checksum matches the
  * chain. A last line without its line feed is a torn write (the process died while writing it):
  * reported apart, the events before it stay valid. Pure; works on text of any size line by line.

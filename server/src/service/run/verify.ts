@@ -1,9 +1,9 @@
 /**
- * Verification of the final answer (brief §5 step 5): the CONSTRAINTS `output_format` (JSON
- * answers are parsed strictly, then leniently as seed 004's second layer does: a code fence or
+ * Verification of the final answer (docs/dry-run.md "The pipeline", step 5): the CONSTRAINTS `output_format` (JSON
+ * answers are parsed strictly, then leniently (a second layer): a code fence or
  * surrounding text removed, which is reported as a coercion), the output_format schema and
  * OUTPUT_SCHEMA (ajv), `language`, and every `safety_guard`: evaluated when it has a `check`,
- * otherwise shown as not checkable in the dry run, never silently passed (brief §9). Pure.
+ * otherwise shown as not checkable in the dry run, never silently passed. Pure.
  */
 import type { ContractView } from '../model/contractView.ts';
 import type { OutcomeCode } from './messages.ts';

@@ -1,5 +1,5 @@
 /**
- * Display width of text in a terminal (issue 6): CJK characters and most emoji take two columns,
+ * Display width of text in a terminal: CJK characters and most emoji take two columns,
  * combining marks none, ANSI escapes none. Tables and aligned columns of CLI output (rules list,
  * dry-run traces, diffs) pad by this width, not by `String.length`, so that Chinese text lines up.
  */

@@ -1,7 +1,7 @@
 /**
  * SHA-256 through the platform's Web Crypto (`globalThis.crypto.subtle`), available in Node 20
- * and in browsers, so the service needs no `node:crypto`. Used for resource hashes (brief §4)
- * and for the checksums of dry-run trace events (seed 004).
+ * and in browsers, so the service needs no `node:crypto`. Used for resource hashes (RESOURCES)
+ * and for the checksums of dry-run trace events (docs/dry-run.md "The trace").
  */
 
 const encoder = new TextEncoder();

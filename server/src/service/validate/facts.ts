@@ -2,8 +2,8 @@ import type { Range, Severity } from '../types.ts';
 import type { ContractDigest } from '../model/digest.ts';
 
 /**
- * The dry run's model settings (the LLM, not the contract model) (issue 4 item 4, brief §5 "The model is mocked by default; an
- * OpenAI-compatible endpoint may be configured"), as written in the configuration file's `model`
+ * The dry run's model settings (the LLM, not the contract model; docs/model-providers.md:
+ * scripted by default, or an OpenAI-compatible endpoint), as written in the configuration file's `model`
  * property, a VS Code setting or CLI flags. Never an API key: only the name of the environment
  * variable that holds it (see docs/model-providers.md).
  */

@@ -1,5 +1,5 @@
 /**
- * The rule catalogue as messages (issue 6): each rule's message templates, summary, description
+ * The rule catalogue as messages (docs/localisation.md): each rule's message templates, summary, description
  * and source under stable ids, so that diagnostics, hover, code actions, the CLI and the generated
  * rule docs can show them in any shipped language. English stays in the rule modules (one source);
  * translations are keyed by these ids in `l10n/bundle.l10n.<lang>.json`.

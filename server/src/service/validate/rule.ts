@@ -3,7 +3,7 @@ import type { Finding, PointerSpan, SectionModel } from '../model/types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { RulePreset, WorkspaceFacts } from './facts.ts';
 
-/** Where a rule comes from, for its docs: a seed document or a section of the brief. */
+/** Where a rule is documented, for its docs: a section of docs/ (or a standard such as CommonMark). */
 export type RuleSource = string;
 
 /**

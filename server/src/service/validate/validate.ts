@@ -26,7 +26,7 @@ function settingOf(s: RuleSetting | undefined): { severity?: Severity | 'off'; o
 }
 
 /**
- * Validates a parsed document (brief §4): the parser's findings plus every rule of the
+ * Validates a parsed document (docs/rules.md): the parser's findings plus every rule of the
  * catalogue, with severities from configuration and inline comments applied. Free-form files
  * get no diagnostics but `fileFindings` (problems with the file's bytes); a partial contract gets only its recognised sections' checks and one
  * `partial-contract` note. Synchronous and pure: whatever needs the workspace comes in `facts`.

@@ -22,8 +22,8 @@ export const roleCompleteness: Rule = {
   severity: 'warning',
   preset: 'strict',
   summary: 'AGENT_IDENTITY states the goal, allowed and forbidden actions, what to do when information is missing, the output standard and the executable boundary.',
-  description: 'Seed 003: a role definition is a work manual, not a name tag. Without a goal the agent cannot arbitrate conflicts; without ✅/❌ boundaries it invents tools; without a rule for missing information it loops trying to fill gaps; without an output standard nobody can check it; and without saying what it may do directly versus what needs confirmation it keeps asking for confirmation (seed 003\'s troubleshooting table). HUMAN_IN_THE_LOOP rows and approval flags on tools or in BUDGETS count as saying what needs confirmation.',
-  source: 'seed 003 §2.1 and §4.1',
+  description: 'A role definition is a work manual, not a name tag. Without a goal the agent cannot arbitrate conflicts; without ✅/❌ boundaries it invents tools; without a rule for missing information it loops trying to fill gaps; without an output standard nobody can check it; and without saying what it may do directly versus what needs confirmation it keeps asking for confirmation. HUMAN_IN_THE_LOOP rows and approval flags on tools or in BUDGETS count as saying what needs confirmation.',
+  source: 'docs/contract-format.md §9, AGENT_IDENTITY',
   messages: { default: 'AGENT_IDENTITY is not a complete role definition (goal, allowed and forbidden actions, behaviour on missing information, output standard, what it may do directly). Add {fields}.' },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Core Mandate**: "Analyze procurement requests."\n`,
@@ -53,8 +53,8 @@ export const undeclaredTool: Rule = {
   severity: 'error',
   scope: 'document',
   summary: 'Tools named in Hard Boundaries, constraints, HITL rows and budgets are declared in TOOLS.',
-  description: 'Seed 001 allows "✅ May use `inventory_api`" in a contract that has no TOOLS section: the agent is promised a tool it will never get, or gets one nobody reviewed. Only backticked identifiers count as tool references (docs/contract-format.md, "Cross-references"); names that are pools, entities, roles or layers of this contract are not tools.',
-  source: 'seed 001 §4.1; brief §4',
+  description: 'A contract may say "✅ May use `inventory_api`" without a TOOLS section that declares it: the agent is promised a tool it will never get, or gets one nobody reviewed. Only backticked identifiers count as tool references (docs/contract-format.md, "Cross-references"); names that are pools, entities, roles or layers of this contract are not tools.',
+  source: 'docs/contract-format.md §8 (cross-references)',
   messages: { default: '`{name}` is used as a tool here but TOOLS declares no such tool.' },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`inventory_api\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n`,
@@ -93,7 +93,7 @@ export const forbiddenToolDeclared: Rule = {
   scope: 'document',
   summary: 'No declared tool is forbidden by a ❌ boundary.',
   description: 'A ❌ boundary that forbids a tool TOOLS still declares is a contradiction: the model sees the tool and the prohibition side by side. Remove the tool, or narrow the boundary.',
-  source: 'brief §4 ("the reverse")',
+  source: 'docs/contract-format.md §8 (cross-references)',
   messages: { default: 'Tool `{name}` is declared in TOOLS but this boundary forbids it.' },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`initiate_payment\`\n\n## TOOLS\n\n### \`initiate_payment\`\n\n- **Description**: Pays an invoice.\n`,

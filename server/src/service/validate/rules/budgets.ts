@@ -5,8 +5,8 @@ export const budgetsIncomplete: Rule = {
   code: 'budgets-incomplete',
   severity: 'warning',
   summary: 'BUDGETS sets max steps, a token budget and a timeout.',
-  description: 'Seed 003 §2.4: "an agent without budget control is not a product but an incident". A test agent without a step limit called a search API hundreds of times. Every agent needs a maximum number of loop rounds, a token budget per task and a timeout with a fallback.',
-  source: 'seed 003 §2.4; seed 004 §3.3 (max steps 20/50/100)',
+  description: '"An agent without budget control is not a product but an incident": a test agent without a step limit called a search API hundreds of times. Every agent needs a maximum number of loop rounds, a token budget per task and a timeout with a fallback.',
+  source: 'docs/contract-format.md §9, BUDGETS',
   messages: { default: 'BUDGETS does not set {missing}.' },
   examples: {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n`,

@@ -6,8 +6,8 @@ export const complianceUnknownClause: Rule = {
   code: 'compliance-unknown-clause',
   severity: 'warning',
   summary: 'COMPLIANCE clauses can be found in the company\'s list of known clauses.',
-  description: 'Seed 001\'s validator checks "whether each COMPLIANCE clause can be found by its number in the legal knowledge base". That knowledge base is outside the workspace, so its clause ids live in the config file\'s `complianceClauses`; without that list the rule stays quiet.',
-  source: 'seed 001 §3.1 (custom validator)',
+  description: 'Each COMPLIANCE clause should be found by its number in the legal knowledge base. That knowledge base is outside the workspace, so its clause ids live in the config file\'s `complianceClauses`; without that list the rule stays quiet.',
+  source: 'docs/contract-format.md §9, COMPLIANCE',
   needsWorkspace: true,
   messages: { default: 'Clause "{clause}" is not in the known compliance clauses of this workspace (complianceClauses in the config).' },
   examples: {

@@ -19,7 +19,7 @@ export const yamlSyntax: Rule = {
   severity: 'error',
   summary: 'Front matter and fenced `yaml` blocks must be valid YAML.',
   description: 'A YAML block that does not parse leaves its section without data, so every check of that section is blind. The message is the YAML parser\'s own, placed at the offending character.',
-  source: 'brief §9 (seed 000 writes unquoted `{{…}}`, which is not valid YAML)',
+  source: 'docs/contract-format.md §4.3 and §7.2 (an unquoted `{{…}}` is not valid YAML)',
   messages: {
     default: 'Invalid YAML: {detail}.',
     unclosedFrontMatter: 'The front matter opened here is never closed: add a `---` line after it.',
@@ -37,7 +37,7 @@ export const jsonSyntax: Rule = {
   severity: 'error',
   summary: 'Fenced `json` blocks must be valid JSON.',
   description: 'JSON blocks are read strictly: trailing commas, comments and single quotes are errors, because the runtime that loads the contract will reject them too.',
-  source: 'brief §3 (fenced json blocks)',
+  source: 'docs/contract-format.md §4.3 (fenced json blocks)',
   messages: { default: 'Invalid JSON: {detail}.', tooManyNodes: 'This JSON block has more than {limit} nodes; it is not read.' },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object", }\n\`\`\`\n`,
@@ -51,7 +51,7 @@ export const templateUnquoted: Rule = {
   fixKind: 'safe',
   summary: 'A `{{template}}` used as a YAML value must be quoted.',
   description: 'YAML reads `value: {{extracted_device_id}}` as a nested flow mapping, not as text, so the filter silently gets a map. Quote it: `value: "{{extracted_device_id}}"`.',
-  source: 'seed 000 (memory_requirements filters); brief §9',
+  source: 'docs/contract-format.md §7.2 (in YAML a template must be quoted)',
   messages: { default: 'Quote this template: YAML reads {text} as a mapping, not as text. Write "{text}".' },
   examples: {
     bad: `${FM}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: {{extracted_device_id}}\n\`\`\`\n`,
@@ -64,7 +64,7 @@ export const duplicateSection: Rule = {
   severity: 'error',
   summary: 'Each section appears once (as an H2 or as a front-matter key, not both).',
   description: 'When a section is written twice, only the first is used and edits to the second have no effect. Merge the two.',
-  source: 'brief §2 (messy real files)',
+  source: 'docs/contract-format.md §2 (file layout)',
   messages: { default: 'Section {section} is defined more than once; only the first definition is used. Merge them.' },
   examples: {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n\n## BUDGETS\n\n- **Token Budget**: 10000\n`,
@@ -77,7 +77,7 @@ export const duplicateKey: Rule = {
   severity: 'error',
   summary: 'A field or YAML key is set once per object.',
   description: 'Two `**Max Steps**:` bullets, or a YAML mapping with the same key twice, leave the reader guessing which one applies. The first is kept; remove the other.',
-  source: 'brief §2; YAML 1.2 (keys are unique)',
+  source: 'docs/contract-format.md §4; YAML 1.2 (keys are unique)',
   messages: { default: '"{key}" is set more than once here; the first value is kept.' },
   examples: {
     bad: `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Max Steps**: 50\n`,
@@ -92,7 +92,7 @@ export const unknownSection: Rule = {
   scope: 'document',
   summary: 'H2 titles in a contract name a known section (or are clearly prose).',
   description: 'A misspelt title (`MEMROY_POLICY`) silently drops a whole section from validation. The rule only reports titles that are close to a known one, so free prose sections such as `## Background` stay quiet.',
-  source: 'brief §3 (sections recognised by title)',
+  source: 'docs/contract-format.md §3 (sections recognised by title)',
   messages: { default: '"{title}" is not a contract section. Did you mean {suggestion}?' },
   examples: {
     bad: `${FM}\n## MEMROY_POLICY\n\n- **Write Admission**: verified sources only\n`,
@@ -117,8 +117,8 @@ export const missingSection: Rule = {
   fixKind: 'quickfix',
   scope: 'document',
   summary: 'A contract has every required section.',
-  description: 'Seed 001 makes six sections mandatory (AGENT_IDENTITY, MEMORY_CONTRACT, FAILURE_PROTOCOL, HUMAN_IN_THE_LOOP, VERSIONING & AUDIT, COMPLIANCE) and seed 003 adds BUDGETS ("every new agent ships with a budget"). Which sections are required is set in the contract schema (`x-section.required`). The quick fix inserts a skeleton.',
-  source: 'seed 001 §3.1; seed 003 §2.4',
+  description: 'A full contract has seven mandatory sections: AGENT_IDENTITY, MEMORY_CONTRACT, FAILURE_PROTOCOL, HUMAN_IN_THE_LOOP, VERSIONING & AUDIT, COMPLIANCE and BUDGETS (every new agent ships with a budget). Which sections are required is set in the contract schema (`x-section.required`). The quick fix inserts a skeleton.',
+  source: 'docs/contract-format.md §1 (full contracts)',
   messages: { default: 'The contract has no {section} section. Add "## {section}".' },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
@@ -138,7 +138,7 @@ export const unknownField: Rule = {
   fixKind: 'safe',
   summary: 'Bullet labels, table headers and YAML keys name fields of their section.',
   description: 'A label the section does not know (`**Core Mandat**`) is ignored by every check and by the dry run. Use a field name or one of its aliases (see docs/contract-format.md); hover a section title to see its fields. A near miss (`requires_aproval`) or another format\'s spelling (`timeout_s`, `approval_required`) gets a "did you mean" and a quick fix that renames the label.',
-  source: 'brief §3; docs/contract-format.md',
+  source: 'docs/contract-format.md §3 and §9 (labels and fields)',
   messages: {
     default: '"{label}" is not a field of {section}; it is ignored.',
     suggest: '"{label}" is not a field of {section}; it is ignored. Did you mean "{suggestion}"?',
@@ -165,7 +165,7 @@ export const tableShape: Rule = {
   severity: 'warning',
   summary: 'Every table row has as many cells as the header.',
   description: 'A row with a missing or extra cell shifts values into the wrong column, usually because of an unescaped `|` inside a cell. Escape it as `\\|` or put it in inline code with the pipe escaped.',
-  source: 'brief §2 (ragged tables, escaped pipes)',
+  source: 'docs/contract-format.md §4.2 (ragged tables, escaped pipes)',
   messages: { default: 'This row has {cells} cells but the header has {columns}.' },
   examples: {
     bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| Large payment | amount > 50000 | Finance Lead approves |\n`,
@@ -178,7 +178,7 @@ export const unclosedFence: Rule = {
   severity: 'error',
   summary: 'Every fenced code block is closed.',
   description: 'An unclosed ``` fence turns the rest of the file into code: every section after it disappears from the contract.',
-  source: 'CommonMark §4.5; brief §2',
+  source: 'CommonMark §4.5; docs/contract-format.md §4.3',
   messages: { default: 'This code fence is never closed, so the rest of the file is read as code. Close it with a matching fence.' },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\n## BUDGETS\n\n- **Max Steps**: 20\n`,
@@ -205,7 +205,7 @@ export const partialContract: Rule = {
   fixKind: 'quickfix',
   summary: 'A file with a single contract section is checked only in that section.',
   description: 'Files that carry one contract section (an agent file with an `## AGENT_IDENTITY`, say) are common. The rest of the contract rules stay quiet until the file has a second section or declares `contract: true` in its front matter.',
-  source: 'brief §2 (files in between)',
+  source: 'docs/contract-format.md §1 (partial contracts)',
   messages: { default: 'Only {section} is recognised as a contract section, so only it is checked. Add `contract: true` to the front matter to check the whole file as a contract.' },
   examples: {
     bad: `# My agent\n\n## AGENT_IDENTITY\n\n- **Name**: \`demo\`\n`,
@@ -223,7 +223,7 @@ export const internalError: Rule = {
   severity: 'error',
   summary: 'A rule failed on this document (a bug in agents-md, not in the contract).',
   description: 'A check threw an exception. The other checks still ran. Please report it with the file that caused it.',
-  source: 'DEVELOPERS.md ("bad input is normal input")',
+  source: 'docs/robustness.md (bad input is normal input)',
   messages: { default: 'Rule {rule} failed on this document: {detail}. This is a bug in agents-md; the other rules still ran.' },
   examples: { bad: '', good: '' },
 };
@@ -317,7 +317,7 @@ export const contentTooComplex: Rule = {
   severity: 'warning',
   summary: 'A section is not analysed when its Markdown is too deep or its lines too long.',
   description: 'Markdown parsers slow down sharply on thousands of nested block quotes or list items and on lines of hundreds of thousands of characters. A section with a line over 20,000 characters, more than 100 nested levels or a paragraph with more than 2,000 emphasis, code and link markers (`*`, `_`, backticks, brackets) is skipped so that the editor stays responsive; split the line or the paragraph, or flatten the nesting.',
-  source: 'DEVELOPERS.md ("the server never crashes or hangs"); bench/robustness findings',
+  source: 'docs/robustness.md, "Parsing limits"',
   messages: {
     default: 'This section is not analysed: the Markdown parser failed ({detail}).',
     longLine: 'This section is not analysed: it has a line of {size} characters (the limit is {limit}).',
@@ -332,7 +332,7 @@ export const fileNotText: Rule = {
   severity: 'warning',
   summary: 'A contract file is text.',
   description: 'A file with NUL bytes is not a Markdown file (perhaps a binary committed under the name AGENTS.md). It is not analysed.',
-  source: 'brief §2 (messy files)',
+  source: 'docs/robustness.md, "Reads: one bounded reader"',
   messages: { default: 'This file looks binary (it contains NUL bytes); it is not analysed.' },
   examples: { bad: '', good: '' },
 };
@@ -342,7 +342,7 @@ export const invalidUtf8: Rule = {
   severity: 'warning',
   summary: 'A contract file is valid UTF-8.',
   description: 'Bytes that are not UTF-8 are shown as U+FFFD (�); the text around them is probably not what the author wrote. Re-save the file as UTF-8.',
-  source: 'brief §2 (messy files)',
+  source: 'docs/robustness.md, "Reads: one bounded reader"',
   messages: {
     default: 'The file is not valid UTF-8 here; the bytes were replaced with U+FFFD. Re-save it as UTF-8.',
     utf16: 'The file is UTF-16; it was read as such, but other tools expect UTF-8. Re-save it as UTF-8.',
@@ -355,7 +355,7 @@ export const fileTooLarge: Rule = {
   severity: 'warning',
   summary: 'Contracts above the size limit are not analysed.',
   description: 'Files larger than the limit (4 MiB by default, `maxFileBytes` in the service options) are skipped so that the editor stays responsive. Real contracts are far smaller; a file this size is usually generated or misnamed.',
-  source: 'DEVELOPERS.md ("the server never hangs")',
+  source: 'docs/robustness.md, "Reads: one bounded reader"',
   messages: { default: 'This file is {size} bytes, over the {limit}-byte limit; it is not analysed.' },
   examples: { bad: '', good: '' },
 };

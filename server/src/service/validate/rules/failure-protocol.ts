@@ -5,8 +5,8 @@ export const failureCodeMissing: Rule = {
   code: 'failure-code-missing',
   severity: 'warning',
   summary: 'Every FAILURE_PROTOCOL entry names its error code.',
-  description: 'Seed 001: "when urgency_reason is empty, refuse and return error_code: URG001". A code makes the failure countable, searchable in logs and testable in the dry run. Write it as an action (`→ Return error_code \\`URG001\\``) or as a `**Code**:` sub-bullet.',
-  source: 'seed 001 §6',
+  description: 'For example "when urgency_reason is empty, refuse and return error_code: URG001". A code makes the failure countable, searchable in logs and testable in the dry run. Write it as an action (`→ Return error_code \\`URG001\\``) or as a `**Code**:` sub-bullet.',
+  source: 'docs/contract-format.md §9, FAILURE_PROTOCOL',
   messages: { default: 'This failure entry has no error code. Add "→ Return error_code `XXX001`".' },
   examples: {
     bad: `${FM}\n## FAILURE_PROTOCOL\n\n- **If urgency_reason is empty**: → Refuse to raise the priority\n`,
@@ -27,7 +27,7 @@ export const failureCodeDuplicate: Rule = {
   severity: 'error',
   summary: 'FAILURE_PROTOCOL error codes are unique.',
   description: 'Two failures with one code cannot be told apart in logs, alerts or the dry run\'s expectations.',
-  source: 'brief §4 ("codes are unique")',
+  source: 'docs/contract-format.md §9, FAILURE_PROTOCOL',
   messages: { default: 'Error code {code} is already used by another failure entry.' },
   examples: {
     bad: `${FM}\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to a template → Return error_code \`E001\`\n- **If memory is stale**: → Halt → Return error_code \`E001\`\n`,

@@ -8,8 +8,8 @@ export const writeRoleUnauthorized: Rule = {
   severity: 'error',
   scope: 'document',
   summary: 'Every `Write By` role in MEMORY_CONTRACT is authorised in AGENT_IDENTITY.',
-  description: 'Seed 001\'s validator checks that each role allowed to write a memory layer is authorised by the identity section. List the roles under `**Authorized Writers**` in AGENT_IDENTITY; the agent\'s own name and the roles in the config file\'s `roles` (default `System`, `System Auto`, `Human`) are always authorised. Roles are split on `,` `+` `、` `/`, and qualifiers in parentheses are dropped: `FinanceBot (Auto), Human (Override)` names `FinanceBot` and `Human`.',
-  source: 'seed 001 §3.1 (custom validator)',
+  description: 'Each role allowed to write a memory layer must be authorised by the identity section. List the roles under `**Authorized Writers**` in AGENT_IDENTITY; the agent\'s own name and the roles in the config file\'s `roles` (default `System`, `System Auto`, `Human`) are always authorised. Roles are split on `,` `+` `、` `/`, and qualifiers in parentheses are dropped: `FinanceBot (Auto), Human (Override)` names `FinanceBot` and `Human`.',
+  source: 'docs/contract-format.md §9, MEMORY_CONTRACT',
   messages: {
     default: 'Role "{role}" may write {layer} but AGENT_IDENTITY does not authorise it. Add it to **Authorized Writers**.',
     agent: 'Role "{role}" (an agent declared in {uri}) may write {layer} but AGENT_IDENTITY does not authorise it. Add it to **Authorized Writers**.',

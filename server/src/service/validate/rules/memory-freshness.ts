@@ -17,7 +17,7 @@ export const freshnessOrder: Rule = {
   severity: 'error',
   summary: 'In MEMORY_FRESHNESS, "updated before" comes before "stale after".',
   description: 'A source that may be updated as late as it becomes stale is never fresh. Times are read as `HH:MM` UTC on the same day.',
-  source: 'seed 001 §5.2',
+  source: 'docs/contract-format.md §9, MEMORY_FRESHNESS',
   messages: { default: '{source}: "updated before" {before} is not earlier than "stale after" {stale}.' },
   examples: { bad: FRESH('07:00 UTC', '05:00 UTC'), good: FRESH('05:00 UTC', '07:00 UTC') },
   *check({ data, locate }) {
@@ -37,9 +37,9 @@ export const freshnessMargin: Rule = {
   code: 'freshness-margin',
   severity: 'warning',
   summary: 'MEMORY_FRESHNESS leaves at least two hours between "updated before" and "stale after".',
-  description: 'Seed 001\'s sales-forecast incident: a two-hour sync delay made the agent work from yesterday\'s data. "Every stale-after time must be at least 2 hours earlier than the business\'s latest dependency: trade time for certainty." The margin is configurable with the option `minutes` (default 120).',
-  source: 'seed 001 §5.2',
-  messages: { default: '{source}: only {margin} minutes between "updated before" and "stale after"; the seeds advise at least {minimum}.' },
+  description: 'A two-hour sync delay is enough to make an agent work from yesterday\'s data. Every stale-after time should be at least 2 hours earlier than the business\'s latest dependency: trade time for certainty. The margin is configurable with the option `minutes` (default 120).',
+  source: 'docs/contract-format.md §9, MEMORY_FRESHNESS',
+  messages: { default: '{source}: only {margin} minutes between "updated before" and "stale after"; leave at least {minimum}.' },
   examples: { bad: FRESH('05:00 UTC', '06:00 UTC'), good: FRESH('05:00 UTC', '07:00 UTC') },
   *check({ data, locate, options }) {
     const minimum = typeof options['minutes'] === 'number' ? options['minutes'] : 120;

@@ -7,8 +7,8 @@ export const overrideReasonUnknown: Rule = {
   code: 'override-reason-unknown',
   severity: 'warning',
   summary: 'Human-override reason codes come from the known list.',
-  description: 'Seed 001 gives human overrides a drop-down of reasons (`data_error`, `policy_change`, `user_request`) so that the audit log can be aggregated. A reason outside the list breaks that report. The list is the config file\'s `overrideReasons`.',
-  source: 'seed 001 §2.3 (human override)',
+  description: 'Human overrides take their reason from a fixed list (`data_error`, `policy_change`, `user_request`) so that the audit log can be aggregated. A reason outside the list breaks that report. The list is the config file\'s `overrideReasons`.',
+  source: 'docs/contract-format.md §9, MEMORY_POLICY',
   needsWorkspace: true,
   messages: { default: 'Override reason "{reason}" is not in the known list ({known}). Use one of them or add it to overrideReasons in the config.' },
   examples: {
@@ -33,8 +33,8 @@ export const thresholdRange: Rule = {
   code: 'threshold-range',
   severity: 'error',
   summary: 'Confidence and score thresholds are numbers in [0, 1].',
-  description: 'Seed 001\'s write gate admits Semantic Chunks with `relevance_score > 0.72` and `confidence > 0.85`. A threshold such as `confidence > 85` (a percentage) admits nothing, silently.',
-  source: 'seed 001 §2.3; brief §4 ("confidence ranges are numbers in [0, 1]")',
+  description: 'Write gates compare scores in [0, 1], e.g. Semantic Chunks are admitted with `relevance_score > 0.72` and `confidence > 0.85`. A threshold such as `confidence > 85` (a percentage) admits nothing, silently.',
+  source: 'docs/contract-format.md §9, MEMORY_POLICY',
   messages: { default: 'Threshold {expr} is outside [0, 1]: {name} is a fraction, not a percentage.' },
   examples: {
     bad: `${FM}\n## MEMORY_POLICY\n\n### Write Admission\n\n- Semantic Chunk: \`relevance_score > 72\` and \`confidence > 0.85\`\n`,

@@ -8,8 +8,8 @@ export const unknownPool: Rule = {
   severity: 'error',
   scope: 'document',
   summary: 'Every memory requirement names a registered pool.',
-  description: 'Seed 000\'s boot-time validator refuses to start when a required pool is not registered. A pool is registered when MEMORY_POOLS of this contract declares it, another contract in the workspace declares it, or the config file lists it in `sharedPools`.',
-  source: 'seed 000 §1 and §4.3',
+  description: 'A boot-time check refuses to start the agent when a required pool is not registered. A pool is registered when MEMORY_POOLS of this contract declares it, another contract in the workspace declares it, or the config file lists it in `sharedPools`.',
+  source: 'docs/contract-format.md §9, MEMORY_REQUIREMENTS',
   needsWorkspace: true,
   messages: { default: 'Pool "{pool}" is not registered: declare it in MEMORY_POOLS, in another contract, or in the config\'s sharedPools.' },
   examples: {
@@ -34,7 +34,7 @@ export const templateUnknownEntity: Rule = {
   scope: 'document',
   summary: 'Template variables refer to declared `required_entities`.',
   description: '`{{extracted_device_id}}` is filled from the entity `device_id` that TRIGGER extracts from the query. A template that names no declared entity stays empty at run time and the filter matches nothing. Templates follow a small documented subset: `{{name}}` and `{{name[:n]}}` (a prefix).',
-  source: 'seed 000 §2 (memory_requirements filters); brief §9 (templates)',
+  source: 'docs/contract-format.md §7.2 (templates)',
   messages: {
     default: 'Template {template} refers to entity "{entity}", which TRIGGER does not declare in required_entities.',
     syntax: 'Template {template} is not in the supported form {{name}} or {{name[:n]}}.',

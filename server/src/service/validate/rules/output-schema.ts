@@ -5,8 +5,8 @@ export const confidenceRange: Rule = {
   code: 'confidence-range',
   severity: 'warning',
   summary: 'Confidence fields in OUTPUT_SCHEMA are numbers bounded to [0, 1].',
-  description: 'Seed 000\'s output verifier coerces or retries when `confidence_score` is `"high"` instead of a number in 0.0–1.0. Declare the bounds so that the verifier (and the dry run) can check them: `type: number, minimum: 0, maximum: 1`.',
-  source: 'seed 000 §3 (output_schema.confidence_score) and §3.3',
+  description: 'An output verifier coerces or retries when `confidence_score` is `"high"` instead of a number in 0.0–1.0. Declare the bounds so that the verifier (and the dry run) can check them: `type: number, minimum: 0, maximum: 1`.',
+  source: 'docs/contract-format.md §9, OUTPUT_SCHEMA',
   messages: { default: '"{field}" should be `type: number` with `minimum: 0` and `maximum: 1`.' },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: number\n\`\`\`\n`,

@@ -8,8 +8,8 @@ export const resourceMissing: Rule = {
   code: 'resource-missing',
   severity: 'error',
   summary: 'External resources a contract references exist in the workspace.',
-  description: 'Seed 001\'s GitOps rule: "every external resource referenced in an AGENTS.md (CSV, API endpoint, model id) must exist under configs/resources/ and pass its SHA-256 check". A backticked file name (`vendor_whitelist.csv`) is looked up next to the contract, at the workspace root and under each `resourceRoots` folder of the config (default `configs/resources`). When there is no workspace to look in (a file opened alone), the rule says it could not check.',
-  source: 'seed 001 §5.5',
+  description: 'Every external resource referenced in an AGENTS.md (CSV, API endpoint, model id) must exist under configs/resources/ and pass its SHA-256 check. A backticked file name (`vendor_whitelist.csv`) is looked up next to the contract, at the workspace root and under each `resourceRoots` folder of the config (default `configs/resources`). When there is no workspace to look in (a file opened alone), the rule says it could not check.',
+  source: 'docs/contract-format.md §9, RESOURCES',
   needsWorkspace: true,
   messages: {
     default: 'Resource `{name}` was not found (looked in {tried}).',
@@ -43,7 +43,7 @@ export const resourceUnchecked: Rule = {
   severity: 'info',
   summary: 'Says plainly when a referenced resource could not be checked.',
   description: 'A file opened on its own has no workspace to look in, and a resource over the hashing limit is not hashed. Rather than pass silently, the reference is marked so that the reader knows the check did not run. Findings of this rule come from `resource-missing`\'s lookup.',
-  source: 'brief §4 ("an unresolvable one says so plainly")',
+  source: 'docs/contract-format.md §9, RESOURCES',
   needsWorkspace: true,
   messages: {
     default: 'Resource `{name}` could not be checked: the file is not in a workspace folder.',
@@ -57,8 +57,8 @@ export const resourceHashMismatch: Rule = {
   severity: 'error',
   fixKind: 'quickfix',
   summary: 'A resource listed in RESOURCES with a SHA-256 matches that hash.',
-  description: 'Seed 001\'s drift story: two agents pinned to different versions of the same whitelist gave contradictory answers about one vendor. Record each resource\'s SHA-256 in a RESOURCES table; the check recomputes it from the file in the workspace. Update the hash (the quick fix does) when the change to the file is intended.',
-  source: 'seed 001 §5.5',
+  description: 'Two agents pinned to different versions of the same whitelist give contradictory answers about one vendor. Record each resource\'s SHA-256 in a RESOURCES table; the check recomputes it from the file in the workspace. Update the hash (the quick fix does) when the change to the file is intended.',
+  source: 'docs/contract-format.md §9, RESOURCES',
   needsWorkspace: true,
   messages: { default: 'Resource `{name}` has SHA-256 {actual}, not the {expected} recorded here.' },
   examples: {

@@ -8,7 +8,7 @@ export const intentPatternSyntax: Rule = {
   severity: 'error',
   summary: 'Intent patterns are valid regular expressions in the documented dialect (JavaScript syntax, RE2 semantics).',
   description: 'Patterns are run on RE2, which matches in linear time whatever the input. RE2 has no lookaround (`(?=…)`, `(?<!…)`) and no backreferences (`\\1`); rewrite such patterns, or split them into two patterns.',
-  source: 'seed 000 §3 (trigger.intent_patterns); brief §9 (dialects)',
+  source: 'docs/contract-format.md §7.3 (intent patterns)',
   messages: {
     default: 'Intent pattern is not a valid regular expression: {detail}.',
     re2: 'Intent pattern uses syntax RE2 does not support ({detail}); lookaround and backreferences are not available.',
@@ -34,7 +34,7 @@ export const intentPatternRedos: Rule = {
   severity: 'warning',
   summary: 'Intent patterns do not backtrack catastrophically.',
   description: 'agents-md runs patterns on RE2, but the runtime that deploys the contract may use a backtracking engine (Python `re`, JavaScript `RegExp`), where a pattern such as `(\\w+\\s?)+$` takes exponential time on a crafted query. The analysis (recheck) runs off the typing path and its verdicts are cached. By default only exponential blow-ups are reported; set the option `polynomial: true` to also report polynomial ones such as `.*a.*b`.',
-  source: 'brief §9 (hostile regexes); DEVELOPERS.md',
+  source: 'docs/contract-format.md §7.3; docs/robustness.md',
   needsWorkspace: true,
   messages: {
     default: 'This pattern can take exponential time on a backtracking engine (attack string: {attack}). Remove nested quantifiers or make the alternatives disjoint.',
@@ -61,8 +61,8 @@ export const entityUnsatisfiable: Rule = {
   severity: 'warning',
   preset: 'strict',
   summary: 'Every required entity can be extracted from a query.',
-  description: 'Boot-time validation (seed 000 §3.1) stops when a required entity is not extracted. An entity can be extracted when it has its own `pattern`, or when an intent pattern captures it with a named group (`(?<device_id>[A-Z]-\\d{3})`). Otherwise only a model can produce it (seed 000\'s plain-name style, which is fine for production), and the dry run cannot check it: the strict preset asks for a pattern.',
-  source: 'seed 000 §3.1; brief §4 ("required_entities are satisfiable")',
+  description: 'Boot-time validation stops when a required entity is not extracted. An entity can be extracted when it has its own `pattern`, or when an intent pattern captures it with a named group (`(?<device_id>[A-Z]-\\d{3})`). Otherwise only a model can produce it (the plain-name style, which is fine for production), and the dry run cannot check it: the strict preset asks for a pattern.',
+  source: 'docs/contract-format.md §7.3 (extraction patterns)',
   messages: { default: 'Entity "{entity}" has no extraction pattern: give it a `pattern`, or capture it in an intent pattern as (?<{entity}>…).' },
   examples: {
     bad: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nintent_patterns: ["为什么.*报错"]\nrequired_entities: [device_id]\n\`\`\`\n`,

@@ -6,8 +6,8 @@ export const invalidVersion: Rule = {
   code: 'invalid-version',
   severity: 'error',
   summary: 'The contract\'s `version` is a semantic version.',
-  description: 'Seed 000\'s schema lint requires `version` to follow semver (MAJOR.MINOR.PATCH), so that the semantic diff can say which bump a change needs. A leading `v` is accepted.',
-  source: 'seed 000 §4.5 (schema_lint); brief §4',
+  description: 'The `version` must follow semver (MAJOR.MINOR.PATCH), so that the semantic diff can say which bump a change needs. A leading `v` is accepted.',
+  source: 'docs/contract-format.md §6 (front matter); docs/semantic-diff.md §7 (version advice)',
   messages: { default: 'Version "{version}" is not a semantic version (MAJOR.MINOR.PATCH, e.g. 2.3.1).' },
   examples: { bad: '---\ncontract: true\nname: demo\nversion: 2.3\n---\n', good: '---\ncontract: true\nname: demo\nversion: 2.3.0\n---\n' },
   *check({ data, locate }) {
@@ -25,8 +25,8 @@ export const versionNotAudited: Rule = {
   fixKind: 'quickfix',
   scope: 'document',
   summary: 'The current `version` has a row in VERSIONING & AUDIT.',
-  description: 'Seed 001: every change must be traceable. When the front matter says 2.3.1 but the audit table stops at 2.3.0, nobody recorded who changed what. The quick fix adds the row.',
-  source: 'seed 001 §3.1 (VERSIONING & AUDIT)',
+  description: 'Every change must be traceable. When the front matter says 2.3.1 but the audit table stops at 2.3.0, nobody recorded who changed what. The quick fix adds the row.',
+  source: 'docs/contract-format.md §9, VERSIONING & AUDIT',
   messages: { default: 'Version {version} has no row in VERSIONING & AUDIT. Add "| {version} | <date> | <who> | <what changed> |".' },
   examples: {
     bad: `---\ncontract: true\nname: demo\nversion: 2.3.1\n---\n\n## VERSIONING & AUDIT\n\n| Version | Date | Changed By | Key Changes |\n|---|---|---|---|\n| v2.3.0 | 2024-05-18 | @legal | Updated COMPLIANCE |\n`,
