@@ -105,6 +105,7 @@ const EXPECTED = [
   'unrecognised-content 355:3-355:47', //         Payments above 100,000 USD also need the CTO
   'prose-rules 359:1-359:332', //                 the 331-character paragraph
   'budgets-incomplete 361:4-361:11', //           `BUDGETS`
+  'tool-tokens-budget 364:21-364:24', //          Token Budget: `500` (the tool definitions take most of it)
   'schema 365:18-365:24', //                      Max Steps: `twenty`
   'compliance-unknown-clause 377:32-377:57', //   `ISO 27001 Annex A.9.4.2` (with its backticks)
   'resource-hash-mismatch 385:28-385:92', //      the recorded hash of vendor_whitelist.csv

@@ -4,6 +4,7 @@ import { arr, FM, obj, str } from './util.ts';
 import { normaliseName } from '../../model/names.ts';
 import { profileOf, type ProviderProfile } from '../../providers/profiles.ts';
 import { requestProblems, schemaProblems, toolProblems, type ProfileProblem, type SchemaTally } from '../../providers/check.ts';
+import { TOKEN_ENCODING, toolDefinitionTokens } from '../../providers/tokens.ts';
 
 const TOOL = (schema: string) => `${FM}\n## TOOLS\n\n### \`get_vendor\`\n\n- **Description**: Vendor record by domain.\n- **Input Schema**:\n  \`\`\`json\n  ${schema}\n  \`\`\`\n`;
 
@@ -61,4 +62,35 @@ export const providerSchema: Rule = {
   },
 };
 
-export const PROVIDERS_RULES: readonly Rule[] = [providerSchema];
+const BUDGET = (tokens: number, description: string) =>
+  `${FM}\n## TOOLS\n\n### \`get_vendor\`\n\n- **Description**: ${description}\n- **Input Schema**:\n  \`\`\`json\n  { "type": "object", "properties": { "domain": { "type": "string" } }, "required": ["domain"] }\n  \`\`\`\n\n## BUDGETS\n\n- **Max Steps**: 10\n- **Token Budget**: ${tokens}\n`;
+
+export const toolTokensBudget: Rule = {
+  code: 'tool-tokens-budget',
+  severity: 'warning',
+  summary: 'The tool definitions take less than half of the BUDGETS token budget.',
+  description: 'Every model request carries the tool definitions (names, descriptions, schemas), and every step of a run sends them again. When they alone take half of `token_budget` or more, the run has little left for the prompt, the memory and the answers. The tokens are counted with a real tokenizer (gpt-tokenizer, `o200k_base`, OpenAI\'s function-calling accounting); `agents-md lint --stats` shows them with the system prompt (docs/providers.md, "Token cost"). Shorten descriptions, drop tools the agent does not need, or raise the budget.',
+  source: 'docs/providers.md, "Token cost"',
+  messages: { default: 'The tool definitions take {tokens} tokens per request ({encoding}), {percent}% of the token budget of {budget}; every step sends them again.' },
+  examples: {
+    bad: BUDGET(120, 'Vendor record by domain: the legal name, the registered address, the tax number, the bank account, the payment terms, the contacts and the whitelist status of one vendor.'),
+    good: BUDGET(10000, 'Vendor record by domain.'),
+  },
+  *check({ data, locate }) {
+    const budget = obj(data['budgets'])?.['token_budget'];
+    if (typeof budget !== 'number' || budget <= 0) return;
+    const tools = arr(data['tools']).flatMap((t) => {
+      const o = obj(t);
+      const name = normaliseName(o?.['name']);
+      if (!o || !name) return [];
+      const description = [str(o['description']), str(o['when_to_use']), str(o['when_not_to_use'])].filter(Boolean).join('\n');
+      return [{ name, description, parameters: obj(o['input_schema']) ?? {} }];
+    });
+    const tokens = toolDefinitionTokens(tools);
+    if (tokens * 2 < budget) return;
+    const span = locate('/budgets/token_budget');
+    if (span) yield { code: 'tool-tokens-budget', range: span.value, args: { tokens, encoding: TOKEN_ENCODING, percent: Math.round((tokens / budget) * 100), budget } };
+  },
+};
+
+export const PROVIDERS_RULES: readonly Rule[] = [providerSchema, toolTokensBudget];
