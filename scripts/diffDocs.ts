@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { spliceBetween } from './splice.ts';
 import { DIFF_MESSAGES, IMPACT_RULES, SECTIONS, type DiffRuleId } from '../server/src/service/index.ts';
 
 const DOC = new URL('../docs/semantic-diff.md', import.meta.url);
@@ -39,9 +40,5 @@ function renderTable(): string {
 
 /** docs/semantic-diff.md with its rules table regenerated between the markers. */
 export function renderSemanticDiffDoc(): string {
-  const doc = readFileSync(DOC, 'utf8');
-  const a = doc.indexOf(START);
-  const b = doc.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`docs/semantic-diff.md needs the markers ${START} and ${END}`);
-  return `${doc.slice(0, a + START.length)}\n${renderTable()}${doc.slice(b)}`;
+  return spliceBetween(DOC, START, END, `\n${renderTable()}`);
 }

@@ -4,6 +4,7 @@ import { renderSemanticDiffDoc } from './diffDocs.ts';
 import { RULES } from '../server/src/service/index.ts';
 import { renderEnglishBundle } from './l10nBundle.ts';
 import { renderLocalisationDoc } from './localisationDoc.ts';
+import { renderDryRunDoc } from './outcomeDocs.ts';
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
@@ -22,4 +23,5 @@ export const GENERATED: Record<string, () => string> = {
   'docs/localisation.md': renderLocalisationDoc,
   'schemas/config.schema.json': renderConfigSchema,
   'docs/semantic-diff.md': renderSemanticDiffDoc,
+  'docs/dry-run.md': renderDryRunDoc,
 };

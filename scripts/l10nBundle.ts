@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { englishMessages } from '../server/src/service/index.ts';
+// The CLI's own message set is registered by the CLI, which the service never imports.
+import '../server/src/cli/messages.ts';
 
 const CLIENT = fileURLToPath(new URL('../client/src', import.meta.url));
 

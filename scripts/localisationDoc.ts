@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { spliceBetween } from './splice.ts';
 import { SECTIONS, FRONT_MATTER_FIELDS } from '../server/src/service/schema/sections.ts';
 import type { JsonSchema } from '../server/src/service/schema/schemas.ts';
 
@@ -61,9 +61,5 @@ export function renderAliasTables(): string {
 
 /** docs/localisation.md with its alias tables regenerated between the markers. */
 export function renderLocalisationDoc(): string {
-  const text = readFileSync(DOC, 'utf8');
-  const a = text.indexOf(BEGIN);
-  const b = text.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`docs/localisation.md needs the lines ${BEGIN} and ${END}`);
-  return `${text.slice(0, a + BEGIN.length)}\n\n${renderAliasTables()}\n\n${text.slice(b)}`;
+  return spliceBetween(DOC, BEGIN, END, `\n\n${renderAliasTables()}\n\n`);
 }

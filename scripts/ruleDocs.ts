@@ -1,37 +1,10 @@
-import { RULES, type Rule } from '../server/src/service/index.ts';
+import { RULES, ruleSection, fence } from '../server/src/service/index.ts';
 import { format } from '../server/src/service/l10n/format.ts';
 import { ruleDocId } from '../server/src/service/validate/messages.ts';
 
 /** A Markdown table row of whole cells. */
 function row(...cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
-}
-
-function fence(body: string, lang = 'markdown'): string {
-  return `~~~~${lang}\n${body.endsWith('\n') ? body : body + '\n'}~~~~`;
-}
-
-function ruleSection(r: Rule, lang: string): string {
-  const t = (id: string, args: Readonly<Record<string, string>> = {}) => format(id, args, lang);
-  const meta = [
-    t('docs.rule.severity', { severity: t(`severity.${r.severity}`) }),
-    t('docs.rule.preset', { preset: r.preset ?? 'recommended' }),
-    ...(r.fixKind ? [r.fixKind === 'safe' ? t('docs.rule.fix.safe') : t('docs.rule.fix.quickfix')] : []),
-    t('docs.rule.source', { source: t(ruleDocId(r.code, 'source')) }),
-    ...(r.needsWorkspace ? [t('docs.rule.workspace')] : []),
-    ...(r.scope === 'document' ? [t('docs.rule.notPartial')] : []),
-  ];
-  const out = [`## ${r.code}`, '', t(ruleDocId(r.code, 'summary')), '', meta.join(' · '), '', t(ruleDocId(r.code, 'description')), ''];
-  out.push(t('docs.rule.message', { message: t(r.code) }), '');
-  if (r.examples.bad) {
-    const ws = r.examples.workspace;
-    if (ws?.config) out.push(t('docs.rule.withConfig'), '', fence(JSON.stringify(ws.config, null, 2), 'json'), '');
-    if (ws?.files) out.push(t('docs.rule.withFiles', { files: Object.keys(ws.files).map((f) => `\`${f}\``).join(', ') }), '');
-    out.push(t('docs.rule.bad'), '', fence(r.examples.bad), '', t('docs.rule.good'), '', fence(r.examples.good), '');
-  } else {
-    out.push(t('docs.rule.noExample'), '');
-  }
-  return out.join('\n');
 }
 
 /**

@@ -109,6 +109,15 @@ test('hover on a rule code in a disable comment shows the rule', () => {
   assert.match(hover(model, pos)!.contents, /tool-name-verb/);
 });
 
+test('hover on a section title: plain text, the example as a YAML code block, a link to the format doc', () => {
+  const t = at(BASE.replace('## TOOLS', '## TO‸OLS'));
+  const h = hover(t.model, t.pos)!.contents;
+  assert.match(h, /\n```yaml\n- name: \w+\n/, h);
+  assert.doesNotMatch(h, /[{[]"\w+":/, 'no minified JSON');
+  assert.match(h, /\[TOOLS in the contract format\]\(docs\/contract-format\.md#tools-tools\)/);
+  assert.match(hover(t.model, t.pos, { lang: 'zh-cn' })!.contents, /\[契约格式中的 TOOLS\]/);
+});
+
 test('completion of section titles, labels, enum values and templates', () => {
   const s = at(BASE + '\n## ‸');
   const titles = completion(s.model, s.pos).map((c) => c.label);

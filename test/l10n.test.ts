@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { RULES, createLanguageService, NOT_CANCELLED, parseContract, type DiagnosticRef, type ParsedContract, type Position } from '../server/src/service/index.ts';
-import { duplicateMessageIds, englishMessages, englishTemplate, MESSAGE_SET_NAMES, registeredMessageSets } from '../server/src/service/index.ts';
+import { duplicateMessageIds, englishMessages, englishTemplate, MESSAGE_SET_NAMES, registeredMessageSets, ruleMessageId } from '../server/src/service/index.ts';
 import { format, template } from '../server/src/service/l10n/format.ts';
 import { fill, placeholders } from '../server/src/service/l10n/template.ts';
 import { langFromEnvironment, resolveLang } from '../server/src/service/l10n/lang.ts';
@@ -87,7 +87,7 @@ test('every message exists in English and in Simplified Chinese, with the same a
 });
 
 test('catalogue ids are unique, and the English bundle holds every catalogue message and client string', () => {
-  assert.deepEqual(registeredMessageSets(), MESSAGE_SET_NAMES, 'the service index loads every owner of a message set');
+  assert.deepEqual(registeredMessageSets(), MESSAGE_SET_NAMES, 'the service index and the CLI (cli/messages.ts, through scripts/l10nBundle.ts) load every owner of a message set');
   assert.deepEqual(duplicateMessageIds(), []);
   const en = readJson('l10n/bundle.l10n.json');
   for (const [id, t] of englishMessages()) assert.equal(en[id], t, id);
@@ -241,10 +241,12 @@ test('no message is built by concatenating translated fragments', () => {
 test('no English prose in the product outside the catalogues (heuristic: a string literal with three or more words)', () => {
   // Text inserted into the contract is the contract's (English canonical labels), not the UI's.
   const ALLOWED = [/- \*\*Description\*\*: <what it returns>/, /gets no sign-off \$\{when\}\*\*: → Auto-reject the request/];
+  // The skeletons of a new contract and of a new snapshot are contract text as a whole (docs/vscode.md, "Getting started").
+  const CONTRACT_TEXT = /features[/\\]scaffold\.ts$|run[/\\]snapshotSkeleton\.ts$/;
   const found: string[] = [];
   // scripts/ are the maintainers' tools; the docs they write are checked through their catalogue.
   const product = [...files(repo('server/src')), ...files(repo('client/src'))];
-  for (const f of product.filter((x) => !CATALOGUE_FILE.test(x))) {
+  for (const f of product.filter((x) => !CATALOGUE_FILE.test(x) && !CONTRACT_TEXT.test(x))) {
     const src = code(f).replace(/\bl10n\.t\(\s*(['"])(?:\\.|(?!\1).)*\1/g, 'l10n.t(');
     for (const m of src.matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) {
       const s = m[2]!;
@@ -320,4 +322,15 @@ test('wrapping keeps every character and fits the width (property)', () => {
       }
     }),
   );
+});
+
+test('problem messages are plain text: no raw Markdown emphasis in the Problems panel, in either language', () => {
+  const found: string[] = [];
+  for (const r of RULES) {
+    for (const variant of Object.keys(r.messages)) {
+      const id = ruleMessageId(r.code, variant === 'default' ? undefined : variant);
+      for (const lang of ['en', 'zh-cn']) if (format(id, {}, lang).includes('**')) found.push(`${lang} ${id}`);
+    }
+  }
+  assert.deepEqual(found, []);
 });

@@ -140,7 +140,7 @@ test('initialized with locale zh-cn: Chinese diagnostics, hover, code actions an
     await client.open(uri, CONTRACT);
     const diags = await client.pullDiagnostics(uri);
     const hitl = diags.find((d) => d.code === 'hitl-needs-fallback')!;
-    assert.equal(hitl.message, '人工介入场景 "Large order" 没有 FAILURE_PROTOCOL 兜底条目。请添加一个条目，例如 "- **如果 Large order 在 4h 内未获签批**：→ 自动拒绝"。');
+    assert.equal(hitl.message, '人工介入场景 "Large order" 没有 FAILURE_PROTOCOL 兜底条目。请添加一个条目，例如 "如果 Large order 在 4h 内未获签批：→ 自动拒绝"。');
     assert.match(String(hitl.codeDescription?.href), /\/docs\/zh-cn\/rules\.md#hitl-needs-fallback$/);
     assert.ok(diags.every((d) => /\p{Script=Han}/u.test(d.message)), diags.map((d) => d.message).join('\n'));
 

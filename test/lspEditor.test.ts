@@ -121,6 +121,34 @@ test('a free-form AGENTS.md: no hover, no contract colours, and the server says 
   assert.deepEqual(tokens.data.slice(0, 5), [5, 3, 'AGENT_IDENTITY'.length, 0, 0], 'the first section title, type contractSection');
 });
 
+test('a way in: the New-contract text lints clean, the New-snapshot text has a query per failure, a free-form file offers Convert', async (t) => {
+  const { client, uri } = await session(t, 'scaffold', {});
+  const made = await client.request<{ name: string; text: string }>('agentsMd/newContract', { name: 'Order Helper', kind: 'acting' });
+  assert.equal(made.name, 'order_helper');
+  const contract = uri('order_helper/AGENTS.md');
+  await client.open(contract, made.text);
+  assert.deepEqual(await client.pullDiagnostics(contract), []);
+  const snap = await client.request<{ text: string }>('agentsMd/newSnapshot', { uri: contract });
+  assert.deepEqual([...snap.text.matchAll(/error_code: (\w+)/g)].map((m) => m[1]), ['MEMORY_UNAVAILABLE', 'MEMORY_STALE', 'INVALID_INPUT', 'FMT001', 'HITL001']);
+  await assert.rejects(client.request('agentsMd/newContract', { name: 'x', kind: 'nonsense' }));
+
+  const freeform = read(join(SAMPLE, '..', 'coding-agent', 'AGENTS.md'));
+  const doc = uri('AGENTS.md');
+  await client.open(doc, freeform);
+  const actions = await client.request<{ title: string; kind: string; edit: WorkspaceEdit }[]>('textDocument/codeAction', { textDocument: { uri: doc }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } });
+  assert.deepEqual(actions.map((a) => [a.title, a.kind]), [['Convert to an AGENTS.md contract', 'refactor.rewrite']]);
+  assert.match(applyEdits(freeform, actions[0]!.edit.changes![doc]!), /^---\ncontract: true\nname: my_agent\n/);
+});
+
+test("a rule code's text: that rule's section of docs/rules.md alone, in the client's language", async (t) => {
+  const { client } = await session(t, 'ruledoc', {});
+  const en = await client.request<{ markdown: string | null }>('agentsMd/ruleDoc', { code: 'hitl-needs-fallback' });
+  const page = read(join(SAMPLE, '..', '..', 'docs', 'rules.md'));
+  const section = page.slice(page.indexOf('\n## hitl-needs-fallback\n') + 1).split(/\n(?=## [a-z0-9-]+\n)/)[0]!;
+  assert.equal(en.markdown, section.replace(/^## /, '# ').trimEnd() + '\n');
+  assert.deepEqual(await client.request('agentsMd/ruleDoc', { code: 'no-such-rule' }), { markdown: null });
+});
+
 /** `text` with LSP edits applied (no overlaps). */
 function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const lines = text.split('\n');

@@ -56,7 +56,7 @@ test('Run agent: code lens, snapshots, a HITL pause answered by the user, the st
 
     // The user rejects, then approves, the same large purchase.
     for (const [decision, code] of [['reject', 'HUMAN_REJECTED'], ['approve', undefined]] as const) {
-      client.connection.onRequest('agentsMd/humanDecision', (p: HumanDecisionParams) => (decisions.push(p), { decision }));
+      client.connection.onRequest('agentsMd/humanDecision', (p: HumanDecisionParams) => (decisions.push(p), { decision, decidedBy: 'alice' }));
       const result = await client.request<RunAgentResult>('agentsMd/runAgent', { uri: contractUri, snapshotUri, queryId: 'large-purchase-rejected', runId: `r-${decision}`, trusted: true });
       const run = result.tree[0]!;
       // Approved, the draft is created; the query's script then has no final answer (it was written
@@ -67,7 +67,12 @@ test('Run agent: code lens, snapshots, a HITL pause answered by the user, the st
       assert.equal(result.ok, decision === 'reject');
       assert.equal(result.summary, `${decision === 'reject' ? 1 : 0} of 1 queries as expected (their expectations met, or success when they state none).`);
       const nodes = flat(result.tree);
-      assert.ok(nodes.some((n) => n.kind === 'paused' || /human|Human|decision/.test(n.label)), 'the pause is in the trace');
+      assert.ok(nodes.some((n) => /human|Human|decision/.test(n.label)), 'the pause is in the trace');
+      // Once answered, the paused row says what was decided, and by whom; nothing stays paused.
+      assert.deepEqual(nodes.filter((n) => n.kind === 'paused').map((n) => n.label), []);
+      const pause = nodes.find((n) => n.id.includes('/') && n.description && new RegExp(`${decision === 'reject' ? 'rejected' : 'approved'} by alice`).test(n.description) && /paused for a human/.test(n.label));
+      assert.ok(pause, JSON.stringify(nodes.filter((n) => /HUMAN|human/.test(String(n.description) + n.label)).map((n) => [n.label, n.description, n.kind])));
+      assert.equal(pause.kind, decision === 'reject' ? 'error' : 'ok');
       assert.ok(nodes.some((n) => n.location?.uri === contractUri), 'events link to contract clauses');
       assert.equal(result.traceUris.length, 1);
       const trace = fileURLToPath(result.traceUris[0]!);

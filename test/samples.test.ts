@@ -102,6 +102,7 @@ const EXPECTED = [
   'failure-code-duplicate 340:87-340:113', //     Return error_code `URG001` (second entry)
   'hitl-needs-fallback 350:3-350:24', //          New vendor onboarding
   'hitl-needs-fallback 351:3-351:31', //          Payment to high-risk country
+  'expression-syntax 351:64-351:71', //          ,'YYY') in IN ('XXX','YYY'): a list is written [ ]
   'unrecognised-content 355:3-355:47', //         Payments above 100,000 USD also need the CTO
   'prose-rules 359:1-359:332', //                 the 331-character paragraph
   'budgets-incomplete 361:4-361:11', //           `BUDGETS`

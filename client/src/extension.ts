@@ -8,6 +8,8 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { StatusItem } from './statusItem.ts';
 import { registerHumanDecisions, registerRunAgent } from './runAgent.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
+import { registerScaffold } from './scaffold.ts';
+import { registerRuleDocs, type DocLinks } from './ruleDocs.ts';
 import { REVEAL_COMMAND, revealLocation } from './views/nodeTree.ts';
 import { DOCUMENT_KIND, type DocumentKindResult } from '../../server/src/lsp/customRequests.ts';
 
@@ -30,7 +32,7 @@ const kinds = new Map<string, { version: number; kind: Promise<DocumentKindResul
 /** Dry-run snapshots (docs/dry-run.md): the server checks them too. */
 const SNAPSHOTS: DocumentSelector = [{ pattern: '**/*.snapshot.{yaml,yml,json}' }];
 
-async function start(context: vscode.ExtensionContext, status: StatusItem): Promise<void> {
+async function start(context: vscode.ExtensionContext, status: StatusItem, links: DocLinks): Promise<void> {
   const module = context.asAbsolutePath('dist/server.cjs');
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -52,7 +54,16 @@ async function start(context: vscode.ExtensionContext, status: StatusItem): Prom
       provideDiagnostics: async (document, previousResultId, token, next) => {
         const report = await next(document, previousResultId, token);
         if (token.isCancellationRequested) throw new vscode.CancellationError();
+        // A rule code opens that rule's text, rendered (docs/vscode.md, "Rule documentation").
+        for (const d of (report as { items?: vscode.Diagnostic[] } | undefined)?.items ?? []) {
+          if (typeof d.code === 'object' && d.source === 'agents-md') d.code = { value: d.code.value, target: links.rule(String(d.code.value)) };
+        }
         return report;
+      },
+      provideHover: async (document, position, token, next) => {
+        const hover = await next(document, position, token);
+        if (!hover) return hover;
+        return new vscode.Hover(hover.contents.map((c) => (c instanceof vscode.MarkdownString ? new vscode.MarkdownString(links.hover(c.value)) : c)), hover.range);
       },
     },
   };
@@ -67,10 +78,11 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(status);
   /** The running client; commands that need the server start it. */
   const running = async (): Promise<LanguageClient> => {
-    if (!client && !starting) starting = start(context, status).finally(() => (starting = undefined));
+    if (!client && !starting) starting = start(context, status, links).finally(() => (starting = undefined));
     await starting;
     return client!;
   };
+  const links = registerRuleDocs(context, running);
   const contractKind = async (doc: vscode.TextDocument): Promise<boolean> => {
     if (!isContract(doc)) return false;
     const key = doc.uri.toString();
@@ -84,12 +96,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const updateStatus = () => void status.update(vscode.window.activeTextEditor?.document, contractKind);
   // Start the server only once a contract is open, so that activation costs nothing otherwise.
   const maybeStart = (doc: vscode.TextDocument | undefined) => {
-    if (doc && !client && !starting && (isContract(doc) || vscode.languages.match(SNAPSHOTS, doc) > 0)) starting = start(context, status).finally(() => (starting = undefined));
+    if (doc && !client && !starting && (isContract(doc) || vscode.languages.match(SNAPSHOTS, doc) > 0)) starting = start(context, status, links).finally(() => (starting = undefined));
     updateStatus();
   };
   vscode.workspace.textDocuments.forEach(maybeStart);
   registerRunAgent(context, running);
   registerSemanticDiff(context, running);
+  registerScaffold(context, running);
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(maybeStart),
     vscode.window.onDidChangeActiveTextEditor((e) => maybeStart(e?.document)),

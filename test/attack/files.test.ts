@@ -6,13 +6,13 @@
 // Run: node --import tsx --test test/attack/files.test.ts
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, openSync, closeSync, ftruncateSync, symlinkSync, writeFileSync, readFileSync, readdirSync, existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, openSync, closeSync, ftruncateSync, symlinkSync, writeFileSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliBundle, scratchFolders } from '../helpers/cli.ts';
 import { CONTRACT } from '../helpers/dryRun.ts';
 
-const cli = cliBundle('attack-files');
+const cli = cliBundle('attack-cli', true);
 const scratch = scratchFolders();
 before(() => cli.build());
 after(() => {
@@ -64,6 +64,25 @@ describe('files that never end', { concurrency: true }, () => {
       const r = await cli.run(ws, 'lint', '.');
       assert.equal(r.code, 2, `${target}: ${r.stderr}`);
       assert.match(r.stderr, /cannot be read/);
+    }
+  });
+
+  // As root every folder is readable: the CLI then runs as `nobody` (uid 65534) to meet the lock.
+  const asOther = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  test('an unreadable subfolder: lint . names it and exits 2, after linting the rest', { skip: process.platform === 'win32' && 'no POSIX permissions on this platform' }, () => {
+    const ws = scratch.workspace({ 'AGENTS.md': CONTRACT_OK, 'locked/AGENTS.md': CONTRACT_OK, 'node_modules/x/AGENTS.md': CONTRACT_OK });
+    chmodSync(ws, 0o755);
+    chmodSync(join(ws, 'locked'), 0o000);
+    chmodSync(join(ws, 'node_modules'), 0o000);
+    try {
+      const r = spawnSync(process.execPath, [cli.bin, 'lint', '.', '--format', 'json'], { cwd: ws, encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8' }, timeout: 60_000, ...asOther });
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, /locked: cannot be read \(EACCES\)/);
+      assert.doesNotMatch(r.stderr, /node_modules/, 'excluded folders are not entered');
+      assert.deepEqual((JSON.parse(r.stdout) as { file: string }[]).map((f) => f.file), ['AGENTS.md']);
+    } finally {
+      chmodSync(join(ws, 'locked'), 0o755);
+      chmodSync(join(ws, 'node_modules'), 0o755);
     }
   });
 

@@ -15,16 +15,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Range } from 'vscode-languageserver-protocol';
-import { REPO } from '../helpers/cli.ts';
+import { sharedServerBundle } from '../helpers/cli.ts';
 import { LspClient } from '../helpers/lspClient.ts';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261201);
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 6);
 const STEPS = 25;
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-fuzz-'));
-const serverPath = join(outdir, 'server.cjs');
-before(() => execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: REPO }));
-after(() => rmSync(outdir, { recursive: true, force: true }));
+const server = sharedServerBundle('attack-server');
+const serverPath = server.path;
+before(() => server.build());
 
 const PIECES = [
   '---\ncontract: true\nname: fuzz\nversion: 1.0.0\n---\n', '## AGENT_IDENTITY\n', '- **Name**: `Fuzz`\n', '- **Core Mandate**: "答复订单问题 😀"\n',

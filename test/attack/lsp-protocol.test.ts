@@ -10,18 +10,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO } from '../helpers/cli.ts';
+import { sharedServerBundle } from '../helpers/cli.ts';
 import { LspClient } from '../helpers/lspClient.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-attack-lsp-'));
-const serverPath = join(outdir, 'server.cjs');
+const server = sharedServerBundle('attack-server');
+const serverPath = server.path;
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-attack-ws-'));
 const wsUri = pathToFileURL(ws).href;
 const DOC = '---\ncontract: true\nname: x\nversion: 1.0.0\n---\n\n## AGENT_IDENTITY\n\n- **Name**: `X`\n';
 
-before(() => execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: REPO }));
+before(() => server.build());
 after(() => {
-  rmSync(outdir, { recursive: true, force: true });
   rmSync(ws, { recursive: true, force: true });
 });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { cliBundle, scratchFolders } from '../helpers/cli.ts';
 import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
 
-const cli = cliBundle('attack-terminal');
+const cli = cliBundle('attack-cli', true);
 const scratch = scratchFolders();
 before(() => cli.build());
 after(() => {

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, until,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, lineOf, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, statusBarItem, until,
   waitForSelector,
 } from './codeServer.ts';
 
@@ -79,12 +79,20 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
   assert.match(message, /10 semantic changes/);
   t.diagnostic(`screenshot: ${await screenshot(page, 'diff-view')}`);
 
-  // A change opens its place in the contract: the added gate's row is selected in the editor.
+  // A change opens its place in the contract: the cursor moves to the added gate's row. (Checking
+  // for any selected or current line passed by accident: line 1 is current before any click.)
+  const after = await readFile(join(CASE_DIR, 'after.md'), 'utf8');
+  const cursorLine = async () => Number(/Ln (\d+)/.exec(await statusBarItem(page, /Ln \d+, Col \d+/).first().innerText())?.[1]);
+  const gate = lineOf(after, '| Contract change |').line;
+  assert.notEqual(await cursorLine(), gate, 'the cursor is not on the gate before the click');
   await rows.filter({ hasText: 'Contract change' }).first().click();
-  await until('the editor selection on the added gate', async () => {
-    const selected = await page.locator('.editor-instance .monaco-editor .view-overlays .selected-text, .editor-instance .monaco-editor .view-overlays .current-line').count();
-    return selected > 0 ? true : undefined;
-  });
+  await until(`the cursor on line ${gate}, the added gate`, async () => ((await cursorLine()) === gate ? true : undefined));
+  // A removed gate's row opens the table it was removed from.
+  const table = lineOf(after, '| Scenario |').line;
+  await rows.filter({ hasText: 'New vendor' }).first().click();
+  const at = await until('the cursor moves for the removed gate', async () => { const l = await cursorLine(); return l !== gate ? l : undefined; });
+  t.diagnostic(`removed gate's row -> line ${at}; the HITL table starts at line ${table}`);
+  assert.ok(at >= table - 2 && at <= table + 8, `the removed gate's row opens the HITL table (line ${at})`);
 
   // The view's title button: VS Code's text diff of HEAD and the working copy.
   await page.locator(`${VIEW} .pane-header`).hover();

@@ -14,9 +14,13 @@ export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export type Run = CliRun;
 
-/** A CLI bundle for one test file: `build()` in `before`, `dispose()` in `after`. */
-export function cliBundle(tag: string) {
-  const tool = new CliUnderTest(tag);
+/**
+ * A CLI bundle for one test file: `build()` in `before`, `dispose()` in `after`. `shared`: one
+ * bundle for all the files of a `node --test` run that ask for the same shared tag (the attack
+ * suite's files), built by the first.
+ */
+export function cliBundle(tag: string, shared = false) {
+  const tool = new CliUnderTest(tag, shared);
   /**
    * Runs the CLI with `extra` environment variables, colour-neutral (stdout is a pipe, not a TTY).
    * The locale is neutral (`LANG=C.UTF-8`, no `LC_ALL` / `LC_MESSAGES` / `LANGUAGE`) unless
@@ -37,6 +41,15 @@ export function cliBundle(tag: string) {
     run: (cwd: string, ...args: string[]): Promise<Run> => runWithEnv(cwd, {}, ...args),
     runWithEnv,
   };
+}
+
+/**
+ * The language server's bundle shared by the files of one `node --test` run (the attack suite):
+ * `build()` in `before` (the first file builds it), then start `path` with `--stdio`.
+ */
+export function sharedServerBundle(tag: string) {
+  const tool = new CliUnderTest(tag, true, 'server');
+  return { path: tool.serverPath, build: () => tool.build() };
 }
 
 /** Temporary folders holding files; `dispose()` removes them all. */

@@ -12,12 +12,13 @@
  * when no path is given, which only earns a note.
  */
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isDynamicPattern } from 'tinyglobby';
 import { URI, Utils } from 'vscode-uri';
 import { format, type ConfigProblem, type Workspace } from '../service/index.ts';
-import { globFiles } from '../node/nodeFileSystem.ts';
+import { globFiles, unreadableFolders } from '../node/nodeFileSystem.ts';
 import { isWithin } from '../node/paths.ts';
+import './messages.ts';
 
 export interface CollectedFiles {
   /** Absolute paths, deduplicated, sorted. */
@@ -78,6 +79,8 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
       const found = isWithin(options.root, abs)
         ? (await globFiles(options.root, globs.include, globs.exclude)).filter((f) => isWithin(abs, f))
         : await globFiles(abs, globs.include, globs.exclude);
+      // A folder the scan could not enter may hold contracts: say so rather than lint less in silence.
+      for (const u of await unreadableFolders(abs, globs.exclude)) problems.push(t('cli.files.unreadable', { arg: join(arg, u.path), error: u.error }));
       if (found.length === 0) {
         const msg = t('cli.files.noContracts', { arg, globs: globs.include.join(', ') });
         (options.implicit ? notes : problems).push(msg);

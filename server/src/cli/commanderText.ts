@@ -9,6 +9,7 @@
  */
 import type { Command, Help, Option } from 'commander';
 import { displayWidth, format, wrapDisplay } from '../service/index.ts';
+import './messages.ts';
 
 const TITLES: Readonly<Record<string, string>> = { 'Usage:': 'cli.help.usage', 'Arguments:': 'cli.help.arguments', 'Options:': 'cli.help.options', 'Commands:': 'cli.help.commands' };
 

@@ -8,18 +8,19 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { alignColumns, checkExpectation, evalFigures, format, type Lang, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { alignColumns, checkExpectation, evalFigures, format, type Lang, type ModelProvider, pathDrift, type QueryReport, runMessage, type SnapshotQuery } from '../service/index.ts';
 import { globFiles } from '../node/nodeFileSystem.ts';
 import { readRunJson, runsWith, slug } from '../node/runFolder.ts';
 import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { displayPath } from './report.ts';
-import { helpAfter, withColorOptions } from './run.ts';
+import { cliModel, helpAfter, withColorOptions, withTrustOption } from './run.ts';
 import { EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { errorLine, indented, progressLine, useColor } from './terminal.ts';
 import { painter } from './format/text.ts';
 import { junitXml } from './format/junit.ts';
+import './messages.ts';
 
 
 /** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
@@ -30,6 +31,7 @@ interface EvalOptions {
   readonly json?: boolean;
   readonly format?: string;
   readonly color?: boolean;
+  readonly trustEndpoint?: string[];
 }
 
 /** Snapshot files named by the arguments: files as given, directories searched with SNAPSHOT_GLOBS; `problems` in `lang`. */
@@ -82,7 +84,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   }
 
   // Read everything first, so that the progress counter knows the total.
-  const work: { contract: LoadedContract; snapshot: Awaited<ReturnType<typeof loadSnapshot>>; file: (n: string) => string | undefined }[] = [];
+  const work: { contract: LoadedContract; snapshot: Awaited<ReturnType<typeof loadSnapshot>>; file: (n: string) => string | undefined; model: (q: SnapshotQuery) => ModelProvider }[] = [];
   for (const f of files) {
     try {
       const first = await loadSnapshot(f, cwd);
@@ -100,7 +102,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
         usage = true;
         continue;
       }
-      work.push({ contract, snapshot, file: await resourceReader(root, contract) });
+      work.push({ contract, snapshot, file: await resourceReader(root, contract), model: await cliModel(root, contract.path, o.trustEndpoint) });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       errorLine(e.text(lang));
@@ -119,7 +121,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
     const stored = storedPath(root, w.snapshot.path);
     for (const query of snap.queries) {
       if (progress) progressLine(t('run.progress', { done: done + 1, total, snapshot: shown, query: query.id }));
-      const result = await executeQuery({ root, contract: w.contract, snapshot: { ...w.snapshot, read: { ...w.snapshot.read, snapshot: snap } }, query, file: w.file, folder, traceName: uniqueTraceName(`${slug(stored)}--${slug(query.id)}`) });
+      const result = await executeQuery({ root, contract: w.contract, snapshot: { ...w.snapshot, read: { ...w.snapshot.read, snapshot: snap } }, query, file: w.file, provider: w.model(query), folder, traceName: uniqueTraceName(`${slug(stored)}--${slug(query.id)}`) });
       done++;
       const mismatches = checkExpectation(query.expect, result);
       const o = result.outcome;
@@ -179,16 +181,16 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
 
 /** Registers `eval` on the program, its help and report in `lang`. */
 export function registerEvalCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
-  const t = (id: string) => runMessage(id, {}, lang);
+  const t = (id: string) => format(id, {}, lang);
   const command = program
     .command('eval')
-    .description(t('help.eval'))
-    .usage(t('help.eval.usage'))
-    .argument('[paths...]', t('help.eval.paths'))
-    .option('--root <dir>', t('help.eval.root'))
-    .option('--json', t('help.eval.json'))
-    .addOption(new Option('--format <format>', t('help.eval.format')).choices(['text', 'json', 'junit']));
-  withColorOptions(command, lang)
-    .addHelpText('after', helpAfter('help.eval.exit-codes', lang))
+    .description(t('cli.help.eval'))
+    .usage(t('cli.help.eval.usage'))
+    .argument('[paths...]', t('cli.help.eval.paths'))
+    .option('--root <dir>', t('cli.help.eval.root'))
+    .option('--json', t('cli.help.eval.json'))
+    .addOption(new Option('--format <format>', t('cli.help.eval.format')).choices(['text', 'json', 'junit']));
+  withColorOptions(withTrustOption(command, lang), lang)
+    .addHelpText('after', helpAfter('cli.help.eval.exit-codes', lang))
     .action(guarded(setExitCode, lang, (paths: string[], options: EvalOptions) => evalCommand(paths, options, lang, setExitCode)));
 }

@@ -9,6 +9,7 @@ import { decodeText, DEFAULT_MAX_FILE_BYTES, format, type ConfigProblem, type La
 import { fileUri } from '../node/nodeFileSystem.ts';
 import { readRegularFile } from '../node/paths.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
+import './messages.ts';
 
 export interface LintRun {
   /** One report per readable file, in the order of `paths`. */

@@ -25,13 +25,14 @@ import { localiseCommander } from './commanderText.ts';
 import { EXIT } from './exitCodes.ts';
 import { registerDiffCommand } from './diff/command.ts';
 import { errorLine, guardOutput, useColor } from './terminal.ts';
-import { registerRunCommand } from './run.ts';
+import { registerRunCommand, withColorOptions } from './run.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
 import { registerReportCommand } from './workspaceReport.ts';
 import { registerExportCommand } from './export.ts';
 import { registerMcpCommand } from './mcp.ts';
 import { printStats } from './stats.ts';
+import './messages.ts';
 
 export { EXIT } from './exitCodes.ts';
 
@@ -153,11 +154,13 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
       setExitCode(await runLint(paths, { ...options, lang }));
     });
 
-  program
+  const rules = program
     .command('rules')
     .description(t('cli.rules.description'))
     .usage(t('cli.usage.rules'))
-    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(['text', 'json']).default('text'))
+    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(['text', 'json']).default('text'));
+  // The same output options as every command (docs/cli.md); the reference has no colours to turn off.
+  withColorOptions(rules, lang)
     .action((options: { format: 'text' | 'json' }) => {
       process.stdout.write(options.format === 'json' ? formatRulesJson(lang) : formatRulesText(lang));
       setExitCode(EXIT.OK);

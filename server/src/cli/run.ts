@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { format, type HumanDecision, type Lang, type ParsedContract, runMessage, type RunResult, type Snapshot } from '../service/index.ts';
+import { format, type HumanDecision, type Lang, type MessageArgs, ModelError, type ModelProvider, type ParsedContract, runMessage, type RunResult, type Snapshot, type SnapshotQuery } from '../service/index.ts';
+import { configuredModel, trustedEndpoints } from '../node/llmConfig.ts';
 import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, createRunFolder } from '../node/dryRunHost.ts';
 import { samePath } from '../node/paths.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
@@ -16,11 +17,12 @@ import { TOOL_NAME } from './meta.ts';
 import { errorLine, useColor } from './terminal.ts';
 import { EXIT, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
+import './messages.ts';
 
 
 /** Help text shown after a command's options: a blank line, then the message (exit codes). */
 export function helpAfter(id: string, lang: Lang): string {
-  return ['', runMessage(id, {}, lang)].join('\n');
+  return ['', format(id, {}, lang)].join('\n');
 }
 
 interface RunCliOptions {
@@ -32,6 +34,7 @@ interface RunCliOptions {
   readonly reject?: boolean;
   readonly realDelays?: boolean;
   readonly color?: boolean;
+  readonly trustEndpoint?: string[];
 }
 
 /** The decision `--approve` / `--reject` give to every pause, or undefined; throws on both. */
@@ -79,6 +82,7 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
     const ids = snap.queries.map((q) => q.id).join(', ');
     throw o.query !== undefined ? new InputError('run.error.no-query', { file, query: o.query, ids }) : new InputError('run.error.choose-query', { file, count: snap.queries.length, ids, tool: TOOL_NAME });
   }
+  const provider = await cliModel(root, contract.path, o.trustEndpoint);
   const folder = createRunFolder(root, query.id, cwd);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -93,6 +97,7 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
       file: await resourceReader(root, contract),
       folder,
       traceName: 'trace.jsonl',
+      provider: provider(query),
       ...(decision ? { decide: fixedDecision(decision) } : {}),
       signal: controller.signal,
       ...(o.realDelays ? { realDelays: true } : {}),
@@ -109,6 +114,25 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
 }
 
 
+/**
+ * The model of `run` and `eval`: the configuration's `model` section, its endpoint used only when
+ * the user confirmed it (docs/model-providers.md); a refusal or invalid settings are an
+ * `InputError` (exit 2) before anything runs.
+ */
+export async function cliModel(root: string, contractPath: string, flags: readonly string[] = []): Promise<(query: SnapshotQuery) => ModelProvider> {
+  try {
+    return await configuredModel(root, contractPath, process.env, trustedEndpoints(process.env, flags));
+  } catch (e) {
+    if (e instanceof ModelError && e.detail) throw new InputError(e.detail.id, e.detail.args as MessageArgs);
+    throw e;
+  }
+}
+
+/** The `--trust-endpoint <url>` option (repeatable). */
+export function withTrustOption(command: Command, lang: Lang): Command {
+  return command.option('--trust-endpoint <url>', format('cli.help.run.trust-endpoint', {}, lang), (v: string, all: string[] = []) => [...all, v]);
+}
+
 /** The `--color` / `--no-color` options, worded as `lint`'s. */
 export function withColorOptions(command: Command, lang: Lang): Command {
   return command.option('--color', format('cli.option.color', {}, lang)).option('--no-color', format('cli.option.noColor', {}, lang));
@@ -120,25 +144,26 @@ export function withColorOptions(command: Command, lang: Lang): Command {
  * codes in the help.
  */
 export function withRunOutputOptions(command: Command, help: { readonly approve: string; readonly reject: string }, lang: Lang): Command {
-  const t = (id: string) => runMessage(id, {}, lang);
+  const t = (id: string) => format(id, {}, lang);
   command
     .addOption(new Option('--approve', t(help.approve)).conflicts('reject'))
     .addOption(new Option('--reject', t(help.reject)).conflicts('approve'))
-    .option('--json', t('help.run.json'));
-  return withColorOptions(command, lang).addHelpText('after', helpAfter('help.run.exit-codes', lang));
+    .option('--json', t('cli.help.run.json'));
+  return withColorOptions(command, lang).addHelpText('after', helpAfter('cli.help.run.exit-codes', lang));
 }
 
 /** Registers `run` on the program, its help and output in `lang`. */
 export function registerRunCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
-  const t = (id: string) => runMessage(id, {}, lang);
+  const t = (id: string) => format(id, {}, lang);
   const run = program
     .command('run')
-    .description(t('help.run'))
-    .usage(t('help.run.usage'))
-    .argument('<contract>', t('help.run.contract'))
-    .requiredOption('-s, --snapshot <file>', t('help.run.snapshot'))
-    .option('-q, --query <id>', t('help.run.query'))
-    .option('--root <dir>', t('help.run.root'))
-    .option('--real-delays', t('help.run.real-delays'));
-  withRunOutputOptions(run, { approve: 'help.run.approve', reject: 'help.run.reject' }, lang).action(guarded(setExitCode, lang, (contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode)));
+    .description(t('cli.help.run'))
+    .usage(t('cli.help.run.usage'))
+    .argument('<contract>', t('cli.help.run.contract'))
+    .requiredOption('-s, --snapshot <file>', t('cli.help.run.snapshot'))
+    .option('-q, --query <id>', t('cli.help.run.query'))
+    .option('--root <dir>', t('cli.help.run.root'))
+    .option('--real-delays', t('cli.help.run.real-delays'));
+  withTrustOption(run, lang);
+  withRunOutputOptions(run, { approve: 'cli.help.run.approve', reject: 'cli.help.run.reject' }, lang).action(guarded(setExitCode, lang, (contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode)));
 }

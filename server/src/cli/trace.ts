@@ -6,10 +6,11 @@
  * Everything printed is in the display language; the traces themselves are language-neutral.
  */
 import { readRegularFile } from '../node/paths.ts';
+import { checkSignature, signaturePath, TRACE_KEY_ENV } from '../node/traceSignature.ts';
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createScriptedModel, eventsUpTo, firstDifference, forkOf, type Lang, recordedDecisions, recordedProvider, refText, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
+import { createScriptedModel, eventsUpTo, firstDifference, forkOf, format, type Lang, recordedDecisions, recordedProvider, refText, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
 import { stamp } from '../node/runFolder.ts';
 import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
@@ -20,19 +21,21 @@ import { EXIT, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { displayPath } from './report.ts';
 import { errorLine, useColor } from './terminal.ts';
+import './messages.ts';
 
 
 /** Largest trace file read (bytes). */
 const MAX_TRACE_BYTES = 256 * 1024 * 1024;
 
-async function readTrace(path: string, cwd: string): Promise<{ text: string; verdict: TraceVerification }> {
-  let text: string;
+async function readTrace(path: string, cwd: string): Promise<{ text: string; bytes: Buffer; verdict: TraceVerification }> {
+  let bytes: Buffer;
   try {
-    text = readRegularFile(path, MAX_TRACE_BYTES).toString('utf8');
+    bytes = readRegularFile(path, MAX_TRACE_BYTES);
   } catch (e) {
     throw new InputError('cli.files.unreadable', { arg: displayPath(cwd, path), error: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
-  return { text, verdict: await verifyTrace(text) };
+  const text = bytes.toString('utf8');
+  return { text, bytes, verdict: await verifyTrace(text) };
 }
 
 /** `file:line: problem` lines (the problem in `lang`). */
@@ -43,14 +46,18 @@ function problemLines(path: string, cwd: string, v: TraceVerification, lang: Lan
 async function verifyCommand(file: string, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
   const cwd = process.cwd();
   const path = resolve(cwd, file);
-  const { verdict } = await readTrace(path, cwd);
+  const { bytes, verdict } = await readTrace(path, cwd);
   const out = (s: string) => process.stdout.write(`${s}\n`);
   for (const l of problemLines(path, cwd, verdict, lang)) out(l);
+  // The keyed signature, when there is one or a key to check it with (docs/dry-run.md, "Signed traces").
+  const signature = checkSignature(path, bytes);
+  if (signature !== 'none') out(runMessage(`trace.signature.${signature}`, { file: displayPath(cwd, signaturePath(path)), env: TRACE_KEY_ENV }, lang));
+  const forged = signature === 'invalid' || signature === 'missing';
   if (verdict.torn) out(`${displayPath(cwd, path)}:${verdict.torn.line}: ${runMessage('trace.torn', verdict.torn, lang)}`);
   if (verdict.events.length === 0 && verdict.problems.length === 0) out(runMessage('trace.empty', { file: displayPath(cwd, path) }, lang));
   else if (verdict.problems.length === 0) out(runMessage('trace.intact', { file: displayPath(cwd, path), count: verdict.events.length }, lang));
   out(runMessage(verdict.complete ? 'trace.complete' : 'trace.incomplete', {}, lang));
-  setExitCode(verdict.problems.length > 0 ? EXIT.FAILED : verdict.torn || !verdict.complete ? EXIT.PARTIAL : EXIT.OK);
+  setExitCode(verdict.problems.length > 0 || forged ? EXIT.FAILED : verdict.torn || !verdict.complete ? EXIT.PARTIAL : EXIT.OK);
 }
 
 interface ShowOptions {
@@ -226,41 +233,41 @@ async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode
 
 /** Registers `trace` and its subcommands on the program, their help and output in `lang`. */
 export function registerTraceCommand(program: Command, setExitCode: (code: number) => void, lang: Lang = 'en'): void {
-  const t = (id: string) => runMessage(id, {}, lang);
-  const trace = program.command('trace').description(t('help.trace')).usage(t('help.trace.usage'));
+  const t = (id: string) => format(id, {}, lang);
+  const trace = program.command('trace').description(t('cli.help.trace')).usage(t('cli.help.trace.usage'));
   // Every subcommand takes the same output options (`--color`, `--no-color`), used or not.
   const verify = trace
     .command('verify')
-    .description(t('help.trace.verify'))
-    .usage(t('help.trace.file-usage'))
-    .argument('<trace>', t('help.trace.file'))
-    .addHelpText('after', helpAfter('help.trace.verify.exit-codes', lang));
+    .description(t('cli.help.trace.verify'))
+    .usage(t('cli.help.trace.file-usage'))
+    .argument('<trace>', t('cli.help.trace.file'))
+    .addHelpText('after', helpAfter('cli.help.trace.verify.exit-codes', lang));
   withColorOptions(verify, lang).action(guarded(setExitCode, lang, (file: string) => verifyCommand(file, lang, setExitCode)));
   const show = trace
     .command('show')
-    .description(t('help.trace.show'))
-    .usage(t('help.trace.file-usage'))
-    .argument('<trace>', t('help.trace.file'))
-    .option('--root <dir>', t('help.trace.root'))
-    .option('--prompt', t('help.trace.prompt'))
-    .option('--messages <step>', t('help.trace.messages'))
-    .option('--html <file>', t('help.trace.html'));
+    .description(t('cli.help.trace.show'))
+    .usage(t('cli.help.trace.file-usage'))
+    .argument('<trace>', t('cli.help.trace.file'))
+    .option('--root <dir>', t('cli.help.trace.root'))
+    .option('--prompt', t('cli.help.trace.prompt'))
+    .option('--messages <step>', t('cli.help.trace.messages'))
+    .option('--html <file>', t('cli.help.trace.html'));
   withColorOptions(show, lang).action(guarded(setExitCode, lang, (file: string, o: ShowOptions) => showCommand(file, o, lang, setExitCode)));
   const replay = trace
     .command('replay')
-    .description(t('help.trace.replay'))
-    .usage(t('help.trace.file-usage'))
-    .argument('<trace>', t('help.trace.file'))
-    .option('--root <dir>', t('help.trace.root'))
-    .addHelpText('after', helpAfter('help.trace.replay.exit-codes', lang));
+    .description(t('cli.help.trace.replay'))
+    .usage(t('cli.help.trace.file-usage'))
+    .argument('<trace>', t('cli.help.trace.file'))
+    .option('--root <dir>', t('cli.help.trace.root'))
+    .addHelpText('after', helpAfter('cli.help.trace.replay.exit-codes', lang));
   withColorOptions(replay, lang).action(guarded(setExitCode, lang, (file: string, o: { root?: string }) => replayCommand(file, o, lang, setExitCode)));
   const fork = trace
     .command('fork')
-    .description(t('help.trace.fork'))
-    .usage(t('help.trace.file-usage'))
-    .argument('<trace>', t('help.trace.file'))
-    .requiredOption('--at <event-id>', t('help.trace.at'))
-    .option('-s, --snapshot <file>', t('help.trace.snapshot'))
-    .option('--root <dir>', t('help.trace.root'));
-  withRunOutputOptions(fork, { approve: 'help.trace.approve', reject: 'help.trace.reject' }, lang).action(guarded(setExitCode, lang, (file: string, o: ForkOptions) => forkCommand(file, o, lang, setExitCode)));
+    .description(t('cli.help.trace.fork'))
+    .usage(t('cli.help.trace.file-usage'))
+    .argument('<trace>', t('cli.help.trace.file'))
+    .requiredOption('--at <event-id>', t('cli.help.trace.at'))
+    .option('-s, --snapshot <file>', t('cli.help.trace.snapshot'))
+    .option('--root <dir>', t('cli.help.trace.root'));
+  withRunOutputOptions(fork, { approve: 'cli.help.trace.approve', reject: 'cli.help.trace.reject' }, lang).action(guarded(setExitCode, lang, (file: string, o: ForkOptions) => forkCommand(file, o, lang, setExitCode)));
 }

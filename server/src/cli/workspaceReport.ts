@@ -13,8 +13,10 @@ import { lintFiles } from './lintFiles.ts';
 import { createNodeFileSystem, fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
 import { displayPath } from './report.ts';
+import { withColorOptions } from './run.ts';
 import { errorLine } from './terminal.ts';
 import { EXIT } from './exitCodes.ts';
+import './messages.ts';
 
 const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 type ReportFormat = (typeof FORMATS)[number];
@@ -84,14 +86,16 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
 
 export function registerReportCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
   const t = (id: string) => format(id, {}, lang);
-  program
+  const report = program
     .command('report')
     .description(t('cli.report.description'))
     .usage(t('cli.usage.lint'))
     .argument('[paths...]', t('cli.lint.paths'))
     .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
     .option('-o, --output <file>', t('cli.option.output'))
-    .option('--root <dir>', t('cli.option.root'))
+    .option('--root <dir>', t('cli.option.root'));
+  // The same output options as every command (docs/cli.md).
+  withColorOptions(report, lang)
     .addHelpText('after', ['', t('cli.report.exitCodes')].join('\n'))
     .action(async (paths: string[], options: ReportOptions) => {
       setExitCode(await runReport(paths, options, lang));

@@ -33,6 +33,38 @@ export interface DocumentKindResult {
   readonly kind: 'contract' | 'partial' | 'freeform';
 }
 
+/** Client → server: the text of a new contract (docs/vscode.md, "Getting started"), complete and linting clean. */
+export const NEW_CONTRACT = 'agentsMd/newContract';
+export interface NewContractParams {
+  /** The agent's name as the user typed it. */
+  readonly name: string;
+  readonly kind: 'read-only' | 'acting';
+}
+export interface NewContractResult {
+  /** The name as the contract writes it (snake_case), for the folder. */
+  readonly name: string;
+  readonly text: string;
+}
+
+/** Client → server: a snapshot skeleton for an open contract, one query per FAILURE_PROTOCOL entry. */
+export const NEW_SNAPSHOT = 'agentsMd/newSnapshot';
+export interface NewSnapshotParams {
+  readonly uri: string;
+}
+export interface NewSnapshotResult {
+  readonly text: string;
+}
+
+/** Client → server: a rule's own text in the user's language (docs/rules.md), for a rule code's link. */
+export const RULE_DOC = 'agentsMd/ruleDoc';
+export interface RuleDocParams {
+  readonly code: string;
+}
+export interface RuleDocResult {
+  /** Markdown; null for an unknown code. */
+  readonly markdown: string | null;
+}
+
 /** Client → server: dry-runs the contract on a snapshot (one query, or all of them). Cancellable. */
 export const RUN_AGENT = 'agentsMd/runAgent';
 export interface RunAgentParams {

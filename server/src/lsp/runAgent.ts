@@ -34,8 +34,8 @@ export interface RunAgentHost {
   readonly roots: () => readonly string[];
   /** The cached model of an open document's current version. */
   readonly model: (uri: string) => ParsedContract | undefined;
-  /** The editor's `agentsMd.model` settings for a document. */
-  readonly modelSettings: (uri: string) => Promise<ModelSettings | undefined>;
+  /** The model settings for a document as layers: its configuration file's `model`, then the editor's `agentsMd.model`. */
+  readonly modelSettings: (uri: string) => Promise<readonly (ModelSettings | undefined)[]>;
 }
 
 
@@ -109,7 +109,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
       runs.push(current);
       let provider: ModelProvider;
       try {
-        provider = createModelProvider([settings], { trusted: p.trusted, env: process.env, scripted: () => createScriptedModel(query.model), ...(p.apiKey ? { apiKey: p.apiKey } : {}) });
+        provider = createModelProvider(settings, { trusted: p.trusted, env: process.env, scripted: () => createScriptedModel(query.model), ...(p.apiKey ? { apiKey: p.apiKey } : {}) });
       } catch (e) {
         // Invalid settings or an endpoint in an untrusted workspace: said before anything runs.
         if (e instanceof ModelError) throw new ResponseError(ErrorCodes.InvalidParams, e.message);
@@ -126,6 +126,8 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
             message: runMessage('view.humanQuestion', { subject: request.subject, reason: runMessage(request.reasonId, request.reasonArgs, lang) }, lang),
             ...(range ? { location: { uri: p.uri, range } } : {}),
           }, token);
+          // Whatever the client answers (null, `APPROVE`, `maybe`) is judged by the run (docs/dry-run.md).
+          if (typeof answer !== 'object' || answer === null) return answer as unknown as HumanDecision;
           return answer.decidedBy ? { decision: answer.decision, by: answer.decidedBy } : answer.decision;
         },
         onEvent: (e) => {

@@ -5,7 +5,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   createLanguageService, diffPolicyOf, NOT_CANCELLED, type ContractDocument, nameAt, highlights, HIGHLIGHT_TYPES,
-  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText,
+  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText, ruleMarkdown,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
@@ -14,11 +14,12 @@ import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
 import { snapshotPlaces } from './snapshotRefs.ts';
-import { DOCUMENT_KIND, type DocumentKindParams, type DocumentKindResult } from './customRequests.ts';
+import { DOCUMENT_KIND, RULE_DOC, type DocumentKindParams, type DocumentKindResult, type RuleDocParams, type RuleDocResult } from './customRequests.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
+import { registerScaffold } from './scaffold.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -85,6 +86,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   // until its verdict arrives, which refreshes the diagnostics (docs/performance.md).
   const regexNow = backgroundAnalyzer(analyzeRegex, () => refreshAll());
 
+  /** The size limit of each document's settings, once known (features read it synchronously). */
+  const sizeLimits = new Map<string, number>();
   const settingsFor = (uri: string): Promise<ServerSettings> => {
     if (!configurationSupport) return Promise.resolve(DEFAULTS);
     let s = settingsCache.get(uri);
@@ -92,7 +95,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       s = connection.workspace
         .getConfiguration({ scopeUri: uri, section: 'agentsMd' })
         .then((v: Partial<ServerSettings> | null) => ({ ...DEFAULTS, ...(v ?? {}) }))
-        .catch(() => DEFAULTS);
+        .catch(() => DEFAULTS)
+        .then((settings) => (sizeLimits.set(uri, settings.maxFileBytes), settings));
       settingsCache.set(uri, s);
     }
     return s;
@@ -101,7 +105,10 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   const stateOf = (doc: TextDocument): DocState => {
     const cached = states.get(doc.uri);
     if (cached && cached.version === doc.version) return cached;
-    const state: DocState = { version: doc.version, model: service!.parse(doc.uri, doc.getText()) };
+    const text = doc.getText();
+    // Over the size limit no feature parses the document (hover, outline…: docs/robustness.md), as diagnostics do not.
+    const tooLarge = exceedsBytes(text, sizeLimits.get(doc.uri) ?? DEFAULT_MAX_FILE_BYTES) !== undefined;
+    const state: DocState = { version: doc.version, model: tooLarge ? parseContract('') : service!.parse(doc.uri, text) };
     states.set(doc.uri, state);
     return state;
   };
@@ -166,7 +173,9 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const adviceItems = settings.versionAdvice ? (advice.get(doc.uri)?.items ?? []) : [];
     return [
       ...diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, docsBase)),
-      ...adviceItems.map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),
+      // Advice for the next commit, not a problem of the text: information, so that an edit (a
+      // quick fix) that changes the contract does not add a warning (docs/vscode.md, "Version advice").
+      ...adviceItems.map((d) => toDiagnostic(localiseDiagnostic({ ...d, severity: 'info' }, lang), doc.uri, `${docsFolder}/semantic-diff.md`)),
     ];
   };
 
@@ -192,10 +201,12 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;
     },
     modelSettings: async (uri) => {
-      if (!configurationSupport) return undefined;
+      // The configuration file's `model`, then the editor's settings over it (docs/model-providers.md).
+      const fromConfig = service ? (await service.workspace.configFor(uri)).config.model : undefined;
+      if (!configurationSupport) return [fromConfig];
       const v = (await connection.workspace.getConfiguration({ scopeUri: uri, section: 'agentsMd.model' }).catch(() => null)) as Record<string, unknown> | null;
       // Unset editor settings are empty strings: they must not override the defaults.
-      return v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined;
+      return [fromConfig, v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined];
     },
   });
 
@@ -364,6 +375,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }),
   );
   registerWorkspaceSymbols(connection, () => service);
+  registerScaffold(connection, documents);
   connection.onDocumentSymbol((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.documentSymbols(contract(doc, s), { lang }, token).map(toDocumentSymbol)));
   connection.languages.semanticTokens.on((p) =>
     withDoc(p.textDocument.uri, { data: [] }, (_, s) => {
@@ -373,6 +385,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }),
   );
   connection.onRequest(DOCUMENT_KIND, (p: DocumentKindParams): DocumentKindResult => withDoc(p.uri, { kind: 'freeform' }, (_, s) => ({ kind: s.model.kind })));
+  connection.onRequest(RULE_DOC, (p: RuleDocParams): RuleDocResult => ({ markdown: ruleMarkdown(String(p?.code), lang) ?? null }));
   connection.onFoldingRanges((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.foldingRanges(contract(doc, s), {}, token).map(toFoldingRange)));
   connection.onCodeAction(async (p, token) => {
     // Fix-on-save (`editor.codeActionsOnSave: { "source.fixAll.agentsMd": "explicit" }`): the rules' safe fixes.
@@ -389,7 +402,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
       return service!.codeActions(contract(doc, s), p.range, { lang, diagnostics: refs }, token).map((a): CodeAction => ({
         title: a.title,
-        kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.Source,
+        kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : a.kind === 'refactor' ? CodeActionKind.RefactorRewrite : CodeActionKind.Source,
         diagnostics: ours.filter((d) => a.fixes.includes(String(d.code))),
         edit: { changes: { [doc.uri]: [...a.edits] } },
         ...(a.isPreferred ? { isPreferred: true } : {}),

@@ -4,7 +4,7 @@
  * rule, reading the resource files a contract names, and running one query with its trace
  * written to a run folder as the events happen (docs/dry-run.md).
  */
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
@@ -73,6 +73,8 @@ export function createRunFolder(root: string, name: string, cwd: string = root):
     if (statSync(p, { throwIfNoEntry: false })?.isDirectory() === false) throw new InputError('run.host.runsNotDirectory', { path: displayPath(cwd, p), root: displayPath(cwd, root) });
     const real = existsSync(p) ? realpathSync(p) : undefined;
     if (real !== undefined && relative(top, real).startsWith('..')) throw new InputError('run.host.runsOutside', { root: displayPath(cwd, root), target: real });
+    // A link to another folder of the workspace (a committed `runs -> ../src`) is not followed either.
+    if (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) throw new InputError('run.host.runsLink', { path: displayPath(cwd, p), target: displayPath(cwd, real ?? p) });
   }
   const folder = RunFolder.create(root, name);
   return folder;

@@ -4,7 +4,8 @@
  * through the bounded reader (regular files only, size checked first, links kept inside their
  * workspace folder) and scans are bounded walks (docs/robustness.md).
  */
-import { realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { glob } from 'tinyglobby';
 import { URI } from 'vscode-uri';
 import type { FileSystem } from '../service/index.ts';
@@ -56,6 +57,34 @@ export async function globFiles(folder: string, include: readonly string[], excl
   } catch {
     return [];
   }
+}
+
+/**
+ * The folders under `folder` that a scan could not read (permission denied…), relative to it,
+ * with the error code: the glob skips them silently, the command line reports them (exit 2,
+ * docs/cli.md). The same bounds as `globFiles`; dot folders and the folders an exclude glob
+ * names at any depth (`node_modules`, `.git`) are not entered; each real folder is entered once.
+ */
+export async function unreadableFolders(folder: string, exclude: readonly string[]): Promise<{ readonly path: string; readonly error: string }[]> {
+  const skipped = new Set(exclude.map((g) => /^\*\*\/([^/*]+)\/\*\*$/.exec(g)?.[1]).filter((n): n is string => n !== undefined));
+  const out: { path: string; error: string }[] = [];
+  const seen = new Set<string>();
+  let entered = 0;
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    const real = await realpath(dir).catch(() => undefined);
+    if (real === undefined || seen.has(real) || depth > WALK_LIMITS.depth || ++entered > WALK_LIMITS.files) return;
+    seen.add(real);
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (e) {
+      out.push({ path: relative(folder, dir) || '.', error: (e as NodeJS.ErrnoException).code ?? String(e) });
+      return;
+    }
+    for (const e of entries) if (e.isDirectory() && !e.name.startsWith('.') && !skipped.has(e.name)) await walk(join(dir, e.name), depth + 1);
+  };
+  await walk(folder, 0);
+  return out;
 }
 
 /** Creates a `FileSystem` over node:fs; `roots` gives the workspace folders (paths) that links must not leave. */

@@ -13,6 +13,7 @@
 import { closeSync, fdatasyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { eventLine, runMessage, type TraceEvent } from '../service/index.ts';
+import { TraceSigner, traceKey } from './traceSignature.ts';
 
 /** Event types after which the file is flushed to the disk. */
 const FLUSH_AFTER = new Set<TraceEvent['event_type']>(['human_input', 'task_end']);
@@ -20,11 +21,15 @@ const FLUSH_AFTER = new Set<TraceEvent['event_type']>(['human_input', 'task_end'
 /** Writes a trace file. Methods throw on I/O errors (disk full): the run ends with that error. */
 export class TraceWriter {
   private fd: number | undefined;
+  /** Signs what is written when `AGENTS_MD_TRACE_KEY` is set (traceSignature.ts). */
+  private readonly signer: TraceSigner | undefined;
 
   /** Opens (creating it and its folder) `path` for appending. */
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
     this.fd = openSync(path, 'a', 0o644);
+    const key = traceKey();
+    this.signer = key ? new TraceSigner(path, key) : undefined;
   }
 
   /** Appends raw complete lines (a fork copies the original events up to the fork point). */
@@ -33,6 +38,7 @@ export class TraceWriter {
     const bytes = Buffer.from(text, 'utf8');
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    this.signer?.update(bytes);
   }
 
   /** Appends one event as one line. */
@@ -50,5 +56,6 @@ export class TraceWriter {
       closeSync(this.fd);
       this.fd = undefined;
     }
+    this.signer?.finish();
   }
 }

@@ -29,13 +29,12 @@ export { recheckAnalyzer, analyzeWithRecheck, memoised, type RegexAnalyzer } fro
 export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './schema/sections.ts';
 export { format, type MessageArgs } from './l10n/format.ts';
-export { englishMessages, englishTemplate, duplicateMessageIds, registeredMessageSets, MESSAGE_SET_NAMES } from './l10n/registry.ts';
+export { englishMessages, englishTemplate, duplicateMessageIds, registeredMessageSets, registerMessages, MESSAGE_SET_NAMES } from './l10n/registry.ts';
 // Every owner of a message set, so that `format()` knows all of them (l10n/registry.ts).
 import './validate/messages.ts';
 import './model/relatedMessages.ts';
 import './features/messages.ts';
 import './workspace/messages.ts';
-import './l10n/cliMessages.ts';
 import './l10n/docsMessages.ts';
 import './run/llmMessages.ts';
 import './diff/messages.ts';
@@ -138,7 +137,11 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
 
 export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type ContractDocument, type DocumentFeatures, type FeatureOptions, type FixAllOptions, type ReferencesOptions, type RenameOptions } from './features/service.ts';
 export { schemaDocs, ruleDocs } from './features/hover.ts';
-export { sectionSkeleton, applyEdits, type DiagnosticRef } from './features/codeActions.ts';
+export { applyEdits, type DiagnosticRef } from './features/codeActions.ts';
+export { sectionSkeleton } from './features/snippets.ts';
+export { fence, ruleMarkdown, ruleSection } from './features/ruleDoc.ts';
+export { AGENT_KINDS, agentName, contractSkeleton, convertToContract, type AgentKind, type SkeletonOptions } from './features/scaffold.ts';
+export { snapshotSkeleton, type SnapshotSkeletonOptions } from './run/snapshotSkeleton.ts';
 export { nameAt } from './features/navigation.ts';
 export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
 export type * from './features/types.ts';

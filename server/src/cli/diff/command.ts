@@ -17,6 +17,7 @@ import { diffPolicyFor, loadVersion, type VersionSource } from '../../node/diffI
 import { guarded } from '../guarded.ts';
 import { versionLabel, type DiffReport } from './report.ts';
 import { GATES, trippedGates, type Gate } from './gates.ts';
+import '../messages.ts';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
@@ -83,21 +84,21 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
  * code. The options it shares with `lint` (format, colour) have the CLI messages' texts.
  */
 export function registerDiffCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
-  const t = (id: DiffMessageId) => diffMessage(id, {}, lang);
+  const t = (id: string) => format(id, {}, lang);
   program
     .command('diff')
-    .description(t('command.description'))
-    .usage(t('command.usage'))
-    .argument('<file>', t('command.argument.file'))
-    .argument('[after]', t('command.argument.after'))
-    .option('--against <ref>', t('command.option.against'))
-    .option('--index', t('command.option.index'))
+    .description(t('cli.help.diff.description'))
+    .usage(t('cli.help.diff.usage'))
+    .argument('<file>', t('cli.help.diff.argument.file'))
+    .argument('[after]', t('cli.help.diff.argument.after'))
+    .option('--against <ref>', t('cli.help.diff.option.against'))
+    .option('--index', t('cli.help.diff.option.index'))
     .addOption(new Option('-f, --format <format>', format('cli.option.format', {}, lang)).choices(FORMATS).default('text'))
-    .option('--fail-on <kinds>', t('command.option.failOn'), gateParser(lang))
+    .option('--fail-on <kinds>', t('cli.help.diff.option.failOn'), gateParser(lang))
     .option('--color', format('cli.option.color', {}, lang))
     .option('--no-color', format('cli.option.noColor', {}, lang))
     // A blank line, then the exit codes, after the help text (as `lint` does).
-    .addHelpText('after', ['', t('command.exitCodes')].join('\n'))
+    .addHelpText('after', ['', t('cli.help.diff.exitCodes')].join('\n'))
     .action(guarded(setExitCode, lang, async (file: string, other: string | undefined, options: Omit<DiffOptions, 'lang'>) => {
       setExitCode(await runDiff(file, other, { ...options, lang }));
     }));

@@ -13,6 +13,7 @@ import { RULES, format, localiseDiagnostic, ruleDocId, type ConfigProblem, type 
 import { fileUri, uriToPath } from '../../node/nodeFileSystem.ts';
 import { REPOSITORY_URL, ruleHelpUri, TOOL_NAME, TOOL_VERSION } from '../meta.ts';
 import type { FileReport } from '../report.ts';
+import '../messages.ts';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 export const SRCROOT = '%SRCROOT%';

@@ -5,6 +5,7 @@
  */
 import { format, localiseDiagnostic, type Severity } from '../../service/index.ts';
 import { countSeverities, displayPath, oneBased, type FileReport } from '../report.ts';
+import '../messages.ts';
 
 export interface TextOptions {
   /** Paths are shown relative to this folder. */

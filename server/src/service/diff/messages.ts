@@ -282,14 +282,6 @@ const LABELS = {
   'gate.risk': '{count} risk-increasing change(s): failing as --fail-on risk asks.',
   'gate.weakened': '{count} breaking change(s) remove or weaken a guarantee: failing as --fail-on risk asks.',
   'gate.bump': 'The declared version bump is less than the changes require: failing as --fail-on bump asks.',
-  'command.usage': '[options] <file> [after]',
-  'command.description': 'Compare two versions of a contract by meaning: which tools, pools, boundaries, HITL gates, schemas… were added, removed, changed or renamed, the impact of each (breaking, risk-increasing, risk-reducing, neutral), and the version bump they need. Formatting-only edits are no change.',
-  'command.argument.file': 'the contract (with a second file: its older version)',
-  'command.argument.after': 'the newer version, when comparing two files',
-  'command.option.against': 'compare <file> with its version at a git commit, branch or tag (HEAD, main, a1b2c3d)',
-  'command.option.index': 'compare <file> with its version in the git index (the changes not yet staged)',
-  'command.option.failOn': 'exit 1 when there are breaking changes, risk-increasing changes, or an insufficient version bump (comma-separated: breaking,risk,bump)',
-  'command.exitCodes': 'Exit codes:\n  0  compared; no change matched --fail-on (or no --fail-on given)\n  1  a change matched --fail-on\n  2  usage error, a file that cannot be read or compared, a git error\n     (not a repository, unknown ref, file not in that revision), or an internal error',
 } as const;
 
 /** Every id of the diff's messages. */

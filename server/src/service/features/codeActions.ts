@@ -6,7 +6,7 @@ import { SECTIONS, type SectionSpec } from '../schema/sections.ts';
 import { lineIndexOf } from '../model/text.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 import { locate } from '../model/locate.ts';
-import { labelOf } from './completion.ts';
+import { sectionSkeleton } from './snippets.ts';
 import { format } from '../l10n/format.ts';
 import { ruleByCode } from '../validate/catalogue.ts';
 
@@ -37,33 +37,6 @@ function endOfContent(model: ParsedContract, s: SectionModel | undefined): Posit
   const first = s ? s.startLine : 0;
   while (line > first && !idx.lineText(line).trim()) line--;
   return pos(line, idx.lineText(line).length);
-}
-
-/** A skeleton of a section, written the way the format doc recommends for it. */
-export function sectionSkeleton(spec: SectionSpec, context: { version?: string; today: string }): string {
-  const req = new Set(((spec.shape === 'array' ? (spec.schema['items'] as Record<string, unknown> | undefined)?.['required'] : spec.schema['required']) as string[] | undefined) ?? []);
-  const fields = spec.fields.filter((f) => req.has(f.key) || req.size === 0).slice(0, 6);
-  switch (spec.key) {
-    case 'failure_protocol':
-      return '- **If <condition>**: → <action> → Alert `#channel` with severity `P2` → Return error_code `E001`';
-    case 'versioning':
-      return `| Version | Date | Changed By | Key Changes |\n|---|---|---|---|\n| ${context.version ?? '1.0.0'} | ${context.today} | @you | <what changed> |`;
-    case 'tools':
-      return '### `get_something`\n\n- **Description**: <what it returns>\n- **When to use**: <questions it answers>\n- **When not to use**: <what it is not for>\n- **Side Effects**: none\n\n```yaml\ninput_schema:\n  type: object\n  properties: {}\noutput_schema:\n  type: object\n  properties: {}\n```';
-    case 'output_schema':
-      return '```yaml\ntype: object\nproperties: {}\n```';
-    case 'budgets':
-      return '- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 5m\n- **On Timeout**: <fallback>';
-    default:
-      break;
-  }
-  if (spec.shape === 'array' && spec.bullets === 'string') return '- <item>';
-  if (spec.shape === 'array') {
-    const cols = fields.length ? fields : spec.fields.slice(0, 4);
-    return `| ${cols.map(labelOf).join(' | ')} |\n|${cols.map(() => '---').join('|')}|\n| ${cols.map(() => ' ').join(' | ')} |`;
-  }
-  const bullets = (fields.length ? fields : spec.fields.slice(0, 4)).map((f) => `- **${labelOf(f)}**: `);
-  return bullets.join('\n');
 }
 
 function appendSection(model: ParsedContract, spec: SectionSpec, body: string): TextEditResult {
@@ -143,7 +116,12 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
     if (fix) out.push({ title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: fix.edits });
     out.push(...disableActions(model, d, lang));
   }
-  return out;
+  // Several diagnostics of one rule offer the same "Disable … for this file" (or line): once each.
+  const seen = new Set<string>();
+  return out.filter((a) => {
+    const key = `${a.title}\u0000${JSON.stringify(a.edits)}`;
+    return !seen.has(key) && seen.add(key);
+  });
 }
 
 /**

@@ -12,14 +12,9 @@ import { schemaDocs, type FeatureOptions } from './hover.ts';
 import type { NameKind } from '../schema/sections.ts';
 import { format } from '../l10n/format.ts';
 import { ruleDocId } from '../validate/messages.ts';
+import { labelOf, sectionSnippets, toolSnippet } from './snippets.ts';
 
 const r = (line: number, from: number, to: number): Range => ({ start: { line, character: from }, end: { line, character: to } });
-
-/** The label a field is written with in Markdown: its first alias, else its key. */
-export function labelOf(f: FieldSpec): string {
-  const aliases = (f.schema['x-aliases'] as string[] | undefined) ?? [];
-  return aliases.find((a) => /^[A-Za-z]/.test(a)) ?? f.key;
-}
 
 function fieldEntries(fields: readonly FieldSpec[], range: Range, lang: string, asYaml: boolean): CompletionEntry[] {
   return fields.map((f, i) => {
@@ -68,7 +63,26 @@ function fieldsAt(model: ParsedContract, spec: SectionSpec, line: number, sectio
 }
 
 /**
- * Completion at a position, from the model and the schemas: section titles after `## `;
+ * On an empty line: the fields of the section the line is in (as `- **Label**: ` bullets), a
+ * tool's skeleton in TOOLS, and a snippet of each section, so an empty or new contract gets help.
+ */
+function emptyLine(model: ParsedContract, position: Position, lang: string): CompletionEntry[] {
+  const section = sectionAt(model, position);
+  const spec = section?.kind === 'section' ? section.spec : undefined;
+  const range = r(position.line, position.character, position.character);
+  const present = new Set<string>(model.sections.flatMap((s) => (s.spec ? [s.spec.key] : [])));
+  const today = new Date().toISOString().slice(0, 10);
+  const own: CompletionEntry[] = [];
+  if (spec?.key === 'tools') own.push(toolSnippet(range, lang));
+  else if (spec?.shape === 'object' && section) {
+    own.push(...fieldEntries(fieldsAt(model, spec, position.line, section.startLine), range, lang, false).map((e) => ({ ...e, insertText: `- ${e.insertText}`, filterText: `- **${e.label}` })));
+  }
+  return [...own, ...sectionSnippets(present, range, lang, today)];
+}
+
+/**
+ * Completion at a position, from the model and the schemas: on an empty line, the current
+ * section's fields and a snippet per section (and for a tool); section titles after `## `;
  * field labels after `- ` (and `**Label**: ` is inserted); enum values, booleans and declared
  * names after a label or a YAML key; YAML keys inside fenced blocks; declared tools, pools and
  * entities inside backticks; `extracted_<entity>` after `{{`; rule codes in `agents-md-*` comments.
@@ -113,17 +127,22 @@ export function completion(model: ParsedContract, position: Position, options: F
 
   const section = sectionAt(model, position);
   const spec = section?.spec;
+  const inFence = section?.fences.some((f) => f.range.start.line < line && line < f.range.end.line) ?? false;
+  if (!inFence && lineText.trim() === '') return emptyLine(model, position, lang);
   if (!section || !spec) return [];
 
+  const fields = fieldsAt(model, spec, line, section.startLine);
   if ((before.match(/`/g) ?? []).length % 2 === 1) {
     // Names may be CJK (docs/localisation.md): the word before the cursor is any letters and digits.
     const word = /([\p{L}\p{N}_.-]*)$/u.exec(before)![1]!;
-    return nameEntries(model, ['tool', 'pool', 'entity', 'layer'], r(line, position.character - word.length, position.character), false, lang);
+    // After a label that refers to one kind of name (`**Requires Approval**: `), only that kind.
+    const label = /^\s*[-*+]\s+\*\*(.+?)\*\*\s*[:：]/.exec(before)?.[1];
+    const kind = label ? fieldForLabel(fields, label)?.reference : undefined;
+    return nameEntries(model, kind ? [kind] : ['tool', 'pool', 'entity', 'layer'], r(line, position.character - word.length, position.character), false, lang);
   }
 
-  const inFence = section.fences.some((f) => f.range.start.line < line && line < f.range.end.line && /^(ya?ml|json)$/i.test(f.lang));
-  const fields = fieldsAt(model, spec, line, section.startLine);
   if (inFence) {
+    if (!section.fences.some((f) => f.range.start.line < line && line < f.range.end.line && /^(ya?ml|json)$/i.test(f.lang))) return [];
     m = /^(\s*(?:-\s+)?)([\w]*)$/.exec(before);
     if (m) return fieldEntries(fields, r(line, m[1]!.length, position.character), lang, true);
     m = /^\s*(?:-\s+)?([\w]+):\s*([\w-]*)$/.exec(before);

@@ -13,6 +13,7 @@ import { lineIndexOf } from '../model/text.ts';
 import { EMPTY_FACTS } from '../validate/facts.ts';
 import { format } from '../l10n/format.ts';
 import { ruleDocId } from '../validate/messages.ts';
+import { stringify } from 'yaml';
 
 /** Options of the editor features: the display language (`en`, `zh-cn`; others are English). */
 export interface FeatureOptions {
@@ -35,9 +36,24 @@ export function schemaDocs(schema: JsonSchema, key: string | undefined, lang = '
     const d = enumDescriptions(schema, lang);
     out.push('', ...en.map((v, i) => `- \`${String(v)}\`${d[i] ? `: ${d[i]}` : ''}`));
   }
-  const ex = schema['examples'] as unknown[] | undefined;
-  if (ex?.length) out.push('', format('hover.examples', { examples: ex.slice(0, 3).map((e) => `\`${typeof e === 'string' ? e : JSON.stringify(e)}\``).join(', ') }, lang));
+  out.push(...examples(schema, lang));
   return out.join('\n');
+}
+
+/** The most lines of an example a hover shows. */
+const EXAMPLE_LINES = 14;
+
+/** Short scalar examples inline; a structured or long one as a YAML code block, as a user writes it. */
+function examples(schema: JsonSchema, lang: string): string[] {
+  const ex = (schema['examples'] as unknown[] | undefined) ?? [];
+  if (!ex.length) return [];
+  const inline = ex.every((e) => typeof e !== 'object' || e === null) && ex.slice(0, 3).every((e) => String(e).length <= 60 && !String(e).includes('\n'));
+  if (inline) return ['', format('hover.examples', { examples: ex.slice(0, 3).map((e) => `\`${String(e)}\``).join(', ') }, lang)];
+  // One item of a list is example enough; a hover is not a page.
+  const first = Array.isArray(ex[0]) && ex[0].length > 1 ? [ex[0][0]] : ex[0];
+  const lines = (typeof first === 'string' ? first : stringify(first, { lineWidth: 0 })).trimEnd().split('\n');
+  const block = lines.length > EXAMPLE_LINES ? [...lines.slice(0, EXAMPLE_LINES), '# …'] : lines;
+  return ['', format('hover.example', {}, lang), '', '```yaml', ...block, '```'];
 }
 
 /** Markdown documentation of a rule in `lang`, for hovers on codes in disable comments and diagnostics. */
@@ -124,7 +140,8 @@ export function hover(model: ParsedContract, position: Position, options: Featur
     const s = section.spec;
     const fields = s.fields.map((f) => `\`${(f.schema['x-aliases'] as string[] | undefined)?.[0] ?? f.key}\``).join(', ');
     const doc = schemaDocs(schemaAt(`/${s.key}`) ?? s.schema, undefined, lang);
-    const parts = [doc, ...(fields ? [format('hover.fields', { fields }, lang)] : []), ...(s.required ? [format('hover.requiredSection', {}, lang)] : [])];
+    const anchor = `${s.title} (${s.key})`.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-');
+    const parts = [doc, ...(fields ? [format('hover.fields', { fields }, lang)] : []), ...(s.required ? [format('hover.requiredSection', {}, lang)] : []), format('hover.sectionDocs', { section: s.title, anchor }, lang)];
     return { contents: parts.join('\n\n'), range: section.titleRange };
   }
 

@@ -14,6 +14,8 @@ export const FEATURE_MESSAGES = {
 
   'hover.labels': 'Labels: {labels}',
   'hover.examples': 'Examples: {examples}',
+  'hover.example': 'Example:',
+  'hover.sectionDocs': '[{section} in the contract format](docs/contract-format.md#{anchor})',
   'hover.fields': 'Fields: {fields}',
   'hover.requiredSection': 'Required in every contract.',
   'hover.ruleTitle': '**{code}** ({severity})',
@@ -57,6 +59,7 @@ export const FEATURE_MESSAGES = {
   'action.disableBlock': 'Disable {code} for this block',
   'action.disableLine': 'Disable {code} for this line',
   'action.disableFile': 'Disable {code} for this file',
+  'action.convertToContract': 'Convert to an AGENTS.md contract',
 
   'symbol.frontMatter': 'front matter',
 

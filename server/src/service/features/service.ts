@@ -13,6 +13,7 @@ import { completion } from './completion.ts';
 import { definition, prepareRename, references, rename } from './navigation.ts';
 import { documentSymbols, foldingRanges } from './symbols.ts';
 import { codeActions, fixAll, type DiagnosticRef } from './codeActions.ts';
+import { convertToContract } from './scaffold.ts';
 import type { CodeActionEntry, CompletionEntry, FoldingEntry, HoverResult, LocationResult, SymbolEntry, TextEditResult } from './types.ts';
 
 /** A contract as the features see it. */
@@ -83,6 +84,10 @@ export const DOCUMENT_FEATURES: DocumentFeatures = {
   documentSymbols: (d, o, t) => (t.isCancellationRequested ? [] : documentSymbols(d.model, o.lang)),
   foldingRanges: (d, _o, t) => (t.isCancellationRequested ? [] : foldingRanges(d.model)),
   // The range narrows nothing yet: the client sends the diagnostics of the range it asks about.
-  codeActions: (d, _r, o, t) => (t.isCancellationRequested ? [] : codeActions(d.model, o.diagnostics, { ...(o.lang ? { lang: o.lang } : {}), ...(o.today ? { today: o.today } : {}) })),
+  codeActions: (d, _r, o, t) => {
+    if (t.isCancellationRequested) return [];
+    const today = o.today ?? new Date().toISOString().slice(0, 10);
+    return [...codeActions(d.model, o.diagnostics, { ...(o.lang ? { lang: o.lang } : {}), today }), ...convertToContract(d.model, { today, ...(o.lang ? { lang: o.lang } : {}) })];
+  },
   fixAll: (d, o, t) => (t.isCancellationRequested ? { edits: [], fixed: [] } : fixAll(d.model, o.diagnostics)),
 };

@@ -52,16 +52,20 @@ export function traceTree(runs: readonly TraceRun[], options: TraceTreeOptions):
   };
   return runs.map((run): ViewNode => {
     const drafts: Draft[] = [];
+    // A pause once answered shows the answer (who decided what) instead of staying paused.
+    const answers = new Map(run.events.filter((e) => e.event_type === 'human_response').map((e) => [String(e.payload['input_ref']), e]));
     for (const e of run.events) {
+      const answer = e.event_type === 'human_input' ? answers.get(e.event_id) : undefined;
       describeEvent(e, lang).forEach((line, i) => {
         const id = `${run.queryId}/${e.event_id}/${i}`;
         const location = where(line.pointer);
+        const decided = answer && i === 0 ? describeEvent(answer, lang)[0] : undefined;
         const node = {
           id,
           label: line.text,
-          description: runMessage(line.label, {}, lang),
+          description: decided ? decided.text : runMessage(line.label, {}, lang),
           tooltip: `\`${e.event_type}\` · ${e.source} · ${e.timestamp}`,
-          kind: STATUS_KIND[line.status],
+          kind: STATUS_KIND[decided ? decided.status : line.status],
           ...(location ? { location } : {}),
         };
         const last = drafts[drafts.length - 1];

@@ -58,7 +58,7 @@ export interface FoldingEntry {
 /** A code action: edits to this document, linked to the diagnostics it fixes. */
 export interface CodeActionEntry {
   readonly title: string;
-  readonly kind: 'quickfix' | 'source';
+  readonly kind: 'quickfix' | 'source' | 'refactor';
   /** Codes of the diagnostics it fixes (the server matches them to the request's diagnostics). */
   readonly fixes: readonly string[];
   readonly edits: readonly TextEditResult[];

@@ -3,8 +3,9 @@
  * template with `{named}` placeholders, kept beside the feature that owns it (validate/messages.ts,
  * diff/messages.ts…), which registers it here when it loads; the registry itself imports none of
  * them, so every layer may format its own messages (ARCHITECTURE.md, layers). The service's
- * index.ts loads every owner, so that `format()`, `npm run generate` (l10n/bundle.l10n.json) and
- * test/l10n.test.ts see all of them. Adding a feature's messages is one `registerMessages` call
+ * index.ts loads every owner in the service; the `cli` set (server/src/cli/messages.ts) is loaded
+ * by the CLI and by scripts/l10nBundle.ts, so that `format()`, `npm run generate`
+ * (l10n/bundle.l10n.json) and test/l10n.test.ts see all of them. Adding a feature's messages is one `registerMessages` call
  * plus its name below and its translations in `l10n/bundle.l10n.zh-cn.json` (docs/localisation.md).
  */
 

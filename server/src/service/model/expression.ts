@@ -298,3 +298,39 @@ export function conditionExpression(text: string): Expr | undefined {
   if (!r.ok) return undefined;
   return r.expr.kind === 'path' || r.expr.kind === 'literal' || r.expr.kind === 'file' || r.expr.kind === 'list' ? undefined : r.expr;
 }
+
+/** Why a text is not an expression, and where: `[start, end)` in UTF-16 code units of the text. */
+export interface ExpressionSyntaxError {
+  readonly error: SyntaxMessage;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Comparison operators, function calls and upper-case keywords: backticked text with one of them was meant as an expression. */
+const EXPRESSION_SIGNS = /[=<>!]|\b(?:len|lower|upper|exists)\s*\(|\b(?:AND|OR|NOT|IN|MATCHES|IS)\b/;
+
+function syntaxError(text: string, from: number, to: number): ExpressionSyntaxError | undefined {
+  const r = parseExpression(text.slice(from, to));
+  if (r.ok) return undefined;
+  // From the offending token to the end of the expression; an unexpected end marks the whole of it.
+  const at = from + r.offset;
+  return at < to ? { error: r.error, start: at, end: to } : { error: r.error, start: from, end: to };
+}
+
+/**
+ * The syntax error of a condition that looks like an expression (it has an operator, a function
+ * call or an upper-case keyword) but does not parse, so that `conditionExpression` reads it as
+ * prose, which the dry run fires only by name. Enclosing backticks are skipped as there.
+ * Undefined for expressions and for text without those signs.
+ */
+export function conditionSyntaxError(text: string): ExpressionSyntaxError | undefined {
+  const m = /^(\s*`)([^`]+)`\s*$/.exec(text);
+  const [from, inner] = m ? [m[1]!.length, m[2]!] : [0, text];
+  if (!EXPRESSION_SIGNS.test(inner)) return undefined;
+  return syntaxError(text, from, from + inner.length);
+}
+
+/** The syntax error of a safety guard's `check`, which is an expression as a whole (run/verify.ts parses it as written). */
+export function checkSyntaxError(text: string): ExpressionSyntaxError | undefined {
+  return syntaxError(text, 0, text.length);
+}

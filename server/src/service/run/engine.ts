@@ -20,7 +20,7 @@ import { assembleContext, resolveTemplate, retrieve, type ResolvedFilter } from 
 import { buildSystemPrompt } from './prompt.ts';
 import { verifyOutput } from './verify.ts';
 import { messageFields, refText, withArgMessages, type MessageRef } from './runMessage.ts';
-import type { TraceRecorder } from './trace.ts';
+import { boundedTraceValue, type TraceRecorder } from './trace.ts';
 import { Finish, OUTPUT_RETRIES, type Failure, type RunOptions, type RunResult } from './runTypes.ts';
 import { RunState } from './runState.ts';
 import { applyPending, checkpoint, fire } from './humanStage.ts';
@@ -143,7 +143,7 @@ class Run extends RunState {
         total: got.total,
         matched: got.matched,
         returned: got.records.length,
-        records: got.records,
+        records: await boundedTraceValue(got.records),
         pointer: req.pointer,
         timing: { ms },
       });

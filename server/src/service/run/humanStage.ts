@@ -101,12 +101,43 @@ export function humanFailure(d: HumanDecision, subject: string, sla: string, onT
 export async function ask(s: RunState, request: HumanRequest): Promise<HumanDecision> {
   const input = await s.emit('human_input', 'human', 'pending', { kind: request.kind, subject: request.subject, ...messageFields('reason', { id: request.reasonId, args: request.reasonArgs }), sla: request.sla, on_timeout: request.onTimeout, pointer: request.pointer, ...(request.tool ? { tool: request.tool } : {}), ...(request.arguments !== undefined ? { arguments: request.arguments } : {}) });
   const asked = s.clock();
-  const answer = await s.raceCancel(s.o.decide(request));
+  let answer: unknown;
+  try {
+    answer = await s.raceCancel(s.o.decide(request));
+  } catch (e) {
+    if (e instanceof Finish) throw e;
+    // The host could not ask (the editor answered with an error): the run ends, its trace complete.
+    answer = { error: e instanceof Error ? e.message : String(e) };
+  }
   s.sim.exclude(s.clock() - asked);
-  const [decision, by] = typeof answer === 'object' && answer ? [answer.decision, answer.by] : [answer, undefined];
-  const valid: HumanDecision = decision === 'approve' || decision === 'reject' ? decision : 'timeout';
+  const valid = decisionOf(answer);
+  const by = typeof answer === 'object' && answer !== null && typeof (answer as { by?: unknown }).by === 'string' ? (answer as { by: string }).by : undefined;
   s.humanDecisions++;
+  if (valid === undefined) {
+    const error = typeof answer === 'object' && answer !== null && 'error' in answer ? String((answer as { error: unknown }).error) : undefined;
+    s.path.push('human:invalid');
+    await s.emit('human_response', 'human', 'failure', { decision: 'invalid', subject: request.subject, input_ref: input.event_id, ...(error !== undefined ? { error } : { answer: shownAnswer(answer) }) });
+    throw new Finish({ code: 'HUMAN_INVALID_ANSWER', ...(error !== undefined ? { variant: 'error', args: { subject: request.subject, detail: error } } : { args: { subject: request.subject, answer: shownAnswer(answer) } }), pointer: request.pointer });
+  }
   s.path.push(`human:${valid}`);
   await s.emit('human_response', 'human', valid === 'approve' ? 'success' : valid === 'reject' ? 'failure' : 'timeout', { decision: valid, subject: request.subject, input_ref: input.event_id, ...(by ? { decided_by: by } : {}) });
   return valid;
+}
+
+/**
+ * The decision an answer gives: `approve`, `reject` or `timeout` in any case and with spaces
+ * around, alone or as `{ decision }`; undefined for anything else (`maybe`, `null`, an error), which
+ * ends the run as `HUMAN_INVALID_ANSWER` rather than pass for silence (docs/dry-run.md).
+ */
+export function decisionOf(answer: unknown): HumanDecision | undefined {
+  const raw = typeof answer === 'object' && answer !== null ? (answer as { decision?: unknown }).decision : answer;
+  const d = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
+  return d === 'approve' || d === 'reject' || d === 'timeout' ? d : undefined;
+}
+
+/** An invalid answer as quoted in the outcome: JSON, at most 80 characters. */
+function shownAnswer(answer: unknown): string {
+  const decision = typeof answer === 'object' && answer !== null && 'decision' in answer ? (answer as { decision: unknown }).decision : answer;
+  const text = JSON.stringify(decision) ?? String(decision);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

@@ -9,6 +9,7 @@ import { registerMessages } from '../l10n/registry.ts';
 export const MODEL_MESSAGES = {
   'model.settings.invalid': 'The dry-run model settings are not valid: {problems}.',
   'model.untrusted': 'The model endpoint {endpoint} is not used in an untrusted workspace. Trust the workspace to run against it, or use the scripted model.',
+  'model.endpoint.unconfirmed': 'The model endpoint {endpoint} is named by the repository\'s configuration {config}; the API key and the prompts are sent there only when you confirm it: run with --trust-endpoint {endpoint} or add it to AGENTS_MD_TRUSTED_ENDPOINTS.',
   'model.baseUrl.invalid': 'The model base URL "{url}" is not an http:// or https:// URL.',
   'model.baseUrl.secret': 'The model base URL {url} carries credentials, a query or a fragment. Give the base URL alone, and the API key through an environment variable or VS Code\'s secret storage.',
   'model.apiKey.invalid': 'The API key contains spaces or characters that cannot be sent in an HTTP header.',

@@ -15,7 +15,7 @@ export interface OutcomeCodeSpec {
   readonly status: OutcomeStatus;
   /** Where in the pipeline it arises (docs/dry-run.md). */
   readonly stage: 'boot' | 'retrieval' | 'loop' | 'tools' | 'budgets' | 'verify' | 'human' | 'protocol' | 'model' | 'host';
-  /** One line for docs and `--help`. */
+  /** One line: the "when" of its row in docs/dry-run.md (generated, scripts/outcomeDocs.ts). */
   readonly summary: string;
   /** The message template (`outcome.<CODE>`); variants are `outcome.<CODE>.<variant>` in MESSAGES. */
   readonly message: string;
@@ -24,31 +24,32 @@ export interface OutcomeCodeSpec {
 /** The outcome codes (docs/dry-run.md "Outcome codes"). Stable: snapshots expect them by name. */
 export const OUTCOME_CODES = {
   OK: { status: 'success', stage: 'verify', summary: 'The final answer passed every check.', message: 'The answer passed every check after {steps} model steps.' },
-  CONTRACT_NOT_RUNNABLE: { status: 'failure', stage: 'boot', summary: 'The file is not a contract, or has nothing to run.', message: 'The file is not a runnable contract: {reason}.' },
+  CONTRACT_NOT_RUNNABLE: { status: 'failure', stage: 'boot', summary: 'The file is not a contract (a free-form AGENTS.md), or has nothing to run.', message: 'The file is not a runnable contract: {reason}.' },
   TRIGGER_NOT_MATCHED: { status: 'failure', stage: 'boot', summary: 'No TRIGGER intent pattern matches the query.', message: 'No intent pattern of TRIGGER matches the query.' },
-  ENTITY_MISSING: { status: 'failure', stage: 'boot', summary: 'A required entity could not be extracted from the query.', message: 'The required entity {entity} could not be extracted from the query.' },
-  MEMORY_UNAVAILABLE: { status: 'failure', stage: 'boot', summary: 'A required memory pool is unavailable (or absent from the snapshot).', message: 'The required pool {pool} is unavailable: {reason}.' },
-  MEMORY_STALE: { status: 'failure', stage: 'boot', summary: 'A required memory pool is stale (its status, or MEMORY_FRESHNESS against the snapshot clock).', message: 'The required pool {pool} is stale: {reason}.' },
-  INVALID_INPUT: { status: 'failure', stage: 'tools', summary: 'The model kept calling a tool with arguments that do not match its input_schema.', message: 'The model called {tool} with invalid arguments {count} times in a row; last: {detail}.' },
-  UNKNOWN_TOOL: { status: 'failure', stage: 'tools', summary: 'The model kept calling a tool that TOOLS does not declare.', message: 'The model called {tool}, which TOOLS does not declare, {count} times in a row.' },
-  TOOL_NOT_MOCKED: { status: 'failure', stage: 'tools', summary: 'The snapshot has no mock that answers a tool call.', message: 'The snapshot has no mock of {tool} that matches the arguments {arguments}.' },
-  TOOL_ERROR: { status: 'failure', stage: 'tools', summary: 'A tool kept failing.', message: '{tool} failed {count} times in a row; last error: {detail}.' },
-  TOOL_TIMEOUT: { status: 'failure', stage: 'tools', summary: 'A tool kept exceeding its timeout.', message: '{tool} exceeded its timeout of {limit} ms {count} times in a row.' },
-  TOOL_OUTPUT_INVALID: { status: 'failure', stage: 'tools', summary: 'A tool kept returning output that does not match its output_schema.', message: '{tool} returned output that does not match its output_schema {count} times in a row; last: {detail}.' },
-  CIRCUIT_OPEN: { status: 'failure', stage: 'tools', summary: 'The model kept calling a tool whose circuit breaker is open.', message: 'The model called {tool} {count} times in a row while its circuit breaker was open.' },
-  BUDGET_EXCEEDED: { status: 'failure', stage: 'budgets', summary: 'A budget ran out: steps, tokens or time.', message: 'A budget ran out.' },
-  LOOP_DETECTED: { status: 'failure', stage: 'loop', summary: 'The model repeated the same tool call with the same arguments.', message: 'The model called {tool} with the same arguments {count} times: stopped as a loop.' },
-  OUTPUT_FORMAT_INVALID: { status: 'failure', stage: 'verify', summary: 'The final answer is not in the format CONSTRAINTS asks for.', message: 'The final answer is not valid {format}: {detail}.' },
-  OUTPUT_SCHEMA_INVALID: { status: 'failure', stage: 'verify', summary: 'The final answer does not match OUTPUT_SCHEMA or the output_format schema.', message: 'The final answer does not match {schema}: {detail}.' },
-  SAFETY_VIOLATION: { status: 'failure', stage: 'verify', summary: 'The final answer breaks a safety guard whose check is false.', message: 'The final answer breaks the safety guard "{rule}": {check} is false.' },
-  HUMAN_REJECTED: { status: 'failure', stage: 'human', summary: 'A human rejected at a HUMAN_IN_THE_LOOP pause or a tool approval.', message: 'A human rejected "{subject}".' },
-  HUMAN_TIMEOUT: { status: 'failure', stage: 'human', summary: 'Nobody answered a pause within its SLA: no action means reject.', message: 'Nobody answered "{subject}" within {sla}: no action means reject.' },
-  ESCALATED: { status: 'failure', stage: 'human', summary: 'Nobody answered a pause within its SLA and the row says escalate.', message: 'Nobody answered "{subject}" within {sla}: escalated.' },
+  ENTITY_MISSING: { status: 'failure', stage: 'boot', summary: 'A required entity could not be extracted (or a required pool\'s filter needs one that was not).', message: 'The required entity {entity} could not be extracted from the query.' },
+  MEMORY_UNAVAILABLE: { status: 'failure', stage: 'boot', summary: 'A required pool is `unavailable` or absent from the snapshot.', message: 'The required pool {pool} is unavailable: {reason}.' },
+  MEMORY_STALE: { status: 'failure', stage: 'boot', summary: 'A required pool is `stale`, or not updated as MEMORY_FRESHNESS requires at the snapshot\'s clock.', message: 'The required pool {pool} is stale: {reason}.' },
+  INVALID_INPUT: { status: 'failure', stage: 'tools', summary: 'The model called a tool with arguments that break its `input_schema` three times in a row.', message: 'The model called {tool} with invalid arguments {count} times in a row; last: {detail}.' },
+  UNKNOWN_TOOL: { status: 'failure', stage: 'tools', summary: 'The model called a tool TOOLS does not declare three times in a row.', message: 'The model called {tool}, which TOOLS does not declare, {count} times in a row.' },
+  TOOL_NOT_MOCKED: { status: 'failure', stage: 'tools', summary: 'No mock of the snapshot answers a call.', message: 'The snapshot has no mock of {tool} that matches the arguments {arguments}.' },
+  TOOL_ERROR: { status: 'failure', stage: 'tools', summary: 'A tool failed three times in a row (no circuit breaker).', message: '{tool} failed {count} times in a row; last error: {detail}.' },
+  TOOL_TIMEOUT: { status: 'failure', stage: 'tools', summary: 'A tool exceeded its timeout three times in a row (no circuit breaker).', message: '{tool} exceeded its timeout of {limit} ms {count} times in a row.' },
+  TOOL_OUTPUT_INVALID: { status: 'failure', stage: 'tools', summary: 'A tool\'s output broke its `output_schema` three times in a row.', message: '{tool} returned output that does not match its output_schema {count} times in a row; last: {detail}.' },
+  CIRCUIT_OPEN: { status: 'failure', stage: 'tools', summary: 'The model called a tool three times in a row while its circuit breaker was open.', message: 'The model called {tool} {count} times in a row while its circuit breaker was open.' },
+  BUDGET_EXCEEDED: { status: 'failure', stage: 'budgets', summary: 'Steps, tokens or (simulated) time ran out; the message says which.', message: 'A budget ran out.' },
+  LOOP_DETECTED: { status: 'failure', stage: 'loop', summary: 'The same tool call with the same arguments, a third time.', message: 'The model called {tool} with the same arguments {count} times: stopped as a loop.' },
+  OUTPUT_FORMAT_INVALID: { status: 'failure', stage: 'verify', summary: 'The final answer is not in the `output_format`, after one correction.', message: 'The final answer is not valid {format}: {detail}.' },
+  OUTPUT_SCHEMA_INVALID: { status: 'failure', stage: 'verify', summary: 'The final answer breaks the output_format schema, OUTPUT_SCHEMA or the language constraint, after one correction.', message: 'The final answer does not match {schema}: {detail}.' },
+  SAFETY_VIOLATION: { status: 'failure', stage: 'verify', summary: 'A safety guard\'s `check` is false.', message: 'The final answer breaks the safety guard "{rule}": {check} is false.' },
+  HUMAN_REJECTED: { status: 'failure', stage: 'human', summary: 'A human rejected a HUMAN_IN_THE_LOOP pause or a tool approval.', message: 'A human rejected "{subject}".' },
+  HUMAN_TIMEOUT: { status: 'failure', stage: 'human', summary: 'Nobody answered a pause within its SLA, and no action means reject.', message: 'Nobody answered "{subject}" within {sla}: no action means reject.' },
+  HUMAN_INVALID_ANSWER: { status: 'failure', stage: 'human', summary: 'The answer to a pause was neither approve nor reject (`maybe`, `null`), or the host could not ask; `APPROVE` and ` reject ` count, whatever their case.', message: 'The answer to "{subject}" was {answer}, neither approve nor reject: the run stops rather than guess.' },
+  ESCALATED: { status: 'failure', stage: 'human', summary: 'Nobody answered a pause within its SLA, and the row says `escalate`.', message: 'Nobody answered "{subject}" within {sla}: escalated.' },
   CONDITION_FIRED: { status: 'failure', stage: 'protocol', summary: 'A FAILURE_PROTOCOL condition fired (by name, or its expression is true) and its entry ended the run.', message: 'The FAILURE_PROTOCOL condition "{condition}" applies.' },
   MODEL_UNAVAILABLE: { status: 'failure', stage: 'model', summary: 'The model provider could not be reached.', message: 'The model {provider} is unavailable: {detail}.' },
   MODEL_TIMEOUT: { status: 'failure', stage: 'model', summary: 'The model provider did not answer in time.', message: 'The model {provider} did not answer in time: {detail}.' },
-  MODEL_PROTOCOL_ERROR: { status: 'failure', stage: 'model', summary: 'The model answered something the run cannot use (or the script ran out of steps).', message: 'The model {provider} answered something unusable: {detail}.' },
-  CANCELLED: { status: 'cancelled', stage: 'host', summary: 'The run was cancelled by its host.', message: 'The run was cancelled.' },
+  MODEL_PROTOCOL_ERROR: { status: 'failure', stage: 'model', summary: 'The model answered something unusable, or the script ran out of steps.', message: 'The model {provider} answered something unusable: {detail}.' },
+  CANCELLED: { status: 'cancelled', stage: 'host', summary: 'The host cancelled the run (Ctrl-C in the CLI).', message: 'The run was cancelled.' },
 } as const satisfies Record<string, OutcomeCodeSpec>;
 
 /** An outcome code. */
@@ -64,7 +65,7 @@ export function isOutcomeCode(code: string): code is OutcomeCode {
  * of outcome messages), `snapshot.` (snapshot diagnostics), `timeline.` (the run's readable timeline,
  * one template per event kind), `feedback.` (what the model is told), `prompt.` (the generated system
  * prompt), `detail.` and `reason.` (texts that are arguments of others, kept by id in the trace),
- * `eval.`, `trace.`, `error.` and `help.` (the CLI's reports, errors and help), `host.` (reading
+ * `eval.`, `trace.` and `error.` (the CLI's reports and errors; its help texts are in cli/messages.ts), `host.` (reading
  * contracts and snapshots), `view.` (the editor's trace view).
  */
 export const MESSAGES: Readonly<Record<string, string>> = {
@@ -73,6 +74,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'outcome.BUDGET_EXCEEDED.time': 'The run took {used} ms, over its timeout of {limit} ms.',
   'outcome.protocol': '{message} FAILURE_PROTOCOL entry "{condition}" applied: error code {errorCode}.',
   'outcome.HUMAN_TIMEOUT.no-sla': 'Nobody answered "{subject}" in time: no action means reject.',
+  'outcome.HUMAN_INVALID_ANSWER.error': 'The question "{subject}" could not be asked: {detail}.',
   'outcome.ESCALATED.no-sla': 'Nobody answered "{subject}" in time: escalated.',
   'outcome.OK.unchecked': 'The answer passed every check the dry run could make after {steps} model steps; {unchecked} could not be checked.',
 
@@ -84,6 +86,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'snapshot.schema.unknown-key': '{path}: unknown key "{key}".',
   'snapshot.schema.enum': '{path}: must be one of {values}.',
   'snapshot.empty': 'The snapshot is empty: it needs at least a queries list.',
+  'snapshot.too-large.yaml': 'The YAML snapshot has {size} characters, more than the {limit} a YAML snapshot may have (YAML is slow to parse at this size); write large pools as a JSON snapshot (*.snapshot.json, up to {jsonLimit} characters).',
   'snapshot.too-large': 'The snapshot is {size} bytes, more than the {limit} bytes a snapshot may have.',
   'snapshot.step-kind': 'A model step needs exactly one of call, calls or final.',
   'snapshot.arguments-both': 'Give arguments or raw_arguments, not both.',
@@ -198,6 +201,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'detail.check-unparsable': 'the check does not parse: {error}',
   'detail.missing': 'missing {names}',
   'detail.missing-value': 'a value is missing',
+  'detail.schema-unusable': 'not checked: the schema does not compile (agents-md lint reports invalid-json-schema)',
   'detail.guard-false': '{check} is false',
   'detail.guard-false-values': '{check} is false ({values})',
   'detail.loop': 'call number {count} with the same arguments',
@@ -294,9 +298,16 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'trace.bad-checksum': 'line {line}: event {id} has checksum {actual}, expected {expected}: its content or an earlier event was changed.',
   'trace.bad-prev': 'line {line}: event {id} points to previous event {prev}, expected {expected}.',
   'trace.duplicate-id': 'line {line}: event id {id} is used twice.',
+  'trace.signature.valid': 'The signature {file} matches the key in {env}: the trace is as it was written.',
+  'trace.signature.invalid': 'The signature {file} does not match the trace and the key in {env}: the trace or its signature was changed, or another key signed it.',
+  'trace.signature.missing': 'The trace has no signature ({file}), although {env} is set: it was written without the key, or its signature was removed.',
+  'trace.signature.unchecked': 'The trace is signed ({file}); set {env} to the key to check it.',
+  'trace.duplicate-key': 'line {line}: the key "{key}" appears twice in one object (which value counts is up to the reader).',
+  'trace.too-deep': 'line {line}: nested more than {limit} levels deep; not read further.',
   'view.running': 'running…',
   'host.rootNotDirectory': '{root}: the workspace root is not an existing directory.',
   'host.runsOutside': '{root}/.agents-md/runs leads outside the workspace (to {target}): runs are not written there.',
+  'host.runsLink': '{path} is a link (to {target}): runs are written only to real folders under the workspace. Remove the link.',
   'host.runsNotDirectory': '{path} is not a folder: runs are written under {root}/.agents-md/runs only. Remove or rename it.',
   'view.cancelled': 'The run was cancelled.',
   'view.progress': '{query}: {events} events',
@@ -336,42 +347,6 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'host.outside-run-folder': '{name}: outside the run folder',
   'host.writer-closed': '{file}: the trace writer is closed',
 
-  'help.run': 'Dry-run a contract against a mocked memory snapshot: prints the run as a timeline (trigger → memory → prompt → tool calls → validation → outcome) and writes its trace to .agents-md/runs/.',
-  'help.run.usage': '[options] <contract>',
-  'help.run.contract': 'the contract file (AGENTS.md)',
-  'help.run.snapshot': 'the snapshot file (*.snapshot.yaml, *.snapshot.json)',
-  'help.run.query': 'the query of the snapshot to run (needed when it has several)',
-  'help.run.root': 'workspace root: runs are written under <root>/.agents-md/runs, resources are found from it (default: the current directory)',
-  'help.run.real-delays': "wait for the snapshot's mocked delays instead of only counting them (watch a long run unfold)",
-  'help.run.approve': "answer every human pause of the run with approve (instead of the snapshot's decisions)",
-  'help.run.reject': 'answer every human pause of the run with reject',
-  'help.run.json': 'print the result as JSON instead of the timeline',
-  'help.run.exit-codes': 'Exit codes:\n  0    the run succeeded: the answer passed every check\n  1    the run failed with an outcome code (MEMORY_UNAVAILABLE, SAFETY_VIOLATION, …)\n  2    usage error, or a contract or snapshot that cannot be read or is invalid\n  3    a FAILURE_PROTOCOL entry with a fallback answered instead\n  130  cancelled (Ctrl-C)',
-  'help.eval': 'Run every query of the snapshots found (*.snapshot.yaml, *.snapshot.yml, *.snapshot.json), check each against its expectations, and report success rate, average rounds, tokens, human-intervention rate and path drift against the previous eval run.',
-  'help.eval.usage': '[options] [paths...]',
-  'help.eval.paths': 'snapshot files or directories to search (default: .)',
-  'help.eval.root': 'workspace root: runs are written under <root>/.agents-md/runs, where the previous eval run is found (default: the current directory)',
-  'help.eval.json': 'print the report as JSON',
-  'help.eval.format': 'report format: text (default), json, or junit (JUnit XML for CI dashboards)',
-  'help.eval.exit-codes': 'Exit codes:\n  0  every query met its expectations\n  1  at least one query did not meet its expectations\n  2  usage error, or a snapshot or contract that cannot be read or is invalid (the others still run)',
-  'help.trace': 'Check, show, replay or fork the trace of a dry run (.agents-md/runs/*/trace.jsonl).',
-  'help.trace.usage': '[options] [command]',
-  'help.trace.file-usage': '[options] <trace>',
-  'help.trace.file': 'the trace file',
-  'help.trace.root': "the workspace root the trace's paths are relative to (default: the current directory)",
-  'help.trace.verify': 'Check every event of a trace: JSON shape, the link to the previous event and the checksum chain; report a torn last line apart.',
-  'help.trace.verify.exit-codes': 'Exit codes:\n  0  every event is intact and the run is complete (ends with task_end)\n  1  the trace is corrupted: a malformed line, a broken link or a wrong checksum\n  2  usage error, or the file cannot be read\n  3  every complete event is intact, but the run is incomplete: a torn last line or no task_end',
-  'help.trace.show': "Print a trace as the run's timeline.",
-  'help.trace.replay': "Re-execute a run from its trace (the recorded model answers and human decisions, the same contract and snapshot) and compare the events. An interrupted run is resumed with the snapshot's script.",
-  'help.trace.replay.exit-codes': 'Exit codes:\n  0  the replay made the same events as the trace (timestamps and timings aside)\n  1  the replay differs, or the trace is corrupted\n  2  usage error, or the trace, contract or snapshot cannot be read',
-  'help.trace.fork': "Fork a run at an event: the events up to it are kept as they are, then the run goes on with the snapshot's script and new decisions, in a new trace whose new events have their own id namespace.",
-  'help.trace.at': 'the last event kept, e.g. evt_0012',
-  'help.trace.html': 'write the run as a self-contained HTML page to this file (for CI artefacts)',
-  'help.trace.prompt': 'print the system prompt of the run instead of the timeline',
-  'help.trace.messages': 'print the messages the model was sent at this step (1, 2, …), re-executed from the trace',
-  'help.trace.snapshot': 'continue with this snapshot (e.g. a changed tool mock) instead of the recorded one',
-  'help.trace.approve': "answer every human pause after the fork point with approve (instead of the snapshot's decisions)",
-  'help.trace.reject': 'answer every human pause after the fork point with reject',
 };
 
 /** All the run's messages: every message above and each outcome code's message as `outcome.<CODE>`. */

@@ -24,13 +24,21 @@ export class SimClock {
   constructor(
     private readonly now: () => number,
     private readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>,
+    /** The run's time budget: a real wait stops just past it, where the budget check ends the run. */
+    private readonly budgetMs = Infinity,
   ) {
     this.start = now();
   }
-  async pass(ms: number, signal?: AbortSignal): Promise<void> {
-    if (ms <= 0) return;
-    if (this.sleep) await this.sleep(ms, signal);
-    else this.extra += ms;
+  /** Lets `ms` pass; true when a real wait stopped at the time budget instead (the run is then over it). */
+  async pass(ms: number, signal?: AbortSignal): Promise<boolean> {
+    if (ms <= 0) return false;
+    if (!this.sleep) {
+      this.extra += ms;
+      return false;
+    }
+    const left = Math.max(0, this.budgetMs - this.elapsed) + 1;
+    await this.sleep(Math.min(ms, left), signal);
+    return ms > left;
   }
   /** Leaves `ms` of real time out of the simulated time. */
   exclude(ms: number): void {
@@ -71,7 +79,7 @@ export class RunState {
   constructor(readonly o: RunOptions) {
     this.view = contractView(o.contract);
     this.clock = o.clock ?? Date.now;
-    this.sim = new SimClock(this.clock, o.sleep);
+    this.sim = new SimClock(this.clock, o.sleep, this.view.budgets.timeoutMs);
     this.recorder = new TraceRecorder({ now: this.clock, ...(o.onEvent ? { sink: o.onEvent } : {}), ...(o.fork ? { fork: o.fork } : {}) });
     this.redactor = new Redactor(this.view.piiFields);
     this.redactor.learn(o.query.data);

@@ -21,6 +21,12 @@ import { conditionKey } from '../model/names.ts';
 
 /** Largest snapshot read, in UTF-16 code units (a 3 × 10,000-record snapshot is about 3 MB). */
 export const MAX_SNAPSHOT_CHARS = 64 * 1024 * 1024;
+/**
+ * Largest YAML snapshot: parsing YAML with positions takes about 70 bytes of memory and 0.3 µs per
+ * byte, superlinear past a few MB (25 MB: 79 s, 1.8 GB); JSON is parsed natively (25 MB: 2 s), so
+ * large pools go in a JSON snapshot (docs/dry-run.md, "Snapshots").
+ */
+export const MAX_YAML_SNAPSHOT_CHARS = 4 * 1024 * 1024;
 /** Most diagnostics reported for one file. */
 const MAX_DIAGNOSTICS = 200;
 
@@ -239,6 +245,9 @@ function depthOver(data: unknown, limit: number): boolean {
 export function readSnapshot(text: string, options: { readonly lang?: 'yaml' | 'json'; readonly contract?: ParsedContract } = {}): SnapshotRead {
   if (text.length > MAX_SNAPSHOT_CHARS) {
     return { diagnostics: [diagnostic('too-large', 'error', { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, { size: text.length, limit: MAX_SNAPSHOT_CHARS })] };
+  }
+  if (options.lang !== 'json' && text.length > MAX_YAML_SNAPSHOT_CHARS) {
+    return { diagnostics: [diagnostic('too-large', 'error', { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, { size: text.length, limit: MAX_YAML_SNAPSHOT_CHARS, jsonLimit: MAX_SNAPSHOT_CHARS }, 'yaml')] };
   }
   const body = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
   let data: unknown;

@@ -6,7 +6,7 @@
  */
 import type { ToolCall } from './llmProvider.ts';
 import type { ToolView } from '../model/contractView.ts';
-import { findMock, schemaProblem, truncate } from './tools.ts';
+import { findMock, SCHEMA_UNUSABLE, schemaProblem, schemaUsable, truncate } from './tools.ts';
 import type { OutcomeCode } from './messages.ts';
 import { messageFields, refText, runMessage, withArgMessages, type MessageRef } from './runMessage.ts';
 import type { EventStatus } from './trace.ts';
@@ -14,6 +14,7 @@ import { canonicalJson } from '../util/canonicalJson.ts';
 import { Finish, LOOP_REPEATS, MAX_CONSECUTIVE_FAILURES, type Failure } from './runTypes.ts';
 import type { RunState } from './runState.ts';
 import { ask, checkpoint, humanFailure } from './humanStage.ts';
+import { checkBudgets } from './budgetStage.ts';
 
 /** The checks of a tool call's arguments and result, as the trace names them. */
 const INPUT_SCHEMA: MessageRef = { id: 'check.input-schema', args: {} };
@@ -63,7 +64,9 @@ export async function toolCall(s: RunState, call: ToolCall, approved: boolean): 
   }
   const problem = schemaProblem(tool.inputSchema, args);
   const inputDetail: MessageRef | undefined = problem ? { id: 'detail.schema', args: { expected: problem.expected, got: problem.got } } : undefined;
-  await s.emit('validation', 'validator', problem ? 'invalid' : 'success', { subject: tool.name, ...messageFields('check', INPUT_SCHEMA), ...(problem && inputDetail ? { ...messageFields('detail', inputDetail), expected: refText(problem.expected), got: problem.got } : {}), pointer: `${tool.pointer}/input_schema` });
+  // A schema that does not compile checks nothing: the trace says so rather than "passed".
+  const inputUnchecked = !schemaUsable(tool.inputSchema);
+  await s.emit('validation', 'validator', problem ? 'invalid' : inputUnchecked ? 'skipped' : 'success', { subject: tool.name, ...messageFields('check', INPUT_SCHEMA), ...(problem && inputDetail ? { ...messageFields('detail', inputDetail), expected: refText(problem.expected), got: problem.got } : inputUnchecked ? messageFields('detail', SCHEMA_UNUSABLE) : {}), pointer: `${tool.pointer}/input_schema` });
   if (problem && inputDetail) {
     return callFailed(s, call, tool.name, 'INVALID_INPUT', { id: 'feedback.invalid-input', args: { tool: tool.name, expected: problem.expected, got: problem.got } }, {}, 'invalid', ref, withArgMessages({}, { detail: inputDetail }), `${tool.pointer}/input_schema`);
   }
@@ -90,7 +93,8 @@ export async function toolCall(s: RunState, call: ToolCall, approved: boolean): 
   }
   const mock = findMock(s.o.query.tools[tool.name], args);
   if (!mock) throw new Finish({ code: 'TOOL_NOT_MOCKED', args: { tool: tool.name, arguments: short(args) }, pointer: tool.pointer });
-  await s.sim.pass(Math.min(mock.delayMs, tool.timeoutMs), s.o.signal);
+  // A real wait (--real-delays) stops at the time budget: the tool's answer never came.
+  if (await s.sim.pass(Math.min(mock.delayMs, tool.timeoutMs), s.o.signal)) checkBudgets(s);
   if (mock.delayMs > tool.timeoutMs) {
     breakerFailure(s, tool);
     const feedback = { id: 'feedback.tool-timeout', args: { tool: tool.name, limit: tool.timeoutMs } };
@@ -104,7 +108,8 @@ export async function toolCall(s: RunState, call: ToolCall, approved: boolean): 
   s.redactor.learn(output);
   const outProblem = schemaProblem(tool.outputSchema, output);
   const outputDetail: MessageRef | undefined = outProblem ? { id: 'detail.schema', args: { expected: outProblem.expected, got: outProblem.got } } : undefined;
-  await s.emit('validation', 'validator', outputDetail ? 'invalid' : 'success', { subject: tool.name, ...messageFields('check', OUTPUT_SCHEMA), ...(outputDetail ? messageFields('detail', outputDetail) : {}), pointer: `${tool.pointer}/output_schema` });
+  const outputUnchecked = !schemaUsable(tool.outputSchema);
+  await s.emit('validation', 'validator', outputDetail ? 'invalid' : outputUnchecked ? 'skipped' : 'success', { subject: tool.name, ...messageFields('check', OUTPUT_SCHEMA), ...(outputDetail ? messageFields('detail', outputDetail) : outputUnchecked ? messageFields('detail', SCHEMA_UNUSABLE) : {}), pointer: `${tool.pointer}/output_schema` });
   if (outputDetail) {
     breakerFailure(s, tool);
     const outcome = withArgMessages({}, { detail: outputDetail });

@@ -45,6 +45,14 @@ function describe(e: ErrorObject, data: unknown): SchemaProblem {
   return { at: e.instancePath, expected, got: valueAt(data, e.instancePath) };
 }
 
+/** The detail of a check that could not be made: the schema does not compile (lint's `invalid-json-schema`). */
+export const SCHEMA_UNUSABLE: MessageRef = { id: 'detail.schema-unusable', args: {} };
+
+/** Whether a contract schema compiles, so that a check against it means something. */
+export function schemaUsable(schema: Readonly<Record<string, unknown>> | undefined): boolean {
+  return !schema || compiledSchema(schema) !== undefined;
+}
+
 /**
  * Checks `data` against a contract schema. Undefined when it passes, or when there is no schema
  * or it does not compile (the linter reports such a schema; the run does not guess).

@@ -167,3 +167,19 @@ export function stablePayload(payload: Readonly<Record<string, unknown>>): Recor
 export function sameEvent(a: Pick<TraceEvent, 'event_type' | 'source' | 'status' | 'payload'>, b: Pick<TraceEvent, 'event_type' | 'source' | 'status' | 'payload'>): boolean {
   return a.event_type === b.event_type && a.source === b.source && a.status === b.status && canonicalJson(stablePayload(a.payload)) === canonicalJson(stablePayload(b.payload));
 }
+
+/** Longest string a trace copies; a longer one is kept by its size and hash (docs/dry-run.md, "The trace"). */
+export const TRACE_VALUE_CHARS = 65_536;
+
+/**
+ * `value` with every string longer than `TRACE_VALUE_CHARS` replaced by
+ * `{ "$omitted": { "chars": …, "sha256": … } }`, so that a 5 MB field of a record is not copied
+ * into the trace, yet the trace still tells which value it was. Values are at most 200 levels deep
+ * (snapshotValidate.ts), so the walk is bounded.
+ */
+export async function boundedTraceValue(value: unknown): Promise<unknown> {
+  if (typeof value === 'string') return value.length > TRACE_VALUE_CHARS ? { $omitted: { chars: value.length, sha256: await sha256Hex(value) } } : value;
+  if (Array.isArray(value)) return Promise.all(value.map(boundedTraceValue));
+  if (value && typeof value === 'object') return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await boundedTraceValue(v)] as const)));
+  return value;
+}

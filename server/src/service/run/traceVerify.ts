@@ -5,6 +5,13 @@
  * reported apart, the events before it stay valid. Pure; works on text of any size line by line.
  */
 import { EVENT_STATUSES, EVENT_TYPES, eventChecksum, type TraceEvent } from './trace.ts';
+import { scanJson } from '../util/jsonScan.ts';
+
+/**
+ * Deepest nesting of a trace line: a snapshot nests at most 200 levels (snapshotValidate.ts) and
+ * an event wraps its values in a few more; a deeper line is refused before anything walks it.
+ */
+const MAX_LINE_DEPTH = 256;
 
 /** One problem found in a trace, at a 1-based line. */
 export interface TraceProblem {
@@ -53,7 +60,8 @@ const encoder = new TextEncoder();
 
 /** Verifies a trace's text. Never throws. */
 export async function verifyTrace(text: string): Promise<TraceVerification> {
-  const lines = text.split('\n');
+  // A byte order mark some editors add is not part of the first event.
+  const lines = (text.startsWith('\uFEFF') ? text.slice(1) : text).split('\n');
   const last = lines.pop()!;
   const torn = last !== '' ? { line: lines.length + 1, bytes: encoder.encode(last).length } : undefined;
   const events: TraceEvent[] = [];
@@ -67,6 +75,12 @@ export async function verifyTrace(text: string): Promise<TraceVerification> {
       value = JSON.parse(lines[i]!);
     } catch (e) {
       problems.push({ line, messageId: 'trace.bad-json', args: { line, detail: String((e as Error).message).split('\n')[0]! } });
+      continue;
+    }
+    // A duplicated key would pass: the checksum covers the value JSON.parse kept, not the line.
+    const scan = scanJson(lines[i]!, MAX_LINE_DEPTH);
+    if (scan) {
+      problems.push('duplicateKey' in scan ? { line, messageId: 'trace.duplicate-key', args: { line, key: scan.duplicateKey } } : { line, messageId: 'trace.too-deep', args: { line, limit: scan.tooDeep } });
       continue;
     }
     const shape = shapeProblem(value);

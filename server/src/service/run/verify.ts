@@ -9,7 +9,7 @@ import type { ContractView } from '../model/contractView.ts';
 import type { OutcomeCode } from './messages.ts';
 import { evaluate, pathValue, showValue, type Scope } from './expression.ts';
 import { parseExpression, type Expr } from '../model/expression.ts';
-import { schemaProblem } from './tools.ts';
+import { SCHEMA_UNUSABLE, schemaProblem, schemaUsable } from './tools.ts';
 import { withArgMessages, type MessageRef } from './runMessage.ts';
 
 /** One check of the answer, for the trace. */
@@ -129,6 +129,10 @@ export function verifyOutput(text: string, view: ContractView, scope: Omit<Scope
   for (const s of schemas) {
     const p = schemaProblem(s.schema, answer);
     const detail: MessageRef | undefined = p ? { id: 'detail.schema', args: { expected: p.expected, got: p.got } } : undefined;
+    if (!detail && !schemaUsable(s.schema)) {
+      checks.push({ checkId: 'check.schema', checkArgs: { source: s.source }, status: 'skipped', detail: SCHEMA_UNUSABLE, pointer: s.pointer });
+      continue;
+    }
     checks.push({ checkId: 'check.schema', checkArgs: { source: s.source }, status: detail ? 'invalid' : 'success', ...(detail ? { detail } : {}), pointer: s.pointer });
     if (detail) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', ...withArgMessages({ schema: s.source }, { detail }), pointer: s.pointer, retryable: true } };
   }

@@ -1,4 +1,8 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import Ajv2019 from 'ajv/dist/2019.js';
+import Ajv07 from 'ajv/dist/ajv.js';
+import AjvDraft04 from 'ajv-draft-04';
+import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { Lru } from '../util/lru.ts';
@@ -20,11 +24,35 @@ const re2RegExp = Object.assign(
   { code: 'RE2JS' },
 );
 
-function createAjv(verbose = false): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, verbose, strict: false, allowUnionTypes: true, validateSchema: false, code: { regExp: re2RegExp } });
-  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+/** The drafts a user-written schema may name in `$schema` (docs/contract-format.md), each with its own ajv class. */
+type Draft = '2020-12' | '2019-09' | 'draft-07' | 'draft-04';
+
+function createAjv(verbose = false, draft: Draft = '2020-12'): Ajv2020 {
+  const options = { allErrors: true, verbose, strict: false, allowUnionTypes: true, validateSchema: false, code: { regExp: re2RegExp } } as const;
+  const ajv = draft === '2019-09' ? new Ajv2019(options) : draft === 'draft-07' ? new Ajv07(options) : draft === 'draft-04' ? new AjvDraft04(options) : new Ajv2020(options);
+  // The draft-07 class reads draft-06 schemas too, once it knows their meta-schema.
+  if (draft === 'draft-07') ajv.addMetaSchema(draft06MetaSchema);
+  (addFormats as unknown as (a: typeof ajv) => void)(ajv);
   ajv.addVocabulary(VOCABULARY);
-  return ajv;
+  return ajv as Ajv2020;
+}
+
+/** The draft a schema's `$schema` names: 2020-12 when it names none; undefined for an unknown one. */
+function draftOf(schema: object): Draft | undefined {
+  const id = (schema as { $schema?: unknown }).$schema;
+  if (id === undefined) return '2020-12';
+  if (typeof id !== 'string') return undefined;
+  const m = /^https?:\/\/json-schema\.org\/(?:draft-(0[467])\/schema|draft\/(2019-09|2020-12)\/schema)#?$/.exec(id);
+  if (!m) return undefined;
+  return m[2] ? (m[2] as Draft) : m[1] === '04' ? 'draft-04' : 'draft-07';
+}
+
+const userAjv = new Map<Draft, Ajv2020>();
+/** The ajv instance for a user-written schema's draft (created on first use). */
+function ajvFor(draft: Draft): Ajv2020 {
+  let a = userAjv.get(draft);
+  if (!a) userAjv.set(draft, (a = createAjv(false, draft)));
+  return a;
 }
 
 // `verbose` keeps the offending value and its schema on each error: messages quote the value and the schema's example.
@@ -39,7 +67,6 @@ export function validateContractData(data: unknown): readonly ErrorObject[] {
   return contractValidator.errors ?? [];
 }
 
-const metaAjv = createAjv();
 /**
  * A problem of a user-written JSON Schema: where (JSON Pointer inside the schema, '' for its root)
  * and the meta-schema error, or `notObject` (neither an object nor a boolean), or the compiler's
@@ -48,7 +75,9 @@ const metaAjv = createAjv();
 export type SchemaProblem =
   | { readonly path: string; readonly error: ErrorObject }
   | { readonly path: ''; readonly notObject: true }
-  | { readonly path: ''; readonly compileError: string };
+  | { readonly path: string; readonly compileError: string }
+  /** `$schema` names a draft we do not know, or `"$ref": "#"` loops back to the root (`refLoop`). */
+  | { readonly path: string; readonly variant: 'unknownDraft' | 'refLoop'; readonly detail: string };
 
 const schemaChecks = new Lru<string, SchemaProblem[]>(500);
 
@@ -69,6 +98,9 @@ function checkJsonSchemaUncached(schema: unknown): SchemaProblem[] {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return typeof schema === 'boolean' ? [] : [{ path: '', notObject: true }];
   }
+  const draft = draftOf(schema);
+  if (!draft) return [{ path: '/$schema', variant: 'unknownDraft', detail: JSON.stringify((schema as { $schema?: unknown }).$schema) }];
+  const metaAjv = ajvFor(draft);
   const ok = metaAjv.validateSchema(schema as JsonSchema as object);
   if (!ok) {
     // The most specific error first: anyOf/oneOf wrap the errors of their branches.
@@ -81,7 +113,8 @@ function checkJsonSchemaUncached(schema: unknown): SchemaProblem[] {
   } catch (e) {
     return [{ path: '', compileError: String((e as Error).message).split('\n')[0]! }];
   }
-  return [];
+  const loop = selfReferenceLoop(schema);
+  return loop === undefined ? [] : [{ path: `${loop}/$ref`, variant: 'refLoop', detail: '#' }];
 }
 
 const compiled = new WeakMap<object, ValidateFunction | null>();
@@ -95,13 +128,38 @@ export function compiledSchema(schema: object): ValidateFunction | undefined {
   let v = compiled.get(schema);
   if (v === undefined) {
     try {
-      v = metaAjv.compile(schema);
+      const draft = draftOf(schema);
+      v = draft && selfReferenceLoop(schema) === undefined ? ajvFor(draft).compile(schema) : null;
     } catch {
       v = null;
     }
     compiled.set(schema, v);
   }
   return v ?? undefined;
+}
+
+/**
+ * Where a schema refers to its root again before any keyword that moves into the value
+ * (`{ "$ref": "#" }`, `{ "allOf": [{ "$ref": "#" }] }`): checking a value would recurse forever
+ * (a `RangeError` in ajv). The pointer of that `$ref`, or undefined.
+ */
+function selfReferenceLoop(schema: object, at = ''): string | undefined {
+  const s = schema as Record<string, unknown>;
+  if (s['$ref'] === '#') return at;
+  for (const key of ['allOf', 'anyOf', 'oneOf']) {
+    const list = s[key];
+    if (!Array.isArray(list)) continue;
+    for (const [i, sub] of list.entries()) {
+      const hit = sub && typeof sub === 'object' ? selfReferenceLoop(sub as object, `${at}/${key}/${i}`) : undefined;
+      if (hit !== undefined) return hit;
+    }
+  }
+  for (const key of ['not', 'if', 'then', 'else']) {
+    const sub = s[key];
+    const hit = sub && typeof sub === 'object' ? selfReferenceLoop(sub as object, `${at}/${key}`) : undefined;
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
 }
 
 /** Validates data against an already valid JSON Schema (used for examples). */

@@ -11,6 +11,7 @@ import { TOOLS_RULES } from './rules/tools.ts';
 import { OUTPUT_SCHEMA_RULES } from './rules/output-schema.ts';
 import { FAILURE_PROTOCOL_RULES } from './rules/failure-protocol.ts';
 import { HUMAN_IN_THE_LOOP_RULES } from './rules/human-in-the-loop.ts';
+import { EXPRESSION_RULES } from './rules/expressions.ts';
 import { BUDGETS_RULES } from './rules/budgets.ts';
 import { COMPLIANCE_RULES } from './rules/compliance.ts';
 import { RESOURCES_RULES } from './rules/resources.ts';
@@ -26,7 +27,7 @@ import { PROVIDERS_RULES } from './rules/providers.ts';
 export const RULES: readonly Rule[] = [
   ...DOCUMENT_RULES, ...VERSIONING_RULES, ...AGENT_IDENTITY_RULES, ...MEMORY_CONTRACT_RULES, ...MEMORY_POLICY_RULES,
   ...MEMORY_FRESHNESS_RULES, ...MEMORY_REQUIREMENTS_RULES, ...TRIGGER_RULES, ...TOOLS_RULES, ...OUTPUT_SCHEMA_RULES, ...PROVIDERS_RULES,
-  ...FAILURE_PROTOCOL_RULES, ...HUMAN_IN_THE_LOOP_RULES, ...BUDGETS_RULES, ...COMPLIANCE_RULES, ...RESOURCES_RULES, ...WORKSPACE_RULES, ...READABILITY_RULES,
+  ...FAILURE_PROTOCOL_RULES, ...HUMAN_IN_THE_LOOP_RULES, ...EXPRESSION_RULES, ...BUDGETS_RULES, ...COMPLIANCE_RULES, ...RESOURCES_RULES, ...WORKSPACE_RULES, ...READABILITY_RULES,
 ];
 
 const byCode = new Map(RULES.map((r) => [r.code, r]));

@@ -23,8 +23,8 @@ export const hitlNeedsFallback: Rule = {
   description: 'A human gate that nobody answers is a "ghost approval": the request waits, then what? Each scenario needs a FAILURE_PROTOCOL entry that says what happens when the human does not act in time (by default "no action means reject"). An entry covers a scenario when its `**Scenario**:` field names it, or when its condition contains the scenario\'s name.',
   source: 'docs/contract-format.md §9, HUMAN_IN_THE_LOOP; docs/dry-run.md §3',
   messages: {
-    default: 'HITL scenario "{scenario}" has no FAILURE_PROTOCOL fallback. Add an entry such as "- **If {scenario} gets no sign-off within {sla}**: → Auto-reject".',
-    noSla: 'HITL scenario "{scenario}" has no FAILURE_PROTOCOL fallback (and no SLA). Add an entry such as "- **If {scenario} gets no sign-off in time**: → Auto-reject".',
+    default: 'HITL scenario "{scenario}" has no FAILURE_PROTOCOL fallback. Add an entry such as "If {scenario} gets no sign-off within {sla}: → Auto-reject".',
+    noSla: 'HITL scenario "{scenario}" has no FAILURE_PROTOCOL fallback (and no SLA). Add an entry such as "If {scenario} gets no sign-off in time: → Auto-reject".',
   },
   examples: {
     bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL}\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to \`template_response.md\` → Return error_code \`FMT001\`\n`,

@@ -11,8 +11,8 @@ export const writeRoleUnauthorized: Rule = {
   description: 'Each role allowed to write a memory layer must be authorised by the identity section. List the roles under `**Authorized Writers**` in AGENT_IDENTITY; the agent\'s own name and the roles in the config file\'s `roles` (default `System`, `System Auto`, `Human`) are always authorised. Roles are split on `,` `+` `、` `/`, and qualifiers in parentheses are dropped: `FinanceBot (Auto), Human (Override)` names `FinanceBot` and `Human`.',
   source: 'docs/contract-format.md §9, MEMORY_CONTRACT',
   messages: {
-    default: 'Role "{role}" may write {layer} but AGENT_IDENTITY does not authorise it. Add it to **Authorized Writers**.',
-    agent: 'Role "{role}" (an agent declared in {uri}) may write {layer} but AGENT_IDENTITY does not authorise it. Add it to **Authorized Writers**.',
+    default: 'Role "{role}" may write {layer} but AGENT_IDENTITY does not authorise it. Add it to "Authorized Writers".',
+    agent: 'Role "{role}" (an agent declared in {uri}) may write {layer} but AGENT_IDENTITY does not authorise it. Add it to "Authorized Writers".',
   },
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Authorized Writers**: Human Reviewer\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Cognitive Fact | ProcurementAnalyzer | BudgetBot (Auto), Human (Override) | 30 days |\n`,

@@ -55,7 +55,7 @@ export const invalidJsonSchema: Rule = {
   code: 'invalid-json-schema',
   severity: 'error',
   summary: 'Tool schemas, OUTPUT_SCHEMA and output-format constraint schemas are valid JSON Schemas.',
-  description: 'The schemas are checked against the JSON Schema 2020-12 meta-schema and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
+  description: 'The schemas are checked against the meta-schema of the draft their `$schema` names (draft-04, -06, -07, 2019-09; 2020-12 when they name none) and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
   source: 'docs/contract-format.md §9, CONSTRAINTS and OUTPUT_SCHEMA',
   messages: {
     default: 'Not a valid JSON Schema at {path}: {detail}.',
@@ -69,6 +69,8 @@ export const invalidJsonSchema: Rule = {
     minItems: 'Not a valid JSON Schema at {path}: must have at least {limit} items.',
     pattern: 'Not a valid JSON Schema at {path}: must match the pattern {pattern}.',
     format: 'Not a valid JSON Schema at {path}: must be a valid {format}.',
+    unknownDraft: 'Not a valid JSON Schema at {path}: {detail} is not a draft agents-md knows; use draft-04, draft-06, draft-07, 2019-09 or 2020-12.',
+    refLoop: 'Not a valid JSON Schema at {path}: "$ref": "{detail}" refers back to the whole schema before checking anything, so a value can never be checked.',
   },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: numbr\n\`\`\`\n`,
@@ -94,7 +96,7 @@ export const invalidJsonSchema: Rule = {
         if (!span) continue;
         const path = problem.path || '/';
         // The same variants as rule `schema`, so that meta-schema errors translate as whole messages.
-        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : { args: { path, detail: problem.compileError } };
+        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : 'variant' in problem ? { variant: problem.variant, args: { path, detail: problem.detail } } : { args: { path, detail: problem.compileError } };
         yield { code: 'invalid-json-schema', range: span.value, args: m.args, ...(m.variant ? { variant: m.variant } : {}) };
       }
     }
@@ -139,9 +141,9 @@ export const toolDescriptionUsage: Rule = {
   description: 'A tool described only as "Look up order information" got called for a refund question and the model improvised from an unrelated result. Say what the tool is for and what it is not for (or write `**When to use**` and `**When not to use**`).',
   source: 'docs/contract-format.md §9, TOOLS',
   messages: {
-    default: 'Tool "{tool}" does not say when to use it and when not to. Add **When to use** and **When not to use**.',
-    notUse: 'Tool "{tool}" does not say when not to use it. Add **When not to use**.',
-    use: 'Tool "{tool}" does not say when to use it. Add **When to use**.',
+    default: 'Tool "{tool}" does not say when to use it and when not to. Add "When to use" and "When not to use".',
+    notUse: 'Tool "{tool}" does not say when not to use it. Add "When not to use".',
+    use: 'Tool "{tool}" does not say when to use it. Add "When to use".',
   },
   examples: {
     bad: TOOL('### `get_order_status`\n\n- **Description**: Look up order information.\n'),
@@ -197,8 +199,8 @@ export const toolNeedsApproval: Rule = {
   description: 'Sensitive tool calls need an approval flag: sending messages, changing data, deleting resources must stop and ask first. Declare `side_effects` (none, read, write, external) on every tool whose name suggests a write, and set `requires_approval: true` on write and external tools (or list them in BUDGETS `requires_approval`).',
   source: 'docs/contract-format.md §9, TOOLS',
   messages: {
-    default: 'Tool "{tool}" has {effects} side effects but does not require approval. Set **Requires Approval**: true.',
-    undeclared: 'Tool "{tool}" sounds like it changes something but declares no side effects. Set **Side Effects** (none, read, write or external).',
+    default: 'Tool "{tool}" has {effects} side effects but does not require approval. Set "Requires Approval" to true.',
+    undeclared: 'Tool "{tool}" sounds like it changes something but declares no side effects. Set "Side Effects" (none, read, write or external).',
   },
   examples: {
     bad: TOOL('### `send_vendor_email`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n'),
@@ -230,7 +232,7 @@ export const toolWriteSafety: Rule = {
   summary: 'A tool that writes is idempotent or has a rollback.',
   description: 'Every write operation is confirmed twice and designed to be rolled back. A retried call that is neither idempotent nor reversible duplicates payments, messages and records.',
   source: 'docs/contract-format.md §9, TOOLS',
-  messages: { default: 'Tool "{tool}" writes but is neither idempotent nor reversible. Set **Idempotent**: true or describe the **Rollback**.' },
+  messages: { default: 'Tool "{tool}" writes but is neither idempotent nor reversible. Set "Idempotent" to true or describe the "Rollback".' },
   examples: {
     bad: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n'),
     good: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n- **Rollback**: `cancel_purchase_order` with the returned id\n'),

@@ -1,0 +1,57 @@
+/**
+ * Rule codes and doc links lead to rendered text (docs/vscode.md, "Rule documentation"): a rule
+ * code in a problem opens that rule's own text, in the user's language, in the Markdown preview;
+ * a hover's link to the format doc opens the doc shipped with the extension in the preview.
+ * VS Code opens a diagnostic's code link with its opener, which runs no commands: the links go
+ * through the extension's URI handler instead (`<scheme>://<extension id>/rule?code=…`).
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node.js';
+import { RULE_DOC, type RuleDocResult } from '../../server/src/lsp/customRequests.ts';
+
+/** The virtual documents of single rules: `agents-md-rule:/<code>.md`. */
+const RULE_SCHEME = 'agents-md-rule';
+/** Docs the extension ships that hovers link to (.vscodeignore). */
+const SHIPPED_DOCS = new Set(['contract-format.md', 'dry-run.md', 'semantic-diff.md', 'localisation.md', 'rules.md']);
+
+export interface DocLinks {
+  /** A link target that opens the rule's text, for a code's link in a problem. */
+  rule(code: string): vscode.Uri;
+  /** Hover Markdown with its links to `docs/…` made to open the rendered docs. */
+  hover(markdown: string): string;
+}
+
+export function registerRuleDocs(context: vscode.ExtensionContext, client: () => Promise<LanguageClient>): DocLinks {
+  const base = `${vscode.env.uriScheme}://${context.extension.id}`;
+  const openRule = (code: string) => vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.from({ scheme: RULE_SCHEME, path: `/${code}.md` }));
+  const openDoc = (file: string, fragment: string) => {
+    if (!SHIPPED_DOCS.has(file)) return;
+    const uri = vscode.Uri.joinPath(context.extensionUri, 'docs', file).with({ fragment });
+    return vscode.commands.executeCommand('markdown.showPreview', uri);
+  };
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(RULE_SCHEME, {
+      provideTextDocumentContent: async (uri) => {
+        const code = uri.path.replace(/^\//, '').replace(/\.md$/, '');
+        const r = await (await client()).sendRequest<RuleDocResult>(RULE_DOC, { code });
+        return r.markdown ?? '';
+      },
+    }),
+    vscode.window.registerUriHandler({
+      handleUri: (uri) => {
+        const q = new URLSearchParams(uri.query);
+        if (uri.path === '/rule' && q.get('code')) return void openRule(q.get('code')!);
+        if (uri.path === '/doc' && q.get('file')) return void openDoc(q.get('file')!, q.get('fragment') ?? '');
+      },
+    }),
+    vscode.commands.registerCommand('agentsMd.openRule', (code: string) => openRule(code)),
+  );
+  return {
+    rule: (code) => vscode.Uri.parse(`${base}/rule?code=${encodeURIComponent(code)}`),
+    hover: (markdown) =>
+      markdown.replace(/\]\((?:[^)\s]*\/)?docs\/(?:zh-cn\/)?([\w.-]+\.md)(?:#([^)\s]*))?\)/g, (all, file: string, fragment: string | undefined) => {
+        if (file === 'rules.md' && fragment) return `](${base}/rule?code=${encodeURIComponent(fragment)})`;
+        return SHIPPED_DOCS.has(file) ? `](${base}/doc?file=${encodeURIComponent(file)}&fragment=${encodeURIComponent(fragment ?? '')})` : all;
+      }),
+  };
+}

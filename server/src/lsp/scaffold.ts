@@ -1,0 +1,22 @@
+/**
+ * The skeletons behind the client's "New AGENTS.md contract" and "New snapshot for this contract"
+ * commands (docs/vscode.md, "Getting started"): the service writes them, the client writes the files.
+ */
+import { ResponseError, ErrorCodes, type Connection, type TextDocuments } from 'vscode-languageserver/node.js';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { AGENT_KINDS, agentName, contractSkeleton, parseContract, snapshotSkeleton } from '../service/index.ts';
+import { NEW_CONTRACT, NEW_SNAPSHOT, type NewContractParams, type NewContractResult, type NewSnapshotParams, type NewSnapshotResult } from './customRequests.ts';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function registerScaffold(connection: Connection, documents: TextDocuments<TextDocument>): void {
+  connection.onRequest(NEW_CONTRACT, (p: NewContractParams): NewContractResult => {
+    if (typeof p?.name !== 'string' || !AGENT_KINDS.includes(p.kind)) throw new ResponseError(ErrorCodes.InvalidParams, NEW_CONTRACT);
+    return { name: agentName(p.name), text: contractSkeleton({ name: p.name, kind: p.kind, today: today() }) };
+  });
+  connection.onRequest(NEW_SNAPSHOT, (p: NewSnapshotParams): NewSnapshotResult => {
+    const text = documents.get(p?.uri)?.getText();
+    if (text === undefined) throw new ResponseError(ErrorCodes.InvalidParams, String(p?.uri));
+    return { text: snapshotSkeleton(parseContract(text), { today: today() }) };
+  });
+}

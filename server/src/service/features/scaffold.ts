@@ -1,0 +1,248 @@
+/**
+ * A way into the format (docs/vscode.md, "Getting started"): the skeleton of a new contract, and
+ * the edits that turn a free-form AGENTS.md into one. The skeleton is complete and lints clean
+ * (test/scaffold.test.ts), so a user starts from no problems and renames the placeholders
+ * (`records`, `lookup_record`) with F2. Labels stay canonical English, as in every inserted text.
+ */
+import type { ParsedContract } from '../parse/parseContract.ts';
+import type { CodeActionEntry } from './types.ts';
+import { lineIndexOf } from '../model/text.ts';
+import { format } from '../l10n/format.ts';
+import { SECTIONS } from '../schema/sections.ts';
+
+/** What the agent may do: answer from its memory only, or also change something after a human approved it. */
+export const AGENT_KINDS = ['read-only', 'acting'] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+export interface SkeletonOptions {
+  /** The agent's name as typed; made a snake_case identifier (`agentName`). */
+  readonly name: string;
+  readonly kind: AgentKind;
+  /** Today's date (YYYY-MM-DD) for the first audit row. */
+  readonly today: string;
+}
+
+/** A snake_case identifier from what a user typed ("Order Helper" → `order_helper`); `my_agent` when nothing is left. */
+export function agentName(input: string): string {
+  const words = input
+    .normalize('NFKD')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const name = words.join('_').replace(/^[0-9_]+/, '');
+  return name || 'my_agent';
+}
+
+const READ_TOOL = `### \`lookup_record\`
+
+- **Description**: Returns one record by its id.
+- **When to use**: The query names a record id and the answer needs the record's details.
+- **When not to use**: Do not call it to search; retrieve from the records pool first.
+- **Side Effects**: read
+- **Idempotent**: true
+- **Timeout**: 10s
+
+\`\`\`yaml
+input_schema:
+  type: object
+  required: [record_id]
+  properties:
+    record_id: { type: string, minLength: 1, maxLength: 64 }
+output_schema:
+  type: object
+  required: [record_id, status]
+  properties:
+    record_id: { type: string }
+    status: { type: string }
+\`\`\``;
+
+const WRITE_TOOL = `### \`update_record\`
+
+- **Description**: Sets the status of one record after a reviewer approved the change.
+- **When to use**: A reviewer approved a change of a record's status.
+- **When not to use**: Never call it without an approval or to answer a question.
+- **Side Effects**: write
+- **Requires Approval**: true
+- **Idempotent**: false
+- **Rollback**: Restore the previous status with the returned revision id
+- **Timeout**: 30s
+
+\`\`\`yaml
+input_schema:
+  type: object
+  required: [record_id, status]
+  properties:
+    record_id: { type: string, minLength: 1, maxLength: 64 }
+    status: { type: string, minLength: 1, maxLength: 64 }
+output_schema:
+  type: object
+  required: [revision_id]
+  properties:
+    revision_id: { type: string }
+\`\`\``;
+
+/** The H2 sections of a skeleton, in the format doc's order, without those `skip` names by title. */
+export function skeletonSections(o: SkeletonOptions, skip: ReadonlySet<string> = new Set()): string {
+  const name = agentName(o.name);
+  const acting = o.kind === 'acting';
+  const lines = (xs: readonly (string | false)[]) => xs.filter((x): x is string => x !== false).join('\n');
+  return lines([
+    '## AGENT_IDENTITY',
+    '',
+    `- **Name**: \`${name}\``,
+    '- **Core Mandate**: "Answer questions about records from the records pool."',
+    '- **Goal**: Every answer is grounded in a retrieved record; when speed and correctness conflict, correctness wins.',
+    '- **Hard Boundaries**:',
+    '  - ❌ Never state a fact that no retrieved record supports',
+    !skip.has('TOOLS') && '  - ✅ May use `lookup_record` to read one record by its id',
+    acting && '  - ✅ May use `update_record` once a reviewer has approved the change',
+    `- **Authorized Writers**: System Auto${acting ? ', Reviewer' : ''}`,
+    '- **On Missing Information**: Ask once for what is missing; never invent values.',
+    '- **Output Standard**: One JSON object matching OUTPUT_SCHEMA.',
+    '- **May Act Directly**:',
+    '  - Read records',
+    acting && '- **Needs Confirmation**:',
+    acting && '  - Any change to a record',
+    '',
+    '## TRIGGER',
+    '',
+    '- **Intent Patterns**: `record.*status`, `what happened to record`',
+    '- **Required Entities**: `record_id`',
+    '',
+    '## MEMORY_POOLS',
+    '',
+    '| Pool | Contents | Retrieval Trigger | Lifecycle | Metadata Fields | Weight |',
+    '|---|---|---|---|---|---|',
+    '| records | The records the agent answers from | Every query | 90 days | record_id, status, timestamp | 1.0 |',
+    '',
+    '## MEMORY_REQUIREMENTS',
+    '',
+    '```yaml',
+    '- pool: records',
+    '  required: true',
+    '  filters:',
+    '    - field: record_id',
+    '      value: "{{extracted_record_id}}"',
+    '  top_k: 5',
+    '  weight: 1.0',
+    '```',
+    '',
+    '## MEMORY_CONTRACT',
+    '',
+    '| Layer | Read By | Write By | Retention |',
+    '|---|---|---|---|',
+    `| Raw Log | ${name} | System Auto | 90 days |`,
+    '',
+    '## MEMORY_FRESHNESS',
+    '',
+    '- **records**: Must be updated before `02:00 UTC`. Stale after `06:00 UTC`.',
+    '',
+    '## TOOLS',
+    '',
+    READ_TOOL,
+    acting && '',
+    acting && WRITE_TOOL,
+    '',
+    '## CONSTRAINTS',
+    '',
+    '```yaml',
+    'constraints:',
+    '  - type: output_format',
+    '    format: json',
+    '  - type: language',
+    '    language: en',
+    '```',
+    '',
+    '## OUTPUT_SCHEMA',
+    '',
+    '```yaml',
+    'type: object',
+    'required: [answer, record_ids]',
+    'properties:',
+    '  answer:',
+    '    type: string',
+    '  record_ids:',
+    '    type: array',
+    '    items: { type: string }',
+    '```',
+    '',
+    '## FAILURE_PROTOCOL',
+    '',
+    '- **If a required memory pool is unavailable**: → Stop before any reasoning → Return error_code `MEMORY_UNAVAILABLE`',
+    '- **If a required memory pool is stale**: → Stop before any reasoning → Return error_code `MEMORY_STALE`',
+    '- **If a tool call does not match its input schema**: → Let the model retry once → Return error_code `INVALID_INPUT`',
+    '- **If the output is not valid JSON**: → Rewrite it into the JSON format once → Return error_code `FMT001`',
+    acting
+      ? '- **If Record change gets no approval within 4h**: → Leave the record unchanged → Return error_code `HITL001`'
+      : '- **If Answer review gets no sign-off within 1h**: → Withhold the answer → Return error_code `HITL001`',
+    '',
+    '## HUMAN_IN_THE_LOOP',
+    '',
+    '| Scenario | Trigger Condition | Required Action | SLA | On Timeout |',
+    '|---|---|---|---|---|',
+    acting
+      ? '| Record change | `update_record` is called | A reviewer approves the change before `update_record` runs | 4h | reject |'
+      : '| Answer review | `len(output.record_ids) < 1` | A reviewer checks an answer that cites no record before it is sent | 1h | reject |',
+    '',
+    '## BUDGETS',
+    '',
+    '- **Max Steps**: 10',
+    '- **Token Budget**: 8000',
+    '- **Timeout**: 2m',
+    '- **On Timeout**: Return what was retrieved so far and mark the answer as incomplete',
+    acting && '- **Requires Approval**: `update_record`',
+    '',
+    '## VERSIONING & AUDIT',
+    '',
+    '| Version | Date | Changed By | Key Changes |',
+    '|---|---|---|---|',
+    `| v0.1.0 | ${o.today} | @you | First version |`,
+    '',
+    '## COMPLIANCE',
+    '',
+    '- **Data Residency**: Records stay in the region where they were created',
+    '- **PII Handling**: Never write personal data into the answer',
+    '- **Audit Trail**: Every change records who made it and when',
+    '',
+  ])
+    .split(/\n(?=## )/)
+    .filter((block) => !skip.has(/^## (.+)/.exec(block)![1]!))
+    .join('\n');
+}
+
+function frontMatter(o: SkeletonOptions, description: string): string {
+  return ['---', 'contract: true', `name: ${agentName(o.name)}`, 'version: 0.1.0', `description: ${JSON.stringify(description)}`, '---', ''].join('\n');
+}
+
+/** A complete contract for a new agent: front matter, a title and every section, linting clean. */
+export function contractSkeleton(o: SkeletonOptions): string {
+  const name = agentName(o.name);
+  return `${frontMatter(o, 'Answers questions about records from the records pool.')}\n# ${name}\n\n${skeletonSections(o)}`;
+}
+
+/**
+ * "Convert to contract" on a free-form AGENTS.md (a `refactor.rewrite` action): front matter that
+ * marks it a contract, and the skeleton's sections it does not have yet after the existing text,
+ * which stays as it is. The agent's name comes from the first H1, if any. What the existing text
+ * says in sections the linter reads (a `## Tools` table) is then checked like any contract's.
+ */
+export function convertToContract(model: ParsedContract, options: { readonly today: string; readonly lang?: string }): CodeActionEntry[] {
+  if (model.kind !== 'freeform' || model.sections[0]?.frontMatter) return [];
+  const idx = lineIndexOf(model);
+  let title = '';
+  for (let line = 0; line < idx.lineCount && !title; line++) title = /^#\s+(.+?)\s*#*\s*$/.exec(idx.lineText(line))?.[1] ?? '';
+  const o: SkeletonOptions = { name: title && title !== 'AGENTS.md' ? title : 'my_agent', kind: 'read-only', today: options.today };
+  const last = idx.lineCount - 1;
+  const end = { line: last, character: idx.lineText(last).length };
+  const lead = idx.lineText(last).trim() ? '\n\n' : '\n';
+  return [{
+    title: format('action.convertToContract', {}, options.lang ?? 'en'),
+    kind: 'refactor',
+    fixes: [],
+    edits: [
+      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: frontMatter(o, 'TODO: one sentence on what this agent does') },
+      { range: { start: end, end }, newText: `${lead}${skeletonSections(o, new Set(SECTIONS.filter((x) => model.owners.has(x.key)).map((x) => x.title)))}` },
+    ],
+  }];
+}

@@ -1,0 +1,67 @@
+// Completion where a user starts typing (docs/vscode.md, "Getting started"): an empty line offers
+// the current section's fields, a tool's skeleton in TOOLS and a snippet per section (also in an
+// empty AGENTS.md); after a label that refers to one kind of name only that kind is offered.
+// Run: node --import tsx --test test/completion.test.ts
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { contractSkeleton, createLanguageService, NOT_CANCELLED, parseContract, applyEdits, type Position } from '../server/src/service/index.ts';
+
+const service = createLanguageService();
+const CURSOR = '‸';
+function complete(src: string, lang?: string) {
+  const i = src.indexOf(CURSOR);
+  const text = src.slice(0, i) + src.slice(i + 1);
+  const lines = text.slice(0, i).split('\n');
+  const pos: Position = { line: lines.length - 1, character: lines.at(-1)!.length };
+  return { text, pos, items: service.completion({ uri: 'file:///w/AGENTS.md', model: parseContract(text) }, pos, lang ? { lang } : {}, NOT_CANCELLED) };
+}
+const BASE = contractSkeleton({ name: 'demo', kind: 'acting', today: '2026-12-01' });
+
+test('an empty AGENTS.md offers a snippet per section; inserting one gives the section', () => {
+  const { items, text, pos } = complete('‸');
+  const labels = items.map((c) => c.label);
+  assert.ok(labels.includes('## AGENT_IDENTITY') && labels.includes('## TOOLS') && labels.includes('## VERSIONING & AUDIT'), labels.join(', '));
+  const tools = items.find((c) => c.label === '## TOOLS')!;
+  assert.equal(tools.kind, 'snippet');
+  assert.ok(tools.snippet);
+  const inserted = applyEdits(text, [{ range: { start: pos, end: pos }, newText: tools.insertText.replace(/\$0$/, '').replace(/\\(.)/g, '$1') }]);
+  assert.equal(parseContract(inserted).sections.find((s) => s.spec?.key === 'tools')?.kind, 'section');
+});
+
+test('an empty line in AGENT_IDENTITY offers its fields as bullets first, then the sections', () => {
+  const { items } = complete(BASE.replace('- **Name**: `demo`', '- **Name**: `demo`\n‸'));
+  assert.equal(items[0]!.kind, 'field');
+  const goal = items.find((c) => c.insertText === '- **Goal**: ');
+  assert.ok(goal, items.slice(0, 12).map((c) => c.insertText).join(' | '));
+  assert.ok(items.some((c) => c.label === '## BUDGETS'));
+  const sorted = [...items].sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label));
+  assert.equal(sorted[0]!.kind, 'field', 'fields sort before the section snippets');
+});
+
+test('an empty line in TOOLS offers a tool snippet with the name as first tab stop', () => {
+  const { items } = complete(BASE.replace('### `lookup_record`', '‸\n\n### `lookup_record`'));
+  const tool = items.find((c) => c.label === '### tool');
+  assert.ok(tool);
+  assert.match(tool.insertText, /^### `\$\{1:get_something\}`/);
+  assert.match(tool.insertText, /input_schema:/);
+});
+
+test('sections the contract lacks sort before those it has', () => {
+  const { items } = complete(BASE.replace('## COMPLIANCE', '‸\n\n## COMPLIANCE').replace(/## SEMANTIC_ANCHORS[\s\S]*$/, ''));
+  const sort = (label: string) => items.find((c) => c.label === label)!.sortText!;
+  assert.ok(sort('## SEMANTIC_ANCHORS') < sort('## TOOLS'));
+});
+
+test('after "**Requires Approval**: `" only tools are offered', () => {
+  const { items } = complete(BASE.replace('- **Requires Approval**: `update_record`', '- **Requires Approval**: `‸'));
+  assert.deepEqual(items.map((c) => c.label).sort(), ['lookup_record', 'update_record']);
+  // In prose, every kind of name still comes.
+  const prose = complete(BASE.replace('- Read records', '- Read `‸'));
+  assert.ok(prose.items.some((c) => c.label === 'records'), 'pools in prose');
+});
+
+test('no snippet inside a fenced block, and Chinese details in zh-cn', () => {
+  assert.deepEqual(complete(BASE.replace('type: object\nrequired: [answer', 'type: object\n‸\nrequired: [answer')).items.filter((c) => c.kind === 'snippet'), []);
+  const zh = complete('‸', 'zh-cn').items.find((c) => c.label === '## TOOLS')!;
+  assert.match(zh.detail ?? '', /\p{Script=Han}/u);
+});

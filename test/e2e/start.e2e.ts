@@ -1,0 +1,111 @@
+// Getting started in a real VS Code (code-server + headless Chromium), as a new user would
+// (docs/vscode.md, "Getting started"): "AGENTS.md: New AGENTS.md Contract" from the command
+// palette, a name typed and a kind picked, gives a contract with no problem at all; a problem's
+// rule code opens that rule's own text in the Markdown preview; the walkthrough is there.
+//
+//   node --import tsx --test test/e2e/start.e2e.ts           # from the repo root
+//
+// Skips with the reason printed when the tools are not installed (E2E_REQUIRE=1 makes that a
+// failure). Screenshots: test-results/e2e/start-*.png.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import {
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, statusBarItem, until, waitForSelector, type Page,
+} from './codeServer.ts';
+
+const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const skip = e2eSkipReason();
+
+/**
+ * Runs a command from the palette (F1) by its title. The palette lists the commands known when it
+ * opens; right after start-up the extension's may not be known yet, so it is opened again until
+ * the command is listed.
+ */
+async function runCommand(page: Page, title: string): Promise<void> {
+  const input = '.quick-input-widget .quick-input-box input';
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title.split(': ').pop()! }).first();
+  await until(`the command palette lists ${title}`, async () => {
+    await press(page, 'F1');
+    await waitForSelector(page, input, { what: 'command palette' });
+    await page.locator(input).fill(`>${title}`);
+    if (await row.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false)) return true;
+    await press(page, 'Escape');
+    return undefined;
+  }, 3 * DEFAULT_TIMEOUT_MS);
+  await press(page, 'Enter');
+}
+
+test('e2e start: New AGENTS.md Contract writes a contract with no problem; a rule code opens its own text; the walkthrough', { skip, timeout: 600_000 }, async (t: TestContext) => {
+  const { vsix, ms } = await packageRepoExtension();
+  t.diagnostic(`npm run package: ${ms} ms`);
+  const dir = await mkdtemp(join(tmpdir(), 'e2e-start-ws-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'README.md'), '# A new project\n');
+  const { page, passed } = await startWorkbench(t, 'start', { workspaceDir: dir, extensions: [vsix], settings: { 'editor.minimap.enabled': false } });
+
+  // The command, a name, a kind: what a user types and clicks.
+  await runCommand(page, `${NLS['command.category']}: ${NLS['command.newContract.title']}`);
+  const input = '.quick-input-widget .quick-input-box input';
+  await page.locator('.quick-input-widget').filter({ hasText: "agent's name" }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await page.locator(input).fill('Order Helper');
+  await press(page, 'Enter');
+  const acting = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Acting' }).first();
+  await acting.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'start-new-contract-kind')}`);
+  await acting.click();
+  await waitForSelector(page, '.tabs-container .tab.active[data-resource-name="AGENTS.md"]', { what: 'the new AGENTS.md in the editor' });
+  await until('the file on disk', async () => (existsSync(join(dir, 'AGENTS.md')) ? true : undefined));
+  assert.match(await readFile(join(dir, 'AGENTS.md'), 'utf8'), /^name: order_helper$/m);
+
+  // No problem at all: the status bar passes, and once a problem is made, it is the only one listed.
+  const status = statusBarItem(page, 'AGENTS.md');
+  await until('the status bar passes the new contract', async () => ((await status.locator('.codicon-pass').count()) > 0 ? true : undefined), 2 * DEFAULT_TIMEOUT_MS);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'start-new-contract')}`);
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await press(page, 'Control+End');
+  await page.keyboard.type('\n## BUDGETS\n');
+  await until('the status bar counts the problem made', async () => ((await status.locator('.codicon-error').count()) > 0 ? true : undefined), 2 * DEFAULT_TIMEOUT_MS);
+  await press(page, 'Control+Shift+M');
+  const rows = page.locator('.markers-panel .monaco-list-row:has(.marker-code)');
+  await until('the Problems panel lists the problem', async () => ((await rows.count()) > 0 ? true : undefined));
+  const listed = ((await rows.allInnerTexts()) as string[]).map((s) => s.replace(/\s+/g, ' ').trim());
+  t.diagnostic(`problems: ${JSON.stringify(listed)}`);
+  assert.equal(listed.length, 1, 'the skeleton had no problem of its own');
+  assert.match(listed[0]!, /duplicate-section/);
+
+  // The rule code is a link: a click shows that rule's text, rendered, not raw docs/rules.md.
+  const link = rows.first().locator('.code-link, a').filter({ hasText: 'duplicate-section' }).first();
+  t.diagnostic(`the code's link: ${await link.getAttribute('href')}`);
+  await link.click();
+  const preview = page.locator('.tabs-container .tab.active').filter({ hasText: /duplicate-section/ });
+  await preview.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  const tabs = ((await page.locator('.tabs-container .tab').allInnerTexts()) as string[]).map((s) => s.trim());
+  t.diagnostic(`tabs after the click: ${JSON.stringify(tabs)}`);
+  assert.ok(tabs.some((s) => /Preview duplicate-section/.test(s)), 'the Markdown preview of the rule');
+  assert.ok(!tabs.some((s) => /^rules\.md/.test(s)), 'not raw docs/rules.md');
+  const frameText = await until('the rule text in the preview', async () => {
+    for (const f of page.frames()) {
+      const text = await f.locator('body').innerText({ timeout: 1000 }).catch(() => '');
+      if (/Each section appears once/.test(text) || /duplicate-section/.test(text) && /Default severity/.test(text)) return text as string;
+    }
+    return undefined;
+  }, 2 * DEFAULT_TIMEOUT_MS);
+  assert.doesNotMatch(frameText, /vscode-remote:|## tool-name-verb/);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'start-rule')}`);
+
+  // The walkthrough: from a new contract to a dry run and a diff (the panel closed, for the picture).
+  await press(page, 'Control+J');
+  await runCommand(page, 'Welcome: Open Walkthrough...');
+  const ours = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: NLS['walkthrough.title']! }).first();
+  await ours.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await ours.click();
+  for (const step of ['newContract', 'newSnapshot', 'runAgent', 'semanticDiff']) {
+    await page.locator('.getting-started-step').filter({ hasText: NLS[`walkthrough.step.${step}.title`]! }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  }
+  t.diagnostic(`screenshot: ${await screenshot(page, 'start-walkthrough')}`);
+  passed();
+});
