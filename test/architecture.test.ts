@@ -13,11 +13,12 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
   { path: 'server/src/service/text/', mayImport: ['server/src/service/types.ts'] },
   { path: 'server/src/service/l10n/', mayImport: ['server/src/service/types.ts', 'l10n/'] },
   { path: 'server/src/service/schema/', mayImport: ['schemas/'] },
+  { path: 'server/src/service/providers/', mayImport: [] },
   { path: 'server/src/service/model/', mayImport: ['server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/'] },
   { path: 'server/src/service/parse/', mayImport: ['server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/schema/', 'server/src/service/model/'] },
   {
     path: 'server/src/service/validate/',
-    mayImport: ['server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/schema/', 'server/src/service/model/', 'server/src/service/parse/'],
+    mayImport: ['server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/schema/', 'server/src/service/model/', 'server/src/service/parse/', 'server/src/service/providers/'],
   },
   {
     path: 'server/src/service/workspace/',
@@ -42,6 +43,10 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
     mayImport: ['server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/schema/', 'server/src/service/model/', 'server/src/service/parse/'],
   },
   {
+    path: 'server/src/service/export/',
+    mayImport: ['server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/model/', 'server/src/service/parse/', 'server/src/service/run/', 'server/src/service/providers/'],
+  },
+  {
     path: 'server/src/service/features/',
     mayImport: [
       'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/', 'server/src/service/model/',
@@ -53,11 +58,12 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
     mayImport: [
       'server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/',
       'server/src/service/model/', 'server/src/service/parse/', 'server/src/service/validate/', 'server/src/service/workspace/', 'server/src/service/run/',
-      'server/src/service/diff/', 'server/src/service/features/', 'server/src/service/report/',
+      'server/src/service/diff/', 'server/src/service/features/', 'server/src/service/report/', 'server/src/service/providers/', 'server/src/service/export/',
     ],
   },
   { path: 'server/src/node/', mayImport: ['server/src/service/index.ts'] },
-  { path: 'server/src/cli/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'package.json'] },
+  { path: 'server/src/mcp/', mayImport: ['server/src/service/index.ts', 'server/src/node/'] },
+  { path: 'server/src/cli/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'server/src/mcp/', 'package.json'] },
   { path: 'server/src/action/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'server/src/cli/'] },
   { path: 'server/src/lsp/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'package.json'] },
   { path: 'server/src/server.ts', mayImport: ['server/src/lsp/'] },

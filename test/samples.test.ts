@@ -87,6 +87,7 @@ const EXPECTED = [
   'intent-pattern-redos 113:5-113:18', //         '^(\w+\s?)+$'
   'entity-unsatisfiable 118:5-118:18', //         department_id
   'tool-name-verb 125:5-125:18', //               ### `vendor_info`
+  'provider-schema 139:9-139:25', //             type: [object, "null"] (vendor_info's output_schema; the config targets mcp)
   'tool-description-usage 148:20-148:46', //      Look up order information.
   'tool-param-examples 177:5-177:8', //           sku: { type: string }
   'tool-needs-approval 191:21-191:29', //         Side Effects: external (send_vendor_email)
@@ -105,6 +106,7 @@ const EXPECTED = [
   'unrecognised-content 355:3-355:47', //         Payments above 100,000 USD also need the CTO
   'prose-rules 359:1-359:332', //                 the 331-character paragraph
   'budgets-incomplete 361:4-361:11', //           `BUDGETS`
+  'tool-tokens-budget 364:21-364:24', //          Token Budget: `500` (the tool definitions take most of it)
   'schema 365:18-365:24', //                      Max Steps: `twenty`
   'compliance-unknown-clause 377:32-377:57', //   `ISO 27001 Annex A.9.4.2` (with its backticks)
   'resource-hash-mismatch 385:28-385:92', //      the recorded hash of vendor_whitelist.csv

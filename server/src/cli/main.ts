@@ -29,6 +29,9 @@ import { registerRunCommand, withColorOptions } from './run.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
 import { registerReportCommand } from './workspaceReport.ts';
+import { registerExportCommand } from './export.ts';
+import { registerMcpCommand } from './mcp.ts';
+import { printStats } from './stats.ts';
 import './messages.ts';
 
 export { EXIT } from './exitCodes.ts';
@@ -44,6 +47,7 @@ interface LintOptions {
   readonly quiet?: boolean;
   readonly color?: boolean;
   readonly fix?: boolean;
+  readonly stats?: boolean;
 }
 
 function countParser(lang: Lang): (value: string) => number {
@@ -104,6 +108,7 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
       output = formatText(shown, { cwd, color: useColor(options.color), lang: options.lang });
   }
   process.stdout.write(output);
+  if (options.stats) printStats(run.reports, cwd, options.lang);
 
   let code: number = EXIT.OK;
   if (counts.error > 0) code = EXIT.FAILED;
@@ -140,6 +145,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     .option('--max-warnings <n>', t('cli.option.maxWarnings'), countParser(lang))
     .option('-q, --quiet', t('cli.option.quiet'))
     .option('--fix', t('cli.option.fix'))
+    .option('--stats', t('cli.option.stats'))
     .option('--color', t('cli.option.color'))
     .option('--no-color', t('cli.option.noColor'))
     .addHelpText('after', exitCodes)
@@ -164,6 +170,8 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   registerEvalCommand(program, setExitCode, lang);
   registerTraceCommand(program, setExitCode, lang);
   registerReportCommand(program, lang, setExitCode);
+  registerExportCommand(program, lang, setExitCode);
+  registerMcpCommand(program, lang, setExitCode);
 
   return program;
 }

@@ -12,8 +12,11 @@ import { normaliseName } from '../model/names.ts';
 
 const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => normaliseName(x) || String(x)).join('; ') : typeof v === 'string' ? v : '');
 
-/** Builds the system prompt. `entities`: the values extracted from the query. */
-export function buildSystemPrompt(view: ContractView, context: readonly ContextBlock[], entities: Readonly<Record<string, string>>): string {
+/**
+ * Builds the system prompt. `entities`: the values extracted from the query. Without `context`
+ * (an export, docs/providers.md "Exports"), the part a run fills in (entities, memory) is left out.
+ */
+export function buildSystemPrompt(view: ContractView, context: readonly ContextBlock[] | undefined, entities: Readonly<Record<string, string>>): string {
   const id = view.identity;
   const out: string[] = [runMessage('prompt.identity', { name: view.name })];
   const field = (key: string, msg: string) => {
@@ -29,14 +32,7 @@ export function buildSystemPrompt(view: ContractView, context: readonly ContextB
   field('needs_confirmation', 'prompt.confirm');
   field('output_standard', 'prompt.output-standard');
 
-  out.push('');
-  if (Object.keys(entities).length > 0) out.push(runMessage('prompt.entities', { entities: Object.entries(entities).map(([k, v]) => `${k} = ${v}`).join(', ') }));
-  const withRecords = context.filter((c) => c.lines.length > 0);
-  if (withRecords.length === 0) out.push(runMessage('prompt.memory-none'));
-  else {
-    out.push(runMessage('prompt.memory'));
-    for (const c of withRecords) out.push(runMessage('prompt.memory-pool', { pool: c.pool, weight: shortNumber(c.weight), count: c.lines.length }), ...c.lines);
-  }
+  if (context) out.push('', ...runPart(context, entities));
 
   if (view.tools.size > 0) {
     out.push('', runMessage('prompt.tools'));
@@ -60,4 +56,17 @@ export function buildSystemPrompt(view: ContractView, context: readonly ContextB
   if (view.outputSchema) out.push('', runMessage('prompt.schema'), JSON.stringify(view.outputSchema));
   out.push('', runMessage('prompt.budgets', { steps: view.budgets.maxSteps, tokens: view.budgets.tokenBudget ?? '∞' }));
   return out.join('\n');
+}
+
+/** The part of the prompt a run fills in: the entities of the query, the memory retrieved. */
+function runPart(context: readonly ContextBlock[], entities: Readonly<Record<string, string>>): string[] {
+  const out: string[] = [];
+  if (Object.keys(entities).length > 0) out.push(runMessage('prompt.entities', { entities: Object.entries(entities).map(([k, v]) => `${k} = ${v}`).join(', ') }));
+  const withRecords = context.filter((c) => c.lines.length > 0);
+  if (withRecords.length === 0) out.push(runMessage('prompt.memory-none'));
+  else {
+    out.push(runMessage('prompt.memory'));
+    for (const c of withRecords) out.push(runMessage('prompt.memory-pool', { pool: c.pool, weight: shortNumber(c.weight), count: c.lines.length }), ...c.lines);
+  }
+  return out;
 }

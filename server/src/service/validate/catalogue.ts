@@ -17,6 +17,7 @@ import { COMPLIANCE_RULES } from './rules/compliance.ts';
 import { RESOURCES_RULES } from './rules/resources.ts';
 import { READABILITY_RULES } from './rules/readability.ts';
 import { WORKSPACE_RULES } from './rules/workspace.ts';
+import { PROVIDERS_RULES } from './rules/providers.ts';
 
 /**
  * The rule catalogue: every rule, in documentation order (document-level rules first, then by
@@ -25,7 +26,7 @@ import { WORKSPACE_RULES } from './rules/workspace.ts';
  */
 export const RULES: readonly Rule[] = [
   ...DOCUMENT_RULES, ...VERSIONING_RULES, ...AGENT_IDENTITY_RULES, ...MEMORY_CONTRACT_RULES, ...MEMORY_POLICY_RULES,
-  ...MEMORY_FRESHNESS_RULES, ...MEMORY_REQUIREMENTS_RULES, ...TRIGGER_RULES, ...TOOLS_RULES, ...OUTPUT_SCHEMA_RULES,
+  ...MEMORY_FRESHNESS_RULES, ...MEMORY_REQUIREMENTS_RULES, ...TRIGGER_RULES, ...TOOLS_RULES, ...OUTPUT_SCHEMA_RULES, ...PROVIDERS_RULES,
   ...FAILURE_PROTOCOL_RULES, ...HUMAN_IN_THE_LOOP_RULES, ...EXPRESSION_RULES, ...BUDGETS_RULES, ...COMPLIANCE_RULES, ...RESOURCES_RULES, ...WORKSPACE_RULES, ...READABILITY_RULES,
 ];
 

@@ -39,6 +39,8 @@ export interface ResolvedConfig {
   readonly overrideReasons: readonly string[];
   readonly resourceRoots: readonly string[];
   readonly verbs: readonly string[];
+  /** The providers the contract's tools are sent to (`targets`, docs/providers.md); rule `provider-schema` checks against their profiles. */
+  readonly targets?: readonly string[];
   /** The semantic diff's policy, as written (read with `diffPolicyOf`). */
   readonly diff?: unknown;
   /** The dry run's model, as written (merge and check with `resolveModelSettings`). */

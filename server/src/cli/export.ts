@@ -1,0 +1,55 @@
+/**
+ * `agents-md export <contract> --to openai-tools|anthropic-tools|mcp-tools|json-schema`: the
+ * contract's tools (and, where the target has a place for them, its system prompt and output
+ * schema) as JSON for a runtime (docs/providers.md, "Exports"), on standard output or in a file.
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { EXPORT_TARGETS, exportContract, format, type ExportTarget, type Lang } from '../service/index.ts';
+import { loadContract } from '../node/dryRunHost.ts';
+import { InputError } from '../node/inputError.ts';
+import { displayPath } from './report.ts';
+import { errorLine } from './terminal.ts';
+import { guarded } from './guarded.ts';
+import { EXIT } from './exitCodes.ts';
+
+interface ExportOptions {
+  readonly to: ExportTarget;
+  readonly output?: string;
+}
+
+async function runExport(contract: string, options: ExportOptions, lang: Lang): Promise<void> {
+  const cwd = process.cwd();
+  const loaded = await loadContract(resolve(cwd, contract), cwd);
+  const output = `${JSON.stringify(exportContract(loaded.model, options.to), null, 2)}\n`;
+  if (!options.output) {
+    process.stdout.write(output);
+    return;
+  }
+  const file = resolve(cwd, options.output);
+  try {
+    await writeFile(file, output);
+  } catch (e) {
+    throw new InputError('cli.error.cannotWrite', { file: options.output, error: (e as NodeJS.ErrnoException).code ?? String(e) });
+  }
+  errorLine(format('cli.export.written', { file: displayPath(cwd, file) }, lang));
+}
+
+export function registerExportCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
+  const t = (id: string) => format(id, {}, lang);
+  program
+    .command('export')
+    .description(t('cli.export.description'))
+    .usage(t('cli.usage.export'))
+    .argument('<contract>', t('cli.export.contract'))
+    .addOption(new Option('--to <target>', t('cli.export.to')).choices(EXPORT_TARGETS).makeOptionMandatory())
+    .option('-o, --output <file>', t('cli.export.output'))
+    .addHelpText('after', ['', t('cli.export.exitCodes')].join('\n'))
+    .action(
+      guarded(setExitCode, lang, async (contract: string, options: ExportOptions) => {
+        await runExport(contract, options, lang);
+        setExitCode(EXIT.OK);
+      }),
+    );
+}

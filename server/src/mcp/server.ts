@@ -1,0 +1,68 @@
+/**
+ * `agents-md mcp`: the language service for coding agents over the Model Context Protocol
+ * (stdio, the official TypeScript SDK; docs/mcp.md). A thin adapter like lsp/: each tool's work is
+ * in tools.ts; here are its name, description and input schema, and the answer's wrapping (JSON
+ * text and structured content; input the tool cannot use is an `isError` answer that says why).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import * as z from 'zod';
+import { format, type Lang } from '../service/index.ts';
+import { InputError } from '../node/inputError.ts';
+import { createMcpContext, diffTool, dryRunTool, explainRuleTool, lintTool, listNamesTool, type McpContext } from './tools.ts';
+
+/** No answer is longer than this many characters (docs/mcp.md, "Bounded answers"). */
+export const MAX_ANSWER_CHARS = 256 * 1024;
+
+type Answer = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+function answer(ctx: McpContext, work: () => Promise<object> | object): Promise<Answer> {
+  return Promise.resolve()
+    .then(work)
+    .then((data): Answer => {
+      const text = JSON.stringify(data);
+      if (text.length > MAX_ANSWER_CHARS) return { content: [{ type: 'text', text: format('mcp.error.tooLarge', { limit: MAX_ANSWER_CHARS }, ctx.lang) }], isError: true };
+      return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> };
+    })
+    .catch((e: unknown): Answer => {
+      if (e instanceof InputError) return { content: [{ type: 'text', text: e.text(ctx.lang) }], isError: true };
+      throw e;
+    });
+}
+
+/** The MCP server over a workspace root, its tools described in `lang`. */
+export function createAgentsMdMcpServer(root: string, lang: Lang, version: string): McpServer {
+  const ctx = createMcpContext(root, lang);
+  const t = (id: string) => format(id, {}, lang);
+  const server = new McpServer({ name: 'agents-md', version });
+  const path = z.string().min(1).max(4096);
+  const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+  server.registerTool('lint', { description: t('mcp.tool.lint'), inputSchema: { path: path.describe(t('mcp.arg.contract')) }, annotations: readOnly }, (a) => answer(ctx, () => lintTool(ctx, a)));
+  server.registerTool('explain_rule', { description: t('mcp.tool.explainRule'), inputSchema: { code: z.string().min(1).max(200).describe(t('mcp.arg.rule')) }, annotations: readOnly }, (a) => answer(ctx, () => explainRuleTool(ctx, a)));
+  server.registerTool('list_names', { description: t('mcp.tool.listNames'), inputSchema: { path: path.describe(t('mcp.arg.contract')) }, annotations: readOnly }, (a) => answer(ctx, () => listNamesTool(ctx, a)));
+  server.registerTool(
+    'dry_run',
+    {
+      description: t('mcp.tool.dryRun'),
+      inputSchema: { contract: path.describe(t('mcp.arg.contract')), snapshot: path.describe(t('mcp.arg.snapshot')), query: z.string().max(200).optional().describe(t('mcp.arg.query')) },
+      // It writes its trace, and only there: a new run folder under .agents-md/runs/.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (a) => answer(ctx, () => dryRunTool(ctx, a)),
+  );
+  server.registerTool('diff', { description: t('mcp.tool.diff'), inputSchema: { older: path.describe(t('mcp.arg.older')), newer: path.describe(t('mcp.arg.newer')) }, annotations: readOnly }, (a) => answer(ctx, () => diffTool(ctx, a)));
+  return server;
+}
+
+/** Serves on standard input and output until the client closes them. */
+export async function serveMcpStdio(root: string, lang: Lang, version: string): Promise<void> {
+  const server = createAgentsMdMcpServer(root, lang, version);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once('end', () => done());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close();
+}

@@ -1,0 +1,125 @@
+/**
+ * `agents-md mcp` driven as a coding agent drives it: the MCP TypeScript SDK's own Client over
+ * stdio, talking to the real CLI bundle (docs/mcp.md). Checks the tools' answers, that paths
+ * outside the root are refused, that a dry run writes only its run folder, and bounded answers.
+ * Run: node --import tsx --test test/mcp.test.ts
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+
+const cli = cliBundle('mcp');
+const scratch = scratchFolders();
+let dir = '';
+let client: Client;
+
+/** Every file under `root` (relative paths), to see what a tool wrote. */
+function tree(root: string): string[] {
+  return readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length + 1)).sort();
+}
+
+before(async () => {
+  cli.build();
+  dir = scratch.workspace({});
+  cpSync(join(REPO, 'samples/device-diagnosis'), dir, { recursive: true });
+  writeFileSync(join(dir, 'v1.md'), readFileSync(join(dir, 'AGENTS.md'), 'utf8'));
+  writeFileSync(join(dir, 'v2.md'), readFileSync(join(dir, 'AGENTS.md'), 'utf8').replace(/  - name: create_repair_ticket[\s\S]*?(?=\n```)/, ''));
+  const outside = scratch.workspace({ 'secret.md': '# secret\n' });
+  symlinkSync(join(outside, 'secret.md'), join(dir, 'link.md'));
+  const env = { ...process.env, LANG: 'C.UTF-8' } as Record<string, string>;
+  client = new Client({ name: 'agents-md-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli.bin, 'mcp', '--root', dir], env, stderr: 'pipe' }));
+});
+
+after(async () => {
+  await client?.close();
+  cli.dispose();
+  scratch.dispose();
+});
+
+type Json = Record<string, any>;
+async function call(name: string, args: Json): Promise<{ data: Json; text: string; isError: boolean }> {
+  const r = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; structuredContent?: Json; isError?: boolean };
+  return { data: r.structuredContent ?? {}, text: r.content[0]!.text, isError: r.isError === true };
+}
+
+test('the server lists its five tools with descriptions, input schemas and annotations', async () => {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ['lint', 'explain_rule', 'list_names', 'dry_run', 'diff']);
+  for (const t of tools) assert.ok(t.description && t.description.length > 40 && t.inputSchema.type === 'object', t.name);
+  assert.equal(tools.find((t) => t.name === 'lint')!.annotations?.readOnlyHint, true);
+  assert.equal(tools.find((t) => t.name === 'dry_run')!.annotations?.readOnlyHint, false);
+});
+
+test('lint: findings with codes, ranges, locations and fixes', async () => {
+  const clean = await call('lint', { path: 'AGENTS.md' });
+  assert.equal(clean.isError, false, clean.text);
+  assert.deepEqual(clean.data['findings'], []);
+  writeFileSync(join(dir, 'bad.md'), readFileSync(join(REPO, 'samples/broken/AGENTS.md'), 'utf8'));
+  const bad = await call('lint', { path: 'bad.md' });
+  const schema = (bad.data['findings'] as Json[]).find((f) => f.code === 'tool-missing-schema')!;
+  assert.equal(schema.location, 'bad.md:231:5');
+  assert.deepEqual(schema.range, { start: { line: 230, character: 4 }, end: { line: 230, character: 25 } });
+  assert.ok(schema.fixes.length > 0 && schema.fixes[0].edits.length > 0, JSON.stringify(schema));
+});
+
+test('explain_rule gives the catalogue entry; an unknown code is an error answer', async () => {
+  const r = await call('explain_rule', { code: 'provider-schema' });
+  assert.equal(r.data['severity'], 'error');
+  assert.match(r.data['summary'], /targets/);
+  assert.equal(r.data['docs'], 'docs/rules.md#provider-schema');
+  const unknown = await call('explain_rule', { code: 'no-such-rule' });
+  assert.equal(unknown.isError, true);
+  assert.match(unknown.text, /No rule has the code "no-such-rule"/);
+});
+
+test('list_names: the sections and what they declare', async () => {
+  const r = await call('list_names', { path: 'AGENTS.md' });
+  const tools = (r.data['sections'] as Json[]).find((s) => /TOOLS/.test(s.name))!;
+  assert.deepEqual(tools.children.map((c: Json) => c.name), ['query_manual_section', 'create_repair_ticket']);
+});
+
+test('dry_run: the outcome and the timeline; only the run folder is written', async () => {
+  const before = tree(dir);
+  const r = await call('dry_run', { contract: 'AGENTS.md', snapshot: 'snapshots/diagnosis.snapshot.yaml', query: 'happy-path' });
+  assert.equal(r.isError, false, r.text);
+  assert.equal(r.data['outcome'].status, 'success');
+  assert.ok((r.data['timeline'] as Json[]).some((l) => /query_manual_section/.test(l.text)));
+  const written = tree(dir).filter((f) => !before.includes(f));
+  // The run folder, and the .gitignore that keeps runs out of git (docs/dry-run.md).
+  assert.ok(written.length > 0 && written.every((f) => f.startsWith('.agents-md/runs/') || f === '.agents-md/.gitignore'), written.join(', '));
+  assert.equal(r.data['trace'], written.find((f) => f.endsWith('trace.jsonl')));
+  const several = await call('dry_run', { contract: 'AGENTS.md', snapshot: 'snapshots/diagnosis.snapshot.yaml' });
+  assert.equal(several.isError, true);
+  assert.match(several.text, /several queries/);
+});
+
+test('diff: the removed tool is a change with its impact and the bump it needs', async () => {
+  const r = await call('diff', { older: 'v1.md', newer: 'v2.md' });
+  assert.equal(r.isError, false, r.text);
+  const removed = (r.data['changes'] as Json[]).find((c) => c.identity === 'create_repair_ticket')!;
+  assert.ok(removed, r.text);
+  assert.ok(r.data['summary'].length > 0);
+  assert.ok(['major', 'minor', 'patch', 'none'].includes(r.data['advice'].required));
+});
+
+test('paths outside the root, by .. or by a link, are refused and never read', async () => {
+  for (const path of ['../AGENTS.md', '/etc/passwd', 'link.md']) {
+    const r = await call('lint', { path });
+    assert.equal(r.isError, true, path);
+    assert.match(r.text, /outside the workspace root/);
+  }
+});
+
+test('answers are bounded: past 100 findings the rest are counted, not sent', async () => {
+  const tools = Array.from({ length: 260 }, (_, i) => `### \`get_item_${i}\`\n\n- **Description**: Item ${i} by id.\n`).join('\n');
+  writeFileSync(join(dir, 'many.md'), `---\ncontract: true\nname: many\nversion: 1.0.0\n---\n\n## TOOLS\n\n${tools}`);
+  const r = await call('lint', { path: 'many.md' });
+  assert.equal(r.isError, false, r.text.slice(0, 200));
+  assert.equal((r.data['findings'] as Json[]).length, 100);
+  assert.ok(r.data['omitted'] >= 160, String(r.data['omitted']));
+});
