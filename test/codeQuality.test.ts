@@ -69,7 +69,7 @@ describe('agents-md lint --format codequality', { concurrency: true }, () => {
     assert.deepEqual([...new Set(all.map((i) => i.location.path))].sort(), ['AGENTS.md', 'sub/budget.agents.md']);
     const schema = all.find((i) => i.check_name === 'schema')!;
     assert.deepEqual(schema.location, { path: 'AGENTS.md', lines: { begin: 8, end: 8 } });
-    assert.equal(schema.description, 'BUDGETS: max_steps: must be of type integer.');
+    assert.equal(schema.description, 'BUDGETS: Max Steps: must be of type integer.');
   });
 
   test('maps severities: error → major, warning → minor, info → info', async () => {
