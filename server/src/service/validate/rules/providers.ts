@@ -34,6 +34,7 @@ export const providerSchema: Rule = {
   examples: {
     bad: TOOL('{ "type": "object", "properties": { "domain": { "type": "string" }, "region": { "type": "string" } }, "required": ["domain"] }'),
     good: TOOL('{ "type": "object", "properties": { "domain": { "type": "string" }, "region": { "type": ["string", "null"] } }, "required": ["domain", "region"], "additionalProperties": false }'),
+    at: '⟦{ "type": "object", "properties": { "domain": { "type": "string" }, "region": { "type": "string" } }, "required": ["domain"] }⟧',
     workspace: { config: { targets: ['openai-strict'] } },
   },
   *check({ data, facts, locate }) {
@@ -75,6 +76,7 @@ export const toolTokensBudget: Rule = {
   examples: {
     bad: BUDGET(120, 'Vendor record by domain: the legal name, the registered address, the tax number, the bank account, the payment terms, the contacts and the whitelist status of one vendor.'),
     good: BUDGET(10000, 'Vendor record by domain.'),
+    at: '**Token Budget**: ⟦120⟧',
   },
   *check({ data, locate }) {
     const budget = obj(data['budgets'])?.['token_budget'];
