@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import type { CodeAction, CompletionItem, Diagnostic, Hover, Location, WorkspaceEdit, DocumentSymbol } from 'vscode-languageserver-protocol';
 import { LspClient } from './helpers/lspClient.ts';
-import { TOOLS_AND_HITL } from './helpers/fixtures.ts';
+import { DEMO_CONTRACT } from './helpers/fixtures.ts';
 
 // Protocol tests: the bundled server, spawned over stdio and driven as an editor would drive it.
 const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-'));
@@ -15,22 +15,7 @@ const serverPath = join(outdir, 'server.cjs');
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-'));
 const wsUri = pathToFileURL(ws).href;
 
-const CONTRACT = `---
-contract: true
-name: demo
-version: 1.1.0
----
-## AGENT_IDENTITY
-
-- **Name**: \`Demo\`
-- **Hard Boundaries**:
-  - ✅ May use \`get_stock\` to check stock
-
-${TOOLS_AND_HITL}
-## BUDGETS
-
-- **Max Steps**: 20
-`;
+const CONTRACT = DEMO_CONTRACT;
 
 before(() => {
   execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: new URL('..', import.meta.url).pathname });

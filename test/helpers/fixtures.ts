@@ -16,3 +16,21 @@ export const TOOLS_AND_HITL = `## TOOLS
 |---|---|---|---|
 | Large order | amount > 100 | Manager approves | 4h |
 `;
+
+/** A small full contract around TOOLS_AND_HITL, as the protocol tests open it. */
+export const DEMO_CONTRACT = `---
+contract: true
+name: demo
+version: 1.1.0
+---
+## AGENT_IDENTITY
+
+- **Name**: \`Demo\`
+- **Hard Boundaries**:
+  - ✅ May use \`get_stock\` to check stock
+
+${TOOLS_AND_HITL}
+## BUDGETS
+
+- **Max Steps**: 20
+`;
