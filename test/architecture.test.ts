@@ -51,6 +51,7 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
     mayImport: [
       'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/', 'server/src/service/model/',
       'server/src/service/parse/', 'server/src/service/validate/', 'server/src/service/workspace/', 'server/src/service/run/', 'server/src/service/diff/',
+      'server/src/service/export/',
     ],
   },
   {

@@ -108,3 +108,52 @@ test('agents-md export --to mcp-tools -o FILE writes the export; a missing contr
   const badTarget = await cli.run(dir, 'export', 'AGENTS.md', '--to', 'gemini-tools');
   assert.equal(badTarget.code, 2);
 });
+
+test('agents-md export refuses a free-form or empty AGENTS.md (exit 2, a clear message, nothing written)', async () => {
+  const dir = scratch.workspace({ 'AGENTS.md': '# Notes\n\nBuild with `npm run build`; run the tests before pushing.\n', 'empty/AGENTS.md': '' });
+  for (const file of ['AGENTS.md', 'empty/AGENTS.md']) {
+    for (const to of ['openai-tools', 'mcp-tools'] as const) {
+      const r = await cli.run(dir, 'export', file, '--to', to, '-o', 'out.json');
+      assert.equal(r.code, 2, `${file} ${to}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`${file.replace('/', '\\/')} is not a contract \\(no recognised sections, or empty\\): there are no tools or system prompt to export`));
+      assert.equal(r.stdout, '');
+      assert.throws(() => readFileSync(join(dir, 'out.json')), 'no output file');
+    }
+  }
+  const zh = await cli.run(dir, 'export', 'AGENTS.md', '--to', 'openai-tools', '--lang', 'zh-cn');
+  assert.equal(zh.code, 2);
+  assert.match(zh.stderr, /AGENTS\.md 不是契约/);
+});
+
+test('agents-md export never exports a tool a ❌ boundary forbids, and says which it left out', async () => {
+  const contract = `---
+contract: true
+name: payer
+version: 1.0.0
+---
+## AGENT_IDENTITY
+
+- **Name**: \`Payer\`
+- **Hard Boundaries**:
+  - ✅ May use \`draft_payment\` to prepare a payment
+  - ❌ Never call \`initiate_payment\`
+
+## TOOLS
+
+### \`draft_payment\`
+
+- **Description**: Drafts a payment for approval.
+
+### \`initiate_payment\`
+
+- **Description**: Pays an invoice.
+`;
+  const dir = scratch.workspace({ 'AGENTS.md': contract });
+  for (const to of ['openai-tools', 'anthropic-tools', 'mcp-tools'] as const) {
+    const r = await cli.run(dir, 'export', 'AGENTS.md', '--to', to);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /AGENTS\.md: not exported, because a ❌ boundary of AGENT_IDENTITY forbids them: initiate_payment \(rule forbidden-tool-declared\)\./);
+    assert.doesNotMatch(r.stdout.replace(/Never call `initiate_payment`/g, ''), /initiate_payment/, `${to}: the forbidden tool is nowhere in the export but the boundary`);
+    assert.match(r.stdout, /draft_payment/);
+  }
+});

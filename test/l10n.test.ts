@@ -346,3 +346,27 @@ test('problem messages are plain text: no raw Markdown emphasis in the Problems 
   }
   assert.deepEqual(found, []);
 });
+
+test('no message ends a sentence twice (".." or "。。"), in either language, when an argument is itself a sentence', () => {
+  // An argument that is a whole message (a provider's error, a list of problems) ends with its own stop.
+  const sentence = { en: 'The endpoint refused it.', 'zh-cn': '端点拒绝了。' } as const;
+  // Two full stops in a row; an ellipsis and a relative path (`../rules.md`) are not.
+  const doubled = /(?<!\.)\.\.(?![./])|[。.]。|。\./;
+  const bad: string[] = [];
+  for (const [id] of englishMessages()) {
+    for (const lang of ['en', 'zh-cn'] as const) {
+      const t = template(id, lang)!;
+      if (doubled.test(t)) bad.push(`${lang} ${id}: the template itself: ${t}`);
+      const args = Object.fromEntries(placeholders(t).map((n) => [n, sentence[lang]]));
+      const text = format(id, args, lang);
+      if (doubled.test(text)) bad.push(`${lang} ${id}: ${text}`);
+    }
+  }
+  assert.deepEqual(bad, []);
+  // The reported ones: the provider's settings and errors, as the user reads them.
+  assert.equal(format('model.settings.invalid', { problems: format('model.option.invalid', { option: 'timeoutMs', expected: '> 0', value: '-1' }) }), 'The dry-run model settings are not valid: The model option timeoutMs must be > 0; got -1.');
+  // Only a stop that would repeat one is left out; an ellipsis or an extension after an argument stays.
+  assert.equal(fill('{a}.', { a: '2' }), '2.');
+  assert.equal(fill('{a}...', { a: 'wait' }), 'wait...');
+  assert.equal(fill('{a}.json', { a: 'v1.' }), 'v1..json');
+});

@@ -119,7 +119,8 @@ const exposed = (x: unknown): string =>
 describe('chat completions', () => {
   test('a plain final answer: the request has the model, messages and max_tokens, and no key header without a key', async () => {
     const server = await serve(final('Order A1 has shipped.'));
-    const step = await provider(server).step({ messages: MESSAGES, tools: [], maxTokens: 256 });
+    const { latencyMs, ...step } = await provider(server).step({ messages: MESSAGES, tools: [], maxTokens: 256 });
+    assert.ok(Number.isInteger(latencyMs) && latencyMs! >= 0, `the wait for the answer is measured: ${latencyMs}`);
     assert.deepEqual(step, { kind: 'final', text: 'Order A1 has shipped.', usage: { promptTokens: 12, completionTokens: 3 } });
     const [req] = server.received;
     assert.equal(req?.method, 'POST');
@@ -143,7 +144,7 @@ describe('chat completions', () => {
       final('Order A1 shipped on Monday.'),
     );
     const model = provider(server, { apiKey: KEY, baseUrl: `${server.baseUrl}/` });
-    const first = await model.step({ messages: MESSAGES, tools: [LOOKUP] });
+    const { latencyMs: _latency, ...first } = await model.step({ messages: MESSAGES, tools: [LOOKUP] });
     assert.deepEqual(first, { kind: 'tool_calls', calls: [{ id: 'call_abc', name: 'lookup_order', rawArguments: '{"order_id": "A1"}' }], usage: { promptTokens: 80, completionTokens: 20 } });
 
     const assistant: ChatMessage = { role: 'assistant', content: '', toolCalls: first.kind === 'tool_calls' ? first.calls : [] };
@@ -174,7 +175,8 @@ describe('chat completions', () => {
         { id: 'c2', type: 'function', function: { name: 'lookup_order', arguments: { order_id: 'B2' } } },
       ],
     }, { prompt_tokens: 5, completion_tokens: 5 }));
-    assert.deepEqual(await provider(server).step({ messages: MESSAGES, tools: [LOOKUP] }), {
+    const { latencyMs: _latency, ...step } = await provider(server).step({ messages: MESSAGES, tools: [LOOKUP] });
+    assert.deepEqual(step, {
       kind: 'tool_calls',
       text: 'Checking both.',
       calls: [
@@ -207,6 +209,8 @@ describe('failures, retries and timeouts', () => {
     assert.equal(step.text, 'ok');
     assert.equal(server.received.length, 3);
     assert.deepEqual(server.received[2]?.body, server.received[0]?.body, 'the same request is sent again');
+    // The step's latency is the run's whole wait: every attempt and the backoff between them.
+    assert.ok(step.latencyMs! >= server.received[2]!.at - server.received[0]!.at, `${step.latencyMs} ms`);
   });
 
   test('HTTP 500 on every attempt: MODEL_UNAVAILABLE with the status, the detail and the attempts', async () => {

@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { EXPORT_TARGETS, exportContract, format, type ExportTarget, type Lang } from '../service/index.ts';
+import { EXPORT_TARGETS, exportContract, format, validateContract, type ExportTarget, type Lang } from '../service/index.ts';
 import { loadContract } from '../node/dryRunHost.ts';
 import { InputError } from '../node/inputError.ts';
 import { displayPath } from './report.ts';
@@ -22,18 +22,24 @@ interface ExportOptions {
 async function runExport(contract: string, options: ExportOptions, lang: Lang): Promise<void> {
   const cwd = process.cwd();
   const loaded = await loadContract(resolve(cwd, contract), cwd);
-  const output = `${JSON.stringify(exportContract(loaded.model, options.to), null, 2)}\n`;
+  const file = displayPath(cwd, loaded.path);
+  // A free-form or empty AGENTS.md has no tools or prompt to export: a default would pass for one.
+  if (loaded.model.kind === 'freeform') throw new InputError('cli.export.notContract', { file });
+  // A tool a ❌ boundary forbids is never exported; the rule that finds the contradiction names it.
+  const forbidden = new Set(validateContract(loaded.model).filter((d) => d.code === 'forbidden-tool-declared').map((d) => String(d.args?.['name'])));
+  if (forbidden.size > 0) errorLine(format('cli.export.forbidden', { file, tools: [...forbidden].join(', ') }, lang));
+  const output = `${JSON.stringify(exportContract(loaded.model, options.to, forbidden), null, 2)}\n`;
   if (!options.output) {
     process.stdout.write(output);
     return;
   }
-  const file = resolve(cwd, options.output);
+  const target = resolve(cwd, options.output);
   try {
-    await writeFile(file, output);
+    await writeFile(target, output);
   } catch (e) {
     throw new InputError('cli.error.cannotWrite', { file: options.output, error: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
-  errorLine(format('cli.export.written', { file: displayPath(cwd, file) }, lang));
+  errorLine(format('cli.export.written', { file: displayPath(cwd, target) }, lang));
 }
 
 export function registerExportCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {

@@ -85,6 +85,8 @@ export const CLI_MESSAGES = {
   'cli.help.run.root': 'workspace root: runs are written under <root>/.agents-md/runs, resources are found from it (default: the current directory)',
   'cli.help.run.trust-endpoint': "confirm the model endpoint the configuration file names (repeatable; AGENTS_MD_TRUSTED_ENDPOINTS lists endpoints you always trust, docs/model-providers.md)",
   'cli.help.run.real-delays': "wait for the snapshot's mocked delays instead of only counting them (watch a long run unfold)",
+  'cli.help.run.record': "write the model's answers of this live run into the query's script in the snapshot (tokens as usage, latency as delay_ms), so that --scripted replays it offline",
+  'cli.help.run.scripted': "play the snapshot's script, whatever model endpoint the configuration names (replays a recorded run offline)",
   'cli.help.run.approve': "answer every human pause of the run with approve (instead of the snapshot's decisions)",
   'cli.help.run.reject': 'answer every human pause of the run with reject',
   'cli.help.run.json': 'print the result as JSON instead of the timeline',

@@ -4,9 +4,10 @@
  * exit code by outcome (docs/cli.md, docs/dry-run.md). Everything printed is in the display
  * language (`--lang`); the trace and the JSON output are the same in every language.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { format, type HumanDecision, type Lang, type MessageArgs, ModelError, type ModelProvider, type ParsedContract, runMessage, type RunResult, type Snapshot, type SnapshotQuery } from '../service/index.ts';
+import { createScriptedModel, format, recordedScript, SCRIPTED_PROVIDER_ID, withRecordedScript, type HumanDecision, type Lang, type MessageArgs, ModelError, type ModelProvider, type ParsedContract, runMessage, type RunResult, type Snapshot, type SnapshotQuery } from '../service/index.ts';
 import { configuredModel, trustedEndpoints } from '../node/llmConfig.ts';
 import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, createRunFolder } from '../node/dryRunHost.ts';
 import { samePath } from '../node/paths.ts';
@@ -30,6 +31,8 @@ interface RunCliOptions {
   readonly realDelays?: boolean;
   readonly color?: boolean;
   readonly trustEndpoint?: string[];
+  readonly record?: boolean;
+  readonly scripted?: boolean;
 }
 
 /** The decision `--approve` / `--reject` give to every pause, or undefined; throws on both. */
@@ -77,7 +80,9 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
     const ids = snap.queries.map((q) => q.id).join(', ');
     throw o.query !== undefined ? new InputError('run.error.no-query', { file, query: o.query, ids }) : new InputError('run.error.choose-query', { file, count: snap.queries.length, ids, tool: TOOL_NAME });
   }
-  const provider = await cliModel(root, contract.path, o.trustEndpoint);
+  const provider = o.scripted ? (q: SnapshotQuery) => createScriptedModel(q.model) : await cliModel(root, contract.path, o.trustEndpoint);
+  // Recording the snapshot's own script would record nothing new (docs/dry-run.md, "Recording a live run").
+  if (o.record && provider(query).id === SCRIPTED_PROVIDER_ID) throw new InputError('run.error.record-scripted', { file });
   const folder = createRunFolder(root, query.id, cwd);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -102,12 +107,32 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
     folder.writeJson('result.json', { ...json, contract: storedPath(root, contract.path), snapshot: storedPath(root, snapshot.path), trace: storedPath(root, result.tracePath) });
     if (o.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     else process.stdout.write(`${runMessage('run.trace', { path: displayPath(cwd, result.tracePath) }, lang)}\n`);
+    if (o.record) recordRun(snapshot.path, file, query, result, lang);
     setExitCode(RUN_EXIT[result.outcome.status]);
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
 }
 
+/** The outcomes a script cannot play back: the endpoint failed, or the run was stopped. */
+const UNRECORDABLE = new Set(['MODEL_UNAVAILABLE', 'MODEL_TIMEOUT', 'MODEL_PROTOCOL_ERROR', 'CANCELLED']);
+
+/** `--record`: the run's model answers into the query's script in the snapshot file (docs/dry-run.md, "Recording a live run"). */
+function recordRun(path: string, file: string, query: SnapshotQuery, result: RunResult, lang: Lang): void {
+  if (UNRECORDABLE.has(result.outcome.code)) {
+    errorLine(runMessage('run.record.skipped', { file, query: query.id, code: result.outcome.code }, lang));
+    return;
+  }
+  const steps = recordedScript(result.events, query.model);
+  const text = withRecordedScript(readFileSync(path, 'utf8'), query.id, steps, path.toLowerCase().endsWith('.json') ? 'json' : 'yaml');
+  if (text === undefined) throw new InputError('run.error.no-query', { file, query: query.id, ids: query.id });
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new InputError('cli.error.cannotWrite', { file, error: (e as NodeJS.ErrnoException).code ?? String(e) });
+  }
+  errorLine(runMessage('run.record.written', { file, query: query.id, steps: steps.length }, lang));
+}
 
 /**
  * The model of `run` and `eval`: the configuration's `model` section, its endpoint used only when
@@ -158,7 +183,9 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .requiredOption('-s, --snapshot <file>', t('cli.help.run.snapshot'))
     .option('-q, --query <id>', t('cli.help.run.query'))
     .option('--root <dir>', t('cli.help.run.root'))
-    .option('--real-delays', t('cli.help.run.real-delays'));
+    .option('--real-delays', t('cli.help.run.real-delays'))
+    .addOption(new Option('--record', t('cli.help.run.record')).conflicts('scripted'))
+    .option('--scripted', t('cli.help.run.scripted'));
   withTrustOption(run, lang);
   withRunOutputOptions(run, { approve: 'cli.help.run.approve', reject: 'cli.help.run.reject' }, lang).action(guarded(setExitCode, lang, (contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode)));
 }

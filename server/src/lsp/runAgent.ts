@@ -10,7 +10,7 @@ import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type 
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   checkExpectation, createScriptedModel, locate, ModelError, parseContract, runMessage, sha256Hex, traceTree,
-  type HumanAnswer, type HumanDecision, type ModelProvider, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
+  type HumanAnswer, type HumanDecision, type LensEntry, type ModelProvider, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
 } from '../service/index.ts';
 import {
   contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, type LoadedContract, createRunFolder,
@@ -36,6 +36,8 @@ export interface RunAgentHost {
   readonly model: (uri: string) => ParsedContract | undefined;
   /** The model settings for a document as layers: its configuration file's `model`, then the editor's `agentsMd.model`. */
   readonly modelSettings: (uri: string) => Promise<readonly (ModelSettings | undefined)[]>;
+  /** The service's own lenses of an open contract (what the tools cost). */
+  readonly lenses: (uri: string, token: CancellationToken) => readonly LensEntry[];
 }
 
 
@@ -155,12 +157,14 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
     };
   });
 
-  connection.onCodeLens((p): CodeLens[] => {
+  connection.onCodeLens((p, token): CodeLens[] => {
     const doc = documents.get(p.textDocument.uri);
     const model = doc && host.model(doc.uri);
     if (!doc || !model || model.kind !== 'contract') return [];
     const lang = host.lang();
     const lenses: CodeLens[] = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, command: { title: runMessage('view.lens.run', {}, lang), command: 'agentsMd.runAgent', arguments: [doc.uri] } }];
+    // A lens without a command is text only: VS Code shows it and does nothing on a click.
+    for (const l of host.lenses(doc.uri, token)) lenses.push({ range: l.range, command: { title: l.title, command: '' } });
     for (const [pointer, ids] of exercised.get(doc.uri) ?? []) {
       const range = locate(model, pointer)?.value;
       if (!range) continue;

@@ -200,6 +200,10 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       const doc = documents.get(uri);
       return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;
     },
+    lenses: (uri, token) => {
+      const doc = documents.get(uri);
+      return doc && service && !SNAPSHOT_FILE.test(uri) ? service.codeLenses(contract(doc, stateOf(doc)), { lang }, token) : [];
+    },
     modelSettings: async (uri) => {
       // The configuration file's `model`, then the editor's settings over it (docs/model-providers.md).
       const fromConfig = service ? (await service.workspace.configFor(uri)).config.model : undefined;

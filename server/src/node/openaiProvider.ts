@@ -117,6 +117,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     async step(request: ModelRequest): Promise<ModelStep> {
       const payload = requestBody(options.model, request);
       const body = JSON.stringify(payload);
+      const started = performance.now();
       for (let n = 1; ; n++) {
         if (request.signal?.aborted) throw error('CANCELLED', 'model.cancelled');
         const outcome = await attempt(body, request.signal, n);
@@ -126,7 +127,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
           const step: typeof parsed = parsed.kind === 'final'
             ? { ...parsed, text: redact(parsed.text) }
             : { ...parsed, calls: parsed.calls.map((c) => ({ ...c, name: redact(c.name), rawArguments: redact(c.rawArguments) })), ...(parsed.text ? { text: redact(parsed.text) } : {}) };
-          return { ...step, usage: usageOf(step.usage, payload, step) };
+          // The whole step as the run waited for it: every attempt and the waits between them.
+          return { ...step, usage: usageOf(step.usage, payload, step), latencyMs: Math.round(performance.now() - started) };
         }
         if (n > options.retries) throw outcome.retry;
         try {

@@ -112,9 +112,13 @@ function jsonSchema(view: ContractView, version: string | undefined): Json {
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', title: version ? `${view.name} ${version}` : view.name, $defs: defs };
 }
 
-/** The export of a contract for a target, as JSON data. */
-export function exportContract(model: ParsedContract, target: ExportTarget): Json {
-  const view = contractView(model);
+/**
+ * The export of a contract for a target, as JSON data. `omit`: tools left out of it and of the
+ * system prompt (the CLI leaves out the tools a ❌ boundary forbids, docs/providers.md "Exports").
+ */
+export function exportContract(model: ParsedContract, target: ExportTarget, omit: ReadonlySet<string> = new Set()): Json {
+  const all = contractView(model);
+  const view: ContractView = omit.size === 0 ? all : { ...all, tools: new Map([...all.tools].filter(([name]) => !omit.has(name))) };
   switch (target) {
     case 'openai-tools':
       return openaiTools(view);

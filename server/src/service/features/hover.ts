@@ -14,6 +14,7 @@ import { EMPTY_FACTS } from '../validate/facts.ts';
 import { format } from '../l10n/format.ts';
 import { ruleDocId } from '../validate/messages.ts';
 import { stringify } from 'yaml';
+import { toolCost, toolsSectionCost } from './toolCost.ts';
 
 /** Options of the editor features: the display language (`en`, `zh-cn`; others are English). */
 export interface FeatureOptions {
@@ -129,6 +130,8 @@ export function hover(model: ParsedContract, position: Position, options: Featur
       lines.push('', format('hover.declaredAtLine', { line: decl.range.start.line + 1 }, lang));
       const summary = declarationSummary(model, decl, lang);
       if (summary) lines.push('', summary);
+      const cost = named.kind === 'tool' ? toolCost(model, named.name, lang) : undefined;
+      if (cost) lines.push('', cost);
     } else {
       const ext = named.kind === 'pool' ? facts.externalPools.get(named.name)?.[0] : named.kind === 'role' ? facts.externalAgents.get(named.name)?.[0] : undefined;
       lines.push('', ext ? format('hover.declaredIn', { uri: ext.uri }, lang) : format('hover.notDeclared', {}, lang));
@@ -141,7 +144,7 @@ export function hover(model: ParsedContract, position: Position, options: Featur
     const fields = s.fields.map((f) => `\`${(f.schema['x-aliases'] as string[] | undefined)?.[0] ?? f.key}\``).join(', ');
     const doc = schemaDocs(schemaAt(`/${s.key}`) ?? s.schema, undefined, lang);
     const anchor = `${s.title} (${s.key})`.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-');
-    const parts = [doc, ...(fields ? [format('hover.fields', { fields }, lang)] : []), ...(s.required ? [format('hover.requiredSection', {}, lang)] : []), format('hover.sectionDocs', { section: s.title, anchor }, lang)];
+    const parts = [doc, ...(fields ? [format('hover.fields', { fields }, lang)] : []), ...(s.required ? [format('hover.requiredSection', {}, lang)] : []), ...(s.key === 'tools' ? toolsSectionCost(model, lang) : []), format('hover.sectionDocs', { section: s.title, anchor }, lang)];
     return { contents: parts.join('\n\n'), range: section.titleRange };
   }
 

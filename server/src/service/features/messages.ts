@@ -32,6 +32,11 @@ export const FEATURE_MESSAGES = {
   'hover.notDeclared': 'Not declared in this contract.',
   'hover.field': '{label}: {value}',
   'hover.pattern': 'Pattern: `{pattern}`',
+  'hover.cost.request': 'Every request carries {total} tokens ({encoding}): tool definitions {tools}, system prompt {prompt}.',
+  'hover.cost.budget': '{percent}% of the token budget of {budget}, at every step.',
+  'hover.cost.tool': 'Its definition: {tokens} tokens per request ({encoding}).',
+  'lens.cost': 'Tools: {tokens} tokens per request',
+  'lens.cost.budget': 'Tools: {tokens} tokens per request, {percent}% of budget',
 
   'completion.name.tool': 'tool, line {line}',
   'completion.name.pool': 'memory pool, line {line}',

@@ -9,6 +9,7 @@ import type { Position, Range } from '../types.ts';
 import type { ParsedContract } from '../model/types.ts';
 import type { WorkspaceFacts } from '../validate/facts.ts';
 import { hover } from './hover.ts';
+import { costLenses, type LensEntry } from './toolCost.ts';
 import { completion } from './completion.ts';
 import { definition, prepareRename, references, rename } from './navigation.ts';
 import { documentSymbols, foldingRanges } from './symbols.ts';
@@ -71,6 +72,8 @@ export interface DocumentFeatures {
   codeActions(document: ContractDocument, range: Range, options: CodeActionOptions, token: CancellationToken): CodeActionEntry[];
   /** The rules' safe fixes as one set of non-overlapping edits (`agents-md lint --fix`, `source.fixAll.agentsMd`) and the codes fixed. */
   fixAll(document: ContractDocument, options: FixAllOptions, token: CancellationToken): { edits: TextEditResult[]; fixed: string[] };
+  /** The lenses of the document's own content: what the tools cost per request (toolCost.ts). */
+  codeLenses(document: ContractDocument, options: FeatureOptions, token: CancellationToken): LensEntry[];
 }
 
 /** The features, each answering empty once its token is cancelled. */
@@ -90,4 +93,5 @@ export const DOCUMENT_FEATURES: DocumentFeatures = {
     return [...codeActions(d.model, o.diagnostics, { ...(o.lang ? { lang: o.lang } : {}), today }), ...convertToContract(d.model, { today, ...(o.lang ? { lang: o.lang } : {}) })];
   },
   fixAll: (d, o, t) => (t.isCancellationRequested ? { edits: [], fixed: [] } : fixAll(d.model, o.diagnostics)),
+  codeLenses: (d, o, t) => (t.isCancellationRequested ? [] : costLenses(d.model, o.lang)),
 };

@@ -124,7 +124,7 @@ export function fill(template: string, args: Readonly<Record<string, string | nu
   if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(lang === 'zh-cn' ? 'zh-CN' : 'en')));
   const render = (parts: readonly Part[], count: number | undefined): string =>
     parts
-      .map((p) => {
+      .map((p): string => {
         if (p.kind === 'text') return count === undefined ? p.text : p.text.replace(/#/g, String(count));
         if (p.kind === 'arg') return Object.hasOwn(args, p.name) ? String(args[p.name]) : `{${p.name}}`;
         if (p.kind === 'select') return render((Object.hasOwn(args, p.name) && p.branches.get(String(args[p.name]))) || p.branches.get('other')!, count);
@@ -133,6 +133,15 @@ export function fill(template: string, args: Readonly<Record<string, string | nu
         const branch = p.branches.get(`=${n}`) ?? p.branches.get(rules!.select(n)) ?? p.branches.get('other')!;
         return render(branch, n);
       })
-      .join('');
+      .reduce(joinSentences, '');
   return render(partsOf(template), undefined);
+}
+
+/**
+ * Joins two pieces of a message, leaving out the piece's full stop when the text before it
+ * already ends a sentence: an argument that is itself a message ("… are not valid: The token
+ * budget must be a number.") followed by the template's own stop would end in "..".
+ */
+function joinSentences(before: string, piece: string): string {
+  return /[.。!?！？]$/.test(before) && !before.endsWith('..') && /^[.。](?![.。\w])/.test(piece) ? before + piece.slice(1) : before + piece;
 }

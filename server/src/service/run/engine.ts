@@ -177,6 +177,8 @@ class Run extends RunState {
         ...(step.kind === 'tool_calls' ? { calls: step.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.rawArguments })), ...(step.text ? { text: step.text } : {}) } : { text: step.text }),
         usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens },
         tokens_used: this.tokens,
+        // The model's latency: the provider's wait for the answer plus the step's scripted delay (docs/dry-run.md, "Recording a live run").
+        timing: { latency_ms: (step.latencyMs ?? 0) + (script?.delayMs ?? 0) },
       });
       checkBudgets(this);
       const fired = script?.fire ?? [];

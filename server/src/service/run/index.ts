@@ -10,6 +10,7 @@ export { ModelError } from './llmProvider.ts';
 export type { Expectation, HumanDecision, PoolState, ScriptStep, Snapshot, SnapshotQuery, ToolMock } from './snapshot.ts';
 export { snapshotNames, type SnapshotName } from './snapshotNames.ts';
 export { applySnapshotSets, SnapshotSetError } from './snapshotEdit.ts';
+export { recordedScript, withRecordedScript } from './record.ts';
 export { readSnapshot, validateSnapshot, MAX_SNAPSHOT_CHARS, type SnapshotRead } from './snapshotValidate.ts';
 export { runQuery, scriptedDecisions, type Clause, type Decide, type HumanAnswer, type HumanRequest, type Outcome, type RunOptions, type RunResult, type RunStats } from './engine.ts';
 export { createScriptedModel, SCRIPTED_PROVIDER_ID } from './scriptedLlm.ts';

@@ -38,10 +38,13 @@ export interface TokenUsage {
   readonly completionTokens: number;
 }
 
-/** What one model step returned. */
+/**
+ * What one model step returned. `latencyMs`: how long a provider that does I/O waited for the
+ * answer (the scripted model has none: its simulated latency is the step's `delay_ms`).
+ */
 export type ModelStep =
-  | { readonly kind: 'tool_calls'; readonly calls: readonly ToolCall[]; readonly text?: string; readonly usage: TokenUsage }
-  | { readonly kind: 'final'; readonly text: string; readonly usage: TokenUsage };
+  | { readonly kind: 'tool_calls'; readonly calls: readonly ToolCall[]; readonly text?: string; readonly usage: TokenUsage; readonly latencyMs?: number }
+  | { readonly kind: 'final'; readonly text: string; readonly usage: TokenUsage; readonly latencyMs?: number };
 
 /** The request of one step. */
 export interface ModelRequest {

@@ -5,6 +5,7 @@
  * through (redacted first).
  */
 import type { ChatMessage } from './llmProvider.ts';
+import type { ToolMock } from './snapshot.ts';
 import type { ContractView, FailureView, HitlView } from '../model/contractView.ts';
 import { contractView } from '../model/contractView.ts';
 import type { assembleContext } from './retrieval.ts';
@@ -71,6 +72,8 @@ export class RunState {
   readonly askedRows = new Set<HitlView>();
   pending: FailureView[] = [];
   readonly callCounts = new Map<string, { count: number; result?: string }>();
+  /** Calls answered so far by each mock with a `sequence` (snapshot.ts). */
+  readonly mockCalls = new Map<ToolMock, number>();
   streak: { tool: string; code: OutcomeCode; count: number } | undefined;
   readonly breaker = new Map<string, { failures: number; openUntil: number }>();
   outputRetries = 0;

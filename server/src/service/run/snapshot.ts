@@ -17,15 +17,20 @@ export interface PoolState {
   readonly records: readonly Readonly<Record<string, unknown>>[];
 }
 
-/** One mocked answer of a tool. */
-export interface ToolMock {
-  /** Arguments the call must contain (by value); absent: any call. */
-  readonly match?: Readonly<Record<string, unknown>>;
-  /** The result, or the error message; exactly one is set (a mock with neither returns `null`). */
+/** What a tool answers to one call: the result, or the error message (neither: `null`). */
+export interface MockAnswer {
   readonly output?: unknown;
   readonly error?: string;
   /** Simulated duration (ms). */
   readonly delayMs: number;
+}
+
+/** One mocked answer of a tool, or a sequence of them given in turn (the last repeats). */
+export interface ToolMock extends MockAnswer {
+  /** Arguments the call must contain (by value); absent: any call. */
+  readonly match?: Readonly<Record<string, unknown>>;
+  /** Answers of the 1st, 2nd, … call this mock answers; instead of its own `output`/`error`. */
+  readonly sequence?: readonly MockAnswer[];
 }
 
 /** A tool call the scripted model makes. */
@@ -112,12 +117,19 @@ function pool(raw: Raw | undefined, base?: PoolState): PoolState {
   };
 }
 
-function mocks(raw: unknown): ToolMock[] {
-  return (Array.isArray(raw) ? raw : []).map((m: Raw) => ({
-    ...(m['match'] !== undefined ? { match: m['match'] } : {}),
+function answer(m: Raw): MockAnswer {
+  return {
     ...('output' in m ? { output: m['output'] } : {}),
     ...(typeof m['error'] === 'string' ? { error: m['error'] } : {}),
     delayMs: typeof m['delay_ms'] === 'number' ? m['delay_ms'] : 0,
+  };
+}
+
+function mocks(raw: unknown): ToolMock[] {
+  return (Array.isArray(raw) ? raw : []).map((m: Raw) => ({
+    ...(m['match'] !== undefined ? { match: m['match'] } : {}),
+    ...answer(m),
+    ...(Array.isArray(m['sequence']) && m['sequence'].length > 0 ? { sequence: (m['sequence'] as Raw[]).map(answer) } : {}),
   }));
 }
 

@@ -142,6 +142,17 @@ function schemaDiagnostics(errors: readonly ErrorObject[], pos: Positions): Cont
   return out;
 }
 
+/** A mock answers with its `sequence` or with its own `output`/`error`, not both. */
+function mockDiagnostics(tools: unknown, at: (string | number)[], pos: Positions, out: ContractDiagnostic[]): void {
+  if (!tools || typeof tools !== 'object' || Array.isArray(tools)) return;
+  for (const [name, list] of Object.entries(tools as Record<string, unknown>)) {
+    (Array.isArray(list) ? list : []).forEach((m: any, i: number) => {
+      if (!m || typeof m !== 'object' || !('sequence' in m)) return;
+      for (const key of ['output', 'error']) if (key in m) out.push(diagnostic('sequence-and-answer', 'error', pos.at([...at, name, i, key], 'key'), { key }));
+    });
+  }
+}
+
 /** Checks the schema cannot express: one step kind, one way of giving arguments, unique query ids, the script's length. */
 function ruleDiagnostics(data: Record<string, any>, pos: Positions): ContractDiagnostic[] {
   const out: ContractDiagnostic[] = [];
@@ -167,11 +178,13 @@ function ruleDiagnostics(data: Record<string, any>, pos: Positions): ContractDia
         out.push(diagnostic('too-many-steps', 'warning', pos.at(['queries', qi, 'model', si]), { max: MAX_SCRIPT_STEPS }));
       }
     });
+    mockDiagnostics(q['tools'], ['queries', qi, 'tools'], pos, out);
     const code = q['expect']?.['code'];
     if (typeof code === 'string' && !(code in OUTCOME_CODES)) {
       out.push(diagnostic('unknown-code', 'error', pos.at(['queries', qi, 'expect', 'code']), { code, known: Object.keys(OUTCOME_CODES).join(', ') }));
     }
   });
+  mockDiagnostics(data['tools'], ['tools'], pos, out);
   if (typeof data['now'] !== 'string') out.push(diagnostic('no-now', 'warning', pos.at([], 'key')));
   return out;
 }

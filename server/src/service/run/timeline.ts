@@ -115,9 +115,11 @@ function message(e: TraceEvent, lang: string): { id: string; args: Record<string
     case 'prompt':
       return { id: 'timeline.prompt', args: { chars: Number(p['chars'] ?? 0), tools: Array.isArray(p['tools']) ? p['tools'].length : 0 } };
     case 'model_step': {
-      const tokens = Number(p['usage']?.['prompt_tokens'] ?? 0) + Number(p['usage']?.['completion_tokens'] ?? 0);
-      if (p['kind'] === 'tool_calls') return { id: 'timeline.model_step.tool_calls', args: { step: Number(p['step'] ?? 0), calls: (Array.isArray(p['calls']) ? p['calls'] : []).map((c: any) => str(c.name)).join(', '), tokens } };
-      return { id: 'timeline.model_step.final', args: { step: Number(p['step'] ?? 0), tokens } };
+      const prompt = Number(p['usage']?.['prompt_tokens'] ?? 0);
+      const completion = Number(p['usage']?.['completion_tokens'] ?? 0);
+      const figures = { tokens: prompt + completion, prompt, completion, ms: Number(p['timing']?.['latency_ms'] ?? 0) };
+      if (p['kind'] === 'tool_calls') return { id: 'timeline.model_step.tool_calls', args: { step: Number(p['step'] ?? 0), calls: (Array.isArray(p['calls']) ? p['calls'] : []).map((c: any) => str(c.name)).join(', '), ...figures } };
+      return { id: 'timeline.model_step.final', args: { step: Number(p['step'] ?? 0), ...figures } };
     }
     case 'tool_call':
       return { id: 'timeline.tool_call', args: { tool: str(p['tool']), arguments: preview(p['arguments']) } };

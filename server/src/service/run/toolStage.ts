@@ -6,6 +6,7 @@
  */
 import type { ToolCall } from './llmProvider.ts';
 import type { ToolView } from '../model/contractView.ts';
+import type { MockAnswer, ToolMock } from './snapshot.ts';
 import { findMock, SCHEMA_UNUSABLE, schemaProblem, schemaUsable, truncate } from './tools.ts';
 import type { OutcomeCode } from './messages.ts';
 import { messageFields, refText, runMessage, withArgMessages, type MessageRef } from './runMessage.ts';
@@ -43,6 +44,14 @@ function breakerFailure(s: RunState, tool: ToolView): void {
   b.failures++;
   if (b.failures >= cfg.failures) b.openUntil = s.sim.elapsed + cfg.cooldownMs;
   s.breaker.set(tool.name, b);
+}
+
+/** The answer a mock gives to this call: its own, or the next of its sequence (the last repeats). */
+function nextAnswer(s: RunState, mock: ToolMock): MockAnswer {
+  if (!mock.sequence) return mock;
+  const n = s.mockCalls.get(mock) ?? 0;
+  s.mockCalls.set(mock, n + 1);
+  return mock.sequence[Math.min(n, mock.sequence.length - 1)]!;
 }
 
 /** One tool call: validated, approved, mocked, checked. `approved`: a HITL row fired by this step was approved. */
@@ -91,8 +100,9 @@ export async function toolCall(s: RunState, call: ToolCall, approved: boolean): 
     const d = await ask(s, { kind: 'tool_approval', subject: tool.name, names: [tool.name], reasonId: 'reason.tool-approval', reasonArgs: {}, sla: '', onTimeout: 'reject', tool: tool.name, arguments: args, pointer: tool.approvalPointer ?? tool.pointer });
     if (d !== 'approve') throw new Finish(humanFailure(d, tool.name, '', 'reject', tool.approvalPointer ?? tool.pointer));
   }
-  const mock = findMock(s.o.query.tools[tool.name], args);
-  if (!mock) throw new Finish({ code: 'TOOL_NOT_MOCKED', args: { tool: tool.name, arguments: short(args) }, pointer: tool.pointer });
+  const found = findMock(s.o.query.tools[tool.name], args);
+  if (!found) throw new Finish({ code: 'TOOL_NOT_MOCKED', args: { tool: tool.name, arguments: short(args) }, pointer: tool.pointer });
+  const mock = nextAnswer(s, found);
   // A real wait (--real-delays) stops at the time budget: the tool's answer never came.
   if (await s.sim.pass(Math.min(mock.delayMs, tool.timeoutMs), s.o.signal)) checkBudgets(s);
   if (mock.delayMs > tool.timeoutMs) {

@@ -1,0 +1,44 @@
+/**
+ * What the tools cost, where the editor shows it (docs/providers.md, "Token cost"): the hover on
+ * the TOOLS title and on a tool's name, and a code lens on the TOOLS title. The counts are the
+ * ones `agents-md lint --stats` prints (export/cost.ts, gpt-tokenizer's `o200k_base`).
+ */
+import type { Range } from '../types.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
+import { budgetPercent, requestCost } from '../export/cost.ts';
+import { format } from '../l10n/format.ts';
+
+/** A code lens: where it stands and its text (the adapter adds the command). */
+export interface LensEntry {
+  readonly range: Range;
+  readonly title: string;
+}
+
+const toolsSection = (model: ParsedContract) => (model.kind !== 'freeform' ? model.sections.find((s) => s.spec?.key === 'tools' && s.titleRange) : undefined);
+
+/** The lines the hover on the TOOLS title adds: tokens per request, and the share of the budget. */
+export function toolsSectionCost(model: ParsedContract, lang: string): string[] {
+  const c = requestCost(model);
+  const percent = budgetPercent(c.total, c.budget);
+  return [
+    format('hover.cost.request', { total: c.total, tools: c.tools, prompt: c.systemPrompt, encoding: c.encoding }, lang),
+    ...(percent !== undefined ? [format('hover.cost.budget', { percent, budget: c.budget! }, lang)] : []),
+  ];
+}
+
+/** The line the hover on a tool adds: its own definition's tokens; undefined for a name that is no tool of the contract. */
+export function toolCost(model: ParsedContract, name: string, lang: string): string | undefined {
+  const c = requestCost(model);
+  const tokens = c.byTool.get(name);
+  return tokens === undefined ? undefined : format('hover.cost.tool', { tokens, encoding: c.encoding }, lang);
+}
+
+/** The code lens on the TOOLS title: the tool definitions' tokens per request and their share of the budget. */
+export function costLenses(model: ParsedContract, lang = 'en'): LensEntry[] {
+  const section = toolsSection(model);
+  if (!section?.titleRange) return [];
+  const c = requestCost(model);
+  const percent = budgetPercent(c.tools, c.budget);
+  const title = percent !== undefined ? format('lens.cost.budget', { tokens: c.tools, percent }, lang) : format('lens.cost', { tokens: c.tools }, lang);
+  return [{ range: { start: section.titleRange.start, end: section.titleRange.start }, title }];
+}
