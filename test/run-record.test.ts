@@ -164,6 +164,9 @@ describe('agents-md run --record against a chat-completions server, replayed off
     assert.deepEqual(a.answer, { status: 'shipped' });
     assert.deepEqual({ ...a.stats, elapsed_ms: 0 }, { ...b.stats, elapsed_ms: 0 });
     assert.equal(a.stats.tokens, 438 + 477);
+    // The recorded snapshot kept in the repository: eval plays it offline too.
+    const evaluated = await cli.run(ws, 'eval', '--scripted', '--json');
+    assert.equal(evaluated.code, 0, evaluated.stderr + evaluated.stdout);
     assert.equal(requests, 2, 'the replays sent nothing');
   });
 

@@ -33,6 +33,7 @@ interface EvalOptions {
   readonly repeat?: string;
   readonly compare?: boolean;
   readonly trustEndpoint?: string[];
+  readonly scripted?: boolean;
 }
 
 /** `--repeat`: a whole number from 1 to 1000 (default 1). */
@@ -64,7 +65,7 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   }
 
   // Read everything first, so that the progress counter knows the total.
-  const loaded = await loadEvalWork(files, root, cwd, lang, { diagnostics: (lines) => lines.forEach(err), error: errorLine }, undefined, (contractPath) => cliModel(root, contractPath, o.trustEndpoint));
+  const loaded = await loadEvalWork(files, root, cwd, lang, { diagnostics: (lines) => lines.forEach(err), error: errorLine }, undefined, (contractPath) => cliModel(root, contractPath, o.trustEndpoint, o.scripted));
   if (!loaded.usable) usage = true;
 
   const previousRuns = runsWith(root, 'eval.json');

@@ -80,7 +80,7 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
     const ids = snap.queries.map((q) => q.id).join(', ');
     throw o.query !== undefined ? new InputError('run.error.no-query', { file, query: o.query, ids }) : new InputError('run.error.choose-query', { file, count: snap.queries.length, ids, tool: TOOL_NAME });
   }
-  const provider = o.scripted ? (q: SnapshotQuery) => createScriptedModel(q.model) : await cliModel(root, contract.path, o.trustEndpoint);
+  const provider = await cliModel(root, contract.path, o.trustEndpoint, o.scripted);
   // Recording the snapshot's own script would record nothing new (docs/dry-run.md, "Recording a live run").
   if (o.record && provider(query).id === SCRIPTED_PROVIDER_ID) throw new InputError('run.error.record-scripted', { file });
   const folder = createRunFolder(root, query.id, cwd);
@@ -139,7 +139,9 @@ function recordRun(path: string, file: string, query: SnapshotQuery, result: Run
  * the user confirmed it (docs/model-providers.md); a refusal or invalid settings are an
  * `InputError` (exit 2) before anything runs.
  */
-export async function cliModel(root: string, contractPath: string, flags: readonly string[] = []): Promise<(query: SnapshotQuery) => ModelProvider> {
+export async function cliModel(root: string, contractPath: string, flags: readonly string[] = [], scripted = false): Promise<(query: SnapshotQuery) => ModelProvider> {
+  // `--scripted`: the snapshot's script, whatever the configuration names (a recorded run, offline).
+  if (scripted) return (query) => createScriptedModel(query.model);
   try {
     return await configuredModel(root, contractPath, process.env, trustedEndpoints(process.env, flags));
   } catch (e) {
@@ -148,9 +150,11 @@ export async function cliModel(root: string, contractPath: string, flags: readon
   }
 }
 
-/** The `--trust-endpoint <url>` option (repeatable). */
+/** The model options of `run` and `eval`: `--trust-endpoint <url>` (repeatable) and `--scripted`. */
 export function withTrustOption(command: Command, lang: Lang): Command {
-  return command.option('--trust-endpoint <url>', format('cli.help.run.trust-endpoint', {}, lang), (v: string, all: string[] = []) => [...all, v]);
+  return command
+    .option('--trust-endpoint <url>', format('cli.help.run.trust-endpoint', {}, lang), (v: string, all: string[] = []) => [...all, v])
+    .option('--scripted', format('cli.help.run.scripted', {}, lang));
 }
 
 /** The `--color` / `--no-color` options, worded as `lint`'s. */
@@ -184,8 +188,7 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('-q, --query <id>', t('cli.help.run.query'))
     .option('--root <dir>', t('cli.help.run.root'))
     .option('--real-delays', t('cli.help.run.real-delays'))
-    .addOption(new Option('--record', t('cli.help.run.record')).conflicts('scripted'))
-    .option('--scripted', t('cli.help.run.scripted'));
+    .addOption(new Option('--record', t('cli.help.run.record')).conflicts('scripted'));
   withTrustOption(run, lang);
   withRunOutputOptions(run, { approve: 'cli.help.run.approve', reject: 'cli.help.run.reject' }, lang).action(guarded(setExitCode, lang, (contract: string, options: RunCliOptions) => runCommand(contract, options, lang, setExitCode)));
 }
