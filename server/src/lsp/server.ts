@@ -20,6 +20,7 @@ import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 import { registerScaffold } from './scaffold.ts';
+import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -229,7 +230,21 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     );
   };
 
+  // Contracts that are not open (docs/workspace.md, "In the editor"): read from disk, linted as the CLI does.
+  const workspaceDiagnostics = registerWorkspaceDiagnostics(connection, {
+    contractUris: async () => (service ? service.workspace.contractUris() : []),
+    isOpen: (uri) => documents.get(uri) !== undefined,
+    diagnose: async (uri) => {
+      const settings = await settingsFor(uri);
+      const bytes = settings.enable && service ? await fs.readFile(uri).catch(() => undefined) : undefined;
+      if (!bytes || !service) return [];
+      const r = await service.lintBytes(uri, bytes, bytes.length, { preset: settings.preset, maxBytes: settings.maxFileBytes });
+      return r.diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), uri, docsBase));
+    },
+  });
+
   const refreshAll = () => {
+    workspaceDiagnostics.edited();
     for (const s of states.values()) s.facts = undefined;
     if (pull) void connection.languages.diagnostics.refresh();
     else for (const d of documents.all()) schedulePush(d);
@@ -263,7 +278,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         semanticTokensProvider: { legend: { tokenTypes: [...HIGHLIGHT_TYPES], tokenModifiers: [] }, full: true },
         codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-        ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
+        ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: true } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'agents-md', version: pkg.version },
@@ -309,9 +324,11 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   documents.onDidChangeContent((e) => {
     // Other contracts read this document's declarations; only its summary is stale.
     service?.workspace.invalidate(e.document.uri, 'changed');
+    workspaceDiagnostics.edited();
     schedulePush(e.document);
   });
   documents.onDidClose((e) => {
+    workspaceDiagnostics.edited();
     states.delete(e.document.uri);
     advice.delete(e.document.uri);
     clearTimeout(adviceTimers.get(e.document.uri)?.timer);
