@@ -15,7 +15,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SymbolInformation, WorkspaceDiagnosticReport, WorkspaceFullDocumentDiagnosticReport } from 'vscode-languageserver-protocol';
+import type { Location, SymbolInformation, WorkspaceDiagnosticReport, WorkspaceEdit, WorkspaceFullDocumentDiagnosticReport } from 'vscode-languageserver-protocol';
+import { applyEdits } from '../server/src/service/index.ts';
 import { LspClient } from './helpers/lspClient.ts';
 import { scratchFolders } from './helpers/cli.ts';
 import { contractPath, FAULTS, generateWorkspace, resourceText } from '../bench/generateWorkspace.ts';
@@ -114,6 +115,51 @@ test('workspace diagnostics: every contract that is not open, updated from file 
     await client.change(uriOf(0), 2, [{ text: readFileSync(join(ws, contractPath(0)), 'utf8') + '\n<!-- typing -->\n' }]);
     assert.ok((await typed).items.length < 35, 'the pass gave way to the edit');
     assert.equal((await pull(new Map())).items.length, 35);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('references and rename of a shared pool reach every contract and snapshot that use it; a shared resource\'s references too', async () => {
+  const files = generateWorkspace(36);
+  const dir = scratch.workspace(files);
+  const wsUri = pathToFileURL(dir).href;
+  // The logistics line: contracts 3, 9, …, 33 declare and require `logistics_history`; each has a snapshot naming it.
+  const line = [3, 9, 15, 21, 27, 33].map(contractPath);
+  const users = [...line, ...line.map((p) => p.replace(/AGENTS\.md$/, 'snapshots/main.snapshot.yaml'))].sort();
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true);
+    const uri = `${wsUri}/${line[0]}`;
+    const text = files[line[0]!]!;
+    await client.open(uri, text);
+    const at = (needle: string) => {
+      const lines = text.split('\n');
+      const l = lines.findIndex((x) => x.includes(needle));
+      return { line: l, character: lines[l]!.indexOf(needle) + 1 };
+    };
+    const relPaths = (locs: { uri: string }[]) => [...new Set(locs.map((l) => l.uri.slice(wsUri.length + 1)))].sort();
+
+    const position = at('### logistics_history');
+    position.character += 4;
+    const refs = await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration: true } });
+    assert.deepEqual(relPaths(refs), users);
+
+    const edit = await client.connection.sendRequest<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position, newName: 'logistics_ledger' });
+    assert.deepEqual(Object.keys(edit.changes!).map((u) => u.slice(wsUri.length + 1)).sort(), users);
+    for (const path of users) {
+      const renamed = applyEdits(files[path]!, edit.changes![`${wsUri}/${path}`]!);
+      assert.ok(!renamed.includes('logistics_history') && renamed.includes('logistics_ledger'), `${path} renamed everywhere`);
+    }
+    assert.ok(!Object.keys(edit.changes!).some((u) => u.includes('/procurement/')), 'other lines untouched');
+
+    // A resource pinned by every logistics contract: its references list all six.
+    const resource = await client.connection.sendRequest<Location[]>('textDocument/references', {
+      textDocument: { uri },
+      position: at('configs/resources/logistics_rules.csv'),
+      context: { includeDeclaration: true },
+    });
+    assert.deepEqual(relPaths(resource), [...line].sort());
   } finally {
     await client.shutdown();
   }

@@ -13,7 +13,7 @@ import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
-import { snapshotPlaces } from './snapshotRefs.ts';
+import { placesElsewhere } from './snapshotRefs.ts';
 import { DOCUMENT_KIND, RULE_DOC, type DocumentKindParams, type DocumentKindResult, type RuleDocParams, type RuleDocResult } from './customRequests.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
@@ -370,24 +370,24 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const state = stateOf(doc);
     return service.definition(contract(doc, state, await lastFacts(doc, state)), p.position, { lang }, token);
   });
-  /** Where the contract's snapshots name the tool or pool under the cursor (docs/dry-run.md, "Snapshots"). */
-  const inSnapshots = (uri: string, model: ParsedContract, position: { line: number; character: number }) => {
+  /** Where the contract's snapshots, and for a shared pool or resource the other contracts, name what is under the cursor (docs/workspace.md). */
+  const elsewhere = (uri: string, model: ParsedContract, position: { line: number; character: number }) => {
     const n = nameAt(model, position);
-    return n ? snapshotPlaces(uri, n, roots.map(uriToPath).filter((r): r is string => r !== undefined), fs) : Promise.resolve([]);
+    return n ? placesElsewhere(service!.workspace, uri, n, rootPaths(), fs) : Promise.resolve([]);
   };
   connection.onReferences((p, token) =>
     withDoc(p.textDocument.uri, Promise.resolve([]), async (doc, s) => [
       ...service!.references(contract(doc, s), p.position, { includeDeclaration: p.context.includeDeclaration }, token),
-      ...(await inSnapshots(doc.uri, s.model, p.position)),
+      ...(await elsewhere(doc.uri, s.model, p.position)),
     ]),
   );
-  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => service!.prepareRename(contract(doc, s), p.position, { lang }, token) ?? null));
+  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => service!.prepareRename(contract(doc, s, await lastFacts(doc, s)), p.position, { lang }, token) ?? null));
   connection.onRenameRequest((p, token) =>
     withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => {
-      const edits = service!.rename(contract(doc, s), p.position, { newName: p.newName }, token);
+      const edits = service!.rename(contract(doc, s, await lastFacts(doc, s)), p.position, { newName: p.newName }, token);
       if (edits.length === 0) return null;
       const changes: Record<string, TextEdit[]> = { [doc.uri]: [...edits] };
-      for (const place of await inSnapshots(doc.uri, s.model, p.position)) (changes[place.uri] ??= []).push({ range: place.range, newText: p.newName });
+      for (const place of await elsewhere(doc.uri, s.model, p.position)) (changes[place.uri] ??= []).push({ range: place.range, newText: p.newName });
       return { changes };
     }),
   );

@@ -155,6 +155,7 @@ export { fence, ruleMarkdown, ruleSection } from './features/ruleDoc.ts';
 export { AGENT_KINDS, agentName, contractSkeleton, convertToContract, type AgentKind, type SkeletonOptions } from './features/scaffold.ts';
 export { snapshotSkeleton, type SnapshotSkeletonOptions } from './run/snapshotSkeleton.ts';
 export { nameAt } from './features/navigation.ts';
+export { crossContractPlaces, type SharedName } from './features/crossContract.ts';
 export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';
