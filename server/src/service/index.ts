@@ -181,3 +181,4 @@ export { workspaceSymbols, type WorkspaceSymbol } from './workspace/symbols.ts';
 export { PROFILES, TARGETS, profileOf, type ProviderProfile, type Target } from './providers/profiles.ts';
 export { EXPORT_TARGETS, exportContract, exportedSystemPrompt, toolDescription, type ExportTarget } from './export/exports.ts';
 export { requestCost, type RequestCost } from './export/cost.ts';
+export { Lru } from './util/lru.ts';
