@@ -18,6 +18,7 @@ export const CLI_MESSAGES = {
   'cli.lint.paths': 'files, directories or glob patterns (default: .)',
   'cli.option.format': 'output format',
   'cli.option.root': 'workspace root: where configuration lookup stops, cross-file references and resources are resolved, SARIF paths are relative to (default: the current directory)',
+  'cli.option.jobs': 'lint in n worker threads (default: one per core; 1: on the main thread only)',
   'cli.option.maxWarnings': 'exit 1 when more than n warnings are found (info and hints do not count)',
   'cli.option.quiet': 'report errors only',
   'cli.option.fix': 'apply the safe fixes (docs/rules.md, "Fixes"), write the files and report what is left',
