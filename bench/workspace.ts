@@ -7,7 +7,7 @@
  *     other contracts' digests reused;
  *   - report: `buildReport` over the linted contracts and snapshots, and its HTML;
  *   - the real CLI, `agents-md report -f html` on the workspace written to disk (one run, wall
- *     time), in one thread (`--jobs 1`) and on every core (the default from 64 contracts on).
+ *     time), in one thread (`--jobs 1`) and on every core (the default from 16 contracts on).
  * Prints medians and p95 in ms; never fails the build.
  */
 import { execFileSync } from 'node:child_process';

@@ -39,6 +39,8 @@ export function cliBundle(tag: string, shared = false) {
     dispose: () => tool.remove(),
     /** Runs the CLI in `cwd` in English (see `runWithEnv`). */
     run: (cwd: string, ...args: string[]): Promise<Run> => runWithEnv(cwd, {}, ...args),
+    /** Runs the CLI in English with a longer time limit (many files on a loaded machine). */
+    runLong: (cwd: string, timeoutMs: number, ...args: string[]): Promise<Run> => tool.run(cwd, args, { ...process.env, LANG: 'C.UTF-8' }, timeoutMs),
     runWithEnv,
   };
 }

@@ -1,15 +1,20 @@
 /**
- * Worker thread of the CLI (dist/lintWorker.cjs): lints its share of the files with its own
- * language service, as `lintFiles` does in the main thread (node/workerPool.ts).
+ * A worker thread of `agents-md lint` (lintPool.ts): its own language service over the same
+ * workspace, linting the files it is sent, one answer per file. The model stays here: the
+ * formatters need the report's text and diagnostics only.
  */
+import { parentPort, workerData } from 'node:worker_threads';
 import { createLanguageService, recheckAnalyzer } from '../service/index.ts';
 import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
-import { serveShare } from '../node/workerPool.ts';
-import { lintFiles, type LintRun } from './lintFiles.ts';
+import { lintOne } from './lintFiles.ts';
 import { displayPath } from './report.ts';
-import type { LintShareData } from './parallelLint.ts';
+import type { LintWorkerData } from './lintPool.ts';
 
-serveShare<string, LintShareData, LintRun>((paths, data) => {
-  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(data.root)], ...(data.regex ? { analyzeRegex: recheckAnalyzer } : {}) });
-  return lintFiles(service, paths, (p) => displayPath(data.cwd, p), data.lang, data.boundToRoot ? data.root : undefined);
+const { root, cwd, lang, boundToRoot } = workerData as LintWorkerData;
+const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
+
+parentPort!.on('message', async ({ i, path }: { i: number; path: string }) => {
+  const { slot, configProblems } = await lintOne(service, path, (p) => displayPath(cwd, p), lang, boundToRoot ? root : undefined);
+  const report = typeof slot === 'string' ? slot : { path: slot.path, uri: slot.uri, text: slot.text, diagnostics: slot.diagnostics };
+  parentPort!.postMessage({ i, slot: report, configProblems });
 });

@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { createLanguageService, format, recheckAnalyzer, type ConfigProblem, type Lang } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { lintFiles } from './lintFiles.ts';
+import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { fixFiles } from './fixFiles.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
@@ -48,6 +49,7 @@ interface LintOptions {
   readonly color?: boolean;
   readonly fix?: boolean;
   readonly stats?: boolean;
+  readonly jobs?: number;
 }
 
 function countParser(lang: Lang): (value: string) => number {
@@ -68,7 +70,9 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang: options.lang });
-  const linted = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root);
+  // Many files: worker threads, unless the models are needed here (--fix, --stats) (docs/cli.md).
+  const workers = options.fix || options.stats ? 0 : workerCount(collected.files.length, options.jobs);
+  const linted = (await lintInWorkers(collected.files, workers, { root, cwd, lang: options.lang, boundToRoot: true })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root));
   const fixedRun = options.fix ? await fixFiles(service, linted.reports) : undefined;
   const run = fixedRun ? { ...linted, reports: fixedRun.reports } : linted;
   for (const s of fixedRun?.summaries ?? []) {
@@ -146,6 +150,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     .option('-q, --quiet', t('cli.option.quiet'))
     .option('--fix', t('cli.option.fix'))
     .option('--stats', t('cli.option.stats'))
+    .addOption(jobsOption(lang))
     .option('--color', t('cli.option.color'))
     .option('--no-color', t('cli.option.noColor'))
     .addHelpText('after', exitCodes)

@@ -6,10 +6,11 @@
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { buildReport, createLanguageService, format, recheckAnalyzer, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type ReportSnapshotInput } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
-import { lintParallel } from './parallelLint.ts';
+import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
+import { lintFiles } from './lintFiles.ts';
 import { createNodeFileSystem, fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
 import { displayPath } from './report.ts';
@@ -56,7 +57,8 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
   const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang });
-  const run = await lintParallel(service, collected.files, { root, cwd, lang, regex: true, boundToRoot: false }, options.jobs);
+  const workers = workerCount(collected.files.length, options.jobs);
+  const run = (await lintInWorkers(collected.files, workers, { root, cwd, lang, boundToRoot: false })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), lang));
   for (const note of collected.notes) errorLine(note);
   const problems = [...collected.problems, ...run.readErrors];
   for (const p of problems) errorLine(p);
@@ -86,13 +88,6 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
   return problems.length > 0 || configProblems.length > 0 ? EXIT.USAGE : EXIT.OK;
 }
 
-/** `--jobs`: a whole number from 1 to 64. */
-function parseJobs(value: string, lang: Lang): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError(format('cli.error.jobs', { value }, lang));
-  return n;
-}
-
 export function registerReportCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
   const t = (id: string) => format(id, {}, lang);
   const report = program
@@ -103,7 +98,7 @@ export function registerReportCommand(program: Command, lang: Lang, setExitCode:
     .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
     .option('-o, --output <file>', t('cli.option.output'))
     .option('--root <dir>', t('cli.option.root'))
-    .addOption(new Option('-j, --jobs <n>', t('cli.option.jobs')).argParser((v) => parseJobs(v, lang)));
+    .addOption(jobsOption(lang));
   // The same output options as every command (docs/cli.md).
   withColorOptions(report, lang)
     .addHelpText('after', exitCodesHelp('report', lang))

@@ -166,10 +166,17 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       return d.map((x) => toDiagnostic(localiseDiagnostic(x, lang), doc.uri, docsBase));
     }
     if (SNAPSHOT_FILE.test(doc.uri)) return (await snapshotDiagnostics(doc.uri, text)).map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/dry-run.md`));
+    const started = performance.now();
     const state = stateOf(doc);
+    const parsed = performance.now();
     const facts = await factsOf(doc, state);
     if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
+    const validating = performance.now();
     const diagnostics: ContractDiagnostic[] = service!.validate(state.model, withPreset(facts, settings));
+    // One line per validation in the protocol trace (`$/setTrace`; VS Code: `agentsMd.trace.server`), so that
+    // coalescing can be seen: a burst of edits shows one validation, of the last version (docs/performance.md).
+    const ms = (x: number) => x.toFixed(1);
+    connection.tracer.log(`validated ${doc.uri} version ${version}`, `parse ${ms(parsed - started)} ms, validate ${ms(performance.now() - validating)} ms, ${diagnostics.length} diagnostics`);
     if (settings.versionAdvice) scheduleAdvice(doc.uri, version);
     const adviceItems = settings.versionAdvice ? (advice.get(doc.uri)?.items ?? []) : [];
     return [
