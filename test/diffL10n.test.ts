@@ -1,4 +1,4 @@
-// The semantic diff in Simplified Chinese (issues 5 and 6, docs/localisation.md): every change of
+// The semantic diff in Simplified Chinese (docs/semantic-diff.md, docs/localisation.md): every change of
 // every corpus case, the version advice and its diagnostics rebuilt in Chinese from their ids and
 // arguments as whole sentences; and the real CLI bundle (`agents-md diff --lang zh-cn`, or a
 // Chinese locale) printing its text and Markdown reports, JSON messages, help, usage and git
