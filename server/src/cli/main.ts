@@ -6,7 +6,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { createLanguageService, format, recheckAnalyzer, type ConfigProblem, type Lang } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { lintFiles } from './lintFiles.ts';
@@ -25,7 +25,8 @@ import { localiseCommander } from './commanderText.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import { registerDiffCommand } from './diff/command.ts';
 import { errorLine, guardOutput, useColor } from './terminal.ts';
-import { registerRunCommand, withColorOptions } from './run.ts';
+import { registerRunCommand } from './run.ts';
+import { formatOption, withColorOptions } from './options.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
 import { registerReportCommand } from './workspaceReport.ts';
@@ -135,19 +136,18 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     .showHelpAfterError(t('cli.helpAfterError', { tool: TOOL_NAME }))
     .addHelpText('after', exitCodes);
 
-  program
+  const lint = program
     .command('lint')
     .description(t('cli.lint.description'))
     .usage(t('cli.usage.lint'))
     .argument('[paths...]', t('cli.lint.paths'))
-    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
+    .addOption(formatOption(FORMATS, lang))
     .option('--root <dir>', t('cli.option.root'))
     .option('--max-warnings <n>', t('cli.option.maxWarnings'), countParser(lang))
     .option('-q, --quiet', t('cli.option.quiet'))
     .option('--fix', t('cli.option.fix'))
-    .option('--stats', t('cli.option.stats'))
-    .option('--color', t('cli.option.color'))
-    .option('--no-color', t('cli.option.noColor'))
+    .option('--stats', t('cli.option.stats'));
+  withColorOptions(lint, lang)
     .addHelpText('after', exitCodes)
     .action(async (paths: string[], options: Omit<LintOptions, 'lang'>) => {
       setExitCode(await runLint(paths, { ...options, lang }));
@@ -157,7 +157,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     .command('rules')
     .description(t('cli.rules.description'))
     .usage(t('cli.usage.rules'))
-    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(['text', 'json']).default('text'));
+    .addOption(formatOption(['text', 'json'], lang));
   // The same output options as every command (docs/cli.md); the reference has no colours to turn off.
   withColorOptions(rules, lang)
     .action((options: { format: 'text' | 'json' }) => {
