@@ -22,7 +22,10 @@ function renderTable(): string {
   const rows = Object.values(EXIT).flatMap((code) =>
     (Object.keys(EXIT_HELP) as (keyof typeof EXIT_HELP)[]).flatMap((command) => {
       const row = (EXIT_HELP[command] as readonly (readonly [number, string])[]).find(([c]) => c === code);
-      return row ? [`| \`${code}\` | \`${COMMAND[command]}\` | ${format(row[1], {}, 'en').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|')} |`] : [];
+      if (!row) return [];
+      // One whole message per cell, its line breaks (for the terminal) joined.
+      const meaning = format(row[1], {}, 'en');
+      return [`| \`${code}\` | \`${COMMAND[command]}\` | ${meaning.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|')} |`];
     }),
   );
   return ['| code | command | meaning |', '| --- | --- | --- |', ...rows].join('\n');

@@ -106,7 +106,8 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
       output = formatGithub(shown, root, options.lang);
       break;
     default:
-      output = formatText(shown, { cwd, color: useColor(options.color), lang: options.lang });
+      // Nothing linted because of the problems above: no "✔ no problems in 0 files" beside them.
+      output = run.reports.length === 0 && (problems.length > 0 || configProblems.size > 0) ? '' : formatText(shown, { cwd, color: useColor(options.color), lang: options.lang });
   }
   process.stdout.write(output);
   if (options.stats) printStats(run.reports, cwd, options.lang);
@@ -173,6 +174,15 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   registerExportCommand(program, lang, setExitCode);
   registerMcpCommand(program, lang, setExitCode);
 
+  // A usage error of a subcommand points at that subcommand's help (`agents-md trace fork --help`).
+  const pointAtOwnHelp = (command: Command, path: string): void => {
+    for (const sub of command.commands) {
+      const own = `${path} ${sub.name()}`;
+      sub.showHelpAfterError(t('cli.helpAfterError', { tool: own }));
+      pointAtOwnHelp(sub, own);
+    }
+  };
+  pointAtOwnHelp(program, TOOL_NAME);
   return program;
 }
 
