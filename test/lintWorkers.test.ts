@@ -1,24 +1,18 @@
 // `agents-md lint` over many contracts in worker threads (cli/lintPool.ts, docs/cli.md): the
 // output, exit code and standard error are the single-threaded path's, byte for byte, in each format.
 // Run: node --import tsx --test test/lintWorkers.test.ts
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cliBundle, scratchFolders } from './helpers/cli.ts';
+import { useCliBundle } from './helpers/cli.ts';
 import { generateWorkspace } from '../bench/generateWorkspace.ts';
 import { lintInWorkers, workerCount } from '../server/src/cli/lintPool.ts';
 import { lintFiles } from '../server/src/cli/lintFiles.ts';
 import { createLanguageService, recheckAnalyzer } from '../server/src/service/index.ts';
 import { createNodeFileSystem, fileUri } from '../server/src/node/nodeFileSystem.ts';
 
-const bundle = cliBundle('lint-workers');
-const scratch = scratchFolders();
-before(() => bundle.build());
-after(() => {
-  bundle.dispose();
-  scratch.dispose();
-});
+const { bundle, scratch } = useCliBundle('lint-workers');
 
 // 16 contracts that share pools, resources and names: cross-contract findings included.
 const files = generateWorkspace(16);

@@ -1,4 +1,4 @@
-// Run agent through the language server (issue 4 item 6), over stdio on the bundled server, as
+// Run agent through the language server (docs/vscode.md, docs/dry-run.md), over stdio on the bundled server, as
 // the VS Code client drives it: the ▶ Run agent code lens on a contract, the snapshots found for
 // it, a run whose HUMAN_IN_THE_LOOP pause the client answers (approve and reject), the trace tree
 // streamed while it runs, the trace file written under .agents-md/runs/, a cancelled run, the

@@ -10,10 +10,9 @@ import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
-const cli = cliBundle('mcp');
-const scratch = scratchFolders();
+const { bundle: cli, scratch } = useCliBundle('mcp');
 let dir = '';
 let client: Client;
 
@@ -23,7 +22,6 @@ function tree(root: string): string[] {
 }
 
 before(async () => {
-  cli.build();
   dir = scratch.workspace({});
   cpSync(join(REPO, 'samples/device-diagnosis'), dir, { recursive: true });
   writeFileSync(join(dir, 'v1.md'), readFileSync(join(dir, 'AGENTS.md'), 'utf8'));
@@ -37,8 +35,6 @@ before(async () => {
 
 after(async () => {
   await client?.close();
-  cli.dispose();
-  scratch.dispose();
 });
 
 type Json = Record<string, any>;

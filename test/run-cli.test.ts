@@ -1,4 +1,4 @@
-// The dry run through the real command line (issue 4 items 5, 7 and 8): the esbuild bundle
+// The dry run through the real command line (docs/dry-run.md, docs/cli.md): the esbuild bundle
 // started by bin/agents-md.cjs. Every query of every sample snapshot gives its expected outcome
 // and exit code; eval reports them with the figures and the path drift; a run killed mid-write
 // leaves a trace whose completed events all verify; nothing is written outside .agents-md/runs/.

@@ -3,25 +3,19 @@
  * through the real CLI bundle: every format, the same facts in each, Chinese labels, exit codes.
  * The HTML page in a real browser is test/e2e/report.e2e.ts.
  */
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliBundle, scratchFolders } from './helpers/cli.ts';
+import { useCliBundle } from './helpers/cli.ts';
 import { generateWorkspace } from '../bench/generateWorkspace.ts';
 import type { WorkspaceReport } from '../server/src/service/index.ts';
 
-const cli = cliBundle('report');
-const scratch = scratchFolders();
+const { bundle: cli, scratch } = useCliBundle('report');
 let ws = '';
 
 before(() => {
-  cli.build();
   ws = scratch.workspace(generateWorkspace(36));
-});
-after(() => {
-  cli.dispose();
-  scratch.dispose();
 });
 
 test('JSON: the matrix, the sharing graph, versions, dry-run coverage and the cross-contract findings', async () => {

@@ -1,4 +1,4 @@
-// Run agent in a real VS Code (issue 4 item 6): samples/procurement-analyzer (a contract with its
+// Run agent in a real VS Code (docs/vscode.md, docs/dry-run.md): samples/procurement-analyzer (a contract with its
 // snapshots) opened in code-server. The ▶ Run agent code lens above the contract is clicked, the
 // query "large-purchase-rejected" picked from the snapshots; the run pauses at the "Large
 // purchase" HUMAN_IN_THE_LOOP gate and asks, in a modal dialog, to approve or reject; Reject is

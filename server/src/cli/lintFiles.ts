@@ -5,7 +5,7 @@
  * others are linted regardless; a file over the size limit is reported as `file-too-large` unread.
  */
 import { stat } from 'node:fs/promises';
-import { decodeText, DEFAULT_MAX_FILE_BYTES, format, type ConfigProblem, type LanguageService } from '../service/index.ts';
+import { decodeText, DEFAULT_MAX_FILE_BYTES, fileErrorReason, format, type ConfigProblem, type LanguageService } from '../service/index.ts';
 import { fileUri } from '../node/nodeFileSystem.ts';
 import { readRegularFile } from '../node/paths.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
@@ -27,7 +27,7 @@ export function readProblem(arg: string, e: unknown, lang: string): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOTREG') return format('cli.files.notRegular', { arg }, lang);
   if (code === 'EOUTSIDE') return format('cli.files.outside', { arg }, lang);
-  return format('cli.files.unreadable', { arg, error: code ?? String(e) }, lang);
+  return format('cli.files.unreadable', { arg, error: code ? fileErrorReason(code, lang) : String(e) }, lang);
 }
 
 /** One file's outcome: its report, or why it could not be read; and the configuration problems met. */

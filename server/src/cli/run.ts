@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
+import { withColorOptions, withTrustOption } from './options.ts';
 import { format, type HumanDecision, type Lang, type MessageArgs, ModelError, type ModelProvider, type ParsedContract, runMessage, type RunResult, type Snapshot, type SnapshotQuery } from '../service/index.ts';
 import { configuredModel, trustedEndpoints } from '../node/llmConfig.ts';
 import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, createRunFolder } from '../node/dryRunHost.ts';
@@ -121,16 +122,6 @@ export async function cliModel(root: string, contractPath: string, flags: readon
     if (e instanceof ModelError && e.detail) throw new InputError(e.detail.id, e.detail.args as MessageArgs);
     throw e;
   }
-}
-
-/** The `--trust-endpoint <url>` option (repeatable). */
-export function withTrustOption(command: Command, lang: Lang): Command {
-  return command.option('--trust-endpoint <url>', format('cli.help.run.trust-endpoint', {}, lang), (v: string, all: string[] = []) => [...all, v]);
-}
-
-/** The `--color` / `--no-color` options, worded as `lint`'s. */
-export function withColorOptions(command: Command, lang: Lang): Command {
-  return command.option('--color', format('cli.option.color', {}, lang)).option('--no-color', format('cli.option.noColor', {}, lang));
 }
 
 /**

@@ -16,7 +16,8 @@ import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, re
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
 import { runHtml } from './format/runHtml.ts';
-import { flagDecision, resultJson, withColorOptions, withRunOutputOptions } from './run.ts';
+import { flagDecision, resultJson, withRunOutputOptions } from './run.ts';
+import { withColorOptions } from './options.ts';
 import { EXIT, exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { displayPath } from './report.ts';

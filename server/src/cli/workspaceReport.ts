@@ -14,7 +14,7 @@ import { lintFiles } from './lintFiles.ts';
 import { createNodeFileSystem, fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
 import { displayPath } from './report.ts';
-import { withColorOptions } from './run.ts';
+import { formatOption, withColorOptions } from './options.ts';
 import { errorLine } from './terminal.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import './messages.ts';
@@ -95,7 +95,7 @@ export function registerReportCommand(program: Command, lang: Lang, setExitCode:
     .description(t('cli.report.description'))
     .usage(t('cli.usage.lint'))
     .argument('[paths...]', t('cli.lint.paths'))
-    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
+    .addOption(formatOption(FORMATS, lang))
     .option('-o, --output <file>', t('cli.option.output'))
     .option('--root <dir>', t('cli.option.root'))
     .addOption(jobsOption(lang));

@@ -37,6 +37,7 @@ import './model/relatedMessages.ts';
 import './features/messages.ts';
 import './workspace/messages.ts';
 import './l10n/docsMessages.ts';
+export { fileErrorReason } from './l10n/fileMessages.ts';
 import './run/llmMessages.ts';
 import './diff/messages.ts';
 import './run/messages.ts';
