@@ -100,6 +100,21 @@ test('e2e run view: a run as a picture, its HITL decision, a click to the clause
   await page.waitForTimeout(500);
   t.diagnostic(`screenshot: ${await screenshot(page, 'runview-narrow')}`);
 
+  // Full width: the view's group maximised, the side bars hidden; the two runs stand side by side.
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.locator('.tabs-container .tab').filter({ hasText: 'large-purchase-rejected' }).first().click();
+  await press(page, 'F1');
+  const palette = '.quick-input-widget .quick-input-box input';
+  await waitForSelector(page, palette, { what: 'command palette' });
+  await page.locator(palette).fill('>View: Maximize Editor Group and Hide Side Bars');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Maximize Editor Group and Hide Side Bars' }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await press(page, 'Enter');
+  await until('the two runs side by side', async () => {
+    const [a, b] = [await runs.nth(0).boundingBox(), await runs.nth(1).boundingBox()];
+    return a && b && Math.abs(a.y - b.y) < 2 && b.x > a.x ? true : undefined;
+  });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'runview-wide')}`);
+
   const folders = await readdir(join(workspace, '.agents-md', 'runs'));
   assert.ok(folders.some((f) => f.endsWith('-fork')), `a fork folder: ${folders.join(', ')}`);
   passed();
