@@ -24,11 +24,11 @@ const ICONS: Record<ViewNodeKind, [string, string | undefined]> = {
 export const REVEAL_COMMAND = 'agentsMd.revealLocation';
 
 /** Opens a document at a range (a `ViewLocation` from the server). */
-export async function revealLocation(location: ViewLocation | undefined): Promise<void> {
+export async function revealLocation(location: ViewLocation | undefined, viewColumn?: vscode.ViewColumn): Promise<void> {
   if (!location) return;
   const r = location.range;
   const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
-  await vscode.window.showTextDocument(vscode.Uri.parse(location.uri), { selection: range, preserveFocus: false });
+  await vscode.window.showTextDocument(vscode.Uri.parse(location.uri), { selection: range, preserveFocus: false, ...(viewColumn ? { viewColumn } : {}) });
 }
 
 /** A tree data provider over a replaceable `ViewNode[]`. */

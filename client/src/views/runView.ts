@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
-import { FORK_RUN, RUN_PAGE, type ForkRunResult, type RunPageResult, type ViewLocation } from '../../../server/src/lsp/customRequests.ts';
 import { revealLocation } from './nodeTree.ts';
+import { FORK_RUN, RUN_PAGE, type ForkRunResult, type RunPageResult, type ViewLocation } from '../../../server/src/lsp/customRequests.ts';
 
 /** What the page posts (see the page's script in server/src/service/run/runPage.ts). */
 type PageMessage = { readonly type: 'reveal'; readonly pointer: string } | { readonly type: 'fork'; readonly run: number; readonly at: string; readonly decision?: 'approve' | 'reject' };
@@ -51,7 +51,11 @@ export class RunView implements vscode.Disposable {
     if (!shown) return;
     if (m.type === 'reveal') {
       const where = shown.clauses[m.pointer];
-      if (where) await revealLocation(where);
+      if (!where) return;
+      // In the contract's own editor, never in place of the view: the column the contract shows in, else another one.
+      const open = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === where.uri);
+      const column = open?.viewColumn ?? (this.panel?.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
+      await revealLocation(where, column);
       return;
     }
     const traceUri = m.run === 1 && shown.besideUri ? shown.besideUri : shown.traceUri;
