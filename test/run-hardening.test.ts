@@ -63,7 +63,7 @@ test('trace verify rejects a line with a field the checksum does not cover', asy
   writeFileSync(join(folder, 'tampered.jsonl'), `${lines.join('\n')}\n`);
   const verify = await bundle.run(d, 'trace', 'verify', join(folder, 'tampered.jsonl'));
   assert.equal(verify.code, 1);
-  assert.match(verify.stdout + verify.stderr, /line 3: not a trace event: unknown field extra/);
+  assert.match(verify.stdout + verify.stderr, /tampered\.jsonl:3: not a trace event: unknown field extra/);
 });
 
 test('snapshot data nested deeper than the limit is a snapshot error, not a stack overflow', async () => {

@@ -109,6 +109,7 @@ export const CLI_MESSAGES = {
   'cli.help.trace.fork': "Fork a run at an event: the events up to it are kept as they are, then the run goes on with the snapshot's script and new decisions, in a new trace whose new events have their own id namespace.",
   'cli.help.trace.at': 'the last event kept, e.g. evt_0012',
   'cli.help.trace.html': 'write the run as a self-contained HTML page to this file (for CI artefacts)',
+  'cli.help.trace.beside': 'with --html: show this trace (a fork, an earlier run of the query) beside the run, the differences marked',
   'cli.help.trace.prompt': 'print the system prompt of the run instead of the timeline',
   'cli.help.trace.messages': 'print the messages the model was sent at this step (1, 2, …), re-executed from the trace',
   'cli.help.trace.snapshot': 'continue with this snapshot (e.g. a changed tool mock) instead of the recorded one',

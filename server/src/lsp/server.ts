@@ -13,6 +13,7 @@ import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
+import { registerRunPage } from './runPage.ts';
 import { placesElsewhere } from './snapshotRefs.ts';
 import { DOCUMENT_KIND, RULE_DOC, type DocumentKindParams, type DocumentKindResult, type RuleDocParams, type RuleDocResult } from './customRequests.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
@@ -201,13 +202,15 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   };
 
   const semanticDiff = registerSemanticDiff(connection, documents, () => lang, async (uri) => diffPolicyOf((await service!.workspace.configFor(uri)).config.diff));
+  const openModel = (uri: string) => {
+    const doc = documents.get(uri);
+    return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;
+  };
+  registerRunPage(connection, { lang: () => lang, model: openModel });
   registerRunAgent(connection, documents, {
     lang: () => lang,
     roots: rootPaths,
-    model: (uri) => {
-      const doc = documents.get(uri);
-      return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;
-    },
+    model: openModel,
     modelSettings: async (uri) => {
       // The configuration file's `model`, then the editor's settings over it (docs/model-providers.md).
       const fromConfig = service ? (await service.workspace.configFor(uri)).config.model : undefined;

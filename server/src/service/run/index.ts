@@ -9,7 +9,7 @@ export { resolveModelSettings, DEFAULT_MODEL_SETTINGS, MODEL_SETTINGS_SCHEMA, ty
 export { ModelError } from './llmProvider.ts';
 export type { Expectation, HumanDecision, PoolState, ScriptStep, Snapshot, SnapshotQuery, ToolMock } from './snapshot.ts';
 export { snapshotNames, type SnapshotName } from './snapshotNames.ts';
-export { applySnapshotSets, SnapshotSetError } from './snapshotEdit.ts';
+export { applySnapshotSets, blameSnapshotSets, SnapshotSetError } from './snapshotEdit.ts';
 export { readSnapshot, validateSnapshot, MAX_SNAPSHOT_CHARS, type SnapshotRead } from './snapshotValidate.ts';
 export { runQuery, scriptedDecisions, type Clause, type Decide, type HumanAnswer, type HumanRequest, type Outcome, type RunOptions, type RunResult, type RunStats } from './engine.ts';
 export { createScriptedModel, SCRIPTED_PROVIDER_ID } from './scriptedLlm.ts';
@@ -18,6 +18,7 @@ export { EVENT_STATUSES, EVENT_TYPES, eventLine, type EventSink, type EventStatu
 export { verifyTrace, type TraceProblem, type TraceVerification } from './traceVerify.ts';
 export { eventsUpTo, firstDifference, forkOf, recordedDecisions, recordedProvider, stepMessages } from './replay.ts';
 export { describeEvent, type TimelineLine } from './timeline.ts';
+export { escapeHtml, runPageHtml, type RunPageInput, type RunPageRun } from './runPage.ts';
 export { compareEvalRuns, passRates, type PassRate, type QueryChange, type QueryComparison } from './evalCompare.ts';
 export { checkExpectation, evalFigures, pathDistance, pathDrift, type EvalFigures, type Mismatch, type PathDrift, type QueryReport } from './evaluate.ts';
 export { MESSAGES, OUTCOME_CODES, RUN_MESSAGES, type OutcomeCode, type OutcomeStatus } from './messages.ts';
