@@ -5,7 +5,6 @@
  * at an event into a new run that goes on with the snapshot's script and new decisions.
  * Everything printed is in the display language; the traces themselves are language-neutral.
  */
-import { readRegularFile } from '../node/paths.ts';
 import { checkSignature, signaturePath, TRACE_KEY_ENV } from '../node/traceSignature.ts';
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -21,22 +20,10 @@ import { EXIT, exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { displayPath } from './report.ts';
 import { errorLine, useColor } from './terminal.ts';
+import { contractOf, readTrace, runInfo } from './traceFile.ts';
+import { exportCommand, type ExportOptions } from './traceExport.ts';
 import './messages.ts';
 
-
-/** Largest trace file read (bytes). */
-const MAX_TRACE_BYTES = 256 * 1024 * 1024;
-
-async function readTrace(path: string, cwd: string): Promise<{ text: string; bytes: Buffer; verdict: TraceVerification }> {
-  let bytes: Buffer;
-  try {
-    bytes = readRegularFile(path, MAX_TRACE_BYTES);
-  } catch (e) {
-    throw new InputError('cli.files.unreadable', { arg: displayPath(cwd, path), error: (e as NodeJS.ErrnoException).code ?? String(e) });
-  }
-  const text = bytes.toString('utf8');
-  return { text, bytes, verdict: await verifyTrace(text) };
-}
 
 /** `file:line: problem` lines (the problem in `lang`). */
 function problemLines(path: string, cwd: string, v: TraceVerification, lang: Lang): string[] {
@@ -107,18 +94,6 @@ async function showMessages(events: readonly TraceEvent[], stepArg: string, root
     if (m.content) out(m.content);
     for (const c of m.toolCalls ?? []) out(`→ ${c.id} ${c.name} ${c.rawArguments}`);
   }
-}
-
-/** The run's identity recorded in its `task_start`. */
-function runInfo(events: readonly TraceEvent[]): { id: string; contract: string; contractSha: string; snapshot: string; snapshotSha: string; query: string } {
-  const start = events[0];
-  const run = (start?.payload['run'] ?? {}) as Record<string, unknown>;
-  if (start?.event_type !== 'task_start' || typeof run['contract'] !== 'string' || typeof run['snapshot'] !== 'string') throw new InputError('run.trace.no-task-start');
-  return { id: String(run['id'] ?? ''), contract: run['contract'], contractSha: String(run['contract_sha256'] ?? ''), snapshot: run['snapshot'], snapshotSha: String(run['snapshot_sha256'] ?? ''), query: String(start.payload['query_id'] ?? '') };
-}
-
-function contractOf(events: readonly TraceEvent[], root: string, cwd: string): Promise<LoadedContract> {
-  return loadContract(resolve(root, runInfo(events).contract), cwd);
 }
 
 /** The `--set` changes of a fork applied to a snapshot's text; a bad one is a usage error. */
@@ -290,4 +265,14 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .option('--set <path=value>', t('cli.help.trace.set'), (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--root <dir>', t('cli.help.trace.root'));
   withRunOutputOptions(fork, { approve: 'cli.help.trace.approve', reject: 'cli.help.trace.reject' }, lang).action(guarded(setExitCode, lang, (file: string, o: ForkOptions) => forkCommand(file, o, lang, setExitCode)));
+  const exportTrace = trace
+    .command('export')
+    .description(t('cli.help.trace.export'))
+    .usage(t('cli.help.trace.export.usage'))
+    .argument('<trace>', t('cli.help.trace.file'))
+    .requiredOption('--otlp <file|url>', t('cli.help.trace.otlp'))
+    .option('--timeout <ms>', t('cli.help.trace.otlp-timeout'))
+    .option('--root <dir>', t('cli.help.trace.root'))
+    .addHelpText('after', exitCodesHelp('traceExport', lang));
+  withColorOptions(exportTrace, lang).action(guarded(setExitCode, lang, (file: string, o: ExportOptions) => exportCommand(file, o, lang, setExitCode)));
 }
