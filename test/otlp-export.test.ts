@@ -4,12 +4,10 @@
 // file whose OTLP JSON is checked against the same definitions; redaction, exit codes, messages.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import protobuf from 'protobufjs';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { cliBundle, scratchFolders } from './helpers/cli.ts';
+import { checkOtlpJson, decodeRequest, fromOtlpJson, receiver, REQUEST, spansOf } from './helpers/otlp.ts';
 import { CONTRACT, SNAPSHOT } from './helpers/dryRun.ts';
 import { parseContract, traceSpans, type SpanData, type TraceEvent } from '../server/src/service/index.ts';
 import { runQuery, scriptedDecisions } from '../server/src/service/run/engine.ts';
@@ -40,108 +38,6 @@ const QUERIES = `
 `;
 const SNAPSHOT_TEXT = `contract: AGENTS.md\n${SNAPSHOT.replace(/queries:[\s\S]*$/, `queries:${QUERIES}`)}`;
 
-/** The official OTLP definitions, loaded from the vendored .proto files. */
-function otlpRoot(): protobuf.Root {
-  const base = join(REPO, 'test', 'otlp-proto');
-  const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => join(base, target);
-  root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto', { keepCase: false });
-  root.resolveAll();
-  return root;
-}
-const ROOT = otlpRoot();
-const REQUEST = ROOT.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
-
-interface Span {
-  name: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  kind: number;
-  attributes: Record<string, unknown>;
-  events: { name: string; attributes: Record<string, unknown> }[];
-  status: { code?: number; message?: string };
-}
-
-/** An OTLP AnyValue as a plain value. */
-function plain(v: Record<string, unknown>): unknown {
-  if ('stringValue' in v) return v['stringValue'];
-  if ('intValue' in v) return Number(v['intValue']);
-  if ('doubleValue' in v) return v['doubleValue'];
-  if ('boolValue' in v) return v['boolValue'];
-  if ('arrayValue' in v) return ((v['arrayValue'] as { values?: Record<string, unknown>[] }).values ?? []).map(plain);
-  return undefined;
-}
-const attributeMap = (list: unknown): Record<string, unknown> =>
-  Object.fromEntries(((list ?? []) as { key: string; value: Record<string, unknown> }[]).map((a) => [a.key, plain(a.value)]));
-
-/** The spans of a decoded request (ids as hex). */
-function spansOf(request: Record<string, unknown>): Span[] {
-  const hex = (b: unknown) => (b ? Buffer.from(b as Uint8Array).toString('hex') : '');
-  const out: Span[] = [];
-  for (const rs of (request['resourceSpans'] ?? []) as Record<string, unknown>[])
-    for (const ss of (rs['scopeSpans'] ?? []) as Record<string, unknown>[])
-      for (const s of (ss['spans'] ?? []) as Record<string, unknown>[])
-        out.push({
-          name: s['name'] as string,
-          traceId: hex(s['traceId']),
-          spanId: hex(s['spanId']),
-          parentSpanId: hex(s['parentSpanId']),
-          kind: s['kind'] as number,
-          attributes: attributeMap(s['attributes']),
-          events: ((s['events'] ?? []) as Record<string, unknown>[]).map((e) => ({ name: e['name'] as string, attributes: attributeMap(e['attributes']) })),
-          status: (s['status'] ?? {}) as Span['status'],
-        });
-  return out;
-}
-
-/**
- * Checks an OTLP JSON document against the protobuf definitions: every key is a field of its
- * message (by its JSON name), and the message decodes (ids are hex in OTLP JSON, bytes in protobuf).
- */
-function checkOtlpJson(value: unknown, type: protobuf.Type, path = '$'): void {
-  assert.ok(value && typeof value === 'object' && !Array.isArray(value), `${path} is an object`);
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    const field = type.fieldsArray.find((f) => (f.options?.['json_name'] ?? f.name) === key || f.name === key);
-    assert.ok(field, `${path}.${key} is a field of ${type.fullName}`);
-    const items = field.repeated ? (assert.ok(Array.isArray(v), `${path}.${key} is a list`), v as unknown[]) : [v];
-    for (const [i, item] of items.entries()) {
-      const at: string = field.repeated ? `${path}.${key}[${i}]` : `${path}.${key}`;
-      if (field.resolvedType instanceof protobuf.Type) checkOtlpJson(item, field.resolvedType, at);
-      else if (field.resolvedType instanceof protobuf.Enum) assert.equal(typeof item, 'number', `${at} is an enum number`);
-      else if (field.type === 'bytes') assert.match(String(item), /^[0-9a-f]*$/, `${at} is hex (OTLP JSON)`);
-      else if (['fixed64', 'int64', 'uint64'].includes(field.type)) assert.match(String(item), /^\d+$/, `${at} is an integer`);
-      else if (field.type === 'string') assert.equal(typeof item, 'string', `${at} is a string`);
-      else if (['int32', 'uint32', 'fixed32', 'double'].includes(field.type)) assert.equal(typeof item, 'number', `${at} is a number`);
-      else if (field.type === 'bool') assert.equal(typeof item, 'boolean', `${at} is a boolean`);
-    }
-  }
-}
-
-/** The OTLP JSON as the protobuf message it encodes (hex ids → bytes), decoded like a request. */
-function fromOtlpJson(json: Record<string, unknown>): Record<string, unknown> {
-  const bytes = (k: string, v: unknown) => (['traceId', 'spanId', 'parentSpanId'].includes(k) && typeof v === 'string' ? Buffer.from(v, 'hex') : v);
-  const message = REQUEST.fromObject(JSON.parse(JSON.stringify(json), (k, v) => (typeof v === 'string' ? bytes(k, v) : v)) as Record<string, unknown>);
-  return REQUEST.toObject(REQUEST.decode(REQUEST.encode(message).finish()), { longs: String, defaults: false }) as Record<string, unknown>;
-}
-
-/** An OTLP/HTTP receiver on 127.0.0.1 that keeps every request. */
-async function receiver(status = 200) {
-  const requests: { path: string; contentType: string; body: Buffer }[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      requests.push({ path: req.url ?? '', contentType: String(req.headers['content-type'] ?? ''), body: Buffer.concat(chunks) });
-      res.writeHead(status, { 'content-type': 'application/x-protobuf' });
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
-  return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 /** A workspace with the demo contract and snapshot, and the trace of its dry run. */
 async function dryRun(): Promise<{ dir: string; trace: string; events: TraceEvent[] }> {
   const dir = folders.workspace({ 'AGENTS.md': CONTRACT, 'demo.snapshot.yaml': SNAPSHOT_TEXT });
@@ -164,7 +60,7 @@ describe('agents-md trace export --otlp URL', () => {
       const [request] = otlp.requests;
       assert.equal(request!.path, '/v1/traces');
       assert.equal(request!.contentType, 'application/x-protobuf');
-      const decoded = REQUEST.toObject(REQUEST.decode(request!.body), { longs: String }) as Record<string, unknown>;
+      const decoded = decodeRequest(request!.body);
       const spans = spansOf(decoded);
       assert.match(r.stdout, new RegExp(`sent ${spans.length} spans to ${otlp.url.replace(/[/.]/g, '\\$&')}`));
 
@@ -258,7 +154,7 @@ describe('agents-md trace export --otlp FILE', () => {
       checkOtlpJson(json, REQUEST);
       const fromFile = spansOf(fromOtlpJson(json));
       assert.equal((await tool.run(dir, 'trace', 'export', trace, '--otlp', otlp.url)).code, 0);
-      const fromUrl = spansOf(REQUEST.toObject(REQUEST.decode(otlp.requests[0]!.body), { longs: String }) as Record<string, unknown>);
+      const fromUrl = spansOf(decodeRequest(otlp.requests[0]!.body));
       assert.deepEqual(fromFile, fromUrl, 'a file and a request hold the same spans, ids included (a re-export matches)');
     } finally {
       await otlp.close();

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { format, traceSpans, type Lang } from '../service/index.ts';
 import { InputError } from '../node/dryRunHost.ts';
-import { OTLP_TIMEOUT_MS, otlpJson, sendOtlp } from '../node/otlpExport.ts';
+import { endpointLabel, OTLP_TIMEOUT_MS, otlpJson, sendOtlp } from '../node/otlpExport.ts';
 import { EXIT } from './exitCodes.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
 import { displayPath } from './report.ts';
@@ -23,16 +23,6 @@ export interface ExportOptions {
 
 /** An OTLP/HTTP endpoint rather than a file: an http(s) URL. */
 const isUrl = (target: string) => /^https?:\/\//i.test(target);
-
-/** The URL as printed: scheme, host and path only (no credentials, query or fragment). */
-function shownUrl(target: string): string {
-  try {
-    const u = new URL(target);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return target;
-  }
-}
 
 export async function exportCommand(file: string, o: ExportOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
   const cwd = process.cwd();
@@ -53,11 +43,11 @@ export async function exportCommand(file: string, o: ExportOptions, lang: Lang, 
     try {
       await sendOtlp(spans, o.otlp, origin, timeout);
     } catch (e) {
-      errorLine(format('cli.trace-export.unreachable', { url: shownUrl(o.otlp), error: (e as Error).message || String(e) }, lang));
+      errorLine(format('cli.trace-export.unreachable', { url: endpointLabel(o.otlp), error: (e as Error).message || String(e) }, lang));
       setExitCode(EXIT.FAILED);
       return;
     }
-    out(format('cli.trace-export.sent', { count: spans.length, url: shownUrl(o.otlp) }, lang));
+    out(format('cli.trace-export.sent', { count: spans.length, url: endpointLabel(o.otlp) }, lang));
   } else {
     const target = resolve(cwd, o.otlp);
     try {

@@ -25,6 +25,13 @@ const hr = (ms: number): HrTime => [Math.floor(ms / 1000), Math.round((ms % 1000
 const KIND = { internal: SpanKind.INTERNAL, client: SpanKind.CLIENT } as const;
 const STATUS = { unset: SpanStatusCode.UNSET, ok: SpanStatusCode.OK, error: SpanStatusCode.ERROR } as const;
 
+/** An endpoint as printed: scheme, host and path only (no credentials, query or fragment). */
+export function endpointLabel(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}`;
+}
+
 /** The SDK's finished spans for the plain span data. */
 export function readableSpans(spans: readonly SpanData[], origin: SpanOrigin): ReadableSpan[] {
   const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: origin.name, [ATTR_SERVICE_VERSION]: origin.version });
