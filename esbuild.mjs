@@ -27,6 +27,8 @@ const RECHECK = ['recheck', 'recheck-*'];
 /** @type {{ name: string, entry: string, outfile: string, external: string[], sourcemap?: boolean }[]} */
 const ENTRIES = [
   { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK] },
+  // Lints a share of the files on another core (server/src/cli/parallelLint.ts); found beside dist/cli.cjs.
+  { name: 'cli-lint-worker', entry: 'server/src/cli/lintWorker.ts', outfile: 'dist/lintWorker.cjs', external: [...RECHECK] },
   // The language server ships in the .vsix without node_modules. Its ReDoS worker bundles recheck,
   // which runs on its JavaScript backend there (its native binary cannot be found from a bundle);
   // the main server never loads recheck, so it leaves it out.

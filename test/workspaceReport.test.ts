@@ -89,3 +89,17 @@ test('exit codes: a path that matches nothing and an unwritable output are usage
   const bad = await cli.run(ws, 'report', '-f', 'pdf');
   assert.equal(bad.code, 2);
 });
+
+test('--jobs: the contracts linted on worker threads give the same report as one thread; a bad count is a usage error', async () => {
+  // A smaller workspace than the others: two CLI runs, each worker reading every contract.
+  const small = scratch.workspace(generateWorkspace(14));
+  const one = await cli.run(small, 'report', '--format', 'json', '--jobs', '1');
+  assert.equal(one.code, 0, one.stderr);
+  const two = await cli.run(small, 'report', '--format', 'json', '--jobs', '2');
+  assert.equal(two.code, 0, two.stderr);
+  assert.equal(two.stdout, one.stdout);
+  assert.ok((JSON.parse(two.stdout) as WorkspaceReport).contracts.some((c) => c.findings.length > 0));
+  const bad = await cli.run(small, 'report', '--jobs', 'many');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--jobs must be a whole number from 1 to 64, not many/);
+});

@@ -31,6 +31,8 @@ export const CLI_MESSAGES = {
   'cli.report.description':
     'Report on every contract of the workspace: the compliance coverage matrix, the pool and resource sharing graph, versions and last audit rows, the dry-run coverage of snapshot queries and the cross-contract findings (docs/workspace.md). Paths are found as `lint` finds them; snapshots are searched under the root.',
   'cli.option.output': 'write the report to this file instead of standard output',
+  'cli.option.jobs': 'worker threads that lint the contracts (default: one per core from 64 contracts on; 1: none)',
+  'cli.error.jobs': '--jobs must be a whole number from 1 to 64, not {value}',
   'cli.report.written': 'Wrote {file}',
   'cli.error.cannotWrite': 'Cannot write {file}: {error}',
   'cli.usage.rules': '[options]',

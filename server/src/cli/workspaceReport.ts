@@ -6,10 +6,10 @@
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { buildReport, createLanguageService, format, recheckAnalyzer, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type ReportSnapshotInput } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
-import { lintFiles } from './lintFiles.ts';
+import { lintParallel } from './parallelLint.ts';
 import { createNodeFileSystem, fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
 import { displayPath } from './report.ts';
@@ -25,6 +25,8 @@ interface ReportOptions {
   readonly format: ReportFormat;
   readonly output?: string;
   readonly root?: string;
+  /** Worker threads (docs/workspace.md, "Scale"); default one per core for many contracts. */
+  readonly jobs?: number;
 }
 
 /** Snapshots under `root` whose contract is one of `contracts` (URIs). Unreadable snapshots are skipped: `eval` reports them. */
@@ -54,7 +56,7 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
   const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang });
-  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), lang);
+  const run = await lintParallel(service, collected.files, { root, cwd, lang, regex: true, boundToRoot: false }, options.jobs);
   for (const note of collected.notes) errorLine(note);
   const problems = [...collected.problems, ...run.readErrors];
   for (const p of problems) errorLine(p);
@@ -84,6 +86,13 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
   return problems.length > 0 || configProblems.length > 0 ? EXIT.USAGE : EXIT.OK;
 }
 
+/** `--jobs`: a whole number from 1 to 64. */
+function parseJobs(value: string, lang: Lang): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError(format('cli.error.jobs', { value }, lang));
+  return n;
+}
+
 export function registerReportCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
   const t = (id: string) => format(id, {}, lang);
   const report = program
@@ -93,7 +102,8 @@ export function registerReportCommand(program: Command, lang: Lang, setExitCode:
     .argument('[paths...]', t('cli.lint.paths'))
     .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
     .option('-o, --output <file>', t('cli.option.output'))
-    .option('--root <dir>', t('cli.option.root'));
+    .option('--root <dir>', t('cli.option.root'))
+    .addOption(new Option('-j, --jobs <n>', t('cli.option.jobs')).argParser((v) => parseJobs(v, lang)));
   // The same output options as every command (docs/cli.md).
   withColorOptions(report, lang)
     .addHelpText('after', exitCodesHelp('report', lang))

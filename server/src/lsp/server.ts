@@ -13,13 +13,14 @@ import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
-import { snapshotPlaces } from './snapshotRefs.ts';
+import { placesElsewhere } from './snapshotRefs.ts';
 import { DOCUMENT_KIND, RULE_DOC, type DocumentKindParams, type DocumentKindResult, type RuleDocParams, type RuleDocResult } from './customRequests.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 import { registerScaffold } from './scaffold.ts';
+import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -236,7 +237,21 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     );
   };
 
+  // Contracts that are not open (docs/workspace.md, "In the editor"): read from disk, linted as the CLI does.
+  const workspaceDiagnostics = registerWorkspaceDiagnostics(connection, {
+    contractUris: async () => (service ? service.workspace.contractUris() : []),
+    isOpen: (uri) => documents.get(uri) !== undefined,
+    diagnose: async (uri) => {
+      const settings = await settingsFor(uri);
+      const bytes = settings.enable && service ? await fs.readFile(uri).catch(() => undefined) : undefined;
+      if (!bytes || !service) return [];
+      const r = await service.lintBytes(uri, bytes, bytes.length, { preset: settings.preset, maxBytes: settings.maxFileBytes });
+      return r.diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), uri, docsBase));
+    },
+  });
+
   const refreshAll = () => {
+    workspaceDiagnostics.edited();
     for (const s of states.values()) s.facts = undefined;
     if (pull) void connection.languages.diagnostics.refresh();
     else for (const d of documents.all()) schedulePush(d);
@@ -270,7 +285,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         semanticTokensProvider: { legend: { tokenTypes: [...HIGHLIGHT_TYPES], tokenModifiers: [] }, full: true },
         codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-        ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
+        ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: true } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'agents-md', version: pkg.version },
@@ -316,9 +331,11 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   documents.onDidChangeContent((e) => {
     // Other contracts read this document's declarations; only its summary is stale.
     service?.workspace.invalidate(e.document.uri, 'changed');
+    workspaceDiagnostics.edited();
     schedulePush(e.document);
   });
   documents.onDidClose((e) => {
+    workspaceDiagnostics.edited();
     states.delete(e.document.uri);
     advice.delete(e.document.uri);
     clearTimeout(adviceTimers.get(e.document.uri)?.timer);
@@ -360,24 +377,24 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const state = stateOf(doc);
     return service.definition(contract(doc, state, await lastFacts(doc, state)), p.position, { lang }, token);
   });
-  /** Where the contract's snapshots name the tool or pool under the cursor (docs/dry-run.md, "Snapshots"). */
-  const inSnapshots = (uri: string, model: ParsedContract, position: { line: number; character: number }) => {
+  /** Where the contract's snapshots, and for a shared pool or resource the other contracts, name what is under the cursor (docs/workspace.md). */
+  const elsewhere = (uri: string, model: ParsedContract, position: { line: number; character: number }) => {
     const n = nameAt(model, position);
-    return n ? snapshotPlaces(uri, n, roots.map(uriToPath).filter((r): r is string => r !== undefined), fs) : Promise.resolve([]);
+    return n ? placesElsewhere(service!.workspace, uri, n, rootPaths(), fs) : Promise.resolve([]);
   };
   connection.onReferences((p, token) =>
     withDoc(p.textDocument.uri, Promise.resolve([]), async (doc, s) => [
       ...service!.references(contract(doc, s), p.position, { includeDeclaration: p.context.includeDeclaration }, token),
-      ...(await inSnapshots(doc.uri, s.model, p.position)),
+      ...(await elsewhere(doc.uri, s.model, p.position)),
     ]),
   );
-  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => service!.prepareRename(contract(doc, s), p.position, { lang }, token) ?? null));
+  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => service!.prepareRename(contract(doc, s, await lastFacts(doc, s)), p.position, { lang }, token) ?? null));
   connection.onRenameRequest((p, token) =>
     withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => {
-      const edits = service!.rename(contract(doc, s), p.position, { newName: p.newName }, token);
+      const edits = service!.rename(contract(doc, s, await lastFacts(doc, s)), p.position, { newName: p.newName }, token);
       if (edits.length === 0) return null;
       const changes: Record<string, TextEdit[]> = { [doc.uri]: [...edits] };
-      for (const place of await inSnapshots(doc.uri, s.model, p.position)) (changes[place.uri] ??= []).push({ range: place.range, newText: p.newName });
+      for (const place of await elsewhere(doc.uri, s.model, p.position)) (changes[place.uri] ??= []).push({ range: place.range, newText: p.newName });
       return { changes };
     }),
   );

@@ -71,6 +71,7 @@ export const FEATURE_MESSAGES = {
 
   'lsp.requestCancelled': 'The request was cancelled.',
   'lsp.documentChanged': 'The document changed; diagnostics are recomputed.',
+  'worker.exited': 'A worker thread stopped ({code}) without a result.',
   'lsp.invalidParams': 'Invalid params for {method}: {path} must be of type {expected}.',
   'lsp.notInitialized': '{method} was sent before initialize: the server is not initialized yet.',
   'lsp.droppedBeforeInitialize': 'Dropped {method}: it was sent before initialize.',
