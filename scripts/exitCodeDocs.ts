@@ -15,6 +15,7 @@ const COMMAND: Record<keyof typeof EXIT_HELP, string> = {
   eval: 'eval',
   traceVerify: 'trace verify',
   traceReplay: 'trace replay',
+  traceExport: 'trace export',
 };
 
 /** One row per code and command, codes in EXIT order: the same sentences as each command's `--help`. */

@@ -116,6 +116,18 @@ export const CLI_MESSAGES = {
   'cli.help.trace.set': 'change the snapshot the fork goes on with: path=value, the path being its keys joined by dots (query. for the forked query), the value YAML; repeatable',
   'cli.help.trace.approve': "answer every human pause after the fork point with approve (instead of the snapshot's decisions)",
   'cli.help.trace.reject': 'answer every human pause after the fork point with reject',
+  'cli.help.trace.export': 'Export a run as OpenTelemetry spans following the GenAI semantic conventions (invoke_agent, chat, execute_tool, search_memory): OTLP JSON to a file, or OTLP/HTTP to a collector.',
+  'cli.help.trace.export.usage': '[options] <trace> --otlp <file|url>',
+  'cli.help.trace.otlp': 'a file (written as OTLP JSON) or the http(s) URL of an OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces',
+  'cli.help.trace.otlp-timeout': 'how long the endpoint may take to accept the spans, retries included, in milliseconds (default: 5000)',
+  'cli.trace-export.bad-timeout': '--timeout {value}: give a whole number of milliseconds greater than 0.',
+  'cli.trace-export.written': 'wrote {count} spans to {path}',
+  'cli.trace-export.sent': 'sent {count} spans to {url}',
+  'cli.trace-export.unreachable': 'The OTLP endpoint {url} did not accept the spans ({error}). Check that the collector runs and listens on this URL.',
+  'cli.trace-export.bad-url': '{url} is not a valid URL.',
+  'cli.trace-export.unwritable': '{file}: cannot be written ({error})',
+  'cli.trace-export.corrupted': '{file}: the trace is corrupted, nothing was exported (agents-md trace verify says where).',
+  'cli.trace-export.empty': '{file}: not the trace of a dry run (no events), nothing was exported.',
   // The help of `diff`.
   'cli.help.diff.usage': '[options] <file> [after]',
   'cli.help.diff.description': 'Compare two versions of a contract by meaning: which tools, pools, boundaries, HITL gates, schemas… were added, removed, changed or renamed, the impact of each (breaking, risk-increasing, risk-reducing, neutral), and the version bump they need. Formatting-only edits are no change.',
@@ -150,6 +162,9 @@ export const CLI_MESSAGES = {
   'cli.exit.trace-replay.0': 'the replay made the same events as the trace (timestamps and timings aside)',
   'cli.exit.trace-replay.1': 'the replay differs, or the trace is corrupted',
   'cli.exit.trace-replay.2': 'usage error, or the trace, contract or snapshot cannot be read',
+  'cli.exit.trace-export.0': 'the spans were written to the file or accepted by the endpoint',
+  'cli.exit.trace-export.1': 'the endpoint could not be reached, refused the spans or did not answer in time',
+  'cli.exit.trace-export.2': 'usage error; the trace cannot be read, has no events or is corrupted; the file cannot be written',
 } as const;
 
 registerMessages('cli', CLI_MESSAGES);

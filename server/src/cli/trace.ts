@@ -5,7 +5,6 @@
  * at an event into a new run that goes on with the snapshot's script and new decisions.
  * Everything printed is in the display language; the traces themselves are language-neutral.
  */
-import { readRegularFile } from '../node/paths.ts';
 import { checkSignature, signaturePath, TRACE_KEY_ENV } from '../node/traceSignature.ts';
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -13,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type ContractDiagnostic, createScriptedModel, firstDifference, forkOf, format, type Lang, localiseDiagnostic, recordedDecisions, recordedProvider, refText, runPageHtml, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
 import { executeQuery, InputError, loadContract, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
-import { forkTrace, loadTraceRun, runInfo, type TraceRun } from '../node/traceRun.ts';
+import { forkTrace, loadTraceRun, type TraceRun } from '../node/traceRun.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
 import { flagDecision, resultJson, withRunOutputOptions } from './run.ts';
@@ -22,24 +21,11 @@ import { EXIT, exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { displayPath } from './report.ts';
 import { errorLine, useColor } from './terminal.ts';
+import { contractOf, readTrace } from './traceFile.ts';
+import { runInfo } from '../node/traceRun.ts';
+import { exportCommand, type ExportOptions } from './traceExport.ts';
 import './messages.ts';
 
-
-/** Largest trace file read (bytes). */
-const MAX_TRACE_BYTES = 256 * 1024 * 1024;
-
-async function readTrace(path: string, cwd: string): Promise<{ text: string; bytes: Buffer; verdict: TraceVerification }> {
-  let bytes: Buffer;
-  try {
-    bytes = readRegularFile(path, MAX_TRACE_BYTES);
-  } catch (e) {
-    throw new InputError('cli.files.unreadable', { arg: displayPath(cwd, path), error: (e as NodeJS.ErrnoException).code ?? String(e) });
-  }
-  const text = bytes.toString('utf8');
-  // An empty file is not a trace: bad input (exit 2, docs/cli.md "Exit codes"), not an interrupted run.
-  if (text.trim() === '') throw new InputError('run.trace.empty', { file: displayPath(cwd, path) });
-  return { text, bytes, verdict: await verifyTrace(text) };
-}
 
 /** `file:line: problem` lines (the problem in `lang`). */
 function problemLines(path: string, cwd: string, v: TraceVerification, lang: Lang): string[] {
@@ -117,10 +103,6 @@ async function showMessages(events: readonly TraceEvent[], stepArg: string, root
     if (m.content) out(m.content);
     for (const c of m.toolCalls ?? []) out(`→ ${c.id} ${c.name} ${c.rawArguments}`);
   }
-}
-
-function contractOf(events: readonly TraceEvent[], root: string, cwd: string): Promise<LoadedContract> {
-  return loadContract(resolve(root, runInfo(events).contract), cwd);
 }
 
 /** What `loadTraceRun` reports, printed: the snapshot's problems, those of a `--set` named by it, changed files (in `lang`). */
@@ -262,4 +244,14 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .option('--set <path=value>', t('cli.help.trace.set'), (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--root <dir>', t('cli.help.trace.root'));
   withRunOutputOptions(fork, { approve: 'cli.help.trace.approve', reject: 'cli.help.trace.reject' }, lang).action(guarded(setExitCode, lang, (file: string, o: ForkOptions) => forkCommand(file, o, lang, setExitCode)));
+  const exportTrace = trace
+    .command('export')
+    .description(t('cli.help.trace.export'))
+    .usage(t('cli.help.trace.export.usage'))
+    .argument('<trace>', t('cli.help.trace.file'))
+    .requiredOption('--otlp <file|url>', t('cli.help.trace.otlp'))
+    .option('--timeout <ms>', t('cli.help.trace.otlp-timeout'))
+    .option('--root <dir>', t('cli.help.trace.root'))
+    .addHelpText('after', exitCodesHelp('traceExport', lang));
+  withColorOptions(exportTrace, lang).action(guarded(setExitCode, lang, (file: string, o: ExportOptions) => exportCommand(file, o, lang, setExitCode)));
 }

@@ -33,9 +33,11 @@ export interface ServerSettings {
   readonly versionAdvice: boolean;
   /** The rule preset when no config file chooses one (docs/rules.md, "Presets"). */
   readonly preset: RulePreset;
+  /** Where runs are sent as OpenTelemetry spans over OTLP/HTTP ('' for nowhere; docs/tracing.md). */
+  readonly otlpEndpoint: string;
 }
 
-const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true, preset: 'recommended' };
+const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true, preset: 'recommended', otlpEndpoint: '' };
 
 /** The code action kind of "fix all" (docs/rules.md, "Fixes"): `editor.codeActionsOnSave` selects it. */
 const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
@@ -219,6 +221,11 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       // Unset editor settings are empty strings: they must not override the defaults.
       return [fromConfig, v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined];
     },
+    otlpEndpoint: async (uri) => {
+      const endpoint = (await settingsFor(uri)).otlpEndpoint;
+      return typeof endpoint === 'string' ? endpoint : '';
+    },
+    origin: { name: 'agents-md', version: pkg.version },
   });
 
   const pushTimers = new Map<string, ReturnType<typeof setTimeout>>();

@@ -16,6 +16,7 @@ export { createScriptedModel, SCRIPTED_PROVIDER_ID } from './scriptedLlm.ts';
 export { estimateTokens } from './estimateTokens.ts';
 export { EVENT_STATUSES, EVENT_TYPES, eventLine, type EventSink, type EventStatus, type EventType, type TraceEvent } from './trace.ts';
 export { verifyTrace, type TraceProblem, type TraceVerification } from './traceVerify.ts';
+export { traceSpans, type SpanAttributes, type SpanAttributeValue, type SpanData, type SpanEventData, type TraceSpansOptions } from './otelSpans.ts';
 export { eventsUpTo, firstDifference, forkOf, recordedDecisions, recordedProvider, stepMessages } from './replay.ts';
 export { describeEvent, type TimelineLine } from './timeline.ts';
 export { escapeHtml, runPageHtml, type RunPageInput, type RunPageRun } from './runPage.ts';

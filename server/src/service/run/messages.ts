@@ -346,6 +346,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'host.runsLink': '{path} is a link (to {target}): runs are written only to real folders under the workspace. Remove the link.',
   'host.runsNotDirectory': '{path} is not a folder: runs are written under {root}/.agents-md/runs only. Remove or rename it.',
   'view.cancelled': 'The run was cancelled.',
+  'view.otlpFailed': 'The run {query} was not sent to the OTLP endpoint {url} (agentsMd.otlpEndpoint): {error}',
   'view.progress': '{query}: {events} events',
   'view.waitingForHuman': 'waiting for your decision',
   'view.humanQuestion': 'The agent waits for a human decision on "{subject}" ({reason}). Approve, or reject?',
