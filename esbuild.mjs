@@ -27,6 +27,8 @@ const RECHECK = ['recheck', 'recheck-*'];
 /** @type {{ name: string, entry: string, outfile: string, external: string[], sourcemap?: boolean }[]} */
 const ENTRIES = [
   { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK] },
+  // `agents-md lint` over many files runs this in worker threads beside cli.cjs (cli/lintPool.ts).
+  { name: 'cli-lint-worker', entry: 'server/src/cli/lintWorker.ts', outfile: 'dist/lintWorker.cjs', external: [...RECHECK] },
   // The language server ships in the .vsix without node_modules. Its ReDoS worker bundles recheck,
   // which runs on its JavaScript backend there (its native binary cannot be found from a bundle);
   // the main server never loads recheck, so it leaves it out.

@@ -17,7 +17,7 @@
  *   5. `agents-md lint` (the bundled CLI) on 50 and on 500 generated contracts: contracts per
  *      second, cores used (CPU time / wall time), and the 500/50 time ratio (linear: at most 11x).
  *
- * Options: --samples N (30).
+ * Options: --samples N (30); --only typing:stdio,typing:memory,typing:large,typing:lint (bench/all.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,7 @@ import { lint as markdownlint } from 'markdownlint/sync';
 import { parseContract, validateContract } from '../server/src/service/index.ts';
 import { LspClient } from '../test/helpers/lspClient.ts';
 import { editBullet, editTableCell, editYamlValue, generateContract, type EditResult } from './generate.ts';
+import { selected } from './only.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const argSamples = process.argv.indexOf('--samples');
@@ -233,18 +234,21 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--minify', '--outdir', out], { cwd: ROOT });
   const serverPath = join(out, 'server.cjs');
   const wsUri = pathToFileURL(out).href;
-  const client = new LspClient(serverPath);
-  try {
-    await client.initialize(wsUri, true);
-    await overStdio(client, wsUri);
-    await client.shutdown();
-  } finally {
-    client.kill();
+  const part = (name: string) => selected(process.argv, 'typing', name);
+  if (part('stdio')) {
+    const client = new LspClient(serverPath);
+    try {
+      await client.initialize(wsUri, true);
+      await overStdio(client, wsUri);
+      await client.shutdown();
+    } finally {
+      client.kill();
+    }
   }
-  await memoryOfOneLarge(serverPath, wsUri);
+  if (part('memory')) await memoryOfOneLarge(serverPath, wsUri);
   rmSync(out, { recursive: true, force: true });
-  largeInputs();
-  lintMany();
+  if (part('large')) largeInputs();
+  if (part('lint')) lintMany();
 }
 
 // Run when executed, not when another script imports largeToolsContract.

@@ -6,12 +6,13 @@
  *   - one edit: a contract changes (`invalidate(uri, 'changed')`) and is linted again, the
  *     other contracts' digests reused;
  *   - report: `buildReport` over the linted contracts and snapshots, and its HTML;
- *   - the real CLI, `agents-md report -f html` on the workspace written to disk (one run, wall time).
+ *   - the real CLI, `agents-md report -f html` on the workspace written to disk (one run, wall
+ *     time), in one thread (`--jobs 1`) and on every core (the default from 16 contracts on).
  * Prints medians and p95 in ms; never fails the build.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildReport, createLanguageService, readSnapshot, reportHtml, type LintResult } from '../server/src/service/index.ts';
@@ -83,9 +84,11 @@ function cliRun(n: number): void {
       mkdirSync(dirname(join(dir, p)), { recursive: true });
       writeFileSync(join(dir, p), c);
     }
-    const t = performance.now();
-    execFileSync(process.execPath, [bin, 'report', '-f', 'html', '-o', 'report.html'], { cwd: dir, stdio: 'ignore' });
-    console.log(`${`agents-md report -f html over ${n} contracts (wall, ms)`.padEnd(52)}${fmt(performance.now() - t)}`);
+    for (const [label, jobs] of [['1 thread', ['--jobs', '1']], [`${availableParallelism()} cores`, []]] as const) {
+      const t = performance.now();
+      execFileSync(process.execPath, [bin, 'report', '-f', 'html', '-o', 'report.html', ...jobs], { cwd: dir, stdio: 'ignore' });
+      console.log(`${`agents-md report, ${n} contracts, ${label} (wall, ms)`.padEnd(52)}${fmt(performance.now() - t)}`);
+    }
   } catch (e) {
     console.log(`agents-md report over ${n} contracts: error ${String((e as Error).message).split('\n')[0]}`);
   } finally {
@@ -95,7 +98,7 @@ function cliRun(n: number): void {
 
 async function main(): Promise<void> {
   console.log('');
-  console.log(`Workspace (generated contracts sharing pools, resources and tools; Node ${process.version})`);
+  console.log(`Workspace (generated contracts sharing pools, resources and tools; Node ${process.version}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`);
   console.log(`${'case'.padEnd(52)}${'median'.padStart(9)}${'p95'.padStart(9)}`);
   await bench(50, 5);
   await bench(500, 2);

@@ -5,6 +5,7 @@ import { DIFF_MESSAGES, IMPACT_RULES, RULES, type DiffRuleId } from '../server/s
 import { renderEnglishBundle } from './l10nBundle.ts';
 import { renderLocalisationDoc } from './localisationDoc.ts';
 import { renderDryRunDoc } from './outcomeDocs.ts';
+import { renderCliDoc } from './exitCodeDocs.ts';
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
@@ -37,4 +38,5 @@ export const GENERATED: Record<string, () => string> = {
   'schemas/config.schema.json': renderConfigSchema,
   'docs/semantic-diff.md': renderSemanticDiffDoc,
   'docs/dry-run.md': renderDryRunDoc,
+  'docs/cli.md': renderCliDoc,
 };

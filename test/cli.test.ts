@@ -6,7 +6,7 @@
 //
 // The SARIF test also runs Microsoft's SARIF Multitool (GitHub code scanning's rules) when
 // `npm ci --prefix tools/sarif` has installed it, and skips otherwise.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import type * as Sarif from 'sarif';
 import { RULES } from '../server/src/service/index.ts';
 import { displayWidth } from '../server/src/service/text/width.ts';
-import { cliBundle, REPO, scratchFolders, type Run } from './helpers/cli.ts';
+import { REPO, useCliBundle, type Run } from './helpers/cli.ts';
+import { BAD_BUDGETS_CONTRACT, ONE_WARNING_BUDGETS } from './helpers/fixtures.ts';
 import { MULTITOOL_MISSING, sarifMultitool, sarifProblems, validateSarif } from './helpers/sarifMultitool.ts';
 
 const repo = REPO;
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
-const bundle = cliBundle('cli');
-const scratch = scratchFolders();
+const { bundle, scratch } = useCliBundle('cli');
 const workspace = scratch.workspace;
 const cli = bundle.run;
 const cliWithEnv = bundle.runWithEnv;
@@ -52,16 +52,7 @@ interface JsonResult {
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 
-/** A full contract (front matter `contract: true`) with a schema error at line 8 and missing sections. */
-const BAD = `---
-contract: true
-name: demo
-version: 1.0.0
----
-## BUDGETS
-
-- **Max Steps**: twenty
-`;
+const BAD = BAD_BUDGETS_CONTRACT;
 
 /** A partial contract (one section) that passes: only the `partial-contract` info. */
 const PARTIAL_OK = `## BUDGETS
@@ -71,12 +62,7 @@ const PARTIAL_OK = `## BUDGETS
 - **Timeout**: 60s
 `;
 
-/** A partial contract with one warning (no timeout) and no error. */
-const ONE_WARNING = `## BUDGETS
-
-- **Max Steps**: 20
-- **Token Budget**: 10000
-`;
+const ONE_WARNING = ONE_WARNING_BUDGETS;
 
 /** Two failure entries with the same code: an error with a related location. */
 const DUPLICATE_CODE = `## FAILURE_PROTOCOL
@@ -103,12 +89,6 @@ Guidance for coding agents working in this repository.
 
 // ---------------------------------------------------------------------------------------------
 
-before(() => bundle.build());
-
-after(() => {
-  scratch.dispose();
-  bundle.dispose();
-});
 
 // All suites, and the tests in each, run concurrently (at most four CLI processes at once).
 describe('agents-md CLI', { concurrency: true }, () => {

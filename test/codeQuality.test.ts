@@ -5,23 +5,15 @@
 // problems are new or fixed, so a fingerprint must stay the same while the problem does (lines
 // moved, another language) and differ between two problems, even two with the same message.
 // Run: node --import tsx --test test/codeQuality.test.ts
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliBundle, scratchFolders, type Run } from './helpers/cli.ts';
+import { useCliBundle, type Run } from './helpers/cli.ts';
+import { BAD_BUDGETS_CONTRACT, ONE_WARNING_BUDGETS } from './helpers/fixtures.ts';
 
-const bundle = cliBundle('codequality');
-const scratch = scratchFolders();
+const { bundle, scratch } = useCliBundle('codequality');
 
 /** Errors (a schema error, two tools with the same name and the same missing-schema message), a warning. */
-const CONTRACT = `---
-contract: true
-name: demo
-version: 1.0.0
----
-## BUDGETS
-
-- **Max Steps**: twenty
-
+const CONTRACT = `${BAD_BUDGETS_CONTRACT}
 ## TOOLS
 
 | Tool | Description |
@@ -30,11 +22,7 @@ version: 1.0.0
 | a | y |
 `;
 /** A partial contract: a warning and an info. */
-const PARTIAL = `## BUDGETS
-
-- **Max Steps**: 20
-- **Token Budget**: 10000
-`;
+const PARTIAL = ONE_WARNING_BUDGETS;
 
 interface Issue {
   description: string;
@@ -45,12 +33,6 @@ interface Issue {
 }
 
 const issues = (run: Run) => JSON.parse(run.stdout) as Issue[];
-
-before(() => bundle.build());
-after(() => {
-  scratch.dispose();
-  bundle.dispose();
-});
 
 describe('agents-md lint --format codequality', { concurrency: true }, () => {
   test('writes GitLab Code Quality issues: fields, paths relative to the root, 1-based lines, exit code as for text', async () => {

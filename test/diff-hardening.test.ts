@@ -1,15 +1,12 @@
 // The Markdown report is pasted into pull requests: a contract's text must not become HTML there.
 // And `--fail-on ""` is a usage error, not a gate that never fires.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
-const bundle = cliBundle('diff-hardening');
-const scratch = scratchFolders();
-before(() => bundle.build());
-after(() => (bundle.dispose(), scratch.dispose()));
+const { bundle, scratch } = useCliBundle('diff-hardening');
 
 const BEFORE = readFileSync(join(REPO, 'test', 'diff-corpus', 'boundaries', 'before.md'), 'utf8');
 

@@ -4,24 +4,18 @@
 // diff policy (its configuration file) can say otherwise; the advice names the change that drives
 // the bump; bookkeeping is not a change and messages read right. Through the engine and the real CLI.
 // Run: node --import tsx --test test/diff-review.test.ts
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffContracts, parseContract, type SemanticDiff } from '../server/src/service/index.ts';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
 const CORPUS = join(REPO, 'test', 'diff-corpus');
 const read = (name: string, file: string) => readFileSync(join(CORPUS, name, file), 'utf8');
 const diffCase = (name: string): SemanticDiff => diffContracts(parseContract(read(name, 'before.md')), parseContract(read(name, 'after.md')));
 
-const bundle = cliBundle('diff-review');
-const scratch = scratchFolders();
-before(() => bundle.build());
-after(() => {
-  scratch.dispose();
-  bundle.dispose();
-});
+const { bundle, scratch } = useCliBundle('diff-review');
 
 describe('the engine', () => {
   test('a pure rename: each mention that follows it is listed under the rename, and is no change of its own', () => {

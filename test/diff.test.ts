@@ -4,14 +4,14 @@
 // the version advice and its diagnostics; the CLI's formats, gates and errors; and the git inputs
 // (`--against`, `--index`) on a real temporary repository.
 // Run: node --import tsx --test test/diff.test.ts
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyDiffRule, DEFAULT_DIFF_POLICY, diffContracts, diffMessage, IMPACT_RULES, DIFF_MESSAGES, parseContract, versionAdviceDiagnostics, type Change, type SemanticDiff } from '../server/src/service/index.ts';
 import { readAtRevision, GitError } from '../server/src/node/gitRevision.ts';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
 const CORPUS = join(REPO, 'test', 'diff-corpus');
 const CASES = readdirSync(CORPUS).sort();
@@ -43,13 +43,7 @@ function diffCase(name: string): SemanticDiff {
   return diffContracts(parseContract(read(name, 'before.md')), parseContract(read(name, 'after.md')));
 }
 
-const bundle = cliBundle('diff');
-const scratch = scratchFolders();
-before(() => bundle.build());
-after(() => {
-  scratch.dispose();
-  bundle.dispose();
-});
+const { bundle, scratch } = useCliBundle('diff');
 
 describe('the diff corpus through the engine', () => {
   for (const name of CASES) {

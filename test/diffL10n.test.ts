@@ -1,11 +1,11 @@
-// The semantic diff in Simplified Chinese (issues 5 and 6, docs/localisation.md): every change of
+// The semantic diff in Simplified Chinese (docs/semantic-diff.md, docs/localisation.md): every change of
 // every corpus case, the version advice and its diagnostics rebuilt in Chinese from their ids and
 // arguments as whole sentences; and the real CLI bundle (`agents-md diff --lang zh-cn`, or a
 // Chinese locale) printing its text and Markdown reports, JSON messages, help, usage and git
 // errors in Chinese with the same structure as in English. The English outputs themselves are
 // pinned by test/diff.test.ts. Expected texts were checked by eye.
 // Run: node --import tsx --test test/diffL10n.test.ts
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import {
 } from '../server/src/service/index.ts';
 import { template } from '../server/src/service/l10n/format.ts';
 import { placeholders } from '../server/src/service/l10n/template.ts';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
 const CORPUS = join(REPO, 'test', 'diff-corpus');
 const CASES = readdirSync(CORPUS).sort();
@@ -99,13 +99,7 @@ describe('the diff localised by the service', () => {
 });
 
 describe('agents-md diff in Chinese', { concurrency: true }, () => {
-  const bundle = cliBundle('diff-l10n');
-  const scratch = scratchFolders();
-  before(() => bundle.build());
-  after(() => {
-    scratch.dispose();
-    bundle.dispose();
-  });
+  const { bundle, scratch } = useCliBundle('diff-l10n');
   const diff = (name: string, ...args: string[]) => bundle.run(join(CORPUS, name), 'diff', 'before.md', 'after.md', ...args);
 
   test('text: the same lines as in English, in Chinese', async () => {

@@ -5,7 +5,7 @@
  * the TypeScript compiler, excess properties included), JSON Schema with the 2020-12 meta-schema.
  * Run: node --import tsx --test test/export.test.ts
  */
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import ts from 'typescript';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { exportContract, parseContract, type ExportTarget } from '../server/src/service/index.ts';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
 const SAMPLES = ['device-diagnosis', 'procurement-analyzer', 'contract-extraction', 'after-sales-zh', 'broken'];
 const model = (s: string) => parseContract(readFileSync(join(REPO, 'samples', s, 'AGENTS.md'), 'utf8'));
@@ -86,13 +86,7 @@ test('openai-tools and anthropic-tools type-check against the openai and @anthro
   assert.deepEqual(problems, []);
 });
 
-const cli = cliBundle('export');
-const scratch = scratchFolders();
-before(() => cli.build());
-after(() => {
-  cli.dispose();
-  scratch.dispose();
-});
+const { bundle: cli, scratch } = useCliBundle('export');
 
 test('agents-md export --to mcp-tools -o FILE writes the export; a missing contract exits 2', async () => {
   const dir = scratch.workspace({ 'AGENTS.md': readFileSync(join(REPO, 'samples/device-diagnosis/AGENTS.md'), 'utf8') });

@@ -6,14 +6,14 @@
  * - `agents-md lint --fix` on a copy of samples/broken: writes the safe fixes, reports them, leaves
  *   fewer problems and no new one, and changes no text outside a fix's edit.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyEdits, parseContract, RULES, type ContractDiagnostic, type Range } from '../server/src/service/index.ts';
 import { LineIndex } from '../server/src/service/text/lineIndex.ts';
 import { exampleWorkspace, lintExample } from './helpers/lintExample.ts';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
 const shown = (d: ContractDiagnostic) => `${d.code} ${d.message}`;
 
@@ -58,13 +58,7 @@ for (const rule of RULES.filter((r) => r.examples.bad)) {
   });
 }
 
-const bundle = cliBundle('fix');
-const scratch = scratchFolders();
-before(() => bundle.build());
-after(() => {
-  bundle.dispose();
-  scratch.dispose();
-});
+const { bundle, scratch } = useCliBundle('fix');
 
 test('agents-md lint --fix on samples/broken fixes what it can; the result has fewer problems and no new one', async () => {
   const dir = scratch.workspace({});

@@ -3,13 +3,13 @@
  * contract-not-recognised): lint says so once, on that heading, with a fix that adds
  * `contract: true`; `run` and `diff` say the same. Ordinary AGENTS.md files get nothing.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyEdits, parseContract } from '../server/src/service/index.ts';
 import { codeActions } from '../server/src/service/features/codeActions.ts';
 import { lintExample } from './helpers/lintExample.ts';
 import { run, snapshot } from './helpers/dryRun.ts';
-import { cliBundle, scratchFolders } from './helpers/cli.ts';
+import { useCliBundle } from './helpers/cli.ts';
 
 const LOOKS_LIKE = [
   '# Refund agent', '', 'Answers refund questions.', '', '## Memory Contract', '',
@@ -44,13 +44,7 @@ test('run: CONTRACT_NOT_RUNNABLE names the heading and the fix', async () => {
   assert.equal(r.outcome.message, 'The file is not a runnable contract: it is read as free-form although "Memory Contract" looks like a contract section; add `contract: true` to its front matter to run it as a contract.');
 });
 
-const bundle = cliBundle('freeform-note');
-const scratch = scratchFolders();
-before(() => bundle.build());
-after(() => {
-  bundle.dispose();
-  scratch.dispose();
-});
+const { bundle, scratch } = useCliBundle('freeform-note');
 
 test('diff: the note on standard error names the heading and the fix', async () => {
   const dir = scratch.workspace({ 'a.md': LOOKS_LIKE, 'b.md': LOOKS_LIKE.replace('90d', '30d') });

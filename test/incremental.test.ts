@@ -1,4 +1,4 @@
-// Property tests of the incremental edit path (brief §9, "Incremental parsing"):
+// Property tests of the incremental edit path (docs/performance.md):
 //  1. for generated contracts and random edits (lines or characters inserted, deleted or replaced
 //     anywhere, including inside fences, tables and front matter, and edits that add or remove
 //     H2 headings, setext underlines or fence markers), the model built incrementally,

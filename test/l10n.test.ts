@@ -1,4 +1,4 @@
-// Issue 6: Chinese and English throughout. What this file enforces:
+// Chinese and English throughout (docs/localisation.md). What this file enforces:
 //
 // 1. Completeness. Every message of every registered catalogue (l10n/bundle.l10n.json, generated
 //    from them; test/generated.test.ts keeps it current) and every client string has a Simplified

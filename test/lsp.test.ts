@@ -113,7 +113,7 @@ test('a free-form AGENTS.md gets no diagnostics; garbage input does not crash th
   }
 });
 
-// Issue 6: the server speaks the client's language. VS Code's LanguageClient sends
+// The server speaks the client's language (docs/localisation.md). VS Code's LanguageClient sends
 // `vscode.env.language` as LSP `initialize.params.locale`; code-server offline only reports zh-cn
 // with a language pack installed (test/e2e/README.md), so this protocol test starts the real
 // server bundle with that locale directly, as the client would.

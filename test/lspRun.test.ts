@@ -1,4 +1,4 @@
-// Run agent through the language server (issue 4 item 6), over stdio on the bundled server, as
+// Run agent through the language server (docs/vscode.md, docs/dry-run.md), over stdio on the bundled server, as
 // the VS Code client drives it: the ▶ Run agent code lens on a contract, the snapshots found for
 // it, a run whose HUMAN_IN_THE_LOOP pause the client answers (approve and reject), the trace tree
 // streamed while it runs, the trace file written under .agents-md/runs/, a cancelled run, the
@@ -73,6 +73,9 @@ test('Run agent: code lens, snapshots, a HITL pause answered by the user, the st
       assert.ok(pause, JSON.stringify(nodes.filter((n) => /HUMAN|human/.test(String(n.description) + n.label)).map((n) => [n.label, n.description, n.kind])));
       assert.equal(pause.kind, decision === 'reject' ? 'error' : 'ok');
       assert.ok(nodes.some((n) => n.location?.uri === contractUri), 'events link to contract clauses');
+      // A tool's call and its result lead to the tool's declaration (they name no clause of their own).
+      const heading = readFileSync(join(ws, 'AGENTS.md'), 'utf8').split('\n').indexOf('### `check_inventory`');
+      assert.deepEqual(nodes.filter((n) => n.label.startsWith('check_inventory ')).map((n) => n.location?.range.start.line), [heading, heading]);
       assert.equal(result.traceUris.length, 1);
       const trace = fileURLToPath(result.traceUris[0]!);
       assert.match(trace, /[/\\]\.agents-md[/\\]runs[/\\]/);

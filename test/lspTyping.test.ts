@@ -66,6 +66,83 @@ test('a burst of 30 keystrokes, each followed by a pull: stale pulls are cancell
   }
 });
 
+/** The validations the server traced for `uri` (`$/logTrace`, docs/performance.md), as versions. */
+const validatedVersions = (client: LspClient, uri: string) => {
+  const prefix = `validated ${uri} version `;
+  return client.traces.filter((t) => t.message.startsWith(prefix)).map((t) => Number(t.message.slice(prefix.length)));
+};
+
+/**
+ * A burst of `n` keystrokes typed at the end of a prose line (the diagnostics do not change),
+ * sent while the server is busy with a cold parse of another large contract, so that the whole
+ * burst is waiting when it looks again, as when keys come faster than it answers.
+ */
+async function burstWhileBusy(client: LspClient, uri: string, text: string, n: number, pullEach: boolean): Promise<{ pulls: Promise<Diagnostic[]>[]; last: number }> {
+  const busy = `${wsUri}/b/AGENTS.md`;
+  await client.open(busy, generateContract(6000, 7));
+  const parsing = client.request('textDocument/documentSymbol', { textDocument: { uri: busy } });
+  const lines = text.split('\n');
+  const line = lines.findIndex((l, i) => i > lines.length / 2 && /^- \*\*Description\*\*/.test(l));
+  const pulls: Promise<Diagnostic[]>[] = [];
+  for (let i = 0; i < n; i++) {
+    const character = lines[line]!.length + i;
+    void client.change(uri, i + 2, [{ range: { start: { line, character }, end: { line, character } }, text: 'z' }]);
+    if (pullEach) {
+      const pull = client.pullDiagnostics(uri);
+      pull.catch(() => undefined);
+      pulls.push(pull);
+    }
+  }
+  await parsing;
+  return { pulls, last: n + 1 };
+}
+
+test('pull: a burst of 20 edits yields one validation, of the last version; stale pulls are cancelled, never answered empty or stale', async () => {
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true);
+    await client.trace('verbose');
+    const uri = `${wsUri}/a/AGENTS.md`;
+    const text = generateContract(600, 5);
+    await client.open(uri, text);
+    const expected = codes(await client.pullUntil(uri, () => true));
+    assert.deepEqual(validatedVersions(client, uri), [1], 'the trace names each validation');
+    const { pulls, last } = await burstWhileBusy(client, uri, text, 20, true);
+    const settled = await Promise.allSettled(pulls);
+    const answered = settled.filter((r): r is PromiseFulfilledResult<Diagnostic[]> => r.status === 'fulfilled');
+    for (const r of answered) assert.deepEqual(codes(r.value), expected, 'an answer holds every diagnostic of its text');
+    for (const r of settled) if (r.status === 'rejected') assert.match(String((r.reason as Error).message), /changed|cancel/i);
+    assert.equal(settled.at(-1)!.status, 'fulfilled', 'the pull of the last version is answered');
+    assert.equal(answered.length, 1, 'only the last pull is answered');
+    assert.deepEqual(validatedVersions(client, uri), [1, last], 'one validation for the whole burst, of the last version');
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('push: a burst of 20 edits yields one validation and one notification, for the last version', async () => {
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, false);
+    await client.trace('messages');
+    const uri = `${wsUri}/a/AGENTS.md`;
+    const text = generateContract(600, 5);
+    const first = client.nextPublished(uri, 30_000);
+    await client.open(uri, text);
+    const expected = codes((await first).diagnostics);
+    const { last } = await burstWhileBusy(client, uri, text, 20, false);
+    const pushed = await client.nextPublished(uri, 30_000);
+    assert.equal(pushed.version, last);
+    assert.deepEqual(codes(pushed.diagnostics), expected);
+    // Give a late, stale notification time to show up: none does.
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(client.publishedFor(uri).map((p) => p.version), [1, last]);
+    assert.deepEqual(validatedVersions(client, uri), [1, last]);
+  } finally {
+    await client.shutdown();
+  }
+});
+
 const REDOS = `---
 contract: true
 name: demo

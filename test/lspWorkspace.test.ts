@@ -3,19 +3,23 @@
  * contracts on disk (bench/generateWorkspace.ts). Workspace symbols (Ctrl+T) find agents, tools,
  * pools, roles, HITL scenarios and error codes in contracts that are not open; pulled diagnostics
  * of an open contract carry the cross-contract findings with the other contract as related
- * information.
+ * information; workspace diagnostics (`workspace/diagnostic`) list the problems of the contracts
+ * that are not open, answer `unchanged` for what did not change, wait for a change when nothing
+ * did, and give way to typing.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SymbolInformation } from 'vscode-languageserver-protocol';
+import type { Location, SymbolInformation, WorkspaceDiagnosticReport, WorkspaceEdit, WorkspaceFullDocumentDiagnosticReport } from 'vscode-languageserver-protocol';
+import { applyEdits } from '../server/src/service/index.ts';
 import { LspClient } from './helpers/lspClient.ts';
 import { scratchFolders } from './helpers/cli.ts';
-import { contractPath, generateWorkspace } from '../bench/generateWorkspace.ts';
+import { contractPath, FAULTS, generateWorkspace, resourceText } from '../bench/generateWorkspace.ts';
 
 const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-ws-'));
 const serverPath = join(outdir, 'server.cjs');
@@ -61,6 +65,101 @@ test('workspace symbols across unopened contracts, and cross-contract diagnostic
     const drift = (await client.pullDiagnostics(uri)).find((d) => d.code === 'resource-pin-drift');
     assert.ok(drift, 'resource-pin-drift on an open contract');
     assert.equal(drift.relatedInformation?.[0]?.location.uri, `${wsUri}/${contractPath(9)}`);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('workspace diagnostics: every contract that is not open, updated from file events, yielding to typing', async () => {
+  const wsUri = pathToFileURL(ws).href;
+  const uriOf = (i: number) => `${wsUri}/${contractPath(i)}`;
+  const client = new LspClient(serverPath);
+  try {
+    const init = await client.initialize(wsUri, true);
+    assert.deepEqual((init.capabilities['diagnosticProvider'] as { workspaceDiagnostics?: boolean }).workspaceDiagnostics, true);
+    const pull = (previous: Map<string, string>) =>
+      client.connection.sendRequest<WorkspaceDiagnosticReport>('workspace/diagnostic', { previousResultIds: [...previous].map(([uri, value]) => ({ uri, value })) });
+    const ids = (r: WorkspaceDiagnosticReport) => new Map(r.items.map((x) => [x.uri, x.resultId!]));
+    const codes = (r: WorkspaceDiagnosticReport, uri: string) => (r.items.find((x) => x.uri === uri) as WorkspaceFullDocumentDiagnosticReport).items.map((d) => d.code);
+    await client.open(uriOf(0), readFileSync(join(ws, contractPath(0)), 'utf8'));
+
+    // The 35 contracts that are not open, each with its cross-contract findings.
+    const first = await pull(new Map());
+    assert.equal(first.items.length, 35);
+    assert.ok(!first.items.some((x) => x.uri === uriOf(0)), 'the open contract is left to the document pull');
+    assert.ok(first.items.every((x) => x.kind === 'full' && x.version === null));
+    const drift = (first.items.find((x) => x.uri === uriOf(FAULTS.resourceDrift)) as WorkspaceFullDocumentDiagnosticReport).items.find((d) => d.code === 'resource-pin-drift');
+    assert.ok(drift, 'resource-pin-drift on the contract with the old pin');
+    assert.match(drift.relatedInformation![0]!.location.uri, /lines\/logistics\/agent_0\d\d\/AGENTS\.md$/);
+    assert.ok(codes(first, uriOf(13)).includes('side-effect-tool-ungated'));
+    assert.ok(!codes(first, uriOf(5)).includes('resource-pin-drift'), 'hr has no fault');
+
+    // Nothing changed: the pull is held until something does. The drift fixed on disk (a file
+    // event) answers it: the logistics contracts lose the finding, the others are unchanged.
+    const held = pull(ids(first));
+    const early = await Promise.race([held.then(() => 'answered'), new Promise((r) => setTimeout(r, 800, 'held'))]);
+    assert.equal(early, 'held');
+    const path = join(ws, contractPath(FAULTS.resourceDrift));
+    const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+    writeFileSync(path, readFileSync(path, 'utf8').replace(sha('old logistics'), sha(resourceText('logistics'))));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(FAULTS.resourceDrift), type: 2 }] });
+    const second = await held;
+    const changed = second.items.filter((x) => x.kind === 'full').map((x) => x.uri).sort();
+    assert.deepEqual(changed, [3, 9, 15, 21, 27, 33].map(uriOf).sort());
+    assert.ok(!codes(second, uriOf(FAULTS.resourceDrift)).includes('resource-pin-drift'));
+    assert.equal(second.items.filter((x) => x.kind === 'unchanged').length, 29);
+
+    // Typing ends a pass early with what it has; the next pull completes.
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(5), type: 2 }] });
+    const typed = pull(new Map());
+    await client.change(uriOf(0), 2, [{ text: readFileSync(join(ws, contractPath(0)), 'utf8') + '\n<!-- typing -->\n' }]);
+    assert.ok((await typed).items.length < 35, 'the pass gave way to the edit');
+    assert.equal((await pull(new Map())).items.length, 35);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('references and rename of a shared pool reach every contract and snapshot that use it; a shared resource\'s references too', async () => {
+  const files = generateWorkspace(36);
+  const dir = scratch.workspace(files);
+  const wsUri = pathToFileURL(dir).href;
+  // The logistics line: contracts 3, 9, …, 33 declare and require `logistics_history`; each has a snapshot naming it.
+  const line = [3, 9, 15, 21, 27, 33].map(contractPath);
+  const users = [...line, ...line.map((p) => p.replace(/AGENTS\.md$/, 'snapshots/main.snapshot.yaml'))].sort();
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true);
+    const uri = `${wsUri}/${line[0]}`;
+    const text = files[line[0]!]!;
+    await client.open(uri, text);
+    const at = (needle: string) => {
+      const lines = text.split('\n');
+      const l = lines.findIndex((x) => x.includes(needle));
+      return { line: l, character: lines[l]!.indexOf(needle) + 1 };
+    };
+    const relPaths = (locs: { uri: string }[]) => [...new Set(locs.map((l) => l.uri.slice(wsUri.length + 1)))].sort();
+
+    const position = at('### logistics_history');
+    position.character += 4;
+    const refs = await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration: true } });
+    assert.deepEqual(relPaths(refs), users);
+
+    const edit = await client.connection.sendRequest<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position, newName: 'logistics_ledger' });
+    assert.deepEqual(Object.keys(edit.changes!).map((u) => u.slice(wsUri.length + 1)).sort(), users);
+    for (const path of users) {
+      const renamed = applyEdits(files[path]!, edit.changes![`${wsUri}/${path}`]!);
+      assert.ok(!renamed.includes('logistics_history') && renamed.includes('logistics_ledger'), `${path} renamed everywhere`);
+    }
+    assert.ok(!Object.keys(edit.changes!).some((u) => u.includes('/procurement/')), 'other lines untouched');
+
+    // A resource pinned by every logistics contract: its references list all six.
+    const resource = await client.connection.sendRequest<Location[]>('textDocument/references', {
+      textDocument: { uri },
+      position: at('configs/resources/logistics_rules.csv'),
+      context: { includeDeclaration: true },
+    });
+    assert.deepEqual(relPaths(resource), [...line].sort());
   } finally {
     await client.shutdown();
   }

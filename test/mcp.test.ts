@@ -10,10 +10,9 @@ import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
-const cli = cliBundle('mcp');
-const scratch = scratchFolders();
+const { bundle: cli, scratch } = useCliBundle('mcp');
 let dir = '';
 let client: Client;
 
@@ -23,7 +22,6 @@ function tree(root: string): string[] {
 }
 
 before(async () => {
-  cli.build();
   dir = scratch.workspace({});
   cpSync(join(REPO, 'samples/device-diagnosis'), dir, { recursive: true });
   writeFileSync(join(dir, 'v1.md'), readFileSync(join(dir, 'AGENTS.md'), 'utf8'));
@@ -37,8 +35,6 @@ before(async () => {
 
 after(async () => {
   await client?.close();
-  cli.dispose();
-  scratch.dispose();
 });
 
 type Json = Record<string, any>;
@@ -89,6 +85,10 @@ test('dry_run: the outcome and the timeline; only the run folder is written', as
   assert.equal(r.isError, false, r.text);
   assert.equal(r.data['outcome'].status, 'success');
   assert.ok((r.data['timeline'] as Json[]).some((l) => /query_manual_section/.test(l.text)));
+  // Stages in words, as the terminal prints them, not message keys.
+  const stages = new Set((r.data['timeline'] as Json[]).map((l) => l.stage));
+  assert.ok(stages.has('RUN') && stages.has('TOOL') && stages.has('OUTCOME'), [...stages].join(', '));
+  assert.ok([...stages].every((x) => !/^label\./.test(String(x))), [...stages].join(', '));
   const written = tree(dir).filter((f) => !before.includes(f));
   // The run folder, and the .gitignore that keeps runs out of git (docs/dry-run.md).
   assert.ok(written.length > 0 && written.every((f) => f.startsWith('.agents-md/runs/') || f === '.agents-md/.gitignore'), written.join(', '));

@@ -1,4 +1,4 @@
-// The OpenAI-compatible model provider (issue 4 item 4) against a real HTTP server on 127.0.0.1
+// The OpenAI-compatible model provider (docs/model-providers.md) against a real HTTP server on 127.0.0.1
 // that the tests start and script: each test says what the server answers and checks both what
 // the provider returned and what the server received.
 // Run: node --import tsx --test test/openai-provider.test.ts

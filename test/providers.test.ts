@@ -4,13 +4,13 @@
  * `provider-schema` reports them inline (with the range of the construct) and in SARIF.
  * Run: node --import tsx --test test/providers.test.ts
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as Sarif from 'sarif';
 import { PROFILES, TARGETS } from '../server/src/service/providers/profiles.ts';
 import { schemaProblems, toolProblems, requestProblems } from '../server/src/service/providers/check.ts';
 import { lintExample } from './helpers/lintExample.ts';
-import { cliBundle, scratchFolders } from './helpers/cli.ts';
+import { useCliBundle } from './helpers/cli.ts';
 import { FIXTURES } from './providers/fixtures.ts';
 
 for (const f of FIXTURES) {
@@ -70,13 +70,7 @@ test('a config with an unknown target is a configuration problem', async () => {
   assert.match(r.configProblems[0]!.message, /targets/);
 });
 
-const cli = cliBundle('providers');
-const scratch = scratchFolders();
-before(() => cli.build());
-after(() => {
-  cli.dispose();
-  scratch.dispose();
-});
+const { bundle: cli, scratch } = useCliBundle('providers');
 
 test('agents-md lint --format sarif reports provider-schema with its rule, range and message', async () => {
   const dir = scratch.workspace({ 'AGENTS.md': CONTRACT, '.agents-md.json': JSON.stringify({ targets: ['openai-strict'] }) });

@@ -1,5 +1,5 @@
 // "Bad input is normal input": the language service returns sane results, quickly and without
-// throwing, on whatever a file may contain (brief §2 and §9). Deterministic cases first, then a
+// throwing, on whatever a file may contain (docs/robustness.md). Deterministic cases first, then a
 // fast-check property over arbitrary strings and mutated real contracts.
 // Cases that currently fail because of a known, reported bug are `todo` (they run, show the
 // failure and do not fail the suite); the ones that would take minutes are `skip`ped with their

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { RULES } from '../server/src/service/index.ts';
 import { exampleWorkspace, lintExample as lint } from './helpers/lintExample.ts';
 
-// Each rule's documented examples are its fixtures (brief §9, "Rule fixtures").
+// Each rule's documented examples are its fixtures (docs/rules.md).
 for (const rule of RULES) {
   if (!rule.examples.bad) continue;
   test(`${rule.code}: the bad example triggers it, the good one does not`, async () => {

@@ -1,4 +1,4 @@
-// The dry run through the real command line (issue 4 items 5, 7 and 8): the esbuild bundle
+// The dry run through the real command line (docs/dry-run.md, docs/cli.md): the esbuild bundle
 // started by bin/agents-md.cjs. Every query of every sample snapshot gives its expected outcome
 // and exit code; eval reports them with the figures and the path drift; a run killed mid-write
 // leaves a trace whose completed events all verify; nothing is written outside .agents-md/runs/.
@@ -232,7 +232,8 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
       ['in_stock', /^agents-md: --set in_stock: write path=value/m],
       ['now.x=1', /^agents-md: --set now\.x=1: now\.x goes through a value that is not a list or a map$/m],
       ['tools.check_inventory=[1', /^agents-md: --set tools\.check_inventory=\[1: the value is not YAML: /m],
-      ['tools.check_inventory=12', /snapshots\/procurement\.snapshot\.yaml:\d+:\d+ error /m],
+      // A value of the wrong kind is named by its --set, not by a place in a text the user never saw.
+      ['tools.check_inventory=12', /^agents-md: --set tools\.check_inventory=12: snapshot-schema tools\.check_inventory: must be array\.$/m],
     ] as const) {
       const bad = await cli(ws, 'trace', 'fork', run.trace, '--at', 'evt_0012', '--set', set);
       assert.equal(bad.code, 2, `${set}: ${bad.stdout}${bad.stderr}`);
@@ -255,6 +256,15 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
     const text = await cli(ws, 'eval', '--repeat', '2');
     assert.match(text.stdout, /^✓ PASS +snapshots\/procurement\.snapshot\.yaml › happy-path +success +OK +2\/2 runs passed$/m);
     assert.match(text.stdout, /^each query ran 2 times: 9 of 9 queries passed every run$/m);
+    // Queries and runs are counted apart: 9 queries, not 18.
+    assert.match(text.stdout, /^9 queries, each run 2 times: 18 of 18 runs met their expectations \(0 failed\)\.$/m);
+    assert.doesNotMatch(text.stdout, /18 queries/);
+    // JUnit: every run a test case of its own name.
+    const junit = await cli(ws, 'eval', '--repeat', '3', '--format', 'junit');
+    const names = [...junit.stdout.matchAll(/<testcase classname="[^"]*" name="([^"]*)"/g)].map((m) => m[1]);
+    assert.equal(names.length, 27);
+    assert.equal(new Set(names).size, 27, 'no test case name repeats');
+    assert.deepEqual(names.filter((n) => n!.startsWith('happy-path')), ['happy-path', 'happy-path #2', 'happy-path #3']);
     for (const bad of ['0', 'two', '1001']) {
       const r = await cli(ws, 'eval', '--repeat', bad);
       assert.equal(r.code, 2);
@@ -268,7 +278,7 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
     assert.equal(compared.code, 1, compared.stdout + compared.stderr);
     assert.match(compared.stdout, new RegExp(`^comparing ${a.run_id} → ${b.run_id}: 1 broken, 0 fixed, 0 changed, 0 removed, 0 added, 8 the same$`, 'm'));
     assert.match(compared.stdout, /^✗ BROKEN +snapshots\/procurement\.snapshot\.yaml › large-purchase-rejected\n {4}A: ✓ PASS HUMAN_REJECTED \/ HITL003 \(tool:check_inventory → human:reject → HUMAN_REJECTED\) {2}⇒ {2}B: ✗ FAIL HUMAN_TIMEOUT \(tool:check_inventory → human:timeout → HUMAN_TIMEOUT\)\n {4}expected code HUMAN_REJECTED, got HUMAN_TIMEOUT$/m);
-    assert.match(compared.stdout, /^A → B: 27\/27 → 8\/9 met their expectations · success rate 22\.2% → 22\.2% · /m);
+    assert.match(compared.stdout, /^A → B: 27\/27 → 8\/9 runs met their expectations · success rate 22\.2% → 22\.2% · /m);
     // The other way round it is fixed, and a run can be named by its folder or its eval.json.
     const back = await cli(ws, 'eval', '--compare', join('.agents-md', 'runs', b.run_id), join('.agents-md', 'runs', a.run_id, 'eval.json'), '--json');
     assert.equal(back.code, 0, back.stderr);
@@ -280,6 +290,42 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
     const missing = await cli(ws, 'eval', '--compare', a.run_id, 'no-such-run');
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /^agents-md: no-such-run: not an eval run/m);
+  });
+
+  test('bad input to eval and trace: a refused eval writes nothing, an empty trace is exit 2, trace show --html --beside marks the differences', async () => {
+    const ws = tempDir();
+    cpSync(join(repo, 'samples', 'procurement-analyzer'), ws, { recursive: true });
+    // An endpoint the user did not trust: refused, exit 2, and no eval run left to become the next drift baseline.
+    writeFileSync(join(ws, '.agents-md.json'), JSON.stringify({ model: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } }));
+    const env = { ...process.env, NO_COLOR: '1', AGENTS_MD_TRUSTED_ENDPOINTS: '' };
+    const refused = await tool.run(ws, ['eval'], env);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /--trust-endpoint http:\/\/127\.0\.0\.1:9\/v1/);
+    assert.equal(existsSync(join(ws, '.agents-md', 'runs')) ? readdirSync(join(ws, '.agents-md', 'runs')).length : 0, 0, 'nothing written');
+    rmSync(join(ws, '.agents-md.json'));
+    const first = await cli(ws, 'eval');
+    assert.match(first.stdout, /^path drift: no previous eval run/m, first.stdout);
+
+    // An empty trace file is input that cannot be used (docs/cli.md, "Exit codes": 2), said plainly.
+    writeFileSync(join(ws, 'empty.jsonl'), '');
+    for (const sub of ['verify', 'show', 'replay']) {
+      const empty = await cli(ws, 'trace', sub, 'empty.jsonl');
+      assert.equal(empty.code, 2, `${sub}: ${empty.stdout}${empty.stderr}`);
+      assert.match(empty.stderr, /^agents-md: empty\.jsonl is empty: a trace has at least its task_start event\.$/m);
+    }
+
+    // The picture of a run beside its fork, as a file.
+    const run = JSON.parse((await cli(ws, 'run', 'AGENTS.md', '--snapshot', 'snapshots/procurement.snapshot.yaml', '--query', 'large-purchase-rejected', '--json')).stdout) as { trace: string };
+    const human = readFileSync(join(ws, run.trace), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event_id: string; event_type: string }).find((e) => e.event_type === 'human_input')!;
+    const fork = JSON.parse((await cli(ws, 'trace', 'fork', run.trace, '--at', human.event_id, '--approve', '--json')).stdout) as { trace: string };
+    const shown = await cli(ws, 'trace', 'show', run.trace, '--html', 'run.html', '--beside', fork.trace);
+    assert.equal(shown.code, 0, shown.stderr);
+    const html = readFileSync(join(ws, 'run.html'), 'utf8');
+    assert.equal(html.split('<div class="run">').length, 3, 'two columns');
+    assert.match(html, /fork at evt_\d+/);
+    assert.match(html, /<p class="diff-note">\d+ events differ between the two runs \(marked\)\.<\/p>/);
+    assert.match(html, /<span class="where">AGENTS\.md:\d+:\d+<\/span>/);
+    assert.doesNotMatch(html, /<script|https?:/);
   });
 
   test('runs stay out of Source Control: .agents-md/ ignores itself, an existing .gitignore there is kept', () => {
@@ -335,7 +381,8 @@ describe('a run killed mid-write', () => {
     writeFileSync(trace, text + text.split('\n')[3]!.slice(0, 57));
     const torn = await cli(ws, 'trace', 'verify', relative(ws, trace));
     assert.equal(torn.code, 3);
-    assert.match(torn.stdout, new RegExp(`:${complete + 1}: line ${complete + 1}: torn last line \\(57 bytes without a line end\\)`));
+    assert.match(torn.stdout, new RegExp(`:${complete + 1}: torn last line \\(57 bytes without a line end\\)`));
+    assert.doesNotMatch(torn.stdout, /: line \d+:/, 'the line number is said once');
     assert.match(torn.stdout, new RegExp(`: ${complete} events, chain and checksums intact\\.`));
     // The interrupted run replays as far as it went, then goes on with the snapshot's script.
     writeFileSync(trace, text.slice(0, text.lastIndexOf('\n') + 1));
@@ -348,6 +395,6 @@ describe('a run killed mid-write', () => {
     writeFileSync(trace, lines.join('\n'));
     const broken = await cli(ws, 'trace', 'verify', relative(ws, trace));
     assert.equal(broken.code, 1);
-    assert.match(broken.stdout, /:5: line 5: event evt_0005 has checksum/);
+    assert.match(broken.stdout, /:5: event evt_0005 has checksum/);
   });
 });

@@ -1,4 +1,4 @@
-// The dry-run engine in process (issue 4 item 2): pipeline order and outcomes, retrieval, the
+// The dry-run engine in process (docs/dry-run.md): pipeline order and outcomes, retrieval, the
 // expression language, budgets that end every run, cancellation, streaming, asynchronous human
 // decisions, PII redaction and hostile patterns. The CLI and the sample snapshots are tested in
 // test/run-cli.test.ts.

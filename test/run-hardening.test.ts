@@ -1,29 +1,21 @@
 // Inputs that used to hang or escape (a review's findings): a contract that is not a regular file,
 // a workspace root that is not a directory, a `.agents-md` linked outside the workspace, and output
 // piped into `head` in the middle of a dry run.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliBundle, REPO } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
-const bundle = cliBundle('run-hardening');
-const dirs: string[] = [];
+const { bundle, scratch } = useCliBundle('run-hardening');
 const sample = () => {
-  const d = mkdtempSync(join(tmpdir(), 'agents-md-harden-'));
-  dirs.push(d);
+  const d = scratch.workspace({});
   cpSync(join(REPO, 'samples', 'procurement-analyzer'), d, { recursive: true });
   return d;
 };
 const SNAPSHOT = join('snapshots', 'procurement.snapshot.yaml');
 
-before(() => bundle.build());
-after(() => {
-  bundle.dispose();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 test('a contract or diff input that is not a regular file is refused at once (no endless read)', async () => {
   const d = sample();
@@ -41,8 +33,7 @@ test('--root must be an existing directory; a .agents-md linked outside the work
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /nope: the workspace root is not an existing directory/);
   assert.equal(existsSync(join(d, 'nope')), false, 'nothing created');
-  const outside = mkdtempSync(join(tmpdir(), 'agents-md-outside-'));
-  dirs.push(outside);
+  const outside = scratch.workspace({});
   symlinkSync(outside, join(d, '.agents-md'));
   const linked = await bundle.run(d, 'run', 'AGENTS.md', '--snapshot', SNAPSHOT, '-q', 'happy-path');
   assert.equal(linked.code, 2);
@@ -72,7 +63,7 @@ test('trace verify rejects a line with a field the checksum does not cover', asy
   writeFileSync(join(folder, 'tampered.jsonl'), `${lines.join('\n')}\n`);
   const verify = await bundle.run(d, 'trace', 'verify', join(folder, 'tampered.jsonl'));
   assert.equal(verify.code, 1);
-  assert.match(verify.stdout + verify.stderr, /line 3: not a trace event: unknown field extra/);
+  assert.match(verify.stdout + verify.stderr, /tampered\.jsonl:3: not a trace event: unknown field extra/);
 });
 
 test('snapshot data nested deeper than the limit is a snapshot error, not a stack overflow', async () => {

@@ -1,4 +1,4 @@
-// The dry run in Simplified Chinese (issue 6 over issue 4): `agents-md run`, `eval` and `trace`
+// The dry run in Simplified Chinese (docs/dry-run.md, docs/localisation.md): `agents-md run`, `eval` and `trace`
 // with `--lang zh-cn` print Chinese timelines, reports, help and errors with the same outcome and
 // exit code as in English; the trace and the JSON output are the same in both languages (ids,
 // codes, English message); every timeline line of every sample query reads as Chinese; every run

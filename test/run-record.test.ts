@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { cliBundle, scratchFolders } from './helpers/cli.ts';
+import { useCliBundle } from './helpers/cli.ts';
 import { CONTRACT, SNAPSHOT, contract, run, snapshot } from './helpers/dryRun.ts';
 import { describeEvent, readSnapshot, traceTree, type ViewNode } from '../server/src/service/index.ts';
 
@@ -83,8 +83,7 @@ describe('a tool mock that answers a sequence', () => {
 });
 
 describe('agents-md run --record against a chat-completions server, replayed offline with --scripted', () => {
-  const cli = cliBundle('record');
-  const scratch = scratchFolders();
+  const { bundle: cli, scratch } = useCliBundle('record');
   let server: Server;
   let baseUrl = '';
   let requests = 0;
@@ -94,7 +93,6 @@ describe('agents-md run --record against a chat-completions server, replayed off
     { message: { role: 'assistant', content: '{"status":"shipped"}' }, usage: { prompt_tokens: 470, completion_tokens: 7 } },
   ];
   before(async () => {
-    cli.build();
     server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -112,8 +110,6 @@ describe('agents-md run --record against a chat-completions server, replayed off
   after(() => {
     server.closeAllConnections();
     server.close();
-    cli.dispose();
-    scratch.dispose();
   });
 
   /**

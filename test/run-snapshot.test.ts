@@ -1,4 +1,4 @@
-// Snapshot files (issue 4 items 1 and 8): every problem is a diagnostic at the right place (LSP
+// Snapshot files (docs/dry-run.md): every problem is a diagnostic at the right place (LSP
 // positions), names the contract does not declare are warnings, and no input makes the reader
 // throw or hang (fast-check over arbitrary text, YAML and JSON).
 // Run: node --import tsx --test test/run-snapshot.test.ts

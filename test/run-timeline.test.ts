@@ -203,21 +203,16 @@ describe('JUnit output', () => {
   });
 });
 
-describe('a run as a self-contained page', () => {
-  test('trace show --html: every event with its id and data, a strict CSP, no script, nothing remote', async () => {
-    const { runHtml } = await import('../server/src/cli/format/runHtml.ts');
-    const { contract } = await import('./helpers/dryRun.ts');
-    const r = await run(q(`  - id: h\n    query: refund order ORD-123\n    model:\n      - { call: refund_order, arguments: { order_id: ORD-123, amount: 500 } }\n    human: { Big refund: reject }\n`));
-    const html = runHtml(r.events, { color: false, lang: 'en', title: 'run <h>', contract: { model: contract, displayPath: 'AGENTS.md' } });
-    assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'">/);
-    assert.doesNotMatch(html, /<script|https?:\/\/|src=/i);
-    for (const e of r.events) assert.ok(html.includes(`>${e.event_id}<`), e.event_id);
-    assert.match(html, /<title>run &lt;h&gt;<\/title>/);
-    assert.match(html, /HUMAN_IN_THE_LOOP &quot;Big refund&quot;: condition &quot;amount &gt; 100&quot; is true <span class="where">AGENTS.md:\d+:\d+<\/span>/);
-    assert.match(html, /<details><summary>arguments<\/summary><pre>\{\n {2}&quot;order_id&quot;: &quot;ORD-123&quot;,\n {2}&quot;amount&quot;: 500\n\}<\/pre><\/details>/);
-    assert.match(html, /<p class="outcome failure">failure HUMAN_REJECTED/);
-    const zh = runHtml(r.events, { color: false, lang: 'zh-cn', title: 't' });
-    assert.match(zh, /<html lang="zh-cn">/);
-    assert.match(zh, /已拒绝|拒绝/);
+describe('numbers read right in both languages', () => {
+  test('one model step, one record, one pool, one tool: singular in English, counted in Chinese', async () => {
+    const { runMessage } = await import('../server/src/service/run/runMessage.ts');
+    assert.equal(runMessage('outcome.OK', { steps: 1 }, 'en'), 'The answer passed every check after 1 model step.');
+    assert.equal(runMessage('outcome.OK', { steps: 2 }, 'en'), 'The answer passed every check after 2 model steps.');
+    assert.match(runMessage('outcome.OK.unchecked', { steps: 1, unchecked: 1 }, 'en'), /after 1 model step;/);
+    assert.equal(runMessage('timeline.context_assembly', { records: 1, pools: 1, chars: 1 }, 'en'), 'context: 1 record from 1 pool, 1 character');
+    assert.equal(runMessage('timeline.prompt', { chars: 900, tools: 1 }, 'en'), 'system prompt: 900 characters, 1 tool (full text in the trace)');
+    assert.equal(runMessage('eval.summary', { passed: 1, total: 1, failed: 0 }, 'en'), '1 of 1 query met their expectations (0 failed).');
+    assert.doesNotMatch(runMessage('outcome.OK', { steps: 1 }, 'zh-cn'), /[{}#]|plural/);
+    assert.match(runMessage('outcome.OK', { steps: 1 }, 'zh-cn'), /1/);
   });
 });

@@ -1,4 +1,4 @@
-// The event-sourced trace in process (issue 4 item 3; seed 004): checksums chain the events, a
+// The event-sourced trace in process (docs/dry-run.md): checksums chain the events, a
 // changed or removed event is found, a torn last line is told apart from corruption, a replay
 // from the trace equals the original run, and a fork keeps the prefix and goes on elsewhere.
 // Run: node --import tsx --test test/run-trace.test.ts

@@ -396,7 +396,7 @@ test('contract.schema.json has the front matter keys and one $ref + x-section pe
   assert.equal(seen.get(normalise('1. 写入准入')), undefined, 'field headings are not section titles');
 });
 
-test('seed-001 H3 titles and table headers reach the right fields', () => {
+test('Chinese and English H3 titles and table headers reach the right fields', () => {
   const field = (stem: string, pointer: string, label: string): string | undefined => {
     const s = allSubschemas.find((x) => x.file.stem === stem && x.pointer === pointer);
     assert.ok(s, `${stem}${pointer}`);
@@ -532,15 +532,15 @@ test('the complete example in docs/contract-format.md agrees with the golden mod
   assert.deepEqual({ name: 'create_approval_draft', ...(draft as Schema) }, createDraft);
 });
 
-test('the seed-000 front matter in the docs parses and validates; the unquoted seed does not', () => {
-  const seedBlock = blocks(doc).find((b) => b.lang === 'markdown' && b.text.includes('name: diagnosis_v2'));
-  assert.ok(seedBlock, 'seed-000 block in docs/contract-format.md');
-  const fm = frontMatter(`${seedBlock.text}\n`);
+test('the Chinese example front matter in docs/contract-format.md parses and validates; its unquoted form does not', () => {
+  const exampleBlock = blocks(doc).find((b) => b.lang === 'markdown' && b.text.includes('name: diagnosis_v2'));
+  assert.ok(exampleBlock, 'the diagnosis_v2 example in docs/contract-format.md');
+  const fm = frontMatter(`${exampleBlock.text}\n`);
   const ajv = makeAjv();
   const validate = must(ajv.getSchema(`${URN}contract`), 'contract');
   assert.ok(validate(fm), ajv.errorsText(validate.errors));
 
-  // As written in the seed: `{{x}}` is a YAML mapping (rejected by the schema), `{{x[:3]}}` a syntax error.
+  // Written unquoted: `{{x}}` is a YAML mapping (rejected by the schema), `{{x[:3]}}` a syntax error.
   const unquoted = YAML.parseDocument('- field: device_id\n  value: {{extracted_device_id}}\n', { logLevel: 'error' });
   assert.deepEqual(unquoted.errors, []);
   const requirement = [{ pool: 'device_log', filters: unquoted.toJS({ mapAsMap: false }) as unknown }];

@@ -3,13 +3,13 @@
  * `agents-md lint --stats`; checked against BUDGETS by rule tool-tokens-budget.
  * Run: node --import tsx --test test/tokens.test.ts
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContract, requestCost } from '../server/src/service/index.ts';
 import { textTokens, toolDefinitionTokens } from '../server/src/service/providers/tokens.ts';
-import { cliBundle, REPO, scratchFolders } from './helpers/cli.ts';
+import { REPO, useCliBundle } from './helpers/cli.ts';
 
 const DEVICE = readFileSync(join(REPO, 'samples/device-diagnosis/AGENTS.md'), 'utf8');
 
@@ -29,13 +29,7 @@ test('the cost of a sample: tools and system prompt, within the whole request, a
   assert.ok(c.total >= c.tools + c.systemPrompt - 10 && c.total <= c.tools + c.systemPrompt + 20, JSON.stringify(c));
 });
 
-const cli = cliBundle('tokens');
-const scratch = scratchFolders();
-before(() => cli.build());
-after(() => {
-  cli.dispose();
-  scratch.dispose();
-});
+const { bundle: cli, scratch } = useCliBundle('tokens');
 
 test('agents-md lint --stats prints the tokens per request and the share of the budget on stderr', async () => {
   const dir = scratch.workspace({ 'AGENTS.md': DEVICE });

@@ -3,25 +3,19 @@
  * through the real CLI bundle: every format, the same facts in each, Chinese labels, exit codes.
  * The HTML page in a real browser is test/e2e/report.e2e.ts.
  */
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliBundle, scratchFolders } from './helpers/cli.ts';
+import { useCliBundle } from './helpers/cli.ts';
 import { generateWorkspace } from '../bench/generateWorkspace.ts';
 import type { WorkspaceReport } from '../server/src/service/index.ts';
 
-const cli = cliBundle('report');
-const scratch = scratchFolders();
+const { bundle: cli, scratch } = useCliBundle('report');
 let ws = '';
 
 before(() => {
-  cli.build();
   ws = scratch.workspace(generateWorkspace(36));
-});
-after(() => {
-  cli.dispose();
-  scratch.dispose();
 });
 
 test('JSON: the matrix, the sharing graph, versions, dry-run coverage and the cross-contract findings', async () => {
@@ -88,4 +82,18 @@ test('exit codes: a path that matches nothing and an unwritable output are usage
   assert.match(unwritable.stderr, /Cannot write .*r\.txt: ENOENT/);
   const bad = await cli.run(ws, 'report', '-f', 'pdf');
   assert.equal(bad.code, 2);
+});
+
+test('--jobs: the contracts linted on worker threads give the same report as one thread; a bad count is a usage error', async () => {
+  // A smaller workspace than the others: two CLI runs, each worker reading every contract.
+  const small = scratch.workspace(generateWorkspace(14));
+  const one = await cli.run(small, 'report', '--format', 'json', '--jobs', '1');
+  assert.equal(one.code, 0, one.stderr);
+  const two = await cli.run(small, 'report', '--format', 'json', '--jobs', '2');
+  assert.equal(two.code, 0, two.stderr);
+  assert.equal(two.stdout, one.stdout);
+  assert.ok((JSON.parse(two.stdout) as WorkspaceReport).contracts.some((c) => c.findings.length > 0));
+  const bad = await cli.run(small, 'report', '--jobs', 'many');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--jobs must be a whole number from 1 to 64, not many/);
 });

@@ -63,7 +63,7 @@ async function start(context: vscode.ExtensionContext, status: StatusItem, links
       provideHover: async (document, position, token, next) => {
         const hover = await next(document, position, token);
         if (!hover) return hover;
-        return new vscode.Hover(hover.contents.map((c) => (c instanceof vscode.MarkdownString ? new vscode.MarkdownString(links.hover(c.value)) : c)), hover.range);
+        return new vscode.Hover(hover.contents.map((c) => (c instanceof vscode.MarkdownString ? links.hover(c.value) : c)), hover.range);
       },
     },
   };

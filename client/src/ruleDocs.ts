@@ -12,13 +12,15 @@ import { RULE_DOC, type RuleDocResult } from '../../server/src/lsp/customRequest
 /** The virtual documents of single rules: `agents-md-rule:/<code>.md`. */
 const RULE_SCHEME = 'agents-md-rule';
 /** Docs the extension ships that hovers link to (.vscodeignore). */
+/** Opens a shipped doc at a section: (file, fragment). */
+const OPEN_DOC = 'agentsMd.openDoc';
 const SHIPPED_DOCS = new Set(['contract-format.md', 'dry-run.md', 'semantic-diff.md', 'localisation.md', 'rules.md']);
 
 export interface DocLinks {
   /** A link target that opens the rule's text, for a code's link in a problem. */
   rule(code: string): vscode.Uri;
-  /** Hover Markdown with its links to `docs/…` made to open the rendered docs. */
-  hover(markdown: string): string;
+  /** Hover Markdown with its links to `docs/…` made to open the rendered docs (trusted command links). */
+  hover(markdown: string): vscode.MarkdownString;
 }
 
 export function registerRuleDocs(context: vscode.ExtensionContext, client: () => Promise<LanguageClient>): DocLinks {
@@ -41,17 +43,23 @@ export function registerRuleDocs(context: vscode.ExtensionContext, client: () =>
       handleUri: (uri) => {
         const q = new URLSearchParams(uri.query);
         if (uri.path === '/rule' && q.get('code')) return void openRule(q.get('code')!);
-        if (uri.path === '/doc' && q.get('file')) return void openDoc(q.get('file')!, q.get('fragment') ?? '');
       },
     }),
     vscode.commands.registerCommand('agentsMd.openRule', (code: string) => openRule(code)),
+    vscode.commands.registerCommand(OPEN_DOC, (file: string, fragment?: string) => openDoc(file, fragment ?? '')),
   );
+  // A hover renders no link to a custom scheme (vscode://, code-oss://): its links run trusted commands.
+  const command = (id: string, args: string[]) => `](command:${id}?${encodeURIComponent(JSON.stringify(args))})`;
   return {
     rule: (code) => vscode.Uri.parse(`${base}/rule?code=${encodeURIComponent(code)}`),
-    hover: (markdown) =>
-      markdown.replace(/\]\((?:[^)\s]*\/)?docs\/(?:zh-cn\/)?([\w.-]+\.md)(?:#([^)\s]*))?\)/g, (all, file: string, fragment: string | undefined) => {
-        if (file === 'rules.md' && fragment) return `](${base}/rule?code=${encodeURIComponent(fragment)})`;
-        return SHIPPED_DOCS.has(file) ? `](${base}/doc?file=${encodeURIComponent(file)}&fragment=${encodeURIComponent(fragment ?? '')})` : all;
-      }),
+    hover: (markdown) => {
+      const text = markdown.replace(/\]\((?:[^)\s]*\/)?docs\/(?:zh-cn\/)?([\w.-]+\.md)(?:#([^)\s]*))?\)/g, (all, file: string, fragment: string | undefined) => {
+        if (file === 'rules.md' && fragment) return command('agentsMd.openRule', [fragment]);
+        return SHIPPED_DOCS.has(file) ? command(OPEN_DOC, [file, fragment ?? '']) : all;
+      });
+      const md = new vscode.MarkdownString(text);
+      md.isTrusted = { enabledCommands: ['agentsMd.openRule', OPEN_DOC] };
+      return md;
+    },
   };
 }

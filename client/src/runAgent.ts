@@ -11,6 +11,7 @@ import {
   type HumanDecisionParams, type HumanDecisionResult, type ListSnapshotsResult, type RunAgentParams, type RunAgentResult, type RunProgressParams,
 } from '../../server/src/lsp/customRequests.ts';
 import { NodeTreeProvider, revealLocation } from './views/nodeTree.ts';
+import { RunView } from './views/runView.ts';
 
 /** Where the model endpoint's API key is kept (VS Code secret storage, never settings). */
 export const API_KEY_SECRET = 'agentsMd.model.apiKey';
@@ -24,6 +25,9 @@ interface RunPick extends vscode.QuickPickItem {
 export function registerRunAgent(context: vscode.ExtensionContext, client: () => Promise<LanguageClient>): void {
   const tree = new NodeTreeProvider();
   const view = vscode.window.createTreeView('agentsMd.trace', { treeDataProvider: tree, showCollapseAll: true });
+  const picture = new RunView(client);
+  /** The traces of the last run, for **Show the Run as a Picture**. */
+  let lastTraces: readonly string[] = [];
   let runs = 0;
 
   const run = async (uriArg?: string) => {
@@ -76,14 +80,25 @@ export function registerRunAgent(context: vscode.ExtensionContext, client: () =>
     }
     tree.set(result.tree);
     view.message = result.summary;
+    lastTraces = result.traceUris;
+    if (lastTraces[0]) void picture.show(lastTraces[0]).catch((e: Error) => vscode.window.showErrorMessage(e.message));
     const show = result.ok ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
     void show(result.summary);
+  };
+
+  const showPicture = async (traceUri?: string) => {
+    const label = (uri: string) => vscode.workspace.asRelativePath(vscode.Uri.parse(uri));
+    const uri = traceUri ?? (lastTraces.length > 1 ? (await vscode.window.showQuickPick(lastTraces.map((u) => ({ label: label(u), uri: u }))))?.uri : lastTraces[0]);
+    if (uri) await picture.show(uri);
+    else void vscode.window.showInformationMessage(vscode.l10n.t('Run the agent first: the picture shows its last run.'));
   };
 
   context.subscriptions.push(
     tree,
     view,
+    picture,
     vscode.commands.registerCommand('agentsMd.runAgent', run),
+    vscode.commands.registerCommand('agentsMd.showRunPicture', showPicture),
     vscode.commands.registerCommand('agentsMd.setModelApiKey', async () => {
       const key = await vscode.window.showInputBox({ password: true, prompt: vscode.l10n.t('API key of the model endpoint used by dry runs (kept in VS Code secret storage)') });
       if (key) await context.secrets.store(API_KEY_SECRET, key);

@@ -4,21 +4,15 @@
 // that climb out of the workspace — through the real command line. Each case must end quickly, with
 // a clear message and the documented exit code, and never read what it must not.
 // Run: node --import tsx --test test/attack/files.test.ts
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, openSync, closeSync, ftruncateSync, symlinkSync, writeFileSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliBundle, scratchFolders } from '../helpers/cli.ts';
+import { useCliBundle } from '../helpers/cli.ts';
 import { CONTRACT } from '../helpers/dryRun.ts';
 
-const cli = cliBundle('attack-cli', true);
-const scratch = scratchFolders();
-before(() => cli.build());
-after(() => {
-  cli.dispose();
-  scratch.dispose();
-});
+const { bundle: cli, scratch } = useCliBundle('attack-cli', { shared: true });
 
 const CONTRACT_OK = '---\ncontract: true\nname: ok_agent\nversion: 1.0.0\n---\n\n## AGENT_IDENTITY\n\n- **Name**: `OkAgent`\n- **Core Mandate**: "Answer."\n';
 const canFifo = process.platform !== 'win32';

@@ -10,13 +10,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliBundle, scratchFolders } from '../helpers/cli.ts';
+import { useCliBundle } from '../helpers/cli.ts';
 import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
 import { eventLine, type TraceEvent } from '../../server/src/service/index.ts';
 import { eventChecksum } from '../../server/src/service/run/trace.ts';
 
-const cli = cliBundle('attack-cli', true);
-const scratch = scratchFolders();
+const { bundle: cli, scratch } = useCliBundle('attack-cli', { shared: true });
 const KEY = 'sk-test-0123456789abcdef';
 
 /** A chat-completions endpoint that answers every request with the final answer `{"status":"shipped"}`. */
@@ -24,7 +23,6 @@ let server: Server;
 let baseUrl = '';
 const seen: { path: string; headers: IncomingHttpHeaders }[] = [];
 before(async () => {
-  cli.build();
   server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -39,8 +37,6 @@ before(async () => {
 after(() => {
   server.closeAllConnections();
   server.close();
-  cli.dispose();
-  scratch.dispose();
 });
 
 const workspace = (config?: unknown, snapshot = SNAPSHOT) => scratch.workspace({ 'AGENTS.md': CONTRACT, 'snapshots/orders.snapshot.yaml': snapshot, ...(config ? { '.agents-md.json': JSON.stringify(config) } : {}) });

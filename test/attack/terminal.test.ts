@@ -3,20 +3,14 @@
 // an OSC 52 clipboard write, a bidi override) never reach the terminal raw from `lint`, `run` or
 // `trace show`, with or without colours; JSON output keeps its values.
 // Run: node --import tsx --test test/attack/terminal.test.ts
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliBundle, scratchFolders } from '../helpers/cli.ts';
+import { useCliBundle } from '../helpers/cli.ts';
 import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
 
-const cli = cliBundle('attack-cli', true);
-const scratch = scratchFolders();
-before(() => cli.build());
-after(() => {
-  cli.dispose();
-  scratch.dispose();
-});
+const { bundle: cli, scratch } = useCliBundle('attack-cli', { shared: true });
 
 const EVIL = '\x1b[2J\x1b[H\rOK all clear\x1b]8;;https://evil.example\x07link\x1b]8;;\x07\x1b]52;c;ZXZpbA==\x07\u202e\x9b31m';
 

@@ -1,4 +1,4 @@
-// The semantic diff in a real VS Code (issue 5): a workspace that is a real git repository whose
+// The semantic diff in a real VS Code (docs/semantic-diff.md): a workspace that is a real git repository whose
 // AGENTS.md was committed and then edited (test/diff-corpus/hitl: a HITL gate removed, one added,
 // one renamed, triggers narrowed and widened...). From the command palette, "AGENTS.md: Show
 // Semantic Diff" against HEAD fills the Semantic Diff view: the version advice, the section, the

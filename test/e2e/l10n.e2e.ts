@@ -1,4 +1,4 @@
-// The real extension in a real VS Code set to Simplified Chinese (issue 6): code-server started
+// The real extension in a real VS Code set to Simplified Chinese (docs/localisation.md): code-server started
 // with `--locale zh-cn` and a minimal zh-cn language pack (without one VS Code stays in English
 // offline, see README.md), so the extension sees `vscode.env.language === 'zh-cn'` and the
 // LanguageClient sends that locale to the language server. samples/broken/AGENTS.md is opened from

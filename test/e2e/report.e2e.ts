@@ -6,12 +6,12 @@
  * UPDATE_DOCS_IMAGES=1, the picture of docs/workspace.md). Needs only Chromium and
  * playwright-core from test/e2e/node_modules (bash test/e2e/setup.sh); skips, saying why, without.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cliBundle, REPO, scratchFolders } from '../helpers/cli.ts';
+import { REPO, useCliBundle } from '../helpers/cli.ts';
 import { generateWorkspace } from '../../bench/generateWorkspace.ts';
 import { loadPlaywright } from './codeServer.ts';
 
@@ -30,16 +30,7 @@ function skipReason(): string | false {
 }
 
 const skip = skipReason();
-const cli = cliBundle('report-e2e');
-const scratch = scratchFolders();
-
-before(() => {
-  if (!skip) cli.build();
-});
-after(() => {
-  cli.dispose();
-  scratch.dispose();
-});
+const { bundle: cli, scratch } = useCliBundle('report-e2e', { skip });
 
 test('the HTML report renders in Chromium from the file alone, matrix and graph drawn', { skip }, async () => {
   const ws = scratch.workspace(generateWorkspace(36));

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, statusBarItem, until, waitForSelector, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, statusBarItem, until, waitForSelector, type Page,
 } from './codeServer.ts';
 
 const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;
@@ -111,6 +111,8 @@ test('e2e start: New AGENTS.md Contract writes a contract with no problem; a rul
 
   // The walkthrough: from a new contract to a dry run and a diff (the panel closed, for the picture).
   await press(page, 'Control+J');
+  // Keys go to the workbench, not to the rule preview's frame (F1 there opens nothing).
+  await page.locator('.tabs-container .tab[data-resource-name="AGENTS.md"]').first().click();
   await runCommand(page, 'Welcome: Open Walkthrough...');
   const ours = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: NLS['walkthrough.title']! }).first();
   await ours.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
@@ -118,6 +120,30 @@ test('e2e start: New AGENTS.md Contract writes a contract with no problem; a rul
   for (const step of ['newContract', 'newSnapshot', 'runAgent', 'semanticDiff']) {
     await page.locator('.getting-started-step').filter({ hasText: NLS[`walkthrough.step.${step}.title`]! }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
   }
+  // The first step's media, a Markdown page rendered on the right, must be on screen before the
+  // picture is taken (the README shows it).
+  await until('the walkthrough step\'s Markdown media', async () => {
+    for (const f of page.frames()) if (f !== page.mainFrame() && /A new contract/.test(await f.locator('body').innerText({ timeout: 500 }).catch(() => ''))) return true;
+    return undefined;
+  }, 2 * DEFAULT_TIMEOUT_MS);
   t.diagnostic(`screenshot: ${await screenshot(page, 'start-walkthrough')}`);
+
+  // A section title's hover links to that section of the format doc.
+  await page.locator('.tabs-container .tab[data-resource-name="AGENTS.md"]').first().click();
+  const tools = lineOf(await readFile(join(dir, 'AGENTS.md'), 'utf8'), /^## TOOLS/);
+  const titleLine = await goToLine(page, tools.line, tools.column + 4);
+  await titleLine.locator('span > span').filter({ hasText: 'TOOLS' }).first().hover();
+  const docLink = page.locator('.monaco-hover a').filter({ hasText: 'in the contract format' }).first();
+  // The mouse's hover, or else the keyboard's (Ctrl+K Ctrl+I) at the cursor, which is on the title.
+  if (!(await docLink.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false))) {
+    t.diagnostic(`no hover under the mouse after 15 s: ${await screenshot(page, 'start-hover-none')}; Ctrl+K Ctrl+I`);
+    await press(page, 'Control+K');
+    await press(page, 'Control+I');
+    await docLink.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  }
+  const href = (await docLink.getAttribute('data-href')) ?? '';
+  t.diagnostic(`the hover's doc link: ${href}; screenshot: ${await screenshot(page, 'start-hover-link')}`);
+  // A link to the section (its anchor), one VS Code renders in a hover: a command link, not code-oss://.
+  assert.match(decodeURIComponent(href), /^command:agentsMd\.openDoc\?\["contract-format\.md","tools-tools"\]$/);
   passed();
 });

@@ -5,6 +5,7 @@
  * next to it so that `../dist/cli.cjs` resolves as in the package). Also: temporary workspaces.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { CliUnderTest, type CliRun } from './cliProcess.ts';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,7 +20,7 @@ export type Run = CliRun;
  * bundle for all the files of a `node --test` run that ask for the same shared tag (the attack
  * suite's files), built by the first.
  */
-export function cliBundle(tag: string, shared = false) {
+function cliBundle(tag: string, shared = false) {
   const tool = new CliUnderTest(tag, shared);
   /**
    * Runs the CLI with `extra` environment variables, colour-neutral (stdout is a pipe, not a TTY).
@@ -39,6 +40,8 @@ export function cliBundle(tag: string, shared = false) {
     dispose: () => tool.remove(),
     /** Runs the CLI in `cwd` in English (see `runWithEnv`). */
     run: (cwd: string, ...args: string[]): Promise<Run> => runWithEnv(cwd, {}, ...args),
+    /** Runs the CLI in English with a longer time limit (many files on a loaded machine). */
+    runLong: (cwd: string, timeoutMs: number, ...args: string[]): Promise<Run> => tool.run(cwd, args, { ...process.env, LANG: 'C.UTF-8' }, timeoutMs),
     runWithEnv,
   };
 }
@@ -70,4 +73,22 @@ export function scratchFolders() {
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The CLI bundle and temporary folders of one test file (or one `describe`): the bundle is built
+ * in `before` (not when `skip` says why the tests cannot run) and, with the folders, removed in
+ * `after`. `shared`: see `cliBundle`.
+ */
+export function useCliBundle(tag: string, options: { readonly shared?: boolean; readonly skip?: string | false } = {}) {
+  const bundle = cliBundle(tag, options.shared);
+  const scratch = scratchFolders();
+  before(() => {
+    if (!options.skip) bundle.build();
+  });
+  after(() => {
+    scratch.dispose();
+    bundle.dispose();
+  });
+  return { bundle, scratch };
 }

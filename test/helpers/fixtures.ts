@@ -1,5 +1,5 @@
 /**
- * Contract fragments shared by the feature, protocol and Neovim tests: a tool with a
+ * Contract fragments shared by the feature, protocol, Neovim and CLI tests: a tool with a
  * `side_effects` enum to hover and complete, and a HITL row without a fallback (so that
  * `hitl-needs-fallback` and its quick fix have something to act on).
  */
@@ -33,4 +33,22 @@ ${TOOLS_AND_HITL}
 ## BUDGETS
 
 - **Max Steps**: 20
+`;
+
+/** A full contract (front matter `contract: true`) with a schema error at line 8 and missing sections: the CLI tests' failing file. */
+export const BAD_BUDGETS_CONTRACT = `---
+contract: true
+name: demo
+version: 1.0.0
+---
+## BUDGETS
+
+- **Max Steps**: twenty
+`;
+
+/** A partial contract (BUDGETS only) with one warning (no timeout), no error, and the `partial-contract` info. */
+export const ONE_WARNING_BUDGETS = `## BUDGETS
+
+- **Max Steps**: 20
+- **Token Budget**: 10000
 `;

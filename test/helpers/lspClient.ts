@@ -15,6 +15,8 @@ export class LspClient {
   readonly stderr: string[] = [];
   /** How many times the server asked the client to pull all diagnostics again. */
   refreshes = 0;
+  /** The server's protocol trace (`$/logTrace`), once `trace(…)` turned it on. */
+  readonly traces: { message: string; verbose?: string }[] = [];
   /** The client's settings (`workspace/configuration`), per requested section and resource; null: defaults. */
   configuration: (item: { scopeUri?: string; section?: string }) => unknown = () => null;
 
@@ -32,6 +34,7 @@ export class LspClient {
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('workspace/configuration', (p: { items: { scopeUri?: string; section?: string }[] }) => p.items.map((i) => this.configuration(i)));
     this.connection.onRequest('workspace/diagnostic/refresh', () => (this.refreshes++, null));
+    this.connection.onNotification('$/logTrace', (p: { message: string; verbose?: string }) => this.traces.push(p));
     this.connection.listen();
   }
 
@@ -56,6 +59,16 @@ export class LspClient {
 
   change(uri: string, version: number, changes: unknown[]) {
     return this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+  }
+
+  /** Turns the server's protocol trace on (`$/setTrace`), as VS Code does for `agentsMd.trace.server`. */
+  trace(value: 'off' | 'messages' | 'verbose') {
+    return this.connection.sendNotification('$/setTrace', { value });
+  }
+
+  /** Every diagnostics notification pushed for `uri` so far (push mode). */
+  publishedFor(uri: string): readonly PublishDiagnosticsParams[] {
+    return this.published.get(uri) ?? [];
   }
 
   /** The next diagnostics pushed for `uri` (push mode). */

@@ -23,12 +23,18 @@ const ICONS: Record<ViewNodeKind, [string, string | undefined]> = {
 /** The command a click runs: opens `location` and selects its range. */
 export const REVEAL_COMMAND = 'agentsMd.revealLocation';
 
-/** Opens a document at a range (a `ViewLocation` from the server). */
-export async function revealLocation(location: ViewLocation | undefined): Promise<void> {
+/**
+ * Opens a document at a range (a `ViewLocation` from the server), selected with the cursor at its
+ * start: the status bar then names the clause's own line, not the line after a multi-line clause.
+ * `viewColumn` keeps a webview open beside the contract (the run view).
+ */
+export async function revealLocation(location: ViewLocation | undefined, viewColumn?: vscode.ViewColumn): Promise<void> {
   if (!location) return;
   const r = location.range;
   const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
-  await vscode.window.showTextDocument(vscode.Uri.parse(location.uri), { selection: range, preserveFocus: false });
+  const editor = await vscode.window.showTextDocument(vscode.Uri.parse(location.uri), { selection: range, preserveFocus: false, ...(viewColumn ? { viewColumn } : {}) });
+  editor.selection = new vscode.Selection(range.end, range.start);
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
 /** A tree data provider over a replaceable `ViewNode[]`. */

@@ -15,7 +15,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isDynamicPattern } from 'tinyglobby';
 import { URI, Utils } from 'vscode-uri';
-import { format, type ConfigProblem, type Workspace } from '../service/index.ts';
+import { fileErrorReason, format, type ConfigProblem, type Workspace } from '../service/index.ts';
 import { globFiles, unreadableFolders } from '../node/nodeFileSystem.ts';
 import { isWithin } from '../node/paths.ts';
 import './messages.ts';
@@ -80,7 +80,7 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
         ? (await globFiles(options.root, globs.include, globs.exclude)).filter((f) => isWithin(abs, f))
         : await globFiles(abs, globs.include, globs.exclude);
       // A folder the scan could not enter may hold contracts: say so rather than lint less in silence.
-      for (const u of await unreadableFolders(abs, globs.exclude)) problems.push(t('cli.files.unreadable', { arg: join(arg, u.path), error: u.error }));
+      for (const u of await unreadableFolders(abs, globs.exclude)) problems.push(t('cli.files.unreadable', { arg: join(arg, u.path), error: fileErrorReason(u.error, options.lang ?? 'en') }));
       if (found.length === 0) {
         const msg = t('cli.files.noContracts', { arg, globs: globs.include.join(', ') });
         (options.implicit ? notes : problems).push(msg);
@@ -95,7 +95,7 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
     } else if (kind === 'missing') {
       problems.push(t('cli.files.missing', { arg }));
     } else {
-      problems.push(error ? t('cli.files.unreadable', { arg, error }) : t('cli.files.notRegular', { arg }));
+      problems.push(error ? t('cli.files.unreadable', { arg, error: fileErrorReason(error, options.lang ?? 'en') }) : t('cli.files.notRegular', { arg }));
     }
   }
   return { files: [...files].sort(), problems, notes, configProblems };

@@ -14,7 +14,8 @@ import { findSnapshots, loadEvalWork, runEvalWork } from './evalQueries.ts';
 import { compareCommand } from './evalCompare.ts';
 import { InputError } from '../node/inputError.ts';
 import { displayPath } from './report.ts';
-import { cliModel, withColorOptions, withTrustOption } from './run.ts';
+import { cliModel } from './run.ts';
+import { withColorOptions, withTrustOption } from './options.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { errorLine, indented, progressLine, useColor } from './terminal.ts';
@@ -67,7 +68,13 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   // Read everything first, so that the progress counter knows the total.
   const loaded = await loadEvalWork(files, root, cwd, lang, { diagnostics: (lines) => lines.forEach(err), error: errorLine }, undefined, (contractPath) => cliModel(root, contractPath, o.trustEndpoint, o.scripted));
   if (!loaded.usable) usage = true;
+  // Nothing could run (a refused endpoint, snapshots with errors): no run folder, so no empty eval run becomes the next drift baseline.
+  if (loaded.work.length === 0) {
+    setExitCode(EXIT.USAGE);
+    return;
+  }
 
+  // The previous eval run that ran something is the drift baseline.
   const previousRuns = runsWith(root, 'eval.json');
   const folder = createRunFolder(root, EVAL_RUN, cwd);
   const reports = await runEvalWork(loaded.work, {
@@ -77,8 +84,17 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   if (progress) progressLine('');
 
   const figures = evalFigures(reports);
-  const previousId = previousRuns[previousRuns.length - 1];
-  const previous = previousId ? (readRunJson(root, previousId, 'eval.json') as { queries?: QueryReport[] } | undefined) : undefined;
+  // The newest earlier eval run that ran something is the drift baseline.
+  let previousId: string | undefined;
+  let previous: { queries?: QueryReport[] } | undefined;
+  for (const id of [...previousRuns].reverse()) {
+    previous = readRunJson(root, id, 'eval.json') as { queries?: QueryReport[] } | undefined;
+    if ((previous?.queries?.length ?? 0) > 0) {
+      previousId = id;
+      break;
+    }
+    previous = undefined;
+  }
   // Repeated queries drift by their first run.
   const first = (rs: readonly QueryReport[]) => rs.filter((r) => (r.attempt ?? 1) === 1);
   const drift = previous?.queries ? pathDrift(first(reports), first(previous.queries)) : undefined;
@@ -106,7 +122,9 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
       for (const m of new Set(mismatches)) out(indented(m, 4));
     });
     out('');
-    out(t('eval.summary', { passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
+    // Repeated: runs and queries counted apart (27 runs are not 27 queries).
+    if (rates) out(t('eval.summary-runs', { queries: rates.length, repeat, passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
+    else out(t('eval.summary', { passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
     if (rates) out(t('eval.pass-rates', { runs: repeat, passing: rates.filter((r) => r.passed === r.runs).length, queries: rates.length }));
     out(t('eval.figures', { successRate: percent(figures.successRate), rounds: figures.averageRounds.toFixed(2), tokens: figures.totalTokens, avgTokens: Math.round(figures.averageTokens), humanRate: percent(figures.humanInterventionRate) }));
     if (drift && previousId) {

@@ -26,6 +26,7 @@ export const EXIT_HELP = {
   eval: [[EXIT.OK, 'cli.exit.eval.0'], [EXIT.FAILED, 'cli.exit.eval.1'], [EXIT.USAGE, 'cli.exit.eval.2']],
   traceVerify: [[EXIT.OK, 'cli.exit.trace-verify.0'], [EXIT.FAILED, 'cli.exit.trace-verify.1'], [EXIT.USAGE, 'cli.exit.trace-verify.2'], [EXIT.PARTIAL, 'cli.exit.trace-verify.3']],
   traceReplay: [[EXIT.OK, 'cli.exit.trace-replay.0'], [EXIT.FAILED, 'cli.exit.trace-replay.1'], [EXIT.USAGE, 'cli.exit.trace-replay.2']],
+  traceExport: [[EXIT.OK, 'cli.exit.trace-export.0'], [EXIT.FAILED, 'cli.exit.trace-export.1'], [EXIT.USAGE, 'cli.exit.trace-export.2']],
 } as const satisfies Record<string, readonly (readonly [number, string])[]>;
 
 /**

@@ -5,7 +5,7 @@
  * others are linted regardless; a file over the size limit is reported as `file-too-large` unread.
  */
 import { stat } from 'node:fs/promises';
-import { decodeText, DEFAULT_MAX_FILE_BYTES, format, type ConfigProblem, type LanguageService } from '../service/index.ts';
+import { decodeText, DEFAULT_MAX_FILE_BYTES, fileErrorReason, format, type ConfigProblem, type LanguageService } from '../service/index.ts';
 import { fileUri } from '../node/nodeFileSystem.ts';
 import { readRegularFile } from '../node/paths.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
@@ -27,7 +27,41 @@ export function readProblem(arg: string, e: unknown, lang: string): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOTREG') return format('cli.files.notRegular', { arg }, lang);
   if (code === 'EOUTSIDE') return format('cli.files.outside', { arg }, lang);
-  return format('cli.files.unreadable', { arg, error: code ?? String(e) }, lang);
+  return format('cli.files.unreadable', { arg, error: code ? fileErrorReason(code, lang) : String(e) }, lang);
+}
+
+/** One file's outcome: its report, or why it could not be read; and the configuration problems met. */
+export interface LintOne {
+  readonly slot: FileReport | string;
+  readonly configProblems: readonly ConfigProblem[];
+}
+
+/** Reads and lints one file (see `lintFiles`); shared by the single-threaded path and the workers (lintPool.ts). */
+export async function lintOne(service: LanguageService, path: string, displayName: (path: string) => string, lang: string, root?: string): Promise<LintOne> {
+  let bytes: Uint8Array = new Uint8Array();
+  let size: number | undefined;
+  try {
+    bytes = readRegularFile(path, { maxBytes: DEFAULT_MAX_FILE_BYTES, roots: root ? [root] : [] });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EFBIG') return { slot: readProblem(displayName(path), e, lang), configProblems: [] };
+    size = (await stat(path)).size;
+  }
+  const uri = fileUri(path);
+  const result = await service.lintBytes(uri, bytes, size);
+  // The text is only needed for SARIF fingerprints; lintBytes did not analyse binary or huge files.
+  const text = result.model ? decodeText(bytes).text : '';
+  return { slot: { path, uri, text, diagnostics: sortDiagnostics(result.diagnostics), ...(result.model ? { model: result.model } : {}) }, configProblems: result.configProblems };
+}
+
+/** The run of per-file outcomes, in the order of the files. */
+export function collectRun(outcomes: readonly LintOne[]): LintRun {
+  const configProblems = new Map<string, ConfigProblem>();
+  for (const o of outcomes) for (const p of o.configProblems) configProblems.set(`${p.uri}\0${p.message}`, p);
+  return {
+    reports: outcomes.map((o) => o.slot).filter((s): s is FileReport => typeof s === 'object'),
+    readErrors: outcomes.map((o) => o.slot).filter((s): s is string => typeof s === 'string'),
+    configProblems: [...configProblems.values()],
+  };
 }
 
 /**
@@ -35,38 +69,14 @@ export function readProblem(arg: string, e: unknown, lang: string): string {
  * them). `root`: the workspace root, which links found inside it must not leave.
  */
 export async function lintFiles(service: LanguageService, paths: readonly string[], displayName: (path: string) => string, lang = 'en', root?: string): Promise<LintRun> {
-  const slots: (FileReport | string | undefined)[] = new Array(paths.length);
-  const configProblems = new Map<string, ConfigProblem>();
+  const outcomes: LintOne[] = new Array(paths.length);
   let next = 0;
-
   async function worker(): Promise<void> {
     while (next < paths.length) {
       const i = next++;
-      const path = paths[i]!;
-      let bytes: Uint8Array = new Uint8Array();
-      let size: number | undefined;
-      try {
-        bytes = readRegularFile(path, { maxBytes: DEFAULT_MAX_FILE_BYTES, roots: root ? [root] : [] });
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EFBIG') size = (await stat(path)).size;
-        else {
-          slots[i] = readProblem(displayName(path), e, lang);
-          continue;
-        }
-      }
-      const uri = fileUri(path);
-      const result = await service.lintBytes(uri, bytes, size);
-      for (const p of result.configProblems) configProblems.set(`${p.uri}\0${p.message}`, p);
-      // The text is only needed for SARIF fingerprints; lintBytes did not analyse binary or huge files.
-      const text = result.model ? decodeText(bytes).text : '';
-      slots[i] = { path, uri, text, diagnostics: sortDiagnostics(result.diagnostics), ...(result.model ? { model: result.model } : {}) };
+      outcomes[i] = await lintOne(service, paths[i]!, displayName, lang, root);
     }
   }
-
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, paths.length) }, worker));
-  return {
-    reports: slots.filter((s): s is FileReport => typeof s === 'object'),
-    readErrors: slots.filter((s): s is string => typeof s === 'string'),
-    configProblems: [...configProblems.values()],
-  };
+  return collectRun(outcomes);
 }

@@ -6,10 +6,11 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { createLanguageService, format, recheckAnalyzer, type ConfigProblem, type Lang } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { lintFiles } from './lintFiles.ts';
+import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { fixFiles } from './fixFiles.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
@@ -25,7 +26,8 @@ import { localiseCommander } from './commanderText.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import { registerDiffCommand } from './diff/command.ts';
 import { errorLine, guardOutput, useColor } from './terminal.ts';
-import { registerRunCommand, withColorOptions } from './run.ts';
+import { registerRunCommand } from './run.ts';
+import { formatOption, withColorOptions } from './options.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
 import { registerReportCommand } from './workspaceReport.ts';
@@ -48,6 +50,7 @@ interface LintOptions {
   readonly color?: boolean;
   readonly fix?: boolean;
   readonly stats?: boolean;
+  readonly jobs?: number;
 }
 
 function countParser(lang: Lang): (value: string) => number {
@@ -68,7 +71,9 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang: options.lang });
-  const linted = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root);
+  // Many files: worker threads, unless the models are needed here (--fix, --stats) (docs/cli.md).
+  const workers = options.fix || options.stats ? 0 : workerCount(collected.files.length, options.jobs);
+  const linted = (await lintInWorkers(collected.files, workers, { root, cwd, lang: options.lang, boundToRoot: true })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root));
   const fixedRun = options.fix ? await fixFiles(service, linted.reports) : undefined;
   const run = fixedRun ? { ...linted, reports: fixedRun.reports } : linted;
   for (const s of fixedRun?.summaries ?? []) {
@@ -105,7 +110,8 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
       output = formatGithub(shown, root, options.lang);
       break;
     default:
-      output = formatText(shown, { cwd, color: useColor(options.color), lang: options.lang });
+      // Nothing linted because of the problems above: no "✔ no problems in 0 files" beside them.
+      output = run.reports.length === 0 && (problems.length > 0 || configProblems.size > 0) ? '' : formatText(shown, { cwd, color: useColor(options.color), lang: options.lang });
   }
   process.stdout.write(output);
   if (options.stats) printStats(run.reports, cwd, options.lang);
@@ -135,19 +141,19 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     .showHelpAfterError(t('cli.helpAfterError', { tool: TOOL_NAME }))
     .addHelpText('after', exitCodes);
 
-  program
+  const lint = program
     .command('lint')
     .description(t('cli.lint.description'))
     .usage(t('cli.usage.lint'))
     .argument('[paths...]', t('cli.lint.paths'))
-    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
+    .addOption(formatOption(FORMATS, lang))
     .option('--root <dir>', t('cli.option.root'))
     .option('--max-warnings <n>', t('cli.option.maxWarnings'), countParser(lang))
     .option('-q, --quiet', t('cli.option.quiet'))
     .option('--fix', t('cli.option.fix'))
     .option('--stats', t('cli.option.stats'))
-    .option('--color', t('cli.option.color'))
-    .option('--no-color', t('cli.option.noColor'))
+    .addOption(jobsOption(lang));
+  withColorOptions(lint, lang)
     .addHelpText('after', exitCodes)
     .action(async (paths: string[], options: Omit<LintOptions, 'lang'>) => {
       setExitCode(await runLint(paths, { ...options, lang }));
@@ -157,7 +163,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     .command('rules')
     .description(t('cli.rules.description'))
     .usage(t('cli.usage.rules'))
-    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(['text', 'json']).default('text'));
+    .addOption(formatOption(['text', 'json'], lang));
   // The same output options as every command (docs/cli.md); the reference has no colours to turn off.
   withColorOptions(rules, lang)
     .action((options: { format: 'text' | 'json' }) => {
@@ -173,6 +179,15 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   registerExportCommand(program, lang, setExitCode);
   registerMcpCommand(program, lang, setExitCode);
 
+  // A usage error of a subcommand points at that subcommand's help (`agents-md trace fork --help`).
+  const pointAtOwnHelp = (command: Command, path: string): void => {
+    for (const sub of command.commands) {
+      const own = `${path} ${sub.name()}`;
+      sub.showHelpAfterError(t('cli.helpAfterError', { tool: own }));
+      pointAtOwnHelp(sub, own);
+    }
+  };
+  pointAtOwnHelp(program, TOOL_NAME);
   return program;
 }
 

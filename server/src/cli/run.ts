@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
+import { withColorOptions, withTrustOption } from './options.ts';
 import { createScriptedModel, format, recordedScript, SCRIPTED_PROVIDER_ID, withRecordedScript, type HumanDecision, type Lang, type MessageArgs, ModelError, type ModelProvider, type ParsedContract, runMessage, type RunResult, type Snapshot, type SnapshotQuery } from '../service/index.ts';
 import { configuredModel, trustedEndpoints } from '../node/llmConfig.ts';
 import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, createRunFolder } from '../node/dryRunHost.ts';
@@ -148,18 +149,6 @@ export async function cliModel(root: string, contractPath: string, flags: readon
     if (e instanceof ModelError && e.detail) throw new InputError(e.detail.id, e.detail.args as MessageArgs);
     throw e;
   }
-}
-
-/** The model options of `run` and `eval`: `--trust-endpoint <url>` (repeatable) and `--scripted`. */
-export function withTrustOption(command: Command, lang: Lang): Command {
-  return command
-    .option('--trust-endpoint <url>', format('cli.help.run.trust-endpoint', {}, lang), (v: string, all: string[] = []) => [...all, v])
-    .option('--scripted', format('cli.help.run.scripted', {}, lang));
-}
-
-/** The `--color` / `--no-color` options, worded as `lint`'s. */
-export function withColorOptions(command: Command, lang: Lang): Command {
-  return command.option('--color', format('cli.option.color', {}, lang)).option('--no-color', format('cli.option.noColor', {}, lang));
 }
 
 /**

@@ -5,38 +5,27 @@
  * at an event into a new run that goes on with the snapshot's script and new decisions.
  * Everything printed is in the display language; the traces themselves are language-neutral.
  */
-import { readRegularFile } from '../node/paths.ts';
 import { checkSignature, signaturePath, TRACE_KEY_ENV } from '../node/traceSignature.ts';
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { applySnapshotSets, createScriptedModel, eventsUpTo, firstDifference, forkOf, format, type Lang, recordedDecisions, recordedProvider, refText, stepMessages, runMessage, scriptedDecisions, SnapshotSetError, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
-import { stamp } from '../node/runFolder.ts';
-import { executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
+import { type ContractDiagnostic, createScriptedModel, firstDifference, forkOf, format, type Lang, localiseDiagnostic, recordedDecisions, recordedProvider, refText, runPageHtml, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
+import { executeQuery, InputError, loadContract, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
+import { forkTrace, loadTraceRun, type TraceRun } from '../node/traceRun.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
-import { runHtml } from './format/runHtml.ts';
-import { flagDecision, resultJson, withColorOptions, withRunOutputOptions } from './run.ts';
+import { flagDecision, resultJson, withRunOutputOptions } from './run.ts';
+import { withColorOptions } from './options.ts';
 import { EXIT, exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { displayPath } from './report.ts';
 import { errorLine, useColor } from './terminal.ts';
+import { contractOf, readTrace } from './traceFile.ts';
+import { runInfo } from '../node/traceRun.ts';
+import { exportCommand, type ExportOptions } from './traceExport.ts';
 import './messages.ts';
 
-
-/** Largest trace file read (bytes). */
-const MAX_TRACE_BYTES = 256 * 1024 * 1024;
-
-async function readTrace(path: string, cwd: string): Promise<{ text: string; bytes: Buffer; verdict: TraceVerification }> {
-  let bytes: Buffer;
-  try {
-    bytes = readRegularFile(path, MAX_TRACE_BYTES);
-  } catch (e) {
-    throw new InputError('cli.files.unreadable', { arg: displayPath(cwd, path), error: (e as NodeJS.ErrnoException).code ?? String(e) });
-  }
-  const text = bytes.toString('utf8');
-  return { text, bytes, verdict: await verifyTrace(text) };
-}
 
 /** `file:line: problem` lines (the problem in `lang`). */
 function problemLines(path: string, cwd: string, v: TraceVerification, lang: Lang): string[] {
@@ -54,8 +43,7 @@ async function verifyCommand(file: string, lang: Lang, setExitCode: (code: numbe
   if (signature !== 'none') out(runMessage(`trace.signature.${signature}`, { file: displayPath(cwd, signaturePath(path)), env: TRACE_KEY_ENV }, lang));
   const forged = signature === 'invalid' || signature === 'missing';
   if (verdict.torn) out(`${displayPath(cwd, path)}:${verdict.torn.line}: ${runMessage('trace.torn', verdict.torn, lang)}`);
-  if (verdict.events.length === 0 && verdict.problems.length === 0) out(runMessage('trace.empty', { file: displayPath(cwd, path) }, lang));
-  else if (verdict.problems.length === 0) out(runMessage('trace.intact', { file: displayPath(cwd, path), count: verdict.events.length }, lang));
+  if (verdict.problems.length === 0 && verdict.events.length > 0) out(runMessage('trace.intact', { file: displayPath(cwd, path), count: verdict.events.length }, lang));
   out(runMessage(verdict.complete ? 'trace.complete' : 'trace.incomplete', {}, lang));
   setExitCode(verdict.problems.length > 0 || forged ? EXIT.FAILED : verdict.torn || !verdict.complete ? EXIT.PARTIAL : EXIT.OK);
 }
@@ -66,6 +54,7 @@ interface ShowOptions {
   readonly prompt?: boolean;
   readonly messages?: string;
   readonly html?: string;
+  readonly beside?: string;
 }
 
 async function showCommand(file: string, o: ShowOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
@@ -86,7 +75,14 @@ async function showCommand(file: string, o: ShowOptions, lang: Lang, setExitCode
       const target = resolve(cwd, o.html);
       const start = verdict.events[0]?.payload ?? {};
       const title = typeof start['query_id'] === 'string' ? `${start['query_id']} · ${String((start['run'] as Record<string, unknown> | undefined)?.['contract'] ?? start['contract_name'] ?? '')}` : displayPath(cwd, path);
-      writeFileSync(target, runHtml(verdict.events, { ...options, color: false, title }));
+      const beside = o.beside === undefined ? undefined : await readTrace(resolve(cwd, o.beside), cwd);
+      const label = (file: string, events: readonly TraceEvent[]) => `${displayPath(cwd, resolve(cwd, file))}${forkOf(events) ? ` · ${runMessage('page.fork-label', { at: String(forkOf(events)!.payload['at'] ?? '') }, lang)}` : ''}`;
+      writeFileSync(target, runPageHtml({
+        title, lang, nonce: randomBytes(16).toString('base64'),
+        run: { label: label(file, verdict.events), events: verdict.events },
+        ...(beside && o.beside !== undefined ? { beside: { label: label(o.beside, beside.verdict.events), events: beside.verdict.events } } : {}),
+        ...(contract ? { contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } } : {}),
+      }));
       out(runMessage('trace.html', { path: displayPath(cwd, target) }, lang));
     } else for (const e of verdict.events) process.stdout.write(formatEvent(e, options).map((l) => `${l}\n`).join(''));
   }
@@ -109,51 +105,23 @@ async function showMessages(events: readonly TraceEvent[], stepArg: string, root
   }
 }
 
-/** The run's identity recorded in its `task_start`. */
-function runInfo(events: readonly TraceEvent[]): { id: string; contract: string; contractSha: string; snapshot: string; snapshotSha: string; query: string } {
-  const start = events[0];
-  const run = (start?.payload['run'] ?? {}) as Record<string, unknown>;
-  if (start?.event_type !== 'task_start' || typeof run['contract'] !== 'string' || typeof run['snapshot'] !== 'string') throw new InputError('run.trace.no-task-start');
-  return { id: String(run['id'] ?? ''), contract: run['contract'], contractSha: String(run['contract_sha256'] ?? ''), snapshot: run['snapshot'], snapshotSha: String(run['snapshot_sha256'] ?? ''), query: String(start.payload['query_id'] ?? '') };
-}
-
-function contractOf(events: readonly TraceEvent[], root: string, cwd: string): Promise<LoadedContract> {
-  return loadContract(resolve(root, runInfo(events).contract), cwd);
-}
-
-/** The `--set` changes of a fork applied to a snapshot's text; a bad one is a usage error. */
-function snapshotEdit(sets: readonly string[], query: string): ((text: string) => string) | undefined {
-  if (sets.length === 0) return undefined;
-  return (text) => {
-    try {
-      return applySnapshotSets(text, sets, query);
-    } catch (e) {
-      if (e instanceof SnapshotSetError) throw new InputError(`run.${e.ref.id}`, e.ref.args as Readonly<Record<string, string | number>>);
-      throw e;
-    }
+/** What `loadTraceRun` reports, printed: the snapshot's problems, those of a `--set` named by it, changed files (in `lang`). */
+function loadListeners(cwd: string, lang: Lang) {
+  return {
+    diagnostics: (path: string, d: readonly ContractDiagnostic[]) => formatDiagnostics(path, cwd, d, lang).forEach((l) => process.stderr.write(`${l}\n`)),
+    setProblems: (set: string, d: readonly ContractDiagnostic[]) => d.forEach((x) => errorLine(runMessage('trace.set-problem', { set, code: x.code, message: localiseDiagnostic(x, lang).message }, lang))),
   };
 }
 
-/**
- * Loads what a replay or fork re-executes: the contract, the snapshot (or `snapshotArg`) with a
- * fork's `sets` applied, the query; notes changed files (in `lang`).
- */
-async function loadRun(events: readonly TraceEvent[], root: string, cwd: string, lang: Lang, snapshotArg?: string, sets: readonly string[] = []) {
-  const info = runInfo(events);
-  const contract = await loadContract(resolve(root, info.contract), cwd);
-  const snapshotPath = snapshotArg ? resolve(cwd, snapshotArg) : resolve(root, info.snapshot);
-  const snapshot = await loadSnapshot(snapshotPath, cwd, contract.model, snapshotEdit(sets, info.query));
-  for (const line of formatDiagnostics(snapshot.path, cwd, snapshot.read.diagnostics, lang)) process.stderr.write(`${line}\n`);
-  const snap = snapshot.read.snapshot;
-  if (!snap) throw new InputError('run.error.snapshot-has-errors', { file: displayPath(cwd, snapshot.path) });
-  const note = (what: string, expected: string, actual: string) => {
-    if (expected && expected !== actual) errorLine(runMessage('trace.replay-input-changed', { what, expected: expected.slice(0, 12), actual: actual.slice(0, 12) }, lang));
-  };
-  note(displayPath(cwd, contract.path), info.contractSha, contract.sha256);
-  if (!snapshotArg) note(displayPath(cwd, snapshot.path), info.snapshotSha, snapshot.sha256);
-  const query = snap.queries.find((q) => q.id === info.query);
-  if (!query) throw new InputError('run.error.no-such-query', { file: displayPath(cwd, snapshot.path), query: info.query });
-  return { info, contract, snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: snap } }, query, file: await resourceReader(root, contract) };
+/** The run a trace records, loaded again; notes the files changed since (in `lang`). */
+async function loadRun(events: readonly TraceEvent[], root: string, cwd: string, lang: Lang, snapshotArg?: string, sets: readonly string[] = []): Promise<TraceRun> {
+  const run = await loadTraceRun(events, root, cwd, { ...(snapshotArg ? { snapshotArg } : {}), sets, ...loadListeners(cwd, lang) });
+  noteChanged(run, lang);
+  return run;
+}
+
+function noteChanged(run: TraceRun, lang: Lang): void {
+  for (const c of run.changed) errorLine(runMessage('trace.replay-input-changed', { what: c.what, expected: c.expected.slice(0, 12), actual: c.actual.slice(0, 12) }, lang));
 }
 
 async function replayCommand(file: string, o: { root?: string }, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
@@ -216,29 +184,14 @@ async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode
     setExitCode(EXIT.FAILED);
     return;
   }
-  const prefix = eventsUpTo(verdict.events, o.at);
-  if (!prefix) throw new InputError('run.trace.unknown-event', { id: o.at, file: displayPath(cwd, path) });
-  if (prefix[prefix.length - 1]!.event_type === 'task_end') throw new InputError('run.trace.fork-at-end', { at: o.at });
-  const sets = o.set ?? [];
-  const run = await loadRun(verdict.events, root, cwd, lang, o.snapshot, sets);
-  const folder = createRunFolder(root, `${run.query.id}-fork`, cwd);
-  const live = decision ? fixedDecision(decision) : scriptedDecisions(run.query.human);
-  const timeline = { color: useColor(o.color), lang, contract: { model: run.contract.model, displayPath: displayPath(cwd, run.contract.path) } };
-  const prefixText = `${text.split('\n').slice(0, prefix.length).join('\n')}\n`;
-  const result = await executeQuery({
-    root,
-    ...run,
-    folder,
-    traceName: 'trace.jsonl',
-    provider: recordedProvider(prefix, createScriptedModel(run.query.model)),
-    decide: recordedDecisions(prefix, live),
-    fork: {
-      prefix,
-      prefixText,
-      namespace: `fork-${stamp()}/`,
-      payload: { from: run.info.id, from_trace: storedPath(root, path), at: o.at, ...(decision ? { decision } : {}), ...(o.snapshot ? { snapshot: storedPath(root, resolve(cwd, o.snapshot)) } : {}), ...(sets.length > 0 ? { set: sets } : {}) },
-    },
-    ...(o.json ? {} : { onEvent: (e) => void process.stdout.write(formatEvent(e, timeline).map((l) => `${l}\n`).join('')) }),
+  const timeline = { color: useColor(o.color), lang };
+  const { run, folder, result } = await forkTrace({
+    root, cwd, path, text, events: verdict.events, at: o.at, sets: o.set ?? [],
+    ...(decision ? { decision } : {}),
+    ...(o.snapshot ? { snapshotArg: o.snapshot } : {}),
+    ...loadListeners(cwd, lang),
+    loaded: (r) => noteChanged(r, lang),
+    ...(o.json ? {} : { onEvent: (e: TraceEvent, r: TraceRun) => void process.stdout.write(formatEvent(e, { ...timeline, contract: { model: r.contract.model, displayPath: displayPath(cwd, r.contract.path) } }).map((l) => `${l}\n`).join('')) }),
   });
   if (result.divergence) {
     errorLine(runMessage('trace.fork-diverged', { at: o.at, index: (result.divergence as { index: number }).index + 1 }, lang));
@@ -270,7 +223,8 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .option('--root <dir>', t('cli.help.trace.root'))
     .option('--prompt', t('cli.help.trace.prompt'))
     .option('--messages <step>', t('cli.help.trace.messages'))
-    .option('--html <file>', t('cli.help.trace.html'));
+    .option('--html <file>', t('cli.help.trace.html'))
+    .option('--beside <trace>', t('cli.help.trace.beside'));
   withColorOptions(show, lang).action(guarded(setExitCode, lang, (file: string, o: ShowOptions) => showCommand(file, o, lang, setExitCode)));
   const replay = trace
     .command('replay')
@@ -290,4 +244,14 @@ export function registerTraceCommand(program: Command, setExitCode: (code: numbe
     .option('--set <path=value>', t('cli.help.trace.set'), (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--root <dir>', t('cli.help.trace.root'));
   withRunOutputOptions(fork, { approve: 'cli.help.trace.approve', reject: 'cli.help.trace.reject' }, lang).action(guarded(setExitCode, lang, (file: string, o: ForkOptions) => forkCommand(file, o, lang, setExitCode)));
+  const exportTrace = trace
+    .command('export')
+    .description(t('cli.help.trace.export'))
+    .usage(t('cli.help.trace.export.usage'))
+    .argument('<trace>', t('cli.help.trace.file'))
+    .requiredOption('--otlp <file|url>', t('cli.help.trace.otlp'))
+    .option('--timeout <ms>', t('cli.help.trace.otlp-timeout'))
+    .option('--root <dir>', t('cli.help.trace.root'))
+    .addHelpText('after', exitCodesHelp('traceExport', lang));
+  withColorOptions(exportTrace, lang).action(guarded(setExitCode, lang, (file: string, o: ExportOptions) => exportCommand(file, o, lang, setExitCode)));
 }

@@ -9,11 +9,12 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { buildReport, createLanguageService, format, recheckAnalyzer, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type ReportSnapshotInput } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
+import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { lintFiles } from './lintFiles.ts';
 import { createNodeFileSystem, fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
 import { displayPath } from './report.ts';
-import { withColorOptions } from './run.ts';
+import { formatOption, withColorOptions } from './options.ts';
 import { errorLine } from './terminal.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import './messages.ts';
@@ -25,6 +26,8 @@ interface ReportOptions {
   readonly format: ReportFormat;
   readonly output?: string;
   readonly root?: string;
+  /** Worker threads (docs/workspace.md, "Scale"); default one per core for many contracts. */
+  readonly jobs?: number;
 }
 
 /** Snapshots under `root` whose contract is one of `contracts` (URIs). Unreadable snapshots are skipped: `eval` reports them. */
@@ -54,7 +57,8 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
   const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang });
-  const run = await lintFiles(service, collected.files, (p) => displayPath(cwd, p), lang);
+  const workers = workerCount(collected.files.length, options.jobs);
+  const run = (await lintInWorkers(collected.files, workers, { root, cwd, lang, boundToRoot: false })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), lang));
   for (const note of collected.notes) errorLine(note);
   const problems = [...collected.problems, ...run.readErrors];
   for (const p of problems) errorLine(p);
@@ -91,9 +95,10 @@ export function registerReportCommand(program: Command, lang: Lang, setExitCode:
     .description(t('cli.report.description'))
     .usage(t('cli.usage.lint'))
     .argument('[paths...]', t('cli.lint.paths'))
-    .addOption(new Option('-f, --format <format>', t('cli.option.format')).choices(FORMATS).default('text'))
+    .addOption(formatOption(FORMATS, lang))
     .option('-o, --output <file>', t('cli.option.output'))
-    .option('--root <dir>', t('cli.option.root'));
+    .option('--root <dir>', t('cli.option.root'))
+    .addOption(jobsOption(lang));
   // The same output options as every command (docs/cli.md).
   withColorOptions(report, lang)
     .addHelpText('after', exitCodesHelp('report', lang))

@@ -141,3 +141,35 @@ export interface RevisionTextParams {
 export interface RevisionTextResult {
   readonly text: string;
 }
+
+/** Client → server: a run as a picture (docs/dry-run.md, "A run as a picture"): the page of a trace, beside another run of it. */
+export const RUN_PAGE = 'agentsMd/runPage';
+export interface RunPageParams {
+  readonly traceUri: string;
+  /** The run shown beside it; when omitted, the previous run of the same query, if any. */
+  readonly besideUri?: string;
+  /** Fresh per page: the page's Content-Security-Policy allows only its own style and script. */
+  readonly nonce: string;
+}
+export interface RunPageResult {
+  readonly title: string;
+  readonly html: string;
+  /** Where each clause the page names is (JSON Pointer → location), for its clicks. */
+  readonly clauses: Readonly<Record<string, ViewLocation>>;
+  /** The trace shown beside, if any. */
+  readonly besideUri?: string;
+}
+
+/** Client → server: forks a run at an event (as `agents-md trace fork`), going on with a decision. */
+export const FORK_RUN = 'agentsMd/forkRun';
+export interface ForkRunParams {
+  readonly traceUri: string;
+  readonly at: string;
+  readonly decision?: 'approve' | 'reject';
+}
+export interface ForkRunResult {
+  /** The fork's trace. */
+  readonly traceUri: string;
+  /** One line in the user's language: the fork's outcome. */
+  readonly summary: string;
+}

@@ -9,13 +9,14 @@ import { dirname, relative } from 'node:path';
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type CodeLens, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  checkExpectation, createScriptedModel, locate, ModelError, parseContract, runMessage, sha256Hex, traceTree,
+  checkExpectation, createScriptedModel, locate, ModelError, parseContract, runMessage, sha256Hex, traceSpans, traceTree,
   type HumanAnswer, type HumanDecision, type LensEntry, type ModelProvider, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
 } from '../service/index.ts';
 import {
   contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, type LoadedContract, createRunFolder,
 } from '../node/dryRunHost.ts';
 import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { endpointLabel, sendOtlp, type SpanOrigin } from '../node/otlpExport.ts';
 import { rootOf as rootIn, snapshotFiles } from './snapshotRefs.ts';
 import { samePath } from '../node/paths.ts';
 import { createModelProvider } from '../node/llmConfig.ts';
@@ -38,6 +39,10 @@ export interface RunAgentHost {
   readonly modelSettings: (uri: string) => Promise<readonly (ModelSettings | undefined)[]>;
   /** The service's own lenses of an open contract (what the tools cost). */
   readonly lenses: (uri: string, token: CancellationToken) => readonly LensEntry[];
+  /** The editor's `agentsMd.otlpEndpoint` for a document: where runs are sent as OpenTelemetry spans ('' for nowhere). */
+  readonly otlpEndpoint: (uri: string) => Promise<string>;
+  /** The server's name and version, for the spans' resource. */
+  readonly origin: SpanOrigin;
 }
 
 
@@ -93,6 +98,8 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
     token.onCancellationRequested(() => controller.abort());
     const file = await resourceReader(root, contract);
     const settings = await host.modelSettings(p.uri);
+    // Runs leave the machine only from a trusted workspace (docs/tracing.md, "From VS Code").
+    const otlp = p.trusted ? (await host.otlpEndpoint(p.uri)).trim() : '';
     const runs: TraceRun[] = [];
     let passed = 0;
     const traceUris: string[] = [];
@@ -143,6 +150,11 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
       // A query with expectations passes when they are met (a rejection may be what it expects).
       if (query.expect ? checkExpectation(query.expect, result).length === 0 : result.outcome.status === 'success') passed++;
       traceUris.push(fileUri(result.tracePath));
+      if (otlp) {
+        await sendOtlp(await traceSpans(result.events, { contract: model }), otlp, host.origin).catch((e: Error) => {
+          void connection.window.showWarningMessage(runMessage('view.otlpFailed', { query: query.id, url: endpointLabel(otlp), error: e.message || String(e) }, lang));
+        });
+      }
       progress(runMessage('view.progress', { query: query.id, events: events.length }, lang), true);
     }
     exercised.set(p.uri, clauses);

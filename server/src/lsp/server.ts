@@ -13,13 +13,15 @@ import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerRunAgent } from './runAgent.ts';
-import { snapshotPlaces } from './snapshotRefs.ts';
+import { registerRunPage } from './runPage.ts';
+import { placesElsewhere } from './snapshotRefs.ts';
 import { DOCUMENT_KIND, RULE_DOC, type DocumentKindParams, type DocumentKindResult, type RuleDocParams, type RuleDocResult } from './customRequests.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 import { registerScaffold } from './scaffold.ts';
+import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -31,9 +33,11 @@ export interface ServerSettings {
   readonly versionAdvice: boolean;
   /** The rule preset when no config file chooses one (docs/rules.md, "Presets"). */
   readonly preset: RulePreset;
+  /** Where runs are sent as OpenTelemetry spans over OTLP/HTTP ('' for nowhere; docs/tracing.md). */
+  readonly otlpEndpoint: string;
 }
 
-const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true, preset: 'recommended' };
+const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true, preset: 'recommended', otlpEndpoint: '' };
 
 /** The code action kind of "fix all" (docs/rules.md, "Fixes"): `editor.codeActionsOnSave` selects it. */
 const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
@@ -165,10 +169,17 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       return d.map((x) => toDiagnostic(localiseDiagnostic(x, lang), doc.uri, docsBase));
     }
     if (SNAPSHOT_FILE.test(doc.uri)) return (await snapshotDiagnostics(doc.uri, text)).map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/dry-run.md`));
+    const started = performance.now();
     const state = stateOf(doc);
+    const parsed = performance.now();
     const facts = await factsOf(doc, state);
     if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
+    const validating = performance.now();
     const diagnostics: ContractDiagnostic[] = service!.validate(state.model, withPreset(facts, settings));
+    // One line per validation in the protocol trace (`$/setTrace`; VS Code: `agentsMd.trace.server`), so that
+    // coalescing can be seen: a burst of edits shows one validation, of the last version (docs/performance.md).
+    const ms = (x: number) => x.toFixed(1);
+    connection.tracer.log(`validated ${doc.uri} version ${version}`, `parse ${ms(parsed - started)} ms, validate ${ms(performance.now() - validating)} ms, ${diagnostics.length} diagnostics`);
     if (settings.versionAdvice) scheduleAdvice(doc.uri, version);
     const adviceItems = settings.versionAdvice ? (advice.get(doc.uri)?.items ?? []) : [];
     return [
@@ -193,13 +204,15 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   };
 
   const semanticDiff = registerSemanticDiff(connection, documents, () => lang, async (uri) => diffPolicyOf((await service!.workspace.configFor(uri)).config.diff));
+  const openModel = (uri: string) => {
+    const doc = documents.get(uri);
+    return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;
+  };
+  registerRunPage(connection, { lang: () => lang, model: openModel });
   registerRunAgent(connection, documents, {
     lang: () => lang,
     roots: rootPaths,
-    model: (uri) => {
-      const doc = documents.get(uri);
-      return doc && service && !SNAPSHOT_FILE.test(uri) ? stateOf(doc).model : undefined;
-    },
+    model: openModel,
     lenses: (uri, token) => {
       const doc = documents.get(uri);
       return doc && service && !SNAPSHOT_FILE.test(uri) ? service.codeLenses(contract(doc, stateOf(doc)), { lang }, token) : [];
@@ -212,6 +225,11 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       // Unset editor settings are empty strings: they must not override the defaults.
       return [fromConfig, v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined];
     },
+    otlpEndpoint: async (uri) => {
+      const endpoint = (await settingsFor(uri)).otlpEndpoint;
+      return typeof endpoint === 'string' ? endpoint : '';
+    },
+    origin: { name: 'agents-md', version: pkg.version },
   });
 
   const pushTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -233,7 +251,21 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     );
   };
 
+  // Contracts that are not open (docs/workspace.md, "In the editor"): read from disk, linted as the CLI does.
+  const workspaceDiagnostics = registerWorkspaceDiagnostics(connection, {
+    contractUris: async () => (service ? service.workspace.contractUris() : []),
+    isOpen: (uri) => documents.get(uri) !== undefined,
+    diagnose: async (uri) => {
+      const settings = await settingsFor(uri);
+      const bytes = settings.enable && service ? await fs.readFile(uri).catch(() => undefined) : undefined;
+      if (!bytes || !service) return [];
+      const r = await service.lintBytes(uri, bytes, bytes.length, { preset: settings.preset, maxBytes: settings.maxFileBytes });
+      return r.diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, lang), uri, docsBase));
+    },
+  });
+
   const refreshAll = () => {
+    workspaceDiagnostics.edited();
     for (const s of states.values()) s.facts = undefined;
     if (pull) void connection.languages.diagnostics.refresh();
     else for (const d of documents.all()) schedulePush(d);
@@ -267,7 +299,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
         semanticTokensProvider: { legend: { tokenTypes: [...HIGHLIGHT_TYPES], tokenModifiers: [] }, full: true },
         codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-        ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
+        ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: true } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'agents-md', version: pkg.version },
@@ -313,9 +345,11 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   documents.onDidChangeContent((e) => {
     // Other contracts read this document's declarations; only its summary is stale.
     service?.workspace.invalidate(e.document.uri, 'changed');
+    workspaceDiagnostics.edited();
     schedulePush(e.document);
   });
   documents.onDidClose((e) => {
+    workspaceDiagnostics.edited();
     states.delete(e.document.uri);
     advice.delete(e.document.uri);
     clearTimeout(adviceTimers.get(e.document.uri)?.timer);
@@ -357,24 +391,24 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const state = stateOf(doc);
     return service.definition(contract(doc, state, await lastFacts(doc, state)), p.position, { lang }, token);
   });
-  /** Where the contract's snapshots name the tool or pool under the cursor (docs/dry-run.md, "Snapshots"). */
-  const inSnapshots = (uri: string, model: ParsedContract, position: { line: number; character: number }) => {
+  /** Where the contract's snapshots, and for a shared pool or resource the other contracts, name what is under the cursor (docs/workspace.md). */
+  const elsewhere = (uri: string, model: ParsedContract, position: { line: number; character: number }) => {
     const n = nameAt(model, position);
-    return n ? snapshotPlaces(uri, n, roots.map(uriToPath).filter((r): r is string => r !== undefined), fs) : Promise.resolve([]);
+    return n ? placesElsewhere(service!.workspace, uri, n, rootPaths(), fs) : Promise.resolve([]);
   };
   connection.onReferences((p, token) =>
     withDoc(p.textDocument.uri, Promise.resolve([]), async (doc, s) => [
       ...service!.references(contract(doc, s), p.position, { includeDeclaration: p.context.includeDeclaration }, token),
-      ...(await inSnapshots(doc.uri, s.model, p.position)),
+      ...(await elsewhere(doc.uri, s.model, p.position)),
     ]),
   );
-  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, null, (doc, s) => service!.prepareRename(contract(doc, s), p.position, { lang }, token) ?? null));
+  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => service!.prepareRename(contract(doc, s, await lastFacts(doc, s)), p.position, { lang }, token) ?? null));
   connection.onRenameRequest((p, token) =>
     withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => {
-      const edits = service!.rename(contract(doc, s), p.position, { newName: p.newName }, token);
+      const edits = service!.rename(contract(doc, s, await lastFacts(doc, s)), p.position, { newName: p.newName }, token);
       if (edits.length === 0) return null;
       const changes: Record<string, TextEdit[]> = { [doc.uri]: [...edits] };
-      for (const place of await inSnapshots(doc.uri, s.model, p.position)) (changes[place.uri] ??= []).push({ range: place.range, newText: p.newName });
+      for (const place of await elsewhere(doc.uri, s.model, p.position)) (changes[place.uri] ??= []).push({ range: place.range, newText: p.newName });
       return { changes };
     }),
   );

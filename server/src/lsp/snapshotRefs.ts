@@ -4,7 +4,7 @@
  * dry run does not break silently.
  */
 import { dirname, relative } from 'node:path';
-import { decodeText, readSnapshot, snapshotNames, type FileSystem, type LocationResult } from '../service/index.ts';
+import { crossContractPlaces, decodeText, readSnapshot, snapshotNames, type FileSystem, type LocationResult, type SharedName, type Workspace } from '../service/index.ts';
 import { contractForSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
 import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { isWithin, samePath } from '../node/paths.ts';
@@ -43,4 +43,15 @@ export async function snapshotPlaces(contractUri: string, target: { kind: string
     for (const n of snapshotNames(text)) if (n.kind === target.kind && n.name === target.name) out.push({ uri, range: n.range });
   }
   return out;
+}
+
+/**
+ * Where the name is used outside the contract at `contractUri`: its snapshots, and for a shared
+ * pool or resource the other contracts that name it and their snapshots (docs/workspace.md).
+ */
+export async function placesElsewhere(workspace: Workspace, contractUri: string, target: SharedName, roots: readonly string[], fs: FileSystem): Promise<LocationResult[]> {
+  const inContracts = await crossContractPlaces(workspace, contractUri, target);
+  const contracts = [contractUri, ...new Set(inContracts.map((p) => p.uri))];
+  const inSnapshots = await Promise.all(contracts.map((uri) => snapshotPlaces(uri, target, roots, fs)));
+  return [...inContracts, ...inSnapshots.flat()];
 }

@@ -9,7 +9,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  createLanguageService, describeEvent, diffContracts, diffSummary, format, localiseDiagnostic, localiseDiff, NOT_CANCELLED, outcomeText, recheckAnalyzer, ruleByCode, ruleDocId,
+  createLanguageService, describeEvent, runMessage, diffContracts, diffSummary, format, localiseDiagnostic, localiseDiff, NOT_CANCELLED, outcomeText, recheckAnalyzer, ruleByCode, ruleDocId,
   type ContractDiagnostic, type LanguageService, type Lang, type SymbolEntry,
 } from '../service/index.ts';
 import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
@@ -137,7 +137,7 @@ export async function dryRunTool(ctx: McpContext, args: { contract: string; snap
   const named = contractForSnapshot(snapshot.path, snap);
   const folder = createRunFolder(ctx.root, query.id, ctx.root);
   const result = await executeQuery({ root: ctx.root, contract, snapshot: { ...snapshot, read: { ...snapshot.read, snapshot: snap } }, query, file: await resourceReader(ctx.root, contract), folder, traceName: 'trace.jsonl' });
-  const lines = result.events.flatMap((e) => describeEvent(e, ctx.lang)).map((l) => ({ stage: l.label, status: l.status, text: l.text, ...(l.nested ? { nested: true } : {}), ...(l.pointer ? { clause: l.pointer } : {}) }));
+  const lines = result.events.flatMap((e) => describeEvent(e, ctx.lang)).map((l) => ({ stage: runMessage(l.label, {}, ctx.lang), status: l.status, text: l.text, ...(l.nested ? { nested: true } : {}), ...(l.pointer ? { clause: l.pointer } : {}) }));
   const { items, omitted } = bounded(lines, MCP_LIMITS.timeline);
   return {
     query: query.id,

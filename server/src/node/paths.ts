@@ -3,11 +3,18 @@
  * configuration `extends`, snapshot contracts, resources, traces (docs/robustness.md).
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
 
-/** `target` relative to `from`, with `/` separators; absolute when it is on another drive. */
+/**
+ * `target` as a user reads it, with `/` separators: relative to `from` (`AGENTS.md`, `../a/x.md`)
+ * when the two share a folder below the file system's root, else absolute (`/dev/zero`, not
+ * `../../dev/zero`; another drive).
+ */
 export function displayPath(from: string, target: string): string {
-  const rel = relative(from, target);
+  const abs = resolve(from, target);
+  const rel = relative(from, abs);
+  const top = (p: string) => p.slice(parse(p).root.length).split(sep)[0];
+  if (isAbsolute(rel) || (rel.startsWith('..') && (parse(from).root !== parse(abs).root || top(resolve(from)) !== top(abs)))) return abs.split(sep).join('/');
   return (rel === '' ? '.' : rel).split(sep).join('/');
 }
 

@@ -9,7 +9,7 @@ import { parseContract, type ParsedContract } from './parse/parseContract.ts';
 import { validateContract } from './validate/validate.ts';
 import { decodeText } from './text/decode.ts';
 import { Workspace, type ConfigProblem, type WorkspaceOptions } from './workspace/resolveFacts.ts';
-import { EMPTY_FACTS, type WorkspaceFacts } from './validate/facts.ts';
+import { EMPTY_FACTS, type RulePreset, type WorkspaceFacts } from './validate/facts.ts';
 import { NO_FILES } from './workspace/fileSystem.ts';
 import { LineIndex } from './text/lineIndex.ts';
 import type { RegexAnalyzer } from './workspace/regexAnalysis.ts';
@@ -37,6 +37,7 @@ import './model/relatedMessages.ts';
 import './features/messages.ts';
 import './workspace/messages.ts';
 import './l10n/docsMessages.ts';
+export { fileErrorReason } from './l10n/fileMessages.ts';
 import './run/llmMessages.ts';
 import './diff/messages.ts';
 import './run/messages.ts';
@@ -65,6 +66,14 @@ export interface LintResult {
   readonly configProblems: readonly ConfigProblem[];
 }
 
+/** Options of `lintBytes`. */
+export interface LintOptions {
+  /** The rule preset when no config file chooses one (the editor's setting). */
+  readonly preset?: RulePreset;
+  /** The size limit in bytes when it is not the service's (a per-resource setting). */
+  readonly maxBytes?: number;
+}
+
 /**
  * The language service, the one front door of the adapters (ARCHITECTURE.md, entry points). Every
  * method is safe on any input: it returns, it does not throw. The editor features take
@@ -88,7 +97,7 @@ export interface LanguageService extends DocumentFeatures {
    * Decodes, parses, gathers facts and validates a file's bytes in one call. `size` is the file's
    * size when the bytes were not read because it is over the limit (docs/robustness.md).
    */
-  lintBytes(uri: string, bytes: Uint8Array, size?: number): Promise<LintResult>;
+  lintBytes(uri: string, bytes: Uint8Array, size?: number, options?: LintOptions): Promise<LintResult>;
   /** Drops the cached model of a closed document. */
   forget(uri: string): void;
 }
@@ -108,11 +117,12 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
     },
     facts: (uri, model, analyzeRegex) => workspace.facts(uri, model, analyzeRegex),
     validate: (model, facts = EMPTY_FACTS, fileFindings = []) => validateContract(model, facts, fileFindings),
-    async lintBytes(uri, bytes, size = bytes.length) {
+    async lintBytes(uri, bytes, size = bytes.length, options = {}) {
       const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
       const empty = parseContract('');
-      if (size > maxBytes) {
-        const d = validateContract(empty, EMPTY_FACTS, [{ code: 'file-too-large', range: zero, args: { size, limit: maxBytes } }]);
+      const limit = options.maxBytes ?? maxBytes;
+      if (size > limit) {
+        const d = validateContract(empty, EMPTY_FACTS, [{ code: 'file-too-large', range: zero, args: { size, limit } }]);
         return { uri, diagnostics: d, configProblems: [] };
       }
       const decoded = decodeText(bytes);
@@ -126,7 +136,9 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
         fileFindings.push({ code: 'invalid-utf8', range: { start: at, end: { line: at.line, character: at.character + 1 } } });
       }
       const model = parseContract(decoded.text);
-      const facts = await workspace.facts(uri, model);
+      const found = await workspace.facts(uri, model);
+      // A config file's `extends` wins over the caller's preset (docs/rules.md, "Presets").
+      const facts = options.preset && !found.config.preset ? { ...found, config: { ...found.config, preset: options.preset } } : found;
       return { uri, model, diagnostics: validateContract(model, facts, fileFindings), configProblems: facts.configProblems };
     },
     forget(uri) {
@@ -145,6 +157,7 @@ export { fence, ruleMarkdown, ruleSection } from './features/ruleDoc.ts';
 export { AGENT_KINDS, agentName, contractSkeleton, convertToContract, type AgentKind, type SkeletonOptions } from './features/scaffold.ts';
 export { snapshotSkeleton, type SnapshotSkeletonOptions } from './run/snapshotSkeleton.ts';
 export { nameAt } from './features/navigation.ts';
+export { crossContractPlaces, type SharedName } from './features/crossContract.ts';
 export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';
@@ -170,3 +183,4 @@ export { workspaceSymbols, type WorkspaceSymbol } from './workspace/symbols.ts';
 export { PROFILES, TARGETS, profileOf, type ProviderProfile, type Target } from './providers/profiles.ts';
 export { EXPORT_TARGETS, exportContract, exportedSystemPrompt, toolDescription, type ExportTarget } from './export/exports.ts';
 export { requestCost, type RequestCost } from './export/cost.ts';
+export { Lru } from './util/lru.ts';

@@ -5,7 +5,8 @@
  * Its help, reports and errors are in the CLI's display language (`--lang`, the locale).
  */
 import { resolve } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { formatOption, withColorOptions } from '../options.ts';
 import { contractLikeSection, diffContracts, diffMessage, format, type DiffMessageId, type Lang } from '../../service/index.ts';
 import { EXIT, exitCodesHelp } from '../exitCodes.ts';
 import { displayPath } from '../report.ts';
@@ -89,7 +90,7 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
  */
 export function registerDiffCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
   const t = (id: string) => format(id, {}, lang);
-  program
+  const diff = program
     .command('diff')
     .description(t('cli.help.diff.description'))
     .usage(t('cli.help.diff.usage'))
@@ -97,10 +98,9 @@ export function registerDiffCommand(program: Command, lang: Lang, setExitCode: (
     .argument('[after]', t('cli.help.diff.argument.after'))
     .option('--against <ref>', t('cli.help.diff.option.against'))
     .option('--index', t('cli.help.diff.option.index'))
-    .addOption(new Option('-f, --format <format>', format('cli.option.format', {}, lang)).choices(FORMATS).default('text'))
-    .option('--fail-on <kinds>', t('cli.help.diff.option.failOn'), gateParser(lang))
-    .option('--color', format('cli.option.color', {}, lang))
-    .option('--no-color', format('cli.option.noColor', {}, lang))
+    .addOption(formatOption(FORMATS, lang))
+    .option('--fail-on <kinds>', t('cli.help.diff.option.failOn'), gateParser(lang));
+  withColorOptions(diff, lang)
     .addHelpText('after', exitCodesHelp('diff', lang))
     .action(guarded(setExitCode, lang, async (file: string, other: string | undefined, options: Omit<DiffOptions, 'lang'>) => {
       setExitCode(await runDiff(file, other, { ...options, lang }));

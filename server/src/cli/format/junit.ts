@@ -25,7 +25,9 @@ export function junitXml(runId: string, reports: readonly QueryReport[], mismatc
   for (const [snapshot, rs] of suites) {
     out.push(`  <testsuite name="${xmlEscape(snapshot)}" tests="${rs.length}" failures="${rs.filter((r) => r.mismatches.length > 0).length}">`);
     for (const r of rs) {
-      out.push(`    <testcase classname="${xmlEscape(snapshot)}" name="${xmlEscape(r.query)}">`);
+      // Repeated runs of a query are told apart: `refund`, `refund #2`, `refund #3`.
+      const name = (r.attempt ?? 1) > 1 ? `${r.query} #${r.attempt}` : r.query;
+      out.push(`    <testcase classname="${xmlEscape(snapshot)}" name="${xmlEscape(name)}">`);
       if (r.mismatches.length > 0) {
         const lines = r.mismatches.map(mismatch);
         out.push(`      <failure message="${xmlEscape(lines[0]!)}" type="${xmlEscape(r.mismatches[0]!.field)}">${xmlEscape(`${r.status} ${r.code}\n${lines.join('\n')}`)}</failure>`);

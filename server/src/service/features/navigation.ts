@@ -45,7 +45,7 @@ export function references(model: ParsedContract, uri: string, p: Position, incl
 }
 
 /** The ranges of the name itself at each place that names `n`, in document order, each once. */
-function places(model: ParsedContract, n: { kind: string; name: string }, includeDeclaration: boolean): Range[] {
+export function places(model: ParsedContract, n: { kind: string; name: string }, includeDeclaration: boolean): Range[] {
   const refs = referencesOf(model);
   const same = (x: { kind: string; name: string }) => x.kind === n.kind && x.name === n.name;
   const declared = refs.declarations.filter(same).map((x) => nameRange(model, x));
@@ -62,11 +62,15 @@ function places(model: ParsedContract, n: { kind: string; name: string }, includ
   return out.sort((a, b) => a.start.line - b.start.line || a.start.character - b.start.character);
 }
 
-/** The range to rename, when the cursor is on a name declared in this contract. */
-export function prepareRename(model: ParsedContract, p: Position): { range: Range; placeholder: string } | undefined {
+/**
+ * The range to rename, when the cursor is on a name declared in this contract, or on a pool
+ * another contract declares (`facts`: a shared pool is renamed in every contract, docs/workspace.md).
+ */
+export function prepareRename(model: ParsedContract, p: Position, facts: WorkspaceFacts = EMPTY_FACTS): { range: Range; placeholder: string } | undefined {
   const n = nameAt(model, p);
   if (!n || n.kind === 'resource') return undefined;
-  if (!referencesOf(model).names.get(n.kind)?.has(n.name)) return undefined;
+  const shared = n.kind === 'pool' && facts.externalPools.get(n.name)?.some((e) => e.uri);
+  if (!referencesOf(model).names.get(n.kind)?.has(n.name) && !shared) return undefined;
   return { range: nameRange(model, n), placeholder: n.name };
 }
 
@@ -82,8 +86,8 @@ function nameRange(model: ParsedContract, x: { range: Range; name: string }): Ra
  * Rename a declared name and every reference to it in this contract. Returns no edits when the
  * cursor is not on a declared name or `newName` is empty.
  */
-export function rename(model: ParsedContract, p: Position, newName: string): TextEditResult[] {
+export function rename(model: ParsedContract, p: Position, newName: string, facts: WorkspaceFacts = EMPTY_FACTS): TextEditResult[] {
   const n = nameAt(model, p);
-  if (!n || !newName.trim() || !prepareRename(model, p)) return [];
+  if (!n || !newName.trim() || !prepareRename(model, p, facts)) return [];
   return places(model, n, true).map((range) => ({ range, newText: newName }));
 }

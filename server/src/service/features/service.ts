@@ -82,8 +82,8 @@ export const DOCUMENT_FEATURES: DocumentFeatures = {
   completion: (d, p, o, t) => (t.isCancellationRequested ? [] : completion(d.model, p, o)),
   definition: (d, p, _o, t) => (t.isCancellationRequested ? [] : definition(d.model, d.uri, p, d.facts)),
   references: (d, p, o, t) => (t.isCancellationRequested ? [] : references(d.model, d.uri, p, o.includeDeclaration ?? true)),
-  prepareRename: (d, p, _o, t) => (t.isCancellationRequested ? undefined : prepareRename(d.model, p)),
-  rename: (d, p, o, t) => (t.isCancellationRequested ? [] : rename(d.model, p, o.newName)),
+  prepareRename: (d, p, _o, t) => (t.isCancellationRequested ? undefined : prepareRename(d.model, p, d.facts)),
+  rename: (d, p, o, t) => (t.isCancellationRequested ? [] : rename(d.model, p, o.newName, d.facts)),
   documentSymbols: (d, o, t) => (t.isCancellationRequested ? [] : documentSymbols(d.model, o.lang)),
   foldingRanges: (d, _o, t) => (t.isCancellationRequested ? [] : foldingRanges(d.model)),
   // The range narrows nothing yet: the client sends the diagnostics of the range it asks about.

@@ -6,6 +6,7 @@
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { locate } from '../model/locate.ts';
+import { normaliseName } from '../model/names.ts';
 import { describeEvent, preview } from '../run/timeline.ts';
 import { outcomeText, runMessage } from '../run/runMessage.ts';
 import type { EventStatus, TraceEvent } from '../run/trace.ts';
@@ -50,6 +51,13 @@ export function traceTree(runs: readonly TraceRun[], options: TraceTreeOptions):
     const range = pointer ? locate(options.contract, pointer)?.value : undefined;
     return range ? { uri: options.contractUri, range } : undefined;
   };
+  // A tool's call and result name no clause of their own: a click shows the tool's declaration.
+  const tools = Array.isArray(options.contract.data['tools']) ? (options.contract.data['tools'] as unknown[]) : [];
+  const toolPointer = (e: TraceEvent): string | undefined => {
+    if (e.event_type !== 'tool_call' && e.event_type !== 'tool_result') return undefined;
+    const i = tools.findIndex((t) => normaliseName((t as Record<string, unknown> | null)?.['name']) === normaliseName(e.payload['tool']));
+    return i >= 0 ? `/tools/${i}` : undefined;
+  };
   return runs.map((run): ViewNode => {
     const drafts: Draft[] = [];
     // A pause once answered shows the answer (who decided what) instead of staying paused.
@@ -58,7 +66,7 @@ export function traceTree(runs: readonly TraceRun[], options: TraceTreeOptions):
       const answer = e.event_type === 'human_input' ? answers.get(e.event_id) : undefined;
       describeEvent(e, lang).forEach((line, i) => {
         const id = `${run.queryId}/${e.event_id}/${i}`;
-        const location = where(line.pointer);
+        const location = where(line.pointer ?? toolPointer(e));
         const decided = answer && i === 0 ? describeEvent(answer, lang)[0] : undefined;
         const node = {
           id,

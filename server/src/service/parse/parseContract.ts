@@ -7,6 +7,7 @@ import { shiftSection } from './shift.ts';
 import { blockPool } from './blocks.ts';
 import { sectionForTitle } from '../schema/sections.ts';
 import { recognitionOf } from '../model/recognition.ts';
+import { carryOver } from './lineage.ts';
 
 export { recognitionOf };
 
@@ -42,7 +43,9 @@ export function parseContract(text: string, previous?: ParsedContract): ParsedCo
     pool ??= previous ? blockPool(previous.sections) : undefined;
     return buildSection(slice, sliceBom, pool);
   });
-  return compose(text, sections);
+  const model = compose(text, sections);
+  if (previous) carryOver(model, previous);
+  return model;
 }
 
 function compose(text: string, sections: SectionModel[]): ParsedContract {

@@ -7,6 +7,7 @@
  */
 import { parse, parseDocument } from 'yaml';
 import type { MessageRef } from './runMessage.ts';
+import type { ContractDiagnostic } from '../types.ts';
 
 /** A `path=value` that is not a change: the message says why. */
 export class SnapshotSetError extends Error {
@@ -47,4 +48,24 @@ export function applySnapshotSets(text: string, sets: readonly string[], queryId
     }
   }
   return String(doc);
+}
+
+/**
+ * Which `path=value` made the edited snapshot wrong: applied one by one, the first change after
+ * which `check` finds new errors, with those errors. Their places are in the edited text, which
+ * the user never sees, so a host names the change instead (`--set tools.x=12: …`).
+ */
+export function blameSnapshotSets(
+  text: string, sets: readonly string[], queryId: string, check: (text: string) => readonly ContractDiagnostic[],
+): { set: string; diagnostics: ContractDiagnostic[] }[] {
+  const errors = (t: string) => check(t).filter((d) => d.severity === 'error');
+  const key = (d: ContractDiagnostic) => `${d.code}|${d.message}`;
+  let before = new Set(errors(text).map(key));
+  for (let n = 1; n <= sets.length; n++) {
+    const found = errors(applySnapshotSets(text, sets.slice(0, n), queryId));
+    const fresh = found.filter((d) => !before.has(key(d)));
+    if (fresh.length > 0) return [{ set: sets[n - 1]!, diagnostics: fresh }];
+    before = new Set(found.map(key));
+  }
+  return [];
 }

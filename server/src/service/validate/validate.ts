@@ -4,8 +4,7 @@ import type { ParsedContract } from '../parse/parseContract.ts';
 import { EMPTY_FACTS, type RulePreset, type RuleSetting, type WorkspaceFacts } from './facts.ts';
 import { readDirectives } from './directives.ts';
 import { RULES, ruleByCode } from './catalogue.ts';
-import type { RuleContext } from './rule.ts';
-import { locate } from '../model/locate.ts';
+import { RuleResults } from './ruleCache.ts';
 import { contractLikeSection } from '../model/recognition.ts';
 import { ruleMessageId } from './messages.ts';
 import { format } from '../l10n/format.ts';
@@ -62,19 +61,20 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
     findings.push({ code: 'partial-contract', range: s?.titleRange ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, args: { section: title } });
   }
 
-  const base = { model, data: model.data, facts, section: (k: string) => model.owners.get(k), locate: (p: string, exact?: boolean) => locate(model, p, exact) };
+  // Rules whose inputs did not change since the document's last validation are not run again (docs/performance.md).
+  const results = new RuleResults(model);
   for (const rule of RULES) {
     if (!rule.check || (partial && rule.scope === 'document')) continue;
     const setting = effectiveSetting(rule.code, settings, preset);
     if (setting.severity === 'off') continue;
-    const ctx: RuleContext = { ...base, options: setting.options };
     try {
-      for (const f of rule.check(ctx)) findings.push(f);
+      results.check(rule, facts, setting.options, findings);
     } catch (e) {
       findings.push({ code: 'internal-error', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, args: { rule: rule.code, detail: String((e as Error)?.message ?? e) } });
     }
   }
 
+  results.save();
   return toDiagnostics(findings, settings, directives, preset);
 }
 

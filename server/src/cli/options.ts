@@ -1,0 +1,26 @@
+/**
+ * The options several commands share, declared once with their help texts (docs/cli.md): output
+ * format, colours, the model endpoint to trust, and "run `agents-md <command> --help`" after a
+ * usage error.
+ */
+import { type Command, Option } from 'commander';
+import { format, type Lang } from '../service/index.ts';
+import { TOOL_NAME } from './meta.ts';
+import './messages.ts';
+
+/** `-f, --format <format>` with `choices`, `text` by default. */
+export function formatOption(choices: readonly string[], lang: Lang): Option {
+  return new Option('-f, --format <format>', format('cli.option.format', {}, lang)).choices(choices).default('text');
+}
+
+/** The `--color` / `--no-color` options, worded as `lint`'s. */
+export function withColorOptions(command: Command, lang: Lang): Command {
+  return command.option('--color', format('cli.option.color', {}, lang)).option('--no-color', format('cli.option.noColor', {}, lang));
+}
+
+/** The model options of `run` and `eval`: `--trust-endpoint <url>` (repeatable) and `--scripted`. */
+export function withTrustOption(command: Command, lang: Lang): Command {
+  return command
+    .option('--trust-endpoint <url>', format('cli.help.run.trust-endpoint', {}, lang), (v: string, all: string[] = []) => [...all, v])
+    .option('--scripted', format('cli.help.run.scripted', {}, lang));
+}

@@ -1,0 +1,91 @@
+/**
+ * `workspace/diagnostic` (docs/workspace.md, "In the editor"): the problems of every contract of
+ * the workspace that is not open, so that the Problems view lists them too. Computed only when the
+ * client pulls, one contract at a time, yielding to the event loop between contracts; an edit (the
+ * user typing, a file event) ends the pass early with what it has, and the client pulls again.
+ * Results are kept per contract in a bounded cache with a result id derived from the items, so an
+ * unchanged contract is answered `unchanged`. When nothing changed since the last complete pass,
+ * the request is held (a long poll) until something does.
+ */
+import { createHash } from 'node:crypto';
+import type { CancellationToken, Connection, Diagnostic, WorkspaceDocumentDiagnosticReport } from 'vscode-languageserver';
+import { Lru } from '../service/index.ts';
+
+export interface WorkspaceDiagnosticsHost {
+  /** Every contract of the workspace (the configuration's globs). */
+  contractUris(): Promise<readonly string[]>;
+  /** Open documents are diagnosed by the document pull, never here. */
+  isOpen(uri: string): boolean;
+  /** The diagnostics of a contract read from disk. */
+  diagnose(uri: string): Promise<Diagnostic[]>;
+}
+
+/** Contracts whose last result is kept (each a small list of diagnostics). */
+const CACHE_SIZE = 4096;
+/** Quiet time after an edit before a held pull starts a new pass (ms). */
+const QUIET_MS = 300;
+
+export interface WorkspaceDiagnostics {
+  /** Something that diagnostics depend on changed (an edit, a file event, settings). */
+  edited(): void;
+}
+
+export function registerWorkspaceDiagnostics(connection: Connection, host: WorkspaceDiagnosticsHost): WorkspaceDiagnostics {
+  const cache = new Lru<string, { generation: number; resultId: string; items: Diagnostic[] }>(CACHE_SIZE);
+  let generation = 0;
+  let completedAt = -1;
+  let lastEdit = 0;
+  const wakers = new Set<() => void>();
+
+  /** Resolves once an edit came and then `QUIET_MS` passed without another, or the request is cancelled. */
+  const nextChange = (token: CancellationToken) =>
+    new Promise<void>((resolve) => {
+      const since = generation;
+      const settle = () => {
+        if (token.isCancellationRequested) return done();
+        if (generation === since) return;
+        const wait = lastEdit + QUIET_MS - Date.now();
+        if (wait <= 0) return done();
+        setTimeout(settle, wait);
+      };
+      const done = () => (wakers.delete(settle), sub.dispose(), resolve());
+      const sub = token.onCancellationRequested(settle);
+      wakers.add(settle);
+    });
+
+  connection.languages.diagnostics.onWorkspace(async (params, token) => {
+    const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
+    if (completedAt === generation && previous.size > 0) await nextChange(token);
+    const start = generation;
+    const reports: WorkspaceDocumentDiagnosticReport[] = [];
+    for (const uri of await host.contractUris()) {
+      // Typing wins: the pass stops at the first edit and returns what it has.
+      if (token.isCancellationRequested || generation !== start) return { items: reports };
+      if (host.isOpen(uri)) continue;
+      let entry = cache.get(uri);
+      if (!entry || entry.generation !== start) {
+        await new Promise((r) => setImmediate(r));
+        if (token.isCancellationRequested || generation !== start) return { items: reports };
+        const items = await host.diagnose(uri).catch((): Diagnostic[] => []);
+        const resultId = createHash('sha256').update(JSON.stringify(items)).digest('hex').slice(0, 16);
+        entry = { generation: start, resultId, items };
+        cache.set(uri, entry);
+      }
+      reports.push(
+        previous.get(uri) === entry.resultId
+          ? { kind: 'unchanged', uri, version: null, resultId: entry.resultId }
+          : { kind: 'full', uri, version: null, resultId: entry.resultId, items: entry.items },
+      );
+    }
+    if (generation === start) completedAt = start;
+    return { items: reports };
+  });
+
+  return {
+    edited() {
+      generation++;
+      lastEdit = Date.now();
+      for (const w of [...wakers]) w();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// The run as a picture in a real VS Code (docs/dry-run.md, "A run as a picture"):
+// samples/procurement-analyzer opened in code-server; ▶ Run agent runs "large-purchase-rejected",
+// the HITL question is answered (Reject) in its dialog, and the run view opens beside the contract
+// as a webview: the timeline with the decision and who made it. A click on an event's clause
+// moves the contract editor to that clause; "Fork: approve" at the decision forks the run and
+// shows the fork beside the original with the differences marked. Screenshots at full width and
+// at side-bar width: test-results/e2e/runview-*.png.
+//
+//   bash test/e2e/setup.sh                                   # once
+//   node --import tsx --test test/e2e/runView.e2e.ts        # from the repo root
+//
+// Skips with the reason printed when the tools are not installed (E2E_REQUIRE=1 makes that a failure).
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import {
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, until,
+  waitForSelector,
+} from './codeServer.ts';
+
+const SAMPLE_DIR = join(REPO_DIR, 'samples', 'procurement-analyzer');
+const QUERY = 'large-purchase-rejected';
+
+const skip = e2eSkipReason();
+
+test('e2e run view: a run as a picture, its HITL decision, a click to the clause, a fork beside it', { skip, timeout: 480_000 }, async (t: TestContext) => {
+  const { vsix, ms: packageMs } = await packageRepoExtension();
+  t.diagnostic(`npm run package: ${packageMs} ms -> ${vsix}`);
+  const workspace = await mkdtemp(join(tmpdir(), 'e2e-runview-ws-'));
+  await cp(SAMPLE_DIR, workspace, { recursive: true });
+  t.after(() => rm(workspace, { recursive: true, force: true }));
+  const { page, passed } = await startWorkbench(t, 'runview', {
+    workspaceDir: workspace, extensions: [vsix],
+    settings: { 'editor.minimap.enabled': false, 'agentsMd.versionAdvice': false },
+  });
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await openFileFromExplorer(page, 'AGENTS.md');
+
+  // ▶ Run agent, the query, and the HITL question answered in its dialog.
+  const lens = page.locator('.editor-instance .codelens-decoration a').filter({ hasText: 'Run agent' }).first();
+  await lens.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await lens.click();
+  const input = '.quick-input-widget .quick-input-box input';
+  await waitForSelector(page, input, { what: 'the snapshot query pick' });
+  await page.locator(input).fill(QUERY);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: QUERY }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await press(page, 'Enter');
+  const dialog = page.locator('.monaco-dialog-box').filter({ has: page.locator('.monaco-button', { hasText: /^Reject$/ }) }).first();
+  await dialog.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await dialog.locator('.monaco-button', { hasText: /^Reject$/ }).click();
+
+  // The run view: a webview (two nested frames in code-server) with the run's timeline.
+  const view = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  const runs = view.locator('div.run');
+  await runs.first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  const outcome = (await view.locator('p.outcome').first().innerText()).trim();
+  t.diagnostic(`run view outcome: ${JSON.stringify(outcome)}`);
+  assert.match(outcome, /HUMAN_REJECTED/);
+  const decision = view.locator('li[data-event]').filter({ hasText: /rejected by / }).first();
+  t.diagnostic(`decision row: ${JSON.stringify((await decision.innerText()).replace(/\s+/g, ' ').trim())}`);
+  assert.ok((await view.locator('li[data-event]').count()) >= 15, 'every event is on the page');
+  t.diagnostic(`screenshot: ${await screenshot(page, 'runview-run')}`);
+
+  // A click on an event's clause shows that clause in the contract: the cursor, put on line 1 first, moves there.
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await press(page, 'Control+Home');
+  const line = async () => Number(/Ln (\d+)/.exec(await page.locator('[id="status.editor.selection"]').first().innerText().catch(() => ''))?.[1] ?? 0);
+  await until('the cursor on line 1', async () => ((await line()) === 1 ? true : undefined));
+  const clause = view.locator('li[data-event][data-pointer^="/human_in_the_loop/"] button.where').first();
+  const where = (await clause.innerText()).trim();
+  t.diagnostic(`clause button: ${where}`);
+  await clause.click();
+  const expected = Number(/:(\d+):\d+$/.exec(where)?.[1]);
+  await until(`the contract at line ${expected}`, async () => ((await line()) === expected ? true : undefined));
+
+  // Fork at the decision with the other answer: the fork stands beside the run, differences marked.
+  const ask = view.locator('li[data-event]').filter({ has: view.locator('button', { hasText: 'Fork: approve' }) }).first();
+  await ask.locator('button', { hasText: 'Fork: approve' }).click();
+  await until('the fork beside the run', async () => ((await runs.count()) === 2 ? true : undefined), 2 * DEFAULT_TIMEOUT_MS);
+  const labels = (await view.locator('div.run > h2').allInnerTexts()).map((s: string) => s.trim());
+  t.diagnostic(`columns: ${JSON.stringify(labels)}`);
+  assert.match(labels[1]!, /fork at evt_\d+/);
+  const outcomes = (await view.locator('p.outcome').allInnerTexts()).map((s: string) => s.trim());
+  t.diagnostic(`outcomes: ${JSON.stringify(outcomes)}`);
+  assert.match(outcomes[0]!, /HUMAN_REJECTED/);
+  assert.doesNotMatch(outcomes[1]!, /HUMAN_REJECTED/);
+  const differs = await view.locator('li.differs').count();
+  t.diagnostic(`events marked as different: ${differs}; ${(await view.locator('header .diff-note').innerText()).trim()}`);
+  assert.ok(differs > 0);
+  // Keyboard: the events are reachable with the arrow keys.
+  await view.locator('li[data-event]').first().focus();
+  await press(page, 'ArrowDown');
+  assert.equal(await view.locator('li[data-event]').nth(1).evaluate((el: any) => el === el.ownerDocument.activeElement), true);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'runview-fork')}`);
+
+  // Side-bar width: the page stacks its columns and stays readable.
+  await page.setViewportSize({ width: 900, height: 1000 });
+  await page.waitForTimeout(500);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'runview-narrow')}`);
+
+  // Full width: the view's group maximised, the side bars hidden; the two runs stand side by side.
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.locator('.tabs-container .tab').filter({ hasText: 'large-purchase-rejected' }).first().click();
+  await press(page, 'F1');
+  const palette = '.quick-input-widget .quick-input-box input';
+  await waitForSelector(page, palette, { what: 'command palette' });
+  await page.locator(palette).fill('>View: Maximize Editor Group and Hide Side Bars');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Maximize Editor Group and Hide Side Bars' }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await press(page, 'Enter');
+  await until('the two runs side by side', async () => {
+    const [a, b] = [await runs.nth(0).boundingBox(), await runs.nth(1).boundingBox()];
+    return a && b && Math.abs(a.y - b.y) < 2 && b.x > a.x ? true : undefined;
+  });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'runview-wide')}`);
+
+  const folders = await readdir(join(workspace, '.agents-md', 'runs'));
+  assert.ok(folders.some((f) => f.endsWith('-fork')), `a fork folder: ${folders.join(', ')}`);
+  passed();
+});

@@ -1,0 +1,79 @@
+// Validation reuses each rule's findings while the model keys it read are unchanged
+// (validate/ruleCache.ts, docs/performance.md): after any sequence of edits, with any settings,
+// the diagnostics of the incrementally parsed and validated model equal a fresh validation.
+// Run: node --import tsx --test test/validateCache.test.ts
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
+import { EMPTY_FACTS, type WorkspaceFacts } from '../server/src/service/validate/facts.ts';
+import { carriedOf } from '../server/src/service/parse/lineage.ts';
+import { generateContract } from '../bench/generate.ts';
+
+const RUNS = (n: number): number => Math.max(1, Math.round(n * Number(process.env['FC_RUNS_SCALE'] ?? 1)));
+
+/** Settings that change what rules find: defaults, the strict preset, a rule's option, a rule turned off. */
+const FACTS: readonly WorkspaceFacts[] = [
+  EMPTY_FACTS,
+  { ...EMPTY_FACTS, config: { ...EMPTY_FACTS.config, preset: 'strict' } },
+  { ...EMPTY_FACTS, config: { ...EMPTY_FACTS.config, rules: { 'freshness-margin': { severity: 'error', options: { minutes: 600 } } } } },
+  { ...EMPTY_FACTS, config: { ...EMPTY_FACTS.config, rules: { 'tool-missing-schema': 'off' } } },
+];
+
+/** Lines that change what a section holds when typed, inserted or deleted. */
+const LINES = ['', '## TOOLS', '## BUDGETS', '### new_tool', '- **Description**: reads', '- **Max Steps**: 5', '- **Max Steps**: lots', '| a | b |', '|---|---|', '```yaml', '```', 'max_steps: 3', '---', '- **Side Effects**: none', '<!-- agents-md-disable -->', 'z'];
+
+const editArb = fc.record({
+  kind: fc.constantFrom('insert' as const, 'delete' as const, 'replace' as const, 'type' as const),
+  at: fc.nat(),
+  content: fc.constantFrom(...LINES),
+  facts: fc.nat({ max: FACTS.length - 1 }),
+});
+
+function applyEdit(text: string, e: { kind: 'insert' | 'delete' | 'replace' | 'type'; at: number; content: string }): string {
+  const lines = text.split('\n');
+  const i = e.at % (lines.length + 1);
+  if (e.kind === 'insert') lines.splice(i, 0, e.content);
+  else if (i < lines.length && e.kind === 'delete') lines.splice(i, 1);
+  else if (i < lines.length && e.kind === 'replace') lines[i] = e.content;
+  else if (i < lines.length) lines[i] = `${lines[i]}${e.content.slice(0, 1) || 'x'}`;
+  return lines.join('\n');
+}
+
+const view = (m: ParsedContract, facts: WorkspaceFacts) => validateContract(m, facts);
+
+test('after random edits with changing settings, the reused rule results equal a fresh validation', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 20, max: 400 }), fc.array(editArb, { minLength: 1, maxLength: 6 }), (seed, size, edits) => {
+      let text = generateContract(size, seed);
+      let previous = parseContract(text);
+      validateContract(previous);
+      for (const e of edits) {
+        text = applyEdit(text, e);
+        const facts = FACTS[e.facts]!;
+        const incremental = parseContract(text, previous);
+        assert.deepStrictEqual(view(incremental, facts), view(parseContract(text), facts));
+        previous = incremental;
+      }
+    }),
+    { numRuns: RUNS(60) },
+  );
+});
+
+test('an edit in TOOLS reuses the findings of the rules that read only other sections', () => {
+  const text = generateContract(800, 3);
+  const before = parseContract(text);
+  validateContract(before);
+  const lines = text.split('\n');
+  const at = lines.findIndex((l, i) => i > lines.findIndex((x) => /^## TOOLS/i.test(x)) && l.startsWith('- **Description**'));
+  assert.ok(at > 0);
+  lines[at] = `${lines[at]} more`;
+  const after = parseContract(lines.join('\n'), before);
+  validateContract(after);
+  const was = carriedOf(before) as Map<string, unknown>;
+  const now = carriedOf(after) as Map<string, unknown>;
+  // freshness-margin reads MEMORY_FRESHNESS only: reused as is; a TOOLS rule ran again.
+  assert.ok(was.has('freshness-margin') && now.get('freshness-margin') === was.get('freshness-margin'), 'a rule of another section is not run again');
+  const toolsRules = [...now.keys()].filter((code) => now.get(code) !== was.get(code));
+  assert.ok(toolsRules.length > 0 && toolsRules.length < now.size / 2, `rules run again: ${toolsRules.join(', ')}`);
+});
