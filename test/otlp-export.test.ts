@@ -164,10 +164,10 @@ describe('agents-md trace export --otlp FILE', () => {
     writeFileSync(join(dir, 'empty.jsonl'), '');
     const empty = await tool.run(dir, 'trace', 'export', 'empty.jsonl', '--otlp', 'out.json');
     assert.equal(empty.code, 2);
-    assert.match(empty.stderr, /empty\.jsonl: not the trace of a dry run \(no events\)/);
+    assert.match(empty.stderr, /empty\.jsonl is empty: a trace has at least its task_start event/);
     const missing = await tool.run(dir, 'trace', 'export', 'missing.jsonl', '--otlp', 'out.json');
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /missing\.jsonl: cannot be read \(ENOENT\)/);
+    assert.match(missing.stderr, /missing\.jsonl: cannot be read \(no such file or directory\)/);
     const text = readFileSync(join(dir, trace), 'utf8');
     writeFileSync(join(dir, 'edited.jsonl'), text.replace('"ORD-123"', '"ORD-999"'));
     const edited = await tool.run(dir, 'trace', 'export', 'edited.jsonl', '--otlp', 'out.json', '--lang', 'zh-cn');
