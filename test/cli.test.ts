@@ -467,7 +467,7 @@ describe('agents-md CLI', { concurrency: true }, () => {
       const dir = workspace({});
       const unknown = await cli(dir, 'lint', '--lang', 'zh-cn', '--formt', 'json');
       assert.equal(unknown.code, 2);
-      assert.match(unknown.stderr, /^错误：未知选项 '--formt'\n（是否想用 --format？）\n（运行 "agents-md --help" 查看用法）\n$/);
+      assert.match(unknown.stderr, /^错误：未知选项 '--formt'\n（是否想用 --format？）\n（运行 "agents-md lint --help" 查看用法）\n$/);
       const choice = await cli(dir, 'lint', '--lang', 'zh-cn', '-f', 'xml');
       assert.match(choice.stderr, /^错误：选项 '-f, --format <format>' 的参数 'xml' 无效。可选值为 text, json, sarif, codequality, github。\n/);
       const count = await cli(dir, 'lint', '--lang', 'zh-cn', '--max-warnings', 'many');

@@ -214,7 +214,7 @@ describe('agents-md diff', { concurrency: true }, () => {
       [['diff', 'a.md'], /give a second file, or --against <ref> or --index/],
       [['diff', 'a.md', 'a.md', '--index'], /give either two files, or one file with --against or --index/],
       [['diff', 'a.md', '--against', 'HEAD', '--index'], /--against and --index cannot be used together/],
-      [['diff', 'a.md', 'missing.md'], /^agents-md: missing\.md: cannot be read \(ENOENT\)\.$/m],
+      [['diff', 'a.md', 'missing.md'], /^agents-md: missing\.md: cannot be read \(no such file or directory\)\.$/m],
       [['diff', 'a.md', 'bin.md'], /bin\.md: is not a text file/],
       [['diff', 'a.md', 'a.md', '--fail-on', 'everything'], /unknown value "everything"/],
       [['diff', 'a.md', 'a.md', '--format', 'sarif'], /argument 'sarif' is invalid/],

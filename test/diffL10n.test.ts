@@ -184,7 +184,7 @@ describe('agents-md diff in Chinese', { concurrency: true }, () => {
     const cases: [string, string[], number, string | RegExp][] = [
       [outside, ['AGENTS.md'], 2, 'agents-md: 请给出第二个文件，或用 --against <ref> 或 --index 与 git 中的版本比较。\n'],
       [outside, ['AGENTS.md', '--against', 'HEAD', '--index'], 2, 'agents-md: --against 和 --index 不能同时使用。\n'],
-      [outside, ['AGENTS.md', 'missing.md'], 2, 'agents-md: missing.md：无法读取（ENOENT）。\n'],
+      [outside, ['AGENTS.md', 'missing.md'], 2, 'agents-md: missing.md：无法读取（文件或目录不存在）。\n'],
       [outside, ['AGENTS.md', 'AGENTS.md', '--fail-on', 'everything'], 2, /^错误：选项 '--fail-on <kinds>' 的参数 'everything' 无效。未知的取值 "everything"（应为 breaking、risk 或 bump，以逗号分隔）。\n/],
       [outside, ['AGENTS.md', '--against', 'HEAD'], 2, 'agents-md: AGENTS.md 不在 git 仓库中。\n'],
       [join(CORPUS, 'bump-insufficient'), ['before.md', 'after.md', '--fail-on', 'breaking,bump'], 1, 'agents-md: 1 处破坏性变更：按 --fail-on breaking 的要求判为失败。\nagents-md: 声明的版本升级小于这些变更的要求：按 --fail-on bump 的要求判为失败。\n'],

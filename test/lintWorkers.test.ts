@@ -38,7 +38,7 @@ test('in process: the workers lint every file, in order, as the main thread does
   const root = scratch.workspace(files);
   const paths = Object.keys(files).filter((f) => f.endsWith('AGENTS.md')).sort().map((f) => join(root, f));
   assert.ok(workerCount(paths.length, 3) >= 2);
-  const options = { root, cwd: root, lang: 'en', boundToRoot: true };
+  const options = { root, cwd: root, lang: 'en', boundToRoot: true, withModel: false };
   const threaded = await lintInWorkers(paths, 3, options);
   assert.ok(threaded, 'the workers ran');
   const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });

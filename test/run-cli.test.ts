@@ -122,7 +122,7 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
     assert.match(unknown.stderr, /no query "nope"/);
     const missing = await cli(repo, 'run', 'samples/procurement-analyzer/AGENTS.md', '--snapshot', 'nowhere.snapshot.yaml');
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /nowhere\.snapshot\.yaml: the snapshot cannot be read \(ENOENT\)/);
+    assert.match(missing.stderr, /nowhere\.snapshot\.yaml: the snapshot cannot be read \(no such file or directory\)/);
   });
 
   test('a malformed snapshot is refused with file:line:col and exit 2', async () => {

@@ -21,10 +21,10 @@ test('a contract or diff input that is not a regular file is refused at once (no
   const d = sample();
   const run = await bundle.run(d, 'run', '/dev/zero', '--snapshot', SNAPSHOT);
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /the contract cannot be read \(ENOTREG\)/);
+  assert.match(run.stderr, /the contract cannot be read \(not a regular file\)/);
   const diff = await bundle.run(d, 'diff', '/dev/zero', 'AGENTS.md');
   assert.equal(diff.code, 2);
-  assert.match(diff.stderr, /ENOTREG/);
+  assert.match(diff.stderr, /not a regular file/);
 });
 
 test('--root must be an existing directory; a .agents-md linked outside the workspace gets nothing', async () => {

@@ -156,7 +156,7 @@ describe('hostile traces through trace verify and trace show', () => {
     writeFileSync(join(ws, 'bom.jsonl'), `\uFEFF${text}`);
     const v = await cli.run(ws, 'trace', 'verify', 'deep.jsonl');
     assert.equal(v.code, 1, v.stderr);
-    assert.match(v.stdout, /deep\.jsonl:1: line 1: nested more than 256 levels deep/);
+    assert.match(v.stdout, /deep\.jsonl:1: nested more than 256 levels deep/);
     // The refused first line leaves no task_start to show: said plainly, exit 2.
     const s = await cli.run(ws, 'trace', 'show', 'deep.jsonl');
     assert.equal(s.code, 2, s.stderr);

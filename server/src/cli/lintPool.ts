@@ -23,6 +23,8 @@ export interface LintWorkerData {
   readonly cwd: string;
   readonly lang: string;
   readonly boundToRoot: boolean;
+  /** Send each contract's model back too (`report` builds on it; `lint` prints text and diagnostics only). */
+  readonly withModel: boolean;
 }
 
 /** Starts a worker on the script beside this module: the bundle's lintWorker.cjs, or the source through tsx (tests). */

@@ -73,7 +73,7 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang: options.lang });
   // Many files: worker threads, unless the models are needed here (--fix, --stats) (docs/cli.md).
   const workers = options.fix || options.stats ? 0 : workerCount(collected.files.length, options.jobs);
-  const linted = (await lintInWorkers(collected.files, workers, { root, cwd, lang: options.lang, boundToRoot: true })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root));
+  const linted = (await lintInWorkers(collected.files, workers, { root, cwd, lang: options.lang, boundToRoot: true, withModel: false })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root));
   const fixedRun = options.fix ? await fixFiles(service, linted.reports) : undefined;
   const run = fixedRun ? { ...linted, reports: fixedRun.reports } : linted;
   for (const s of fixedRun?.summaries ?? []) {

@@ -58,7 +58,7 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang });
   const workers = workerCount(collected.files.length, options.jobs);
-  const run = (await lintInWorkers(collected.files, workers, { root, cwd, lang, boundToRoot: false })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), lang));
+  const run = (await lintInWorkers(collected.files, workers, { root, cwd, lang, boundToRoot: false, withModel: true })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), lang));
   for (const note of collected.notes) errorLine(note);
   const problems = [...collected.problems, ...run.readErrors];
   for (const p of problems) errorLine(p);
