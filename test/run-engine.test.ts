@@ -12,7 +12,8 @@ import { resolveTemplate, retrieve } from '../server/src/service/run/retrieval.t
 import { parseCsv, resourceValues } from '../server/src/service/run/resourceValues.ts';
 import { ModelError, type ModelProvider } from '../server/src/service/run/llmProvider.ts';
 import { OUTCOME_CODES, MESSAGES } from '../server/src/service/run/messages.ts';
-import { runMessage } from '../server/src/service/run/runMessage.ts';
+import { template } from '../server/src/service/l10n/format.ts';
+import { RUN_PREFIX, runMessage } from '../server/src/service/run/runMessage.ts';
 import { EVENT_TYPES } from '../server/src/service/run/trace.ts';
 import { describeEvent } from '../server/src/service/run/timeline.ts';
 import { parseContract } from '../server/src/service/index.ts';
@@ -341,7 +342,7 @@ describe('trace content', () => {
     assert.deepEqual(documented, Object.entries(OUTCOME_CODES).map(([code, spec]) => [code, spec.status, spec.stage, spec.summary]));
     for (const [code, spec] of Object.entries(OUTCOME_CODES)) {
       assert.ok(spec.summary.length > 10, code);
-      assert.equal(MESSAGES[`outcome.${code}`], spec.message);
+      assert.equal(template(`${RUN_PREFIX}outcome.${code}`), spec.message);
     }
     assert.equal(contract.kind, 'contract');
   });

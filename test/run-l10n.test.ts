@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { displayWidth, parseContract } from '../server/src/service/index.ts';
 import { englishTemplate } from '../server/src/service/index.ts';
 import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
@@ -78,7 +78,8 @@ describe('agents-md run --lang zh-cn', { concurrency: true }, () => {
         else assert.equal(displayWidth(line.slice(0, mark)), line.startsWith(' ') ? 12 : 10, line);
       }
       // The traces are language-neutral: the same events step by step.
-      const trace = (out: string) => readTrace(join(repo, /(?:trace|轨迹)[:：] ?(.+)$/m.exec(out)![1]!.trim()));
+      // A trace outside the working folder is printed with its absolute path.
+      const trace = (out: string) => readTrace(resolve(repo, /(?:trace|轨迹)[:：] ?(.+)$/m.exec(out)![1]!.trim()));
       assert.equal(firstDifference(trace(en.stdout), trace(zh.stdout)), undefined);
       // The JSON output too (ids, arguments and the English message), apart from the run's own id and paths.
       const json = async (...lang: string[]) => {
