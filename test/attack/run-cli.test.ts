@@ -164,7 +164,7 @@ describe('hostile traces through trace verify and trace show', () => {
     assert.doesNotMatch(s.stderr, /RangeError|at \w+ \(/);
     const d = await cli.run(ws, 'trace', 'verify', 'dup.jsonl');
     assert.equal(d.code, 1, d.stdout);
-    assert.match(d.stdout, /line 1: the key "query" appears twice/);
+    assert.match(d.stdout, /dup\.jsonl:1: the key "query" appears twice/);
     const b = await cli.run(ws, 'trace', 'verify', 'bom.jsonl');
     assert.equal(b.code, 0, b.stdout);
   });
