@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
 import { RunFolder } from '../server/src/node/runFolder.ts';
 import { CONTRACT } from './helpers/dryRun.ts';
@@ -69,7 +69,7 @@ describe('agents-md run on the sample snapshots', { concurrency: true }, () => {
         if (q.expect?.errorCode) assert.equal(out.outcome.protocol?.error_code, q.expect.errorCode);
         if (q.expect?.tools) assert.deepEqual(out.stats.tools, q.expect.tools);
         assert.equal(r.code, EXIT[out.outcome.status], r.stderr);
-        assert.ok(existsSync(join(repo, out.trace)), `trace written: ${out.trace}`);
+        assert.ok(existsSync(resolve(repo, out.trace)), `trace written: ${out.trace}`);
       });
     }
   }
