@@ -3,32 +3,18 @@
 // Run agent as OpenTelemetry spans to an OTLP/HTTP receiver on 127.0.0.1; never from an untrusted
 // workspace.
 // Run: node --import tsx --test test/lspOtlp.test.ts
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LspClient } from './helpers/lspClient.ts';
-import { REPO } from './helpers/cli.ts';
+import { useSampleServer } from './helpers/sampleServer.ts';
 import { decodeRequest, receiver, spansOf } from './helpers/otlp.ts';
 import type { RunAgentResult } from '../server/src/lsp/customRequests.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-otlp-'));
-const serverPath = join(outdir, 'server.cjs');
-const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-otlp-'));
-const contractUri = pathToFileURL(join(ws, 'AGENTS.md')).href;
-const snapshotUri = pathToFileURL(join(ws, 'snapshots', 'procurement.snapshot.yaml')).href;
+const { serverPath, ws, contractUri, snapshotUri } = useSampleServer('otlp');
 
-before(() => {
-  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: REPO });
-  cpSync(join(REPO, 'samples', 'procurement-analyzer'), ws, { recursive: true });
-});
-after(() => {
-  rmSync(outdir, { recursive: true, force: true });
-  rmSync(ws, { recursive: true, force: true });
-});
 
 /** A server whose client settings name `endpoint` as agentsMd.otlpEndpoint; its warnings collected. */
 async function started(endpoint: string) {

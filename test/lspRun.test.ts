@@ -4,34 +4,20 @@
 // streamed while it runs, the trace file written under .agents-md/runs/, a cancelled run, the
 // clause lenses after a run, and a snapshot's diagnostics.
 // Run: node --import tsx --test test/lspRun.test.ts
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LspClient } from './helpers/lspClient.ts';
-import { REPO } from './helpers/cli.ts';
+import { useSampleServer } from './helpers/sampleServer.ts';
 import type { HumanDecisionParams, ListSnapshotsResult, RunAgentResult, RunProgressParams } from '../server/src/lsp/customRequests.ts';
 import type { ViewNode } from '../server/src/service/index.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-run-'));
-const serverPath = join(outdir, 'server.cjs');
-const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-run-'));
-const contractUri = pathToFileURL(join(ws, 'AGENTS.md')).href;
-const snapshotUri = pathToFileURL(join(ws, 'snapshots', 'procurement.snapshot.yaml')).href;
+const { serverPath, ws, contractUri, snapshotUri } = useSampleServer('run');
 const flat = (nodes: readonly ViewNode[]): ViewNode[] => nodes.flatMap((n) => [n, ...flat(n.children ?? [])]);
 
-before(() => {
-  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: REPO });
-  cpSync(join(REPO, 'samples', 'procurement-analyzer'), ws, { recursive: true });
-});
-after(() => {
-  rmSync(outdir, { recursive: true, force: true });
-  rmSync(ws, { recursive: true, force: true });
-});
 
 async function started(locale = 'en'): Promise<{ client: LspClient; decisions: HumanDecisionParams[]; progress: RunProgressParams[] }> {
   const client = new LspClient(serverPath);

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 // Types only (erased at run time). @ts-ignore: when test/e2e/node_modules is not installed the
 // module is missing and these types fall back to `any`, so `tsc` at the root still passes.
 // @ts-ignore
-import type { BrowserContext, ElementHandle, Page } from 'playwright-core';
+import type { BrowserContext, ElementHandle, Locator, Page } from 'playwright-core';
 import type { TestContext } from 'node:test';
 
 export type { BrowserContext, ElementHandle, Page };
@@ -661,6 +661,24 @@ export function lineOf(text: string, needle: string | RegExp): { line: number; c
     if (m >= 0) return { line: i + 1, column: m + 1 };
   }
   throw new Error(`no line of the sample contains ${String(needle)}`);
+}
+
+/**
+ * Clicks ▶ Run agent on the open contract, takes `query` from the quick pick of the snapshots'
+ * queries and waits for the modal human-in-the-loop question; returns the dialog.
+ */
+export async function runQueryToQuestion(page: Page, query: string): Promise<Locator> {
+  const lens = page.locator('.editor-instance .codelens-decoration a').filter({ hasText: 'Run agent' }).first();
+  await lens.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await lens.click();
+  const input = '.quick-input-widget .quick-input-box input';
+  await waitForSelector(page, input, { what: 'the snapshot query pick' });
+  await page.locator(input).fill(query);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: query }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await press(page, 'Enter');
+  const dialog = page.locator('.monaco-dialog-box').filter({ has: page.locator('.monaco-button', { hasText: /^Reject$/ }) }).first();
+  await dialog.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  return dialog;
 }
 
 /** Polls `check` until it returns a value or the time is up (then throws `what`). */

@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, until,
-  waitForSelector, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, runQueryToQuestion, screenshot, startWorkbench, until,
+  type Page,
 } from './codeServer.ts';
 
 const SAMPLE_DIR = join(REPO_DIR, 'samples', 'procurement-analyzer');
@@ -53,18 +53,8 @@ async function errorToasts(page: Page): Promise<string[]> {
 
 /** Runs the agent on the query from the code lens and waits for the modal HITL question. */
 async function runUntilQuestion(t: TestContext, page: Page) {
-  const lens = page.locator('.editor-instance .codelens-decoration a').filter({ hasText: 'Run agent' }).first();
-  await lens.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
   const t0 = Date.now();
-  await lens.click();
-  // The snapshots' queries in a quick pick: filter to the query and take it.
-  const input = '.quick-input-widget .quick-input-box input';
-  await waitForSelector(page, input, { what: 'the snapshot query pick' });
-  await page.locator(input).fill(QUERY);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: QUERY }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  await press(page, 'Enter');
-  const dialog = page.locator('.monaco-dialog-box').filter({ has: page.locator('.monaco-button', { hasText: /^Reject$/ }) }).first();
-  await dialog.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  const dialog = await runQueryToQuestion(page, QUERY);
   t.diagnostic(`HITL question after ${Date.now() - t0} ms: ${JSON.stringify(flat(await dialog.innerText()))}`);
   return dialog;
 }

@@ -16,8 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, until,
-  waitForSelector,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, runQueryToQuestion, screenshot, startWorkbench, until,
 } from './codeServer.ts';
 
 const SAMPLE_DIR = join(REPO_DIR, 'samples', 'procurement-analyzer');
@@ -39,16 +38,7 @@ test('e2e run view: a run as a picture, its HITL decision, a click to the clause
   await openFileFromExplorer(page, 'AGENTS.md');
 
   // ▶ Run agent, the query, and the HITL question answered in its dialog.
-  const lens = page.locator('.editor-instance .codelens-decoration a').filter({ hasText: 'Run agent' }).first();
-  await lens.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
-  await lens.click();
-  const input = '.quick-input-widget .quick-input-box input';
-  await waitForSelector(page, input, { what: 'the snapshot query pick' });
-  await page.locator(input).fill(QUERY);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: QUERY }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  await press(page, 'Enter');
-  const dialog = page.locator('.monaco-dialog-box').filter({ has: page.locator('.monaco-button', { hasText: /^Reject$/ }) }).first();
-  await dialog.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  const dialog = await runQueryToQuestion(page, QUERY);
   await dialog.locator('.monaco-button', { hasText: /^Reject$/ }).click();
 
   // The run view: a webview (two nested frames in code-server) with the run's timeline.

@@ -3,13 +3,13 @@
  * the service's `runPageHtml` as `agents-md trace show --html` makes it, beside its fork or the
  * previous run of the same query; and forking a run at an event, as `agents-md trace fork` does.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver';
 import { forkOf, locate, runMessage, runPageHtml, verifyTrace, type ParsedContract, type TraceEvent, type ViewLocation } from '../service/index.ts';
 import { InputError, loadContract } from '../node/dryRunHost.ts';
 import { forkTrace, previousTrace, runInfo } from '../node/traceRun.ts';
 import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { readRegularFile } from '../node/paths.ts';
 import { FORK_RUN, RUN_PAGE, type ForkRunParams, type ForkRunResult, type RunPageParams, type RunPageResult } from './customRequests.ts';
 
 /** Largest trace the view reads (bytes). */
@@ -28,9 +28,8 @@ async function readTrace(uri: string, lang: string): Promise<{ path: string; roo
   if (!path) throw new ResponseError(ErrorCodes.InvalidParams, uri);
   let text: string;
   try {
-    const bytes = readFileSync(path);
-    if (bytes.length > MAX_TRACE_BYTES) throw new Error('EFBIG');
-    text = bytes.toString('utf8');
+    // Bounded and regular files only: a FIFO or /dev/zero named as a trace is refused unread.
+    text = readRegularFile(path, MAX_TRACE_BYTES).toString('utf8');
   } catch (e) {
     throw new ResponseError(ErrorCodes.InvalidParams, runMessage('view.traceUnreadable', { path, error: (e as NodeJS.ErrnoException).code ?? String(e) }, lang));
   }

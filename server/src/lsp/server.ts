@@ -215,7 +215,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     model: openModel,
     lenses: (uri, token) => {
       const doc = documents.get(uri);
-      return doc && service && !SNAPSHOT_FILE.test(uri) ? service.codeLenses(contract(doc, stateOf(doc)), { lang }, token) : [];
+      return doc && openModel(uri) ? service!.codeLenses(contract(doc, stateOf(doc)), { lang }, token) : [];
     },
     modelSettings: async (uri) => {
       // The configuration file's `model`, then the editor's settings over it (docs/model-providers.md).
