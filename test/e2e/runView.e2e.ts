@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
   DEFAULT_TIMEOUT_MS, e2eSkipReason, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, runQueryToQuestion, screenshot, startWorkbench, until,
+  waitForSelector,
 } from './codeServer.ts';
 
 const SAMPLE_DIR = join(REPO_DIR, 'samples', 'procurement-analyzer');
@@ -93,18 +94,11 @@ test('e2e run view: a run as a picture, its HITL decision, a click to the clause
   // Full width: the view's group maximised, the side bars hidden; the two runs stand side by side.
   await page.setViewportSize({ width: 1600, height: 1000 });
   await page.locator('.tabs-container .tab').filter({ hasText: 'large-purchase-rejected' }).first().click();
-  // F1 pressed while the webview's frame has the focus may open nothing: then the title bar's
-  // command center opens the same quick input, and the run view's group stays the active one.
-  const palette = page.locator('.quick-input-widget .quick-input-box input');
-  await until('the command palette open', async () => {
-    await press(page, 'F1');
-    if (await palette.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) return true;
-    await page.locator('.command-center').first().click().catch(() => undefined);
-    return (await palette.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) || undefined;
-  });
-  await palette.fill('>View: Maximize Editor Group and Hide Side Bars');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Maximize Editor Group and Hide Side Bars' }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  await press(page, 'Enter');
+  // With the mouse, as keys may stay in the webview's frame: the active activity bar icon hides the
+  // side bar, and a double click on the view's tab expands its group over the contract's.
+  await page.locator('.activitybar .action-item.checked').first().click();
+  await waitForSelector(page, '.part.sidebar', { state: 'hidden', what: 'the side bar hidden' });
+  await page.locator('.tabs-container .tab').filter({ hasText: 'large-purchase-rejected' }).first().dblclick();
   await until('the two runs side by side', async () => {
     const [a, b] = [await runs.nth(0).boundingBox(), await runs.nth(1).boundingBox()];
     return a && b && Math.abs(a.y - b.y) < 2 && b.x > a.x ? true : undefined;
