@@ -91,7 +91,7 @@ test('e2e run view: a run as a picture, its HITL decision, a click to the clause
   await page.waitForTimeout(500);
   t.diagnostic(`screenshot: ${await screenshot(page, 'runview-narrow')}`);
 
-  // Full width: the view's group maximised, the side bars hidden; the two runs stand side by side.
+  // Full width: the side bar hidden and the view's group expanded; the two runs stand side by side.
   await page.setViewportSize({ width: 1600, height: 1000 });
   await page.locator('.tabs-container .tab').filter({ hasText: 'large-purchase-rejected' }).first().click();
   // With the mouse, as keys may stay in the webview's frame: the active activity bar icon hides the
