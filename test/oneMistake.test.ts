@@ -75,3 +75,34 @@ test('failure-code-missing reads a code returned inside a plain sentence', async
   assert.deepEqual(await lint(text), []);
   assert.deepEqual((parseContract(text).data['failure_protocol'] as { code: string }[]).map((f) => f.code), ['AST001', 'CACHE_STALE']);
 });
+
+test('a misspelt column of a TOOLS table gives one diagnostic for the whole column, not a missing-field error per row', async () => {
+  const text = `${FM}\n## TOOLS\n\n| Name | Description | Side Effects | Requires Aproval |\n|---|---|---|---|\n| create_refund | Creates a refund. | write | true |\n| get_order | Returns an order. | read | false |\n`;
+  const ds = await lint(text);
+  assert.deepEqual(ds.filter((d) => d.code !== 'tool-write-safety').map((d) => shown(text, d)), ['unknown-field "Requires Aproval" "Requires Aproval" is not a field of TOOLS; it is ignored. Did you mean "Requires Approval"?']);
+  const after = fixed(text, ds.find((d) => d.code === 'unknown-field')!)!;
+  assert.equal(after, text.replace('Aproval', 'Approval'));
+  assert.deepEqual((await lint(after)).filter((d) => d.code !== 'tool-write-safety'), []);
+});
+
+test('a duration without a unit offers to read it as seconds, in the editor only (it is a guess)', async () => {
+  const bare = `${FM}\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 60\n`;
+  const [d] = await lint(bare);
+  const fix = RULES.find((r) => r.code === 'schema')!.fix!(d!, parseContract(bare), { today: '2026-12-01' })!;
+  assert.equal(fix.safe, false, 'lint --fix does not guess a unit');
+  assert.deepEqual([fix.titleId, fix.titleArgs], ['action.changeValue', { value: '60s' }]);
+  const after = applyEdits(bare, fix.edits);
+  assert.equal(after, bare.replace('Timeout**: 60', 'Timeout**: 60s'));
+  assert.deepEqual(await lint(after), []);
+});
+
+test('failure-code-missing reads a code returned without backticks ("return AST001", "return error AST001")', async () => {
+  const text = `${FM}\n## FAILURE_PROTOCOL\n\n- **If the AST does not parse**: Stop and return AST001 to the caller.\n- **If the cache is stale**: Rebuild it and return error CACHE_STALE.\n- **If the disk is full**: Stop and return an error to the caller.\n`;
+  assert.deepEqual((parseContract(text).data['failure_protocol'] as { code?: string }[]).map((f) => f.code), ['AST001', 'CACHE_STALE', undefined]);
+  assert.deepEqual((await lint(text)).map((d) => shown(text, d)), ['failure-code-missing "**If the disk is full**" This failure entry has no error code. Add "→ Return error_code `XXX001`".']);
+});
+
+test('a misspelt column of a FAILURE_PROTOCOL table gives one diagnostic, not also "required field is missing"', async () => {
+  const text = `${FM}\n## FAILURE_PROTOCOL\n\n| Condition | Acions | Error Code |\n|---|---|---|\n| AST does not parse | Stop | AST001 |\n`;
+  assert.deepEqual((await lint(text)).map((d) => shown(text, d)), ['unknown-field "Acions" "Acions" is not a field of FAILURE_PROTOCOL; it is ignored. Did you mean "Actions"?']);
+});

@@ -111,8 +111,10 @@ export function interpretBullet(form: BulletForm, input: BulletInput): BulletOut
       actions.forEach((a, i) => {
         const span = spans.get(`/actions/${i}`)!;
         // "Return error_code `URG001`", and the shorter "return `MEMORY_STALE`" (code in backticks),
-        // also inside a sentence: "Stop and return `AST001` to the caller".
-        const code = /(?:error[_ ]?code|code|错误码)\s*[:：=]?\s*`?([A-Z][A-Z0-9_]*)`?/.exec(a) ?? /(?:\breturns?|\brespond with|返回)\s*(?:the\s+)?(?:error\s+)?`([A-Z][A-Z0-9_]*)`/i.exec(a);
+        // also inside a sentence: "Stop and return `AST001` to the caller", and without backticks a
+        // word that reads as a code (capitals with a digit or an underscore: "return error AST001").
+        const code = /(?:error[_ ]?code|code|错误码)\s*[:：=]?\s*`?([A-Z][A-Z0-9_]*)`?/.exec(a) ?? /(?:\breturns?|\brespond with|返回)\s*(?:the\s+)?(?:error\s+)?`([A-Z][A-Z0-9_]*)`/i.exec(a)
+          ?? /(?:\b[Rr]eturns?|\b[Rr]espond with|返回)\s*(?:the\s+)?(?:error\s+)?((?=[A-Z0-9_]*[\d_])[A-Z][A-Z0-9_]*[A-Z0-9])\b/.exec(a);
         if (code && item['code'] === undefined) {
           item['code'] = code[1]!;
           spans.set('/code', { value: span.value });

@@ -21,3 +21,19 @@ export function canBeVerb(word: string): boolean | undefined {
   if (prefixed && canBeVerb(prefixed[2]!)) return true;
   return typeof tags === 'string' ? false : undefined;
 }
+
+/**
+ * Whether `text` (a tool's description) starts with `word` inflected as a verb: "Triages a
+ * ticket" uses `triage` as a verb although the lexicon knows it only as a noun. An inflection the
+ * lexicon knows only as a noun (`vendors`: NNS) does not count.
+ */
+export function usedAsVerb(word: string, text: string): boolean {
+  const first = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toLowerCase();
+  const w = word.toLowerCase();
+  if (!first || !first.startsWith(w.replace(/[ey]$/, ''))) return false;
+  const stem = w.replace(/e$/, '');
+  const forms = new Set([`${w}s`, `${w}es`, `${w}d`, `${w}ed`, `${w}ing`, `${stem}ing`, `${stem}ed`, ...(w.endsWith('y') ? [`${w.slice(0, -1)}ies`, `${w.slice(0, -1)}ied`] : [])]);
+  if (!forms.has(first)) return false;
+  const tags = Object.prototype.hasOwnProperty.call(lexicon, first) ? lexicon[first] : undefined;
+  return typeof tags !== 'string' || tags.split('|').some((t) => t.startsWith('VB'));
+}

@@ -1,4 +1,4 @@
-import type { Rule } from '../rule.ts';
+import type { FixTarget, Rule, RuleFix } from '../rule.ts';
 import { arr, FM, obj } from './util.ts';
 import { normaliseName } from '../../model/names.ts';
 import { innerRange, textAt } from '../../model/text.ts';
@@ -33,14 +33,16 @@ const THRESHOLD = /\b(confidence|relevance(?:_score)?|[a-z_]*score|probability)\
 export const thresholdRange: Rule = {
   code: 'threshold-range',
   severity: 'error',
+  fixKind: 'quickfix',
   summary: 'Confidence and score thresholds are numbers in [0, 1].',
-  description: 'Write gates compare scores in [0, 1], e.g. Semantic Chunks are admitted with `relevance_score > 0.72` and `confidence > 0.85`. A threshold such as `confidence > 85` (a percentage) admits nothing, silently.',
+  description: 'Write gates compare scores in [0, 1], e.g. Semantic Chunks are admitted with `relevance_score > 0.72` and `confidence > 0.85`. A threshold such as `confidence > 85` (a percentage) admits nothing, silently. The quick fix writes a percentage as its fraction (`85` → `0.85`).',
   source: 'docs/contract-format.md §9, MEMORY_POLICY',
   messages: { default: 'Threshold {expr} is outside [0, 1]: {name} is a fraction, not a percentage.' },
   examples: {
     bad: `${FM}\n## MEMORY_POLICY\n\n### Write Admission\n\n- Semantic Chunk: \`relevance_score > 72\` and \`confidence > 0.85\`\n`,
     good: `${FM}\n## MEMORY_POLICY\n\n### Write Admission\n\n- Semantic Chunk: \`relevance_score > 0.72\` and \`confidence > 0.85\`\n`,
     at: `⟦relevance_score > 72⟧`,
+    fixed: true,
   },
   *check({ model, data, locate }) {
     const policy = obj(data['memory_policy']);
@@ -56,11 +58,22 @@ export const thresholdRange: Rule = {
         for (const m of raw.matchAll(THRESHOLD)) {
           const n = Number(m[3]);
           if (n >= 0 && n <= 1) continue;
-          yield { code: 'threshold-range', range: innerRange(model, span.value, m.index!, m.index! + m[0].length), args: { expr: m[0], name: m[1]! } };
+          yield { code: 'threshold-range', range: innerRange(model, span.value, m.index!, m.index! + m[0].length), args: { expr: m[0], name: m[1]!, value: m[3]! } };
         }
       }
     }
   },
+  fix: fractionFix,
 };
+
+/** A percentage (`72`, at the end of the finding's range) as the fraction it means (`0.72`); nothing above 100. */
+function fractionFix(d: FixTarget): RuleFix | undefined {
+  const value = String(d.args?.['value'] ?? '');
+  const n = Number(value);
+  if (!value || !(n > 1 && n <= 100) || d.range.start.line !== d.range.end.line) return undefined;
+  const fraction = String(Number((n / 100).toFixed(6)));
+  const range = { start: { line: d.range.end.line, character: d.range.end.character - value.length }, end: d.range.end };
+  return { titleId: 'action.changeValue', titleArgs: { value: fraction }, edits: [{ range, newText: fraction }], safe: false };
+}
 
 export const MEMORY_POLICY_RULES: readonly Rule[] = [overrideReasonUnknown, thresholdRange];

@@ -6,7 +6,7 @@ import { closest } from '../../schema/normalise.ts';
 import { innerRange, textAt } from '../../model/text.ts';
 import type { ParsedContract } from '../../parse/parseContract.ts';
 import type { Range } from '../../types.ts';
-import { FM } from './util.ts';
+import { FM, itemLines, misspelt } from './util.ts';
 
 // The schema rule: every value against the contract's JSON Schemas, one message per place, in the
 // contract's own words (docs/contract-format.md §9), with a fix for a near-miss enum value.
@@ -54,7 +54,7 @@ export const schema: Rule = {
   severity: 'error',
   fixKind: 'safe',
   summary: 'Values match the contract\'s JSON Schemas (types, enums, ranges, required fields).',
-  description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block, and names the item (the tool, the HITL scenario) it belongs to. One wrong value gives one message, the most telling one (an allowed-values list rather than a type), naming the field by the label you wrote (`Side Effects`). A value close to an allowed one (`readx`) gets a "did you mean" and a fix; a duration without a unit names the units accepted. Hover a field to see what it accepts.',
+  description: 'Every section is validated against its schema in `schemas/sections/` with ajv; the error lands on the exact key or value, in a bullet, a table cell or a YAML block, and names the item (the tool, the HITL scenario) it belongs to. One wrong value gives one message, the most telling one (an allowed-values list rather than a type), naming the field by the label you wrote (`Side Effects`). A value close to an allowed one (`readx`) gets a "did you mean" and a fix; a duration without a unit names the units accepted, and its quick fix reads the number as seconds (`60` → `60s`). Hover a field to see what it accepts.',
   source: 'docs/contract-format.md §9; docs/schema-conventions.md',
   messages: {
     default: '{path}: {detail}.',
@@ -88,6 +88,8 @@ export const schema: Rule = {
       if (e.keyword === 'additionalProperties') continue;
       // Faults with a rule of their own are reported by that rule (invalid-version).
       if (e.instancePath === '/version' && e.keyword === 'pattern') continue;
+      // A required field written with a misspelt label is unknown-field's finding (one mistake, one diagnostic).
+      if (e.keyword === 'required' && misspeltHere(model, e.instancePath, String((e.params as Record<string, unknown>)['missingProperty']), locate)) continue;
       const key = e.keyword === 'required' ? `${e.instancePath}|required|${String((e.params as Record<string, unknown>)['missingProperty'])}` : e.instancePath;
       const prev = best.get(key);
       if (!prev || rank(e.keyword) < rank(prev.keyword)) best.set(key, e);
@@ -100,18 +102,29 @@ export const schema: Rule = {
       const suggestion = variant === 'enumValue' ? enumSuggestion(e) : undefined;
       const range = variant === 'required' ? (span.key ?? span.value) : span.value;
       if (suggestion) yield { code: 'schema', range, args: { ...args, suggestion, raw: String(e.data) }, variant: 'enumSuggest' };
+      // A bare number as a duration most often means seconds (other formats' `timeout_s`): offered, not applied unattended.
+      else if (variant === 'duration') yield { code: 'schema', range, args: { ...args, raw: String(e.data), unit: 's' }, variant };
       else yield { code: 'schema', range, args, ...(variant ? { variant } : {}) };
     }
   },
   fix: (d, model) => {
-    // A near-miss enum value (`readx` → `read`): only the value's own text is replaced.
-    const suggestion = d.args?.['suggestion'];
+    // A near-miss enum value (`readx` → `read`) or a duration's missing unit (`60` → `60s`): only
+    // the value's own text is replaced. The unit is a guess, so that fix is not `safe`.
     const raw = d.args?.['raw'];
+    const unit = d.args?.['unit'];
+    const suggestion = unit !== undefined && raw !== undefined ? `${raw}${unit}` : d.args?.['suggestion'];
     if (suggestion === undefined || raw === undefined) return undefined;
     const range = only(model, d.range, String(raw));
-    return range ? { titleId: 'action.changeValue', titleArgs: { value: String(suggestion) }, edits: [{ range, newText: String(suggestion) }], safe: true } : undefined;
+    return range ? { titleId: 'action.changeValue', titleArgs: { value: String(suggestion) }, edits: [{ range, newText: String(suggestion) }], safe: unit === undefined } : undefined;
   },
 };
+
+/** Whether `field` of the section or array item at `pointer` (`/failure_protocol/0`) was written with a misspelt label. */
+function misspeltHere(model: ParsedContract, pointer: string, field: string, locate: Parameters<typeof itemLines>[3]): boolean {
+  const [section, index] = pointer.split('/').slice(1);
+  if (!section) return false;
+  return misspelt(model, section, field, index !== undefined && /^\d+$/.test(index) ? itemLines(model, section, Number(index), locate) : undefined);
+}
 
 /** The range of `needle` inside `outer`, when it occurs there exactly once. */
 export function only(model: ParsedContract, outer: Range, needle: string): Range | undefined {

@@ -5,7 +5,7 @@ import { checkJsonSchema } from '../ajv.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
 import { referencesOf } from '../../model/references.ts';
 import { normaliseName } from '../../model/names.ts';
-import { canBeVerb } from '../verbs.ts';
+import { canBeVerb, usedAsVerb } from '../verbs.ts';
 import { locate } from '../../model/locate.ts';
 import { innerRange, textAt } from '../../model/text.ts';
 import type { Range } from '../../types.ts';
@@ -130,7 +130,7 @@ export const toolNameVerb: Rule = {
   fixKind: 'quickfix',
   preset: 'strict',
   summary: 'Tool names start with a verb.',
-  description: 'Tool names start with a verb so that what they do is visible. `vendor_info` could read, write or delete; `get_vendor_info` cannot be misread. The first word is looked up in an English part-of-speech lexicon (en-lexicon): only a word it knows, and never as a verb, is reported, so `propose_reroute`, `drain_node` or `rerun_job` pass. Add verbs of your domain that the lexicon does not know as verbs with the config file\'s `verbs` list.',
+  description: 'Tool names start with a verb so that what they do is visible. `vendor_info` could read, write or delete; `get_vendor_info` cannot be misread. The first word is looked up in an English part-of-speech lexicon (en-lexicon): only a word it knows, and never as a verb, is reported, so `propose_reroute`, `drain_node` or `rerun_job` pass; a word it knows only as a noun passes too when the tool\'s description starts with it as a verb (`triage_ticket`: "Triages a ticket…"). Add verbs of your domain that the lexicon does not know as verbs with the config file\'s `verbs` list.',
   source: 'docs/contract-format.md §9, TOOLS',
   messages: { default: 'Tool name "{tool}" does not start with a verb; name what it does, e.g. "get_{tool}".' },
   examples: {
@@ -146,8 +146,9 @@ export const toolNameVerb: Rule = {
       const name = normaliseName(list[i]!['name']);
       if (!name) continue;
       const w = firstWord(name);
-      // Only a first word the lexicon knows, and never as a verb, is reported (`vendor_info`).
-      if (extra.has(w) || canBeVerb(w) !== false) continue;
+      // Only a first word the lexicon knows, and never as a verb, is reported (`vendor_info`), unless
+      // the tool's description uses it as one ("Triages a ticket").
+      if (extra.has(w) || canBeVerb(w) !== false || usedAsVerb(w, str(list[i]!['description']) ?? '')) continue;
       const span = locate(`/tools/${i}/name`);
       if (span) yield { code: 'tool-name-verb', range: span.value, args: { tool: name } };
     }

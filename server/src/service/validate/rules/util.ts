@@ -10,14 +10,15 @@ export const FM = '---\ncontract: true\nname: demo\nversion: 1.0.0\n---\n';
 /**
  * Whether `field` of a section was written, but misspelt: an `unknown-field` finding of the
  * section suggests it (`**Requires Aproval**` → `requires_approval`), optionally between two lines
- * (one tool's part of TOOLS). Rules about a missing field stay quiet then: one mistake, one
- * diagnostic (docs/rules.md, unknown-field).
+ * (one tool's part of TOOLS; a misspelt table header counts for every row below it). Rules about
+ * a missing field stay quiet then: one mistake, one diagnostic (docs/rules.md, unknown-field).
  */
 export function misspelt(model: ParsedContract, section: string, field: string, lines?: { from: number; to: number }): boolean {
   const s = model.owners.get(section);
   const want = normaliseLabel(field);
   return !!s?.findings.some((f) => f.code === 'unknown-field' && typeof f.args?.['suggestion'] === 'string' && normaliseLabel(f.args['suggestion']) === want
-    && (!lines || (f.range.start.line >= lines.from && f.range.start.line < lines.to)));
+    && (!lines || (f.range.start.line >= lines.from && f.range.start.line < lines.to)
+      || s.tables.some((t) => t.start.line === f.range.start.line && t.start.line < lines.from && lines.from <= t.end.line)));
 }
 
 /** The lines of array item `i` of a section: from its first line to the next item's (or the section's end). */

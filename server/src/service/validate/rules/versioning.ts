@@ -3,21 +3,32 @@ import { arr, FM, obj, str } from './util.ts';
 import { normaliseVersion, SEMVER } from '../../model/version.ts';
 import { SECTIONS } from '../../schema/sections.ts';
 import { appendSection, lineAfter, sectionSkeleton } from '../fixText.ts';
+import { only } from './schema.ts';
 
 export const invalidVersion: Rule = {
   code: 'invalid-version',
   severity: 'error',
+  fixKind: 'quickfix',
   summary: 'The contract\'s `version` is a semantic version.',
-  description: 'The `version` must follow semver (MAJOR.MINOR.PATCH), so that the semantic diff can say which bump a change needs. A leading `v` is accepted.',
+  description: 'The `version` must follow semver (MAJOR.MINOR.PATCH), so that the semantic diff can say which bump a change needs. A leading `v` is accepted. The quick fix completes a short version with zeros (`2.3` → `2.3.0`).',
   source: 'docs/contract-format.md §6 (front matter); docs/semantic-diff.md §7 (version advice)',
   messages: { default: 'Version "{version}" is not a semantic version (MAJOR.MINOR.PATCH, e.g. 2.3.1).' },
-  examples: { bad: '---\ncontract: true\nname: demo\nversion: 2.3\n---\n', good: '---\ncontract: true\nname: demo\nversion: 2.3.0\n---\n', at: `⟦2.3⟧` },
+  examples: { bad: '---\ncontract: true\nname: demo\nversion: 2.3\n---\n', good: '---\ncontract: true\nname: demo\nversion: 2.3.0\n---\n', at: `⟦2.3⟧`, fixed: true },
   *check({ data, locate }) {
     const v = data['version'];
     if (v === undefined || v === null) return;
     if (SEMVER.test(normaliseVersion(v))) return;
     const span = locate('/version');
     if (span) yield { code: 'invalid-version', range: span.value, args: { version: String(v) } };
+  },
+  fix: (d, model) => {
+    // Only a short version (`2`, `2.3`, `v2.3`) has one reading: the missing parts are zeros.
+    const v = String(d.args?.['version'] ?? '');
+    const short = /^v?(\d+)(?:\.(\d+))?$/.exec(v);
+    const range = short && only(model, d.range, v);
+    if (!short || !range) return undefined;
+    const full = `${short[1]}.${short[2] ?? '0'}.0`;
+    return { titleId: 'action.changeValue', titleArgs: { value: full }, edits: [{ range, newText: full }], safe: false };
   },
 };
 
