@@ -106,3 +106,19 @@ test('a misspelt column of a FAILURE_PROTOCOL table gives one diagnostic, not al
   const text = `${FM}\n## FAILURE_PROTOCOL\n\n| Condition | Acions | Error Code |\n|---|---|---|\n| AST does not parse | Stop | AST001 |\n`;
   assert.deepEqual((await lint(text)).map((d) => shown(text, d)), ['unknown-field "Acions" "Acions" is not a field of FAILURE_PROTOCOL; it is ignored. Did you mean "Actions"?']);
 });
+
+test('tool-needs-approval in a TOOLS table: the fix sets the row\'s Requires Approval cell, or adds the column', async () => {
+  const approve = (text: string, d: ContractDiagnostic) => RULES.find((r) => r.code === 'tool-needs-approval')!.fix!(d, parseContract(text), { today: '2026-12-01' })!;
+  const withColumn = `${FM}\n## TOOLS\n\n| Name | Description | Side Effects | Idempotent | Requires Approval |\n|---|---|---|---|---|\n| create_refund | Creates a refund. | write | true | false |\n| get_order | Returns an order. | read | true | false |\n`;
+  const d1 = (await lint(withColumn)).find((d) => d.code === 'tool-needs-approval')!;
+  const f1 = approve(withColumn, d1);
+  assert.equal(f1.safe, true);
+  assert.equal(applyEdits(withColumn, f1.edits), withColumn.replace('| write | true | false |', '| write | true | true |'));
+  const noColumn = `${FM}\n## TOOLS\n\n| Name | Description | Side Effects | Idempotent |\n|---|---|---|---|\n| create_refund | Creates a refund. | write | true |\n| get_order | Returns an order. | read | true |\n`;
+  const d2 = (await lint(noColumn)).find((d) => d.code === 'tool-needs-approval')!;
+  const f2 = approve(noColumn, d2);
+  assert.equal(f2.safe, false, 'adding a column writes a value in every row: offered, not applied unattended');
+  const after = applyEdits(noColumn, f2.edits);
+  assert.equal(after, `${FM}\n## TOOLS\n\n| Name | Description | Side Effects | Idempotent | Requires Approval |\n|---|---|---|---|---|\n| create_refund | Creates a refund. | write | true | true |\n| get_order | Returns an order. | read | true | false |\n`);
+  assert.deepEqual(await lint(after), []);
+});

@@ -63,6 +63,8 @@ export const FEATURE_MESSAGES = {
   'action.changeValue': 'Change to "{value}"',
   'action.authoriseWriter': 'Add "{role}" to Authorized Writers',
   'action.requireApproval': 'Require approval for "{tool}"',
+  'action.closeFence': 'Close the code fence before "{line}"',
+  'action.closeFenceAtEnd': 'Close the code fence at the end of the file',
   'action.addErrorCode': 'Add error code {code}',
   'action.addBudgets': 'Add the missing budgets to {section}',
   'action.renameTool': 'Rename the tool to "{name}"',

@@ -106,3 +106,44 @@ export function appendToList(model: ParsedContract, value: Range, item: string):
   const m = /^(\s*)-\s/.exec(last);
   return m ? lineAfter(model, value.end.line, `${m[1]}- ${item}`) : undefined;
 }
+
+/** The cells of one table line: text without padding and range, split on unescaped pipes. */
+function tableCells(model: ParsedContract, line: number): { text: string; range: Range }[] {
+  const text = lineIndexOf(model).lineText(line);
+  // Cell boundaries: the pipes, plus the line's ends where a row has no outer pipe.
+  const pipes = [...text.matchAll(/(?<!\\)\|/g)].map((m) => m.index!);
+  const first = text.search(/\S/);
+  const last = text.trimEnd().length - 1;
+  const edges = [...(pipes[0] === first ? [] : [first - 1]), ...pipes, ...(pipes.at(-1) === last ? [] : [last + 1])];
+  const cells: { text: string; range: Range }[] = [];
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const raw = text.slice(edges[i]! + 1, edges[i + 1]);
+    const start = edges[i]! + 1 + (raw.length - raw.trimStart().length);
+    cells.push({ text: raw.trim(), range: { start: pos(line, start), end: pos(line, start + raw.trim().length) } });
+  }
+  return cells;
+}
+
+/**
+ * Edits that put `value` in table row `line` under the column a header cell `matches`: that cell
+ * replaced when the column exists, else a column `label` added at the end, with `other` in the
+ * other rows. Undefined when `line` is not a body row of one of the model's tables.
+ */
+export function setTableCell(model: ParsedContract, line: number, matches: (header: string) => boolean, label: string, value: string, other: string): { edits: { range: Range; newText: string }[]; added: boolean } | undefined {
+  const table = model.sections.flatMap((s) => (s.kind === 'section' ? s.tables : [])).find((t) => t.start.line + 2 <= line && line <= t.end.line);
+  if (!table) return undefined;
+  const col = tableCells(model, table.start.line).findIndex((c) => matches(c.text));
+  if (col >= 0) {
+    const cell = tableCells(model, line)[col];
+    return cell ? { edits: [{ range: cell.range, newText: value }], added: false } : undefined;
+  }
+  const idx = lineIndexOf(model);
+  const edits: { range: Range; newText: string }[] = [];
+  for (let l = table.start.line; l <= table.end.line; l++) {
+    const text = idx.lineText(l).trimEnd();
+    const cell = l === table.start.line ? label : l === table.start.line + 1 ? '---' : l === line ? value : other;
+    const open = text.endsWith('|');
+    edits.push({ range: at(pos(l, text.length)), newText: l === table.start.line + 1 ? (open ? `${cell}|` : `|${cell}`) : open ? ` ${cell} |` : ` | ${cell}` });
+  }
+  return { edits, added: true };
+}

@@ -5,7 +5,7 @@ import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
 import { innerRange, lineIndexOf, textAt } from '../../model/text.ts';
 import { schema } from './schema.ts';
-import { appendSection, sectionSkeleton } from '../fixText.ts';
+import { appendSection, lineAfter, sectionSkeleton } from '../fixText.ts';
 
 /**
  * Rules about the document as a whole: how it parses, which sections it has and whether the
@@ -206,14 +206,30 @@ export const tableShape: Rule = {
 export const unclosedFence: Rule = {
   code: 'unclosed-fence',
   severity: 'error',
+  fixKind: 'quickfix',
   summary: 'Every fenced code block is closed.',
-  description: 'An unclosed ``` fence turns the rest of the file into code: every section after it disappears from the contract.',
+  description: 'An unclosed ``` fence turns the rest of the file into code: every section after it disappears from the contract. The quick fix closes it before the next H2 heading it swallowed (or at the end of the file).',
   source: 'CommonMark §4.5; docs/contract-format.md §4.3',
   messages: { default: 'This code fence is never closed, so the rest of the file is read as code. Close it with a matching fence.' },
   examples: {
-    bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\n## BUDGETS\n\n- **Max Steps**: 20\n`,
-    good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\`\`\`\n\n## BUDGETS\n\n- **Max Steps**: 20\n`,
+    bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 5m\n`,
+    good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\n\`\`\`\n\n## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 5m\n`,
     at: `⟦\`\`\`yaml⟧`,
+    fixed: true,
+  },
+  fix: (d, model) => {
+    // The fence most likely ends before the next H2 heading it swallowed (a `#` line may be a YAML
+    // comment), else at the end of the file; the marker goes after the last non-blank line.
+    const idx = lineIndexOf(model);
+    const open = idx.lineText(d.range.start.line);
+    const marker = /^(\s*)(`{3,}|~{3,})/.exec(open);
+    if (!marker) return undefined;
+    let heading = d.range.start.line + 1;
+    while (heading < idx.lineCount && !/^##\s/.test(idx.lineText(heading))) heading++;
+    let last = heading - 1;
+    while (last > d.range.start.line && !idx.lineText(last).trim()) last--;
+    const title = heading < idx.lineCount ? { titleId: 'action.closeFence', titleArgs: { line: idx.lineText(heading).trim() } } : { titleId: 'action.closeFenceAtEnd' };
+    return { ...title, edits: [lineAfter(model, last, `${marker[1]}${marker[2]}`)], safe: false };
   },
 };
 

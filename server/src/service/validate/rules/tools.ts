@@ -9,8 +9,11 @@ import { canBeVerb, usedAsVerb } from '../verbs.ts';
 import { locate } from '../../model/locate.ts';
 import { innerRange, textAt } from '../../model/text.ts';
 import type { Range } from '../../types.ts';
-import { at, endOfContent, lineAfter, siblingLine } from '../fixText.ts';
+import { at, endOfContent, lineAfter, setTableCell, siblingLine } from '../fixText.ts';
+import { fieldForLabel, SECTIONS } from '../../schema/sections.ts';
 
+const REQUIRES_APPROVAL = 'Requires Approval';
+const TOOL_FIELDS = SECTIONS.find((s) => s.key === 'tools')!.fields;
 const TOOL = (body: string) => `${FM}\n## TOOLS\n\n${body}`;
 const SCHEMAS = '```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id:\n      type: string\n      examples: [POWER_VOLTAGE]\n  required: [section_id]\noutput_schema:\n  type: object\n  properties:\n    root_cause: { type: string }\n```\n';
 
@@ -274,10 +277,15 @@ export const toolNeedsApproval: Rule = {
   fix: (d, model) => {
     // `Requires Approval: true` right after the tool's side effects, in the same form (bullet or YAML key).
     if (d.args?.['effects'] === undefined) return undefined;
+    const titleArgs = { tool: String(d.args['tool']) };
     const form = siblingLine(model, d.range.start.line);
-    if (!form) return undefined;
+    if (!form) {
+      // A TOOLS table row: its Requires Approval cell, or the column added (`false` in the other rows).
+      const cell = setTableCell(model, d.range.start.line, (h) => fieldForLabel(TOOL_FIELDS, h)?.key === 'requires_approval', REQUIRES_APPROVAL, 'true', 'false');
+      return cell && { titleId: 'action.requireApproval', titleArgs, edits: cell.edits, safe: !cell.added };
+    }
     const line = form.kind === 'bullet' ? `${form.indent}- **Requires Approval**: true` : `${form.indent}requires_approval: true`;
-    return { titleId: 'action.requireApproval', titleArgs: { tool: String(d.args['tool']) }, edits: [lineAfter(model, d.range.start.line, line)], safe: true };
+    return { titleId: 'action.requireApproval', titleArgs, edits: [lineAfter(model, d.range.start.line, line)], safe: true };
   },
 };
 
