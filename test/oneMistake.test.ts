@@ -122,3 +122,16 @@ test('tool-needs-approval in a TOOLS table: the fix sets the row\'s Requires App
   assert.equal(after, `${FM}\n## TOOLS\n\n| Name | Description | Side Effects | Idempotent | Requires Approval |\n|---|---|---|---|---|\n| create_refund | Creates a refund. | write | true | true |\n| get_order | Returns an order. | read | true | false |\n`);
   assert.deepEqual(await lint(after), []);
 });
+
+test('template-unknown-entity: a near name is suggested and fixed in the template; another entity is added to required_entities', async () => {
+  const contract = (value: string) => `${FM}\n## TRIGGER\n\n\`\`\`yaml\nrequired_entities: [device_id]\n\`\`\`\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: device_id\n      value: "${value}"\n\`\`\`\n`;
+  const near = contract('{{extracted_devce_id}}');
+  const [d] = (await lint(near)).filter((x) => x.code === 'template-unknown-entity');
+  assert.equal(d!.message, 'Template {{extracted_devce_id}} refers to entity "devce_id", which TRIGGER does not declare in required_entities. Did you mean "device_id"?');
+  assert.equal(fixed(near, d!), contract('{{extracted_device_id}}'));
+  const other = contract('{{extracted_line_id}}');
+  const [e] = (await lint(other)).filter((x) => x.code === 'template-unknown-entity');
+  const after = fixed(other, e!)!;
+  assert.equal(after, other.replace('required_entities: [device_id]', 'required_entities: [device_id, line_id]'));
+  assert.deepEqual((await lint(after)).filter((x) => x.code === 'template-unknown-entity'), []);
+});

@@ -63,6 +63,7 @@ export const FEATURE_MESSAGES = {
   'action.changeValue': 'Change to "{value}"',
   'action.authoriseWriter': 'Add "{role}" to Authorized Writers',
   'action.requireApproval': 'Require approval for "{tool}"',
+  'action.declareEntity': 'Add "{entity}" to required_entities',
   'action.closeFence': 'Close the code fence before "{line}"',
   'action.closeFenceAtEnd': 'Close the code fence at the end of the file',
   'action.addErrorCode': 'Add error code {code}',
