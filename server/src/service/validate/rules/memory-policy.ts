@@ -2,19 +2,26 @@ import type { FixTarget, Rule, RuleFix } from '../rule.ts';
 import { arr, FM, obj } from './util.ts';
 import { normaliseName } from '../../model/names.ts';
 import { innerRange, textAt } from '../../model/text.ts';
+import { closest } from '../../schema/normalise.ts';
+import { only } from './schema.ts';
 
 export const overrideReasonUnknown: Rule = {
   code: 'override-reason-unknown',
   severity: 'warning',
+  fixKind: 'safe',
   summary: 'Human-override reason codes come from the known list.',
-  description: 'Human overrides take their reason from a fixed list (`data_error`, `policy_change`, `user_request`) so that the audit log can be aggregated. A reason outside the list breaks that report. The list is the config file\'s `overrideReasons`.',
+  description: 'Human overrides take their reason from a fixed list (`data_error`, `policy_change`, `user_request`) so that the audit log can be aggregated. A reason outside the list breaks that report. The list is the config file\'s `overrideReasons`. A near miss (`policy_chnage`) gets a "did you mean" and a fix.',
   source: 'docs/contract-format.md §9, MEMORY_POLICY',
   needsWorkspace: true,
-  messages: { default: 'Override reason "{reason}" is not in the known list ({known}). Use one of them or add it to overrideReasons in the config.' },
+  messages: {
+    default: 'Override reason "{reason}" is not in the known list ({known}). Use one of them or add it to overrideReasons in the config.',
+    suggest: 'Override reason "{reason}" is not in the known list ({known}). Did you mean "{suggestion}"?',
+  },
   examples: {
-    bad: `${FM}\n## MEMORY_POLICY\n\n- **Override Reasons**: \`data_error\`, \`because_i_said_so\`\n`,
-    good: `${FM}\n## MEMORY_POLICY\n\n- **Override Reasons**: \`data_error\`, \`policy_change\`, \`user_request\`\n`,
-    at: `⟦\`because_i_said_so\`⟧`,
+    bad: `${FM}\n## MEMORY_POLICY\n\n- **Override Reasons**: \`data_error\`, \`policy_chnage\`\n`,
+    good: `${FM}\n## MEMORY_POLICY\n\n- **Override Reasons**: \`data_error\`, \`policy_change\`\n`,
+    at: `⟦\`policy_chnage\`⟧`,
+    fixed: true,
   },
   *check({ data, facts, locate }) {
     const known = new Set(facts.config.overrideReasons);
@@ -23,8 +30,15 @@ export const overrideReasonUnknown: Rule = {
       const r = normaliseName(reasons[i]);
       if (!r || known.has(r)) continue;
       const span = locate(`/memory_policy/override_reasons/${i}`);
-      if (span) yield { code: 'override-reason-unknown', range: span.value, args: { reason: r, known: [...known].join(', ') } };
+      const suggestion = closest(r, known);
+      if (span) yield { code: 'override-reason-unknown', range: span.value, args: { reason: r, known: [...known].join(', '), ...(suggestion ? { suggestion } : {}) }, ...(suggestion ? { variant: 'suggest' } : {}) };
     }
+  },
+  fix: (d, model) => {
+    // A near miss of a known reason (`policy_chnage`): only the reason's own text is replaced.
+    const suggestion = d.args?.['suggestion'];
+    const range = suggestion === undefined ? undefined : only(model, d.range, String(d.args?.['reason'] ?? ''));
+    return range ? { titleId: 'action.changeValue', titleArgs: { value: String(suggestion) }, edits: [{ range, newText: String(suggestion) }], safe: true } : undefined;
   },
 };
 
