@@ -20,6 +20,7 @@ import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
+import { registerContractsOverview } from './contractsOverview.ts';
 import { registerScaffold } from './scaffold.ts';
 import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
 
@@ -413,6 +414,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }),
   );
   registerWorkspaceSymbols(connection, () => service);
+  registerContractsOverview(connection, { lang: () => lang, service: () => service, roots: rootPaths, read: (uri) => fs.readFile(uri) });
   registerScaffold(connection, documents);
   connection.onDocumentSymbol((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.documentSymbols(contract(doc, s), { lang }, token).map(toDocumentSymbol)));
   connection.languages.semanticTokens.on((p) =>
