@@ -120,7 +120,7 @@ test('workspace diagnostics: every contract that is not open, updated from file 
   }
 });
 
-test('references and rename of a shared pool reach every contract and snapshot that use it; a shared resource\'s references too', async () => {
+test('references and rename of a shared pool reach every contract and snapshot that use it; a shared resource\'s references too, its rename refused with the reason', async () => {
   const files = generateWorkspace(36);
   const dir = scratch.workspace(files);
   const wsUri = pathToFileURL(dir).href;
@@ -160,6 +160,14 @@ test('references and rename of a shared pool reach every contract and snapshot t
       context: { includeDeclaration: true },
     });
     assert.deepEqual(relPaths(resource), [...line].sort());
+
+    // Renaming it is refused with the reason (the file would have to move), never half done.
+    const pin = { textDocument: { uri }, position: at('configs/resources/logistics_rules.csv') };
+    await assert.rejects(client.connection.sendRequest('textDocument/prepareRename', pin), (e: Error) => {
+      assert.match(e.message, /^A resource path is not renamed: the file `configs\/resources\/logistics_rules\.csv` would have to move with it/);
+      return true;
+    });
+    assert.equal(await client.connection.sendRequest('textDocument/rename', { ...pin, newName: 'configs/resources/ledger.csv' }), null);
   } finally {
     await client.shutdown();
   }

@@ -7,7 +7,7 @@ import {
   createLanguageService, diffPolicyOf, NOT_CANCELLED, type ContractDocument, nameAt, highlights, HIGHLIGHT_TYPES,
   DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText, ruleMarkdown,
 } from '../service/index.ts';
-import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
+import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange, toRenamePlace } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot } from '../node/dryRunHost.ts';
@@ -403,7 +403,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       ...(await elsewhere(doc.uri, s.model, p.position)),
     ]),
   );
-  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => service!.prepareRename(contract(doc, s, await lastFacts(doc, s)), p.position, { lang }, token) ?? null));
+  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => toRenamePlace(service!.prepareRename(contract(doc, s, await lastFacts(doc, s)), p.position, { lang }, token))));
   connection.onRenameRequest((p, token) =>
     withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => {
       const edits = service!.rename(contract(doc, s, await lastFacts(doc, s)), p.position, { newName: p.newName }, token);
