@@ -3,7 +3,8 @@
 // code-server. The Agent Contracts side bar's Contracts view opens the overview with the mouse, as
 // a user does; the webview shows the coverage matrix of every contract and the resource-pin-drift
 // finding; a click on the finding opens the drifting contract at the pin's line, a click on a
-// contract's row opens it at line 1; the drift fixed on disk leaves the page by itself. Screenshots
+// contract's row opens it at line 1, Enter on a focused finding opens it; the drift fixed on disk
+// leaves the page by itself. Screenshots
 // test-results/e2e/contracts-*.png (contracts-opened.png becomes docs/images/contracts-overview.png
 // with UPDATE_DOCS_IMAGES=1).
 //
@@ -82,6 +83,15 @@ test('e2e Contracts overview: opened from the side bar, the matrix and a cross-c
   const other = contractPath(2);
   await view.locator('td[data-uri]', { hasText: other }).first().click();
   await until(`${other} open at line 1`, async () => ((await cursorLine()) === 1 && (await crumbs()).includes('agent_002') ? true : undefined)).catch(async (e) => assert.fail(`${(e as Error).message}; ${await seen()}`));
+
+  // The keyboard: Enter on a focused finding (keys go to the webview's frame) opens it too.
+  const conflict = view.locator('li[data-uri]').filter({ hasText: 'agent-name-conflict' }).first();
+  const conflictText = (await conflict.innerText()).trim();
+  const [conflictPath, conflictLine] = /^(\S+):(\d+) /.exec(conflictText)!.slice(1) as [string, string];
+  await conflict.focus();
+  await conflict.press('Enter');
+  const folder = conflictPath.split('/').at(-2)!;
+  await until(`${conflictPath} open at line ${conflictLine} by Enter`, async () => ((await cursorLine()) === Number(conflictLine) && (await crumbs()).includes(folder) ? true : undefined)).catch(async (e) => assert.fail(`${(e as Error).message}; ${await seen()}`));
 
   // The drift fixed on disk: the page is made again without the finding.
   const good = /[0-9a-f]{64}/.exec(await readFile(join(workspace, contractPath(FAULTS.resourceDrift % LINES.length)), 'utf8'))![0];
