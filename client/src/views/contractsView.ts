@@ -61,7 +61,9 @@ export class ContractsOverview implements vscode.Disposable {
   private async render(): Promise<void> {
     this.stale = false;
     const c = await this.client();
-    const page = await c.sendRequest<ContractsOverviewResult>(CONTRACTS_OVERVIEW, { nonce: randomBytes(16).toString('base64') });
+    // Every contract is linted: a spinner in the status bar while a large workspace takes seconds.
+    const request = () => c.sendRequest<ContractsOverviewResult>(CONTRACTS_OVERVIEW, { nonce: randomBytes(16).toString('base64') });
+    const page = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Contracts') }, request);
     if (!this.panel) return;
     this.contracts = new Set(page.contracts);
     this.panel.title = page.title;
