@@ -160,3 +160,11 @@ test('the language service imports neither vscode, vscode-languageserver nor nod
   }
   assert.deepEqual(offenders, []);
 });
+
+test('no source file is over 450 lines (ARCHITECTURE.md, "Invariants")', () => {
+  const long = [...files(join(REPO, 'server/src')), ...files(join(REPO, 'client/src'))]
+    .map((f) => ({ f: relative(REPO, f), lines: readFileSync(f, 'utf8').split('\n').length - 1 }))
+    .filter((x) => x.lines > 450)
+    .map((x) => `${x.f}: ${x.lines} lines`);
+  assert.deepEqual(long, []);
+});

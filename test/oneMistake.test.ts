@@ -34,6 +34,13 @@ test('a misspelt label gives one diagnostic, with a did-you-mean and a fix, and 
   assert.deepEqual(await lint(after), []);
 });
 
+test('two swapped letters are one edit: a misspelt label is still recognised', async () => {
+  const text = `${FM}\n## AGENT_IDENTITY\n\n- **Name**: demo\n- **Gaol**: Resolve refund requests within policy.\n`;
+  const ds = await lint(text);
+  assert.deepEqual(ds.map((d) => shown(text, d)), ['unknown-field "**Gaol**" "Gaol" is not a field of AGENT_IDENTITY; it is ignored. Did you mean "Goal"?']);
+  assert.match(fixed(text, ds[0]!)!, /- \*\*Goal\*\*: Resolve/);
+});
+
 test('unknown keys inside YAML TOOLS items and CONSTRAINTS entries are reported, with a did-you-mean', async () => {
   const tools = `${FM}\n## TOOLS\n\n\`\`\`yaml\ntools:\n  - name: get_order\n    description: Returns an order by id.\n    side_efects: read\n    Requires Approval: false\n\`\`\`\n`;
   const ds = await lint(tools);

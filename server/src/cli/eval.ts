@@ -1,6 +1,6 @@
 /**
  * `agents-md eval [paths...]`: runs every query of every snapshot found, checks each against its
- * expectations, and reports seed 003's figures (success rate, average rounds, tokens,
+ * expectations, and reports the regression figures (success rate, average rounds, tokens,
  * human-intervention rate) and the path drift against the previous eval run found under
  * `.agents-md/runs/` (docs/cli.md, docs/dry-run.md "Eval"). The report is in the display
  * language, its columns aligned by display width; the JSON report is the same in every language.

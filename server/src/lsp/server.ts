@@ -5,7 +5,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   createLanguageService, diffPolicyOf, NOT_CANCELLED, type ContractDocument, nameAt, highlights, HIGHLIGHT_TYPES,
-  DEFAULT_MAX_FILE_BYTES, format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText, ruleMarkdown,
+  format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText, ruleMarkdown,
 } from '../service/index.ts';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange, toRenamePlace } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
@@ -23,22 +23,7 @@ import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 import { registerContractsOverview } from './contractsOverview.ts';
 import { registerScaffold } from './scaffold.ts';
 import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
-
-/** Settings under `agentsMd.*`, read per resource. */
-export interface ServerSettings {
-  readonly enable: boolean;
-  /** Run the ReDoS analysis of intent patterns (recheck). */
-  readonly checkRegexBacktracking: boolean;
-  readonly maxFileBytes: number;
-  /** Compare the contract with git HEAD and warn when the version bump or the audit row is missing. */
-  readonly versionAdvice: boolean;
-  /** The rule preset when no config file chooses one (docs/rules.md, "Presets"). */
-  readonly preset: RulePreset;
-  /** Where runs are sent as OpenTelemetry spans over OTLP/HTTP ('' for nowhere; docs/tracing.md). */
-  readonly otlpEndpoint: string;
-}
-
-const DEFAULTS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true, preset: 'recommended', otlpEndpoint: '' };
+import { settingsStore, type ServerSettings } from './settings.ts';
 
 /** The code action kind of "fix all" (docs/rules.md, "Fixes"): `editor.codeActionsOnSave` selects it. */
 const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
@@ -74,11 +59,10 @@ const WATCHED = ['**/AGENTS.md', '**/*.agents.md', '**/*.snapshot.{yaml,yml,json
 export function startServer(connection: Connection, docsFolder: string, analyzeRegex: RegexAnalyzer): void {
   const documents = new TextDocuments(TextDocument);
   const states = new Map<string, DocState>();
-  const settingsCache = new Map<string, Promise<ServerSettings>>();
+  const resourceSettings = settingsStore(connection);
   let service: LanguageService | undefined;
   let roots: string[] = [];
   let pull = false;
-  let configurationSupport = false;
   let watchRegistration = false;
   let lang: Lang = 'en';
   let docsBase = `${docsFolder}/rules.md`;
@@ -91,28 +75,12 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   // until its verdict arrives, which refreshes the diagnostics (docs/performance.md).
   const regexNow = backgroundAnalyzer(analyzeRegex, () => refreshAll());
 
-  /** The size limit of each document's settings, once known (features read it synchronously). */
-  const sizeLimits = new Map<string, number>();
-  const settingsFor = (uri: string): Promise<ServerSettings> => {
-    if (!configurationSupport) return Promise.resolve(DEFAULTS);
-    let s = settingsCache.get(uri);
-    if (!s) {
-      s = connection.workspace
-        .getConfiguration({ scopeUri: uri, section: 'agentsMd' })
-        .then((v: Partial<ServerSettings> | null) => ({ ...DEFAULTS, ...(v ?? {}) }))
-        .catch(() => DEFAULTS)
-        .then((settings) => (sizeLimits.set(uri, settings.maxFileBytes), settings));
-      settingsCache.set(uri, s);
-    }
-    return s;
-  };
-
   const stateOf = (doc: TextDocument): DocState => {
     const cached = states.get(doc.uri);
     if (cached && cached.version === doc.version) return cached;
     const text = doc.getText();
     // Over the size limit no feature parses the document (hover, outline…: docs/robustness.md), as diagnostics do not.
-    const tooLarge = exceedsBytes(text, sizeLimits.get(doc.uri) ?? DEFAULT_MAX_FILE_BYTES) !== undefined;
+    const tooLarge = exceedsBytes(text, resourceSettings.sizeLimit(doc.uri)) !== undefined;
     const state: DocState = { version: doc.version, model: tooLarge ? parseContract('') : service!.parse(doc.uri, text) };
     states.set(doc.uri, state);
     return state;
@@ -124,7 +92,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     return { ...facts, config: { ...facts.config, preset } };
   };
   const factsOf = async (doc: TextDocument, state: DocState): Promise<WorkspaceFacts> => {
-    const settings = await settingsFor(doc.uri);
+    const settings = await resourceSettings.of(doc.uri);
     state.facts ??= service!.facts(doc.uri, state.model, settings.checkRegexBacktracking ? regexNow : false);
     return state.facts;
   };
@@ -157,7 +125,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   /** Diagnostics of a document's current version, or undefined when the document changed meanwhile. */
   const diagnose = async (doc: TextDocument, token?: CancellationToken): Promise<Diagnostic[] | undefined> => {
     const version = doc.version;
-    const settings = await settingsFor(doc.uri);
+    const settings = await resourceSettings.of(doc.uri);
     // Coalescing: let queued edits and cancellations in first; work for a stale version is dropped, not queued.
     await new Promise((r) => setImmediate(r));
     if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
@@ -221,13 +189,13 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     modelSettings: async (uri) => {
       // The configuration file's `model`, then the editor's settings over it (docs/model-providers.md).
       const fromConfig = service ? (await service.workspace.configFor(uri)).config.model : undefined;
-      if (!configurationSupport) return [fromConfig];
+      if (!resourceSettings.supported) return [fromConfig];
       const v = (await connection.workspace.getConfiguration({ scopeUri: uri, section: 'agentsMd.model' }).catch(() => null)) as Record<string, unknown> | null;
       // Unset editor settings are empty strings: they must not override the defaults.
       return [fromConfig, v ? (Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== null && x !== undefined)) as ModelSettings) : undefined];
     },
     otlpEndpoint: async (uri) => {
-      const endpoint = (await settingsFor(uri)).otlpEndpoint;
+      const endpoint = (await resourceSettings.of(uri)).otlpEndpoint;
       return typeof endpoint === 'string' ? endpoint : '';
     },
     origin: { name: 'agents-md', version: pkg.version },
@@ -257,7 +225,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     contractUris: async () => (service ? service.workspace.contractUris() : []),
     isOpen: (uri) => documents.get(uri) !== undefined,
     diagnose: async (uri) => {
-      const settings = await settingsFor(uri);
+      const settings = await resourceSettings.of(uri);
       const bytes = settings.enable && service ? await fs.readFile(uri).catch(() => undefined) : undefined;
       if (!bytes || !service) return [];
       const r = await service.lintBytes(uri, bytes, bytes.length, { preset: settings.preset, maxBytes: settings.maxFileBytes });
@@ -283,7 +251,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     lang = resolveLang(params.locale) ?? 'en';
     docsBase = `${docsFolder}/${lang === 'zh-cn' ? 'zh-cn/' : ''}rules.md`;
     pull = !!params.capabilities.textDocument?.diagnostic;
-    configurationSupport = !!params.capabilities.workspace?.configuration;
+    resourceSettings.supported = !!params.capabilities.workspace?.configuration;
     watchRegistration = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     service = makeService();
     return {
@@ -326,11 +294,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   connection.onDidChangeConfiguration(async () => {
     // Clients send this once right after `initialized` too: refresh only when a setting of a
     // document already diagnosed really changed, so the first diagnostics are not cancelled.
-    const before = new Map(settingsCache);
-    settingsCache.clear();
-    let changed = false;
-    for (const [uri, old] of before) if (JSON.stringify(await old) !== JSON.stringify(await settingsFor(uri))) changed = true;
-    if (changed) refreshAll();
+    if (await resourceSettings.reload()) refreshAll();
   });
 
   connection.onDidChangeWatchedFiles((params) => {
@@ -356,7 +320,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     clearTimeout(adviceTimers.get(e.document.uri)?.timer);
     adviceTimers.delete(e.document.uri);
     service?.forget(e.document.uri);
-    settingsCache.delete(e.document.uri);
+    resourceSettings.forget(e.document.uri);
     if (!pull) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
@@ -433,7 +397,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const doc = documents.get(p.textDocument.uri);
     if (wantsFixAll && doc && service && !SNAPSHOT_FILE.test(doc.uri)) {
       const state = stateOf(doc);
-      const facts = withPreset(await factsOf(doc, state), await settingsFor(doc.uri));
+      const facts = withPreset(await factsOf(doc, state), await resourceSettings.of(doc.uri));
       const { edits } = service.fixAll(contract(doc, state, facts), { lang, diagnostics: service.validate(state.model, facts) }, token ?? NOT_CANCELLED);
       return edits.length === 0 ? [] : [{ title: format('action.fixAll', {}, lang), kind: FIX_ALL_KIND, edit: { changes: { [doc.uri]: edits } } }];
     }

@@ -1,5 +1,4 @@
-import { closest, distance } from 'fastest-levenshtein';
-import { normaliseLabel } from '../schema/normalise.ts';
+import { closest, normaliseLabel } from '../schema/normalise.ts';
 import type { FieldSpec } from '../schema/sections.ts';
 
 /**
@@ -50,10 +49,8 @@ export function suggestField(label: string, fields: readonly FieldSpec[]): strin
   const keys = new Set(fields.map((f) => f.key));
   let key = FOREIGN[n] && keys.has(FOREIGN[n]!) ? FOREIGN[n] : undefined;
   if (!key) {
-    const candidates = fields.flatMap((f) => f.labels);
-    if (candidates.length === 0) return undefined;
-    const near = closest(n, candidates);
-    if (distance(n, near) > Math.max(1, Math.floor(n.length / 4))) return undefined;
+    const near = closest(n, fields.flatMap((f) => f.labels), Math.max(1, Math.floor(n.length / 4)));
+    if (near === undefined) return undefined;
     key = fields.find((f) => f.labels.includes(near))?.key;
   }
   if (!key) return undefined;
