@@ -80,6 +80,22 @@ describe('files that never end', { concurrency: true }, () => {
     }
   });
 
+  test('an unreadable subfolder: eval . names it and exits 2, after running the rest', { skip: process.platform === 'win32' && 'no POSIX permissions on this platform' }, () => {
+    const snapshot = 'contract: ../AGENTS.md\nqueries:\n  - id: q\n    query: hi\n    model:\n      - final: hi\n';
+    const ws = scratch.workspace({ 'AGENTS.md': CONTRACT_OK, 'snapshots/ok.snapshot.yaml': snapshot, 'locked/x.snapshot.yaml': snapshot });
+    // The run folder is written as the other user too.
+    chmodSync(ws, 0o777);
+    chmodSync(join(ws, 'locked'), 0o000);
+    try {
+      const r = spawnSync(process.execPath, [cli.bin, 'eval', '.', '--json'], { cwd: ws, encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8' }, timeout: 60_000, ...asOther });
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, /locked: cannot be read \(permission denied\)/);
+      assert.deepEqual((JSON.parse(r.stdout) as { queries: { snapshot: string }[] }).queries.map((q) => q.snapshot), ['snapshots/ok.snapshot.yaml']);
+    } finally {
+      chmodSync(join(ws, 'locked'), 0o755);
+    }
+  });
+
   test('a link loop lists each contract once', async () => {
     const ws = scratch.workspace({ 'a/AGENTS.md': CONTRACT_OK });
     symlinkSync('..', join(ws, 'a', 'loop'));

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,29 @@ describe('dry runs from the editor', () => {
       }
     });
   }
+
+  test('an earlier run folder holding a FIFO named like a trace: the run view answers without waiting on it', { skip: process.platform === 'win32' && 'no FIFOs on this platform' }, async () => {
+    const client = await started();
+    let answered = false;
+    try {
+      await client.open(contractUri, CONTRACT);
+      const result = await runAgent(client, 'base');
+      const old = join(ws, '.agents-md', 'runs', '00000000T000000000Z-old');
+      mkdirSync(old, { recursive: true });
+      execFileSync('mkfifo', [join(old, 'trace.jsonl')]);
+      const page = client.connection.sendRequest<{ html: string }>('agentsMd/runPage', { traceUri: result.traceUris[0]!, nonce: 'n' });
+      const late = new Promise<'late'>((r) => setTimeout(() => r('late'), 10_000).unref());
+      const answer = await Promise.race([page, late]);
+      answered = answer !== 'late';
+      assert.ok(answered, 'the run view answered within 10 s');
+      assert.match((answer as { html: string }).html, /<html/);
+    } finally {
+      // A server stuck on the FIFO cannot shut down.
+      if (answered) await client.shutdown();
+      else client.kill();
+      rmSync(join(ws, '.agents-md'), { recursive: true, force: true });
+    }
+  });
 
   test('the configuration\'s model section is used in a trusted workspace, refused in an untrusted one', async () => {
     writeFileSync(join(ws, '.agents-md.json'), JSON.stringify({ model: { provider: 'openai', baseUrl, model: 'test-model', retries: 0 } }));

@@ -130,6 +130,16 @@ describe('budgets, run folders and output options', () => {
     assert.deepEqual(readdirSync(join(ws, 'src')), []);
   });
 
+  test('a committed earlier eval run whose eval.json links to /dev/zero is no baseline, and no hang', { skip: process.platform === 'win32' && 'no /dev/zero on this platform' }, async () => {
+    const ws = workspace();
+    const old = join(ws, '.agents-md', 'runs', '20200101T000000000Z-eval');
+    mkdirSync(old, { recursive: true });
+    symlinkSync('/dev/zero', join(old, 'eval.json'));
+    const r = await cli.run(ws, 'eval', '.', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { drift: unknown }).drift, null);
+  });
+
   test('every command takes --color and --no-color', async () => {
     const ws = workspace();
     for (const command of [['lint'], ['rules'], ['diff'], ['run'], ['eval'], ['report'], ['trace', 'verify'], ['trace', 'show'], ['trace', 'replay'], ['trace', 'fork']]) {

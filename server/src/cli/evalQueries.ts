@@ -4,13 +4,14 @@
  * query into one report per query (outcome, steps, tokens, human decisions, path, mismatches).
  */
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { checkExpectation, format, type Lang, type ModelProvider, type QueryReport, runMessage, type Snapshot, type SnapshotQuery } from '../service/index.ts';
-import { globFiles } from '../node/nodeFileSystem.ts';
+import { join, resolve } from 'node:path';
+import { checkExpectation, fileErrorReason, format, type Lang, type ModelProvider, type QueryReport, runMessage, type Snapshot, type SnapshotQuery } from '../service/index.ts';
+import { globFiles, unreadableFolders } from '../node/nodeFileSystem.ts';
 import { slug, type RunFolder } from '../node/runFolder.ts';
 import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract, type LoadedSnapshot } from '../node/dryRunHost.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { displayPath } from './report.ts';
+import './messages.ts';
 
 /** A snapshot ready to run, with its contract and the contract's resource files. */
 export interface EvalWork {
@@ -21,7 +22,10 @@ export interface EvalWork {
   readonly model?: (query: SnapshotQuery) => ModelProvider;
 }
 
-/** Snapshot files named by the arguments: files as given, directories searched with SNAPSHOT_GLOBS; `problems` in `lang`. */
+/**
+ * Snapshot files named by the arguments: files as given, directories searched with SNAPSHOT_GLOBS;
+ * `problems` in `lang` (arguments missing, folders the search could not enter).
+ */
 export async function findSnapshots(paths: readonly string[], cwd: string, lang: Lang): Promise<{ files: string[]; problems: string[] }> {
   const files = new Set<string>();
   const problems: string[] = [];
@@ -34,8 +38,13 @@ export async function findSnapshots(paths: readonly string[], cwd: string, lang:
       problems.push(format('cli.files.missing', { arg: p }, lang));
       continue;
     }
-    if (st.isDirectory()) for (const f of await globFiles(abs, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) files.add(f);
-    else files.add(abs);
+    if (!st.isDirectory()) {
+      files.add(abs);
+      continue;
+    }
+    for (const f of await globFiles(abs, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) files.add(f);
+    // A folder the search could not enter may hold snapshots: say so (exit 2, docs/cli.md) rather than run fewer in silence.
+    for (const u of await unreadableFolders(abs, SNAPSHOT_EXCLUDES)) problems.push(format('cli.files.unreadable', { arg: join(p, u.path), error: fileErrorReason(u.error, lang) }, lang));
   }
   return { files: [...files].sort(), problems };
 }

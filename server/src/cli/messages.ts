@@ -156,7 +156,7 @@ export const CLI_MESSAGES = {
   'cli.exit.run.130': 'cancelled (Ctrl-C)',
   'cli.exit.eval.0': 'every query met its expectations',
   'cli.exit.eval.1': 'at least one query did not meet its expectations (--compare: a query that met them in A fails or is gone in B)',
-  'cli.exit.eval.2': 'usage error, or a snapshot or contract that cannot be read or is invalid (the others still run)',
+  'cli.exit.eval.2': 'usage error, a snapshot or contract that cannot be read or is invalid, or a folder searched that cannot be read (the others still run)',
   'cli.exit.trace-verify.0': 'every event is intact and the run is complete (ends with task_end)',
   'cli.exit.trace-verify.1': 'the trace is corrupted: a malformed line, a broken link or a wrong checksum',
   'cli.exit.trace-verify.2': 'usage error, or the file cannot be read',

@@ -29,16 +29,19 @@ export interface ReadLimits {
   readonly maxBytes: number;
   /** Workspace folders (absolute). A path inside one whose real path lies outside it is refused (`EOUTSIDE`). */
   readonly roots?: readonly string[];
+  /** Read only the first `maxBytes` bytes of a larger file instead of refusing it (`EFBIG`). */
+  readonly start?: boolean;
 }
 
 const fail = (code: string): Error => Object.assign(new Error(code), { code });
 // O_NONBLOCK: opening a FIFO must not wait for a writer; it changes nothing for regular files.
 const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-function checkStats(st: Stats, maxBytes: number): number {
+/** The bytes to read: the file's size, at most `readBytes`; `EFBIG` over `maxBytes`. */
+function checkStats(st: Stats, maxBytes: number, readBytes = maxBytes): number {
   if (!st.isFile()) throw fail('ENOTREG');
   if (st.size > maxBytes) throw fail('EFBIG');
-  return st.size;
+  return Math.min(st.size, readBytes);
 }
 
 function checkContained(path: string, real: string, roots: readonly string[] | undefined, realRoot: (root: string) => string): void {
@@ -60,14 +63,14 @@ const realOr = (p: string): string => {
  * `ENOTREG` for anything else (a directory, a FIFO, `/dev/zero`: reading those would block or never
  * end), `EFBIG` for a larger file (checked before reading), `EOUTSIDE` for a link out of its
  * workspace folder, or the file system's own code (`ENOENT`…). A file that grows while read is cut at
- * the size it had.
+ * the size it had. With `start`, a larger file gives its first `maxBytes` bytes.
  */
 export function readRegularFile(path: string, limits: number | ReadLimits): Buffer {
-  const { maxBytes, roots } = typeof limits === 'number' ? { maxBytes: limits, roots: undefined } : limits;
+  const { maxBytes, roots, start } = typeof limits === 'number' ? { maxBytes: limits, roots: undefined, start: false } : limits;
   if (roots?.length) checkContained(resolve(path), realpathSync(path), roots, realOr);
   const fd = openSync(path, FLAGS);
   try {
-    const size = checkStats(fstatSync(fd), maxBytes);
+    const size = checkStats(fstatSync(fd), start ? Infinity : maxBytes, maxBytes);
     const buf = Buffer.alloc(size);
     let got = 0;
     while (got < size) {

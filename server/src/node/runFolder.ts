@@ -4,9 +4,11 @@
  * file names) are reduced to a safe slug, and every path is checked to stay inside the run's
  * folder: a run writes nothing anywhere else.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { runMessage } from '../service/index.ts';
+import { MAX_READ_BYTES } from './nodeFileSystem.ts';
+import { readRegularFile } from './paths.ts';
 
 /** The runs folder, relative to the workspace root. */
 export const RUNS_DIR = join('.agents-md', 'runs');
@@ -86,10 +88,14 @@ export function runsWith(root: string, name: string): string[] {
   }
 }
 
-/** Reads a JSON file of a run folder, or undefined. */
+/**
+ * Reads a JSON file of a run folder, or undefined. A runs folder can be committed: the file is
+ * read by the bounded reader (a link to `/dev/zero` or out of the workspace is no file).
+ */
 export function readRunJson(root: string, runId: string, name: string): unknown {
   try {
-    return JSON.parse(readFileSync(join(resolve(root, RUNS_DIR), slug(runId), slug(name)), 'utf8'));
+    const path = join(resolve(root, RUNS_DIR), slug(runId), slug(name));
+    return JSON.parse(readRegularFile(path, { maxBytes: MAX_READ_BYTES, roots: [resolve(root)] }).toString('utf8'));
   } catch {
     return undefined;
   }

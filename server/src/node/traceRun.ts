@@ -3,7 +3,7 @@
  * the run a trace records (its contract, snapshot and query, read again from disk with a fork's
  * `--set` changes), and a fork of it at an event that goes on with new decisions.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import {
   applySnapshotSets, blameSnapshotSets, createScriptedModel, eventsUpTo, readSnapshot, recordedDecisions, recordedProvider, scriptedDecisions,
@@ -11,7 +11,7 @@ import {
 } from '../service/index.ts';
 import { createRunFolder, executeQuery, fixedDecision, loadContract, loadSnapshot, resourceReader, storedPath, type LoadedContract, type LoadedSnapshot } from './dryRunHost.ts';
 import { InputError } from './inputError.ts';
-import { displayPath } from './paths.ts';
+import { displayPath, readRegularFile } from './paths.ts';
 import { RUNS_DIR, stamp, type RunFolder } from './runFolder.ts';
 
 /** The run's identity recorded in its `task_start`. */
@@ -158,7 +158,7 @@ export function previousTrace(root: string, tracePath: string, events: readonly 
     }
     for (const name of names) {
       try {
-        const first = firstLine(join(runs, folder, name));
+        const first = firstLine(join(runs, folder, name), root);
         const start = JSON.parse(first) as TraceEvent;
         const other = runInfo([start]);
         if (other.id === folder && other.snapshot === info.snapshot && other.query === info.query) return join(runs, folder, name);
@@ -170,14 +170,7 @@ export function previousTrace(root: string, tracePath: string, events: readonly 
   return undefined;
 }
 
-/** The first line of a file, read in a bounded chunk. */
-function firstLine(path: string): string {
-  const fd = openSync(path, 'r');
-  try {
-    const buffer = Buffer.alloc(256 * 1024);
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, n).toString('utf8').split('\n')[0]!;
-  } finally {
-    closeSync(fd);
-  }
+/** The first line of a file inside `root`, read in a bounded chunk (regular files only: a FIFO named `*.jsonl` is not waited on). */
+function firstLine(path: string, root: string): string {
+  return readRegularFile(path, { maxBytes: 256 * 1024, start: true, roots: [resolve(root)] }).toString('utf8').split('\n')[0]!;
 }
