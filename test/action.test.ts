@@ -22,6 +22,16 @@ const CORPUS = join(REPO, 'test', 'diff-corpus', 'guarantee-removed');
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
+/** The comment docs/ci.md shows under "The comment": its Markdown, and the rendered quote without its `> `. */
+function docsComment(): { markdown: string; rendered: string } {
+  const doc = readFileSync(join(REPO, 'docs', 'ci.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('\n## The comment\n'));
+  const markdown = /```markdown\n([\s\S]*?)\n```/.exec(section)![1]!;
+  const quote = section.slice(section.indexOf('\nRendered:\n')).split('\n').slice(3);
+  const rendered = quote.slice(0, quote.findIndex((l) => !l.startsWith('>'))).map((l) => l.replace(/^> ?/, ''));
+  return { markdown, rendered: rendered.join('\n') };
+}
+
 describe('the GitHub Action', () => {
   const api = fakeGitHub();
   let dir: string;
@@ -155,12 +165,15 @@ describe('the GitHub Action runs eval at both versions', () => {
     assert.ok(body.includes('**Path drift**: 1 of 9 queries run at both versions took another path (mean distance 0.074).'), body);
     assert.ok(body.includes('- `procurement/snapshots/procurement.snapshot.yaml` › `large-purchase-rejected`: tool:check_inventory → human:reject → HUMAN_REJECTED ⇒ tool:check_inventory → human:timeout → HUMAN_TIMEOUT'), body);
     assert.ok(body.includes('1 query misses its expectations in this pull request:\n- `procurement/snapshots/procurement.snapshot.yaml` › `large-purchase-rejected`: expected code HUMAN_REJECTED, got HUMAN_TIMEOUT'), body);
+    // docs/ci.md shows this comment as the Action writes it (the commit in "Where" aside), and rendered.
+    assert.equal(docsComment().markdown, body.trimEnd().replace(/`[0-9a-f]{7,}:/g, '`f4115eb:'));
+    assert.equal(docsComment().rendered, body.trimEnd().split('\n').slice(1).join('\n').replace(/`[0-9a-f]{7,}:/g, '`f4115eb:'));
     // The base was checked out beside the repository and removed again; nothing was written into the checkout.
     assert.equal(git(dir, 'worktree', 'list').split('\n').length, 1);
     assert.equal(git(dir, 'status', '--porcelain', '--ignored'), '?? agents-md.sarif', 'only the SARIF file is written');
   });
 
-  test('a contract whose snapshots exist only in the pull request has figures for the pull request only', async () => {
+  test('a renamed snapshot file: figures at both versions, but no query ran at both', async () => {
     const base = git(dir, 'rev-parse', 'main');
     const snapshot = join(dir, 'procurement', 'snapshots', 'procurement.snapshot.yaml');
     git(dir, 'mv', 'procurement/snapshots/procurement.snapshot.yaml', 'procurement/snapshots/renamed.snapshot.yaml');
@@ -170,5 +183,17 @@ describe('the GitHub Action runs eval at both versions', () => {
     const body = api.comments[0]!.body;
     assert.ok(body.includes('| Queries meeting their expectations | 9 of 9 | 8 of 9 |'), body);
     assert.ok(body.includes('**Path drift**: no query ran at both versions.'), body);
+  });
+
+  test('a new contract with snapshots has figures for the pull request only', async () => {
+    const base = git(dir, 'rev-parse', 'main');
+    cpSync(join(dir, 'procurement'), join(dir, 'copy'), { recursive: true });
+    git(dir, 'add', 'copy');
+    git(dir, 'commit', '-q', '-m', 'a second agent');
+    await runAction(api.env(dir, base), () => undefined);
+    const section = api.comments[0]!.body.split('\n### `copy/AGENTS.md`\n')[1]!;
+    assert.ok(section.startsWith('\nA new contract: there is no earlier version to compare with.\n'), section);
+    assert.ok(section.includes('| Queries meeting their expectations | — | 8 of 9 |\n| Success rate | — | 22.2% |'), section);
+    assert.ok(section.includes('**Path drift**: no query ran at both versions.'), section);
   });
 });

@@ -140,7 +140,9 @@ test('definition, references and rename of a tool', () => {
   assert.equal(def.length, 1);
   assert.equal(def[0]!.range.start.line, text.split('\n').findIndex((l) => l.startsWith('### `get_stock`')));
   assert.equal(references(model, 'file:///a.md', pos).length, 2);
-  assert.equal(prepareRename(model, pos)?.placeholder, 'get_stock');
+  const place = prepareRename(model, pos);
+  assert.ok(place && 'placeholder' in place);
+  assert.equal(place.placeholder, 'get_stock');
   const renamed = applyEdits(text, rename(model, pos, 'get_inventory'));
   assert.ok(renamed.includes('### `get_inventory`') && renamed.includes('May use `get_inventory`'));
   assert.ok(!renamed.includes('get_stock'));

@@ -71,6 +71,7 @@ test('HTML: one self-contained page with the matrix and the graph as inline SVG,
   assert.match(html, /Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"/);
   // No script and no remote resource: the only URL is the SVG namespace.
   assert.doesNotMatch(html, /<script|<link|@import|src=/i);
+  assert.doesNotMatch(html, /data-uri|tabindex/, "links only in the editor's overview (test/lspWorkspace.test.ts)");
   assert.deepEqual([...new Set(html.match(/https?:\/\/[^"' )]+/g))], ['http://www.w3.org/2000/svg']);
 });
 

@@ -59,6 +59,8 @@ export async function review(root: string, base: string, lang: Lang): Promise<Re
   const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)] });
   const lint = (await lintFiles(service, changed.map((f) => join(root, f)), (p) => p, lang)).reports;
   const contracts: ContractReview[] = [];
+  // Reports name the base version by its short commit id, as GitHub shows commits (a base that is not fetched keeps its id).
+  const baseLabel = await git(root, ['rev-parse', '--short', base]).then((s) => s.trim(), () => base);
   for (const file of changed) {
     const path = join(root, file);
     try {
@@ -75,7 +77,7 @@ export async function review(root: string, base: string, lang: Lang): Promise<Re
         throw e;
       }
       const diff = diffContracts(before.model, after.model, await diffPolicyFor(path, root));
-      contracts.push({ file, diff: { before: before.version, after: after.version, diff } });
+      contracts.push({ file, diff: { before: { ...before.version, ref: baseLabel }, after: after.version, diff } });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       contracts.push({ file, problem: { messageId: e.messageId, args: e.args } });

@@ -1,18 +1,18 @@
 /**
  * `agents-md report [paths...]`: the workspace report (docs/workspace.md) in text, JSON, Markdown
  * or self-contained HTML. Contracts are found and linted as `lint` does them (collectFiles,
- * lintFiles), so the cross-contract findings are the linter's; snapshots are searched under the
- * root with the dry run's globs and matched to their contract by its naming rule.
+ * lintFiles), so the cross-contract findings are the linter's; snapshots as node/reportSnapshots.ts
+ * finds them.
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { buildReport, createLanguageService, format, recheckAnalyzer, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type ReportSnapshotInput } from '../service/index.ts';
+import { buildReport, createLanguageService, format, recheckAnalyzer, reportHtml, reportJson, reportMarkdown, reportText, type Lang } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { lintFiles } from './lintFiles.ts';
-import { createNodeFileSystem, fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
-import { contractForSnapshot, loadSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
+import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { reportSnapshots } from '../node/reportSnapshots.ts';
 import { displayPath } from './report.ts';
 import { formatOption, withColorOptions } from './options.ts';
 import { errorLine } from './terminal.ts';
@@ -28,23 +28,6 @@ interface ReportOptions {
   readonly root?: string;
   /** Worker threads (docs/workspace.md, "Scale"); default one per core for many contracts. */
   readonly jobs?: number;
-}
-
-/** Snapshots under `root` whose contract is one of `contracts` (URIs). Unreadable snapshots are skipped: `eval` reports them. */
-async function snapshotsFor(root: string, contracts: ReadonlySet<string>): Promise<ReportSnapshotInput[]> {
-  const out: ReportSnapshotInput[] = [];
-  for (const path of await globFiles(root, SNAPSHOT_GLOBS, SNAPSHOT_EXCLUDES)) {
-    try {
-      const { read } = await loadSnapshot(path, root);
-      if (!read.snapshot) continue;
-      const contract = contractForSnapshot(path, read.snapshot);
-      const contractUri = contract ? fileUri(contract) : undefined;
-      if (contractUri && contracts.has(contractUri)) out.push({ path: displayPath(root, path), contractUri, snapshot: read.snapshot });
-    } catch {
-      // An unreadable snapshot exercises nothing; `agents-md eval` says why.
-    }
-  }
-  return out;
 }
 
 async function runReport(paths: readonly string[], options: ReportOptions, lang: Lang): Promise<number> {
@@ -70,7 +53,7 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
 
   const contracts = run.reports.filter((r) => r.model && r.model.kind !== 'freeform').map((r) => ({ uri: r.uri, path: displayPath(root, r.path), model: r.model!, diagnostics: r.diagnostics }));
   const { config } = await service.workspace.configFor(fileUri(resolve(root, 'AGENTS.md')));
-  const report = buildReport(contracts, await snapshotsFor(root, new Set(contracts.map((c) => c.uri))), config.resourceRoots);
+  const report = buildReport(contracts, await reportSnapshots(root, new Set(contracts.map((c) => c.uri))), config.resourceRoots);
   const render = { text: reportText, json: reportJson, markdown: reportMarkdown, html: reportHtml }[options.format];
   const output = render(report, lang);
   if (options.output) {

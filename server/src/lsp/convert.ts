@@ -1,6 +1,6 @@
 import {
-  CompletionItemKind, DiagnosticSeverity, DiagnosticTag, FoldingRangeKind, InsertTextFormat, MarkupKind, SymbolKind,
-  type CompletionItem, type Diagnostic, type DocumentSymbol, type FoldingRange,
+  CompletionItemKind, DiagnosticSeverity, DiagnosticTag, ErrorCodes, FoldingRangeKind, InsertTextFormat, MarkupKind, ResponseError, SymbolKind,
+  type CompletionItem, type Diagnostic, type DocumentSymbol, type FoldingRange, type Range,
 } from 'vscode-languageserver';
 import type { CompletionEntry, ContractDiagnostic, FoldingEntry, SymbolEntry } from '../service/index.ts';
 
@@ -66,4 +66,10 @@ export function toDocumentSymbol(s: SymbolEntry): DocumentSymbol {
 
 export function toFoldingRange(f: FoldingEntry): FoldingRange {
   return { startLine: f.startLine, endLine: f.endLine, ...(f.kind === 'comment' ? { kind: FoldingRangeKind.Comment } : f.kind === 'region' ? { kind: FoldingRangeKind.Region } : {}) };
+}
+
+/** `prepareRename`'s answer; a refusal is an error whose message the client shows instead of "cannot be renamed". */
+export function toRenamePlace(place: { range: Range; placeholder: string } | { refused: string } | undefined): { range: Range; placeholder: string } | null {
+  if (place && 'refused' in place) throw new ResponseError(ErrorCodes.InvalidRequest, place.refused);
+  return place ?? null;
 }

@@ -173,3 +173,16 @@ export interface ForkRunResult {
   /** One line in the user's language: the fork's outcome. */
   readonly summary: string;
 }
+
+/** Client → server: the Contracts overview (docs/workspace.md, "In the editor"): the workspace report's page, as `agents-md report --format html` makes it, with links. */
+export const CONTRACTS_OVERVIEW = 'agentsMd/contractsOverview';
+export interface ContractsOverviewParams {
+  /** Fresh per page: the page's Content-Security-Policy allows only its own style and script. */
+  readonly nonce: string;
+}
+export interface ContractsOverviewResult {
+  readonly title: string;
+  readonly html: string;
+  /** The contracts on the page (URIs): the only files its links may open. */
+  readonly contracts: readonly string[];
+}

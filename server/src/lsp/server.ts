@@ -7,7 +7,7 @@ import {
   createLanguageService, diffPolicyOf, NOT_CANCELLED, type ContractDocument, nameAt, highlights, HIGHLIGHT_TYPES,
   format, localiseDiagnostic, resolveLang, type Lang, type LanguageService, type ParsedContract, type WorkspaceFacts, type RulePreset, type ContractDiagnostic, type RegexAnalyzer, type ModelSettings, readSnapshot, parseContract, decodeText, ruleMarkdown,
 } from '../service/index.ts';
-import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange } from './convert.ts';
+import { toCompletionItem, toDiagnostic, toDocumentSymbol, toFoldingRange, toRenamePlace } from './convert.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot } from '../node/dryRunHost.ts';
@@ -20,6 +20,7 @@ import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { exceedsBytes } from './textSize.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
+import { registerContractsOverview } from './contractsOverview.ts';
 import { registerScaffold } from './scaffold.ts';
 import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
 import { settingsStore, type ServerSettings } from './settings.ts';
@@ -366,7 +367,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       ...(await elsewhere(doc.uri, s.model, p.position)),
     ]),
   );
-  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => service!.prepareRename(contract(doc, s, await lastFacts(doc, s)), p.position, { lang }, token) ?? null));
+  connection.onPrepareRename((p, token) => withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => toRenamePlace(service!.prepareRename(contract(doc, s, await lastFacts(doc, s)), p.position, { lang }, token))));
   connection.onRenameRequest((p, token) =>
     withDoc(p.textDocument.uri, Promise.resolve(null), async (doc, s) => {
       const edits = service!.rename(contract(doc, s, await lastFacts(doc, s)), p.position, { newName: p.newName }, token);
@@ -377,6 +378,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     }),
   );
   registerWorkspaceSymbols(connection, () => service);
+  registerContractsOverview(connection, { lang: () => lang, service: () => service, roots: rootPaths, read: (uri) => fs.readFile(uri) });
   registerScaffold(connection, documents);
   connection.onDocumentSymbol((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.documentSymbols(contract(doc, s), { lang }, token).map(toDocumentSymbol)));
   connection.languages.semanticTokens.on((p) =>

@@ -177,7 +177,7 @@ export type { ModelSettings } from './validate/facts.ts';
 export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';
 export { buildReport, CLAUSES, type WorkspaceReport, type ContractRow, type ReportContractInput, type ReportSnapshotInput, type ClauseId } from './report/build.ts';
 export { reportText, reportMarkdown, reportJson } from './report/render.ts';
-export { reportHtml } from './report/html.ts';
+export { reportHtml, type ReportHtmlOptions } from './report/html.ts';
 export type { ContractDigest } from './model/digest.ts';
 export { workspaceSymbols, type WorkspaceSymbol } from './workspace/symbols.ts';
 export { PROFILES, TARGETS, profileOf, type ProviderProfile, type Target } from './providers/profiles.ts';

@@ -124,7 +124,7 @@ const COMPARISON = /([\p{L}_][\p{L}\p{N}_.]*)\s*(>=|<=|≥|≤|>|<)\s*(-?\d[\d,_
  */
 export function conditionScope(before: unknown, after: unknown): 'wider' | 'narrower' | undefined {
   if (typeof before !== 'string' || typeof after !== 'string') return undefined;
-  const clauses = clauseScope(before, after);
+  const clauses = clauseScope(before, after) ?? membershipScope(before, after);
   if (clauses) return clauses;
   const parse = (s: string) => [...normText(s).matchAll(COMPARISON)].map((m) => ({ name: m[1]!, op: m[2]!, n: Number(m[3]!.replace(/[,_]/g, '')) }));
   const shape = (s: string) => normText(s).replace(COMPARISON, '$1 $2 #');
@@ -172,6 +172,37 @@ function clauseScope(before: string, after: string): 'wider' | 'narrower' | unde
   if (within(a.clauses, b.clauses)) return op === 'and' ? 'wider' : 'narrower';
   if (within(b.clauses, a.clauses)) return op === 'and' ? 'narrower' : 'wider';
   return undefined;
+}
+
+const MEMBERSHIP = /([\p{L}_][\p{L}\p{N}_.]*)\s+(NOT\s+IN|IN)\s*[[(]([^\])]*)[\])]/giu;
+
+/**
+ * How a condition's scope moved when only the lists of its `IN` / `NOT IN` tests changed: fewer
+ * values under `IN` (or more under `NOT IN`) match fewer cases. Undefined when the text changed
+ * otherwise, a list both lost and gained values, or two lists disagree.
+ */
+function membershipScope(before: string, after: string): 'wider' | 'narrower' | undefined {
+  const plain = (s: string) => normText(s.replace(/`/g, ''));
+  const shape = (s: string) => plain(s).replace(MEMBERSHIP, (_, name: string, op: string) => `${name} ${op.replace(/\s+/g, ' ').toUpperCase()} #`);
+  if (shape(before) !== shape(after)) return undefined;
+  const lists = (s: string) =>
+    [...plain(s).matchAll(MEMBERSHIP)].map((m) => ({ not: /^not/i.test(m[2]!), values: new Set(m[3]!.split(',').map((v) => v.trim().replace(/^(['"])(.*)\1$/, '$2')).filter(Boolean)) }));
+  const b = lists(before);
+  const a = lists(after);
+  const within = (x: Set<string>, y: Set<string>) => x.size < y.size && [...x].every((v) => y.has(v));
+  let direction: 'wider' | 'narrower' | undefined;
+  for (let i = 0; i < b.length; i++) {
+    const x = b[i]!;
+    const y = a[i]!;
+    if (x.values.size === y.values.size && [...x.values].every((v) => y.values.has(v))) continue;
+    const fewer = within(y.values, x.values);
+    if (!fewer && !within(x.values, y.values)) return undefined;
+    // `IN` matches fewer cases with fewer values; `NOT IN` matches more.
+    const d = fewer !== x.not ? 'narrower' : 'wider';
+    if (direction && direction !== d) return undefined;
+    direction = d;
+  }
+  return direction;
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -77,6 +77,8 @@ export const FEATURE_MESSAGES = {
 
   'symbol.frontMatter': 'front matter',
 
+  'rename.resourcePath': 'A resource path is not renamed: the file `{path}` would have to move with it, and every contract that pins it would have to change. Move the file, then change the path in each contract that names it (Find All References lists them; docs/workspace.md).',
+
   'lsp.requestCancelled': 'The request was cancelled.',
   'lsp.documentChanged': 'The document changed; diagnostics are recomputed.',
   'lsp.invalidParams': 'Invalid params for {method}: {path} must be of type {expected}.',

@@ -62,13 +62,19 @@ export function places(model: ParsedContract, n: { kind: string; name: string },
   return out.sort((a, b) => a.start.line - b.start.line || a.start.character - b.start.character);
 }
 
+/** What can be renamed at a place, or why it is not (a message id of features/messages.ts and its arguments). */
+export type RenamePlace = { readonly range: Range; readonly placeholder: string } | { readonly refused: 'rename.resourcePath'; readonly args: { readonly path: string } };
+
 /**
  * The range to rename, when the cursor is on a name declared in this contract, or on a pool
  * another contract declares (`facts`: a shared pool is renamed in every contract, docs/workspace.md).
+ * A resource path is refused with the reason: the file would have to move with it, and half a
+ * rename (the paths changed, the file not) would break every pin.
  */
-export function prepareRename(model: ParsedContract, p: Position, facts: WorkspaceFacts = EMPTY_FACTS): { range: Range; placeholder: string } | undefined {
+export function prepareRename(model: ParsedContract, p: Position, facts: WorkspaceFacts = EMPTY_FACTS): RenamePlace | undefined {
   const n = nameAt(model, p);
-  if (!n || n.kind === 'resource') return undefined;
+  if (n?.kind === 'resource') return { refused: 'rename.resourcePath', args: { path: n.name } };
+  if (!n) return undefined;
   const shared = n.kind === 'pool' && facts.externalPools.get(n.name)?.some((e) => e.uri);
   if (!referencesOf(model).names.get(n.kind)?.has(n.name) && !shared) return undefined;
   return { range: nameRange(model, n), placeholder: n.name };
@@ -88,6 +94,7 @@ function nameRange(model: ParsedContract, x: { range: Range; name: string }): Ra
  */
 export function rename(model: ParsedContract, p: Position, newName: string, facts: WorkspaceFacts = EMPTY_FACTS): TextEditResult[] {
   const n = nameAt(model, p);
-  if (!n || !newName.trim() || !prepareRename(model, p, facts)) return [];
+  const place = prepareRename(model, p, facts);
+  if (!n || !newName.trim() || !place || 'refused' in place) return [];
   return places(model, n, true).map((range) => ({ range, newText: newName }));
 }

@@ -8,6 +8,7 @@
 import type { Position, Range } from '../types.ts';
 import type { ParsedContract } from '../model/types.ts';
 import type { WorkspaceFacts } from '../validate/facts.ts';
+import { format } from '../l10n/format.ts';
 import { hover } from './hover.ts';
 import { costLenses, type LensEntry } from './toolCost.ts';
 import { completion } from './completion.ts';
@@ -65,7 +66,8 @@ export interface DocumentFeatures {
   completion(document: ContractDocument, position: Position, options: FeatureOptions, token: CancellationToken): CompletionEntry[];
   definition(document: ContractDocument, position: Position, options: FeatureOptions, token: CancellationToken): LocationResult[];
   references(document: ContractDocument, position: Position, options: ReferencesOptions, token: CancellationToken): LocationResult[];
-  prepareRename(document: ContractDocument, position: Position, options: FeatureOptions, token: CancellationToken): { range: Range; placeholder: string } | undefined;
+  /** The name to rename, or why the place under the cursor is not renamed (`refused`, in `options.lang`). */
+  prepareRename(document: ContractDocument, position: Position, options: FeatureOptions, token: CancellationToken): { range: Range; placeholder: string } | { refused: string } | undefined;
   rename(document: ContractDocument, position: Position, options: RenameOptions, token: CancellationToken): TextEditResult[];
   documentSymbols(document: ContractDocument, options: FeatureOptions, token: CancellationToken): SymbolEntry[];
   foldingRanges(document: ContractDocument, options: FeatureOptions, token: CancellationToken): FoldingEntry[];
@@ -82,7 +84,10 @@ export const DOCUMENT_FEATURES: DocumentFeatures = {
   completion: (d, p, o, t) => (t.isCancellationRequested ? [] : completion(d.model, p, o)),
   definition: (d, p, _o, t) => (t.isCancellationRequested ? [] : definition(d.model, d.uri, p, d.facts)),
   references: (d, p, o, t) => (t.isCancellationRequested ? [] : references(d.model, d.uri, p, o.includeDeclaration ?? true)),
-  prepareRename: (d, p, _o, t) => (t.isCancellationRequested ? undefined : prepareRename(d.model, p, d.facts)),
+  prepareRename: (d, p, o, t) => {
+    const place = t.isCancellationRequested ? undefined : prepareRename(d.model, p, d.facts);
+    return place && 'refused' in place ? { refused: format(place.refused, place.args, o.lang) } : place;
+  },
   rename: (d, p, o, t) => (t.isCancellationRequested ? [] : rename(d.model, p, o.newName, d.facts)),
   documentSymbols: (d, o, t) => (t.isCancellationRequested ? [] : documentSymbols(d.model, o.lang)),
   foldingRanges: (d, _o, t) => (t.isCancellationRequested ? [] : foldingRanges(d.model)),

@@ -1,8 +1,10 @@
 /**
  * The workspace report as one self-contained HTML page (docs/workspace.md): the coverage matrix
- * and the sharing graph drawn as inline SVG, the other sections as tables. No script, no remote
- * resource: a Content-Security-Policy allows inline styles only, so the page can be attached to a
- * CI run or shown in an editor's web view as is.
+ * and the sharing graph drawn as inline SVG, the other sections as tables. No remote resource: a
+ * Content-Security-Policy allows inline styles only, so the page can be attached to a CI run as is.
+ * The editor's Contracts overview (docs/workspace.md, "In the editor") asks for the interactive
+ * page: its style and one script allowed by a nonce, the editor theme's colours, and every contract
+ * and finding a link that posts `{ type: 'open', uri, line }` to the editor.
  */
 import type { WorkspaceReport } from './build.ts';
 import { reportLabels, reportTables, type ReportLabels } from './render.ts';
@@ -14,7 +16,18 @@ const COLOR = { yes: '#2e7d32', no: '#c62828', na: '#bdbdbd' } as const;
 const ROW = 20;
 const LABEL = 300;
 
-function matrixSvg(report: WorkspaceReport, l: ReportLabels): string {
+/** How the page is shown: a file (no script), or the editor's web view (links, theme colours). */
+export interface ReportHtmlOptions {
+  /** Fresh per page: the page's Content-Security-Policy allows only its own style and script. */
+  readonly nonce?: string;
+  /** Contracts and findings post `{ type: 'open', uri, line }` (1-based) to the editor; needs `nonce`. */
+  readonly interactive?: boolean;
+}
+
+/** The attributes of a link to `uri` at `line` (1-based), or nothing on a static page. */
+const linkTo = (on: boolean, uri: string, line: number) => (on ? ` class="link" tabindex="0" data-uri="${esc(uri)}" data-line="${line}"` : '');
+
+function matrixSvg(report: WorkspaceReport, l: ReportLabels, links: boolean): string {
   const cell = 26;
   const top = 190;
   const cols = report.clauses.length;
@@ -29,7 +42,7 @@ function matrixSvg(report: WorkspaceReport, l: ReportLabels): string {
   out.push(`<text x="${barX}" y="${top - 8}" class="h">${esc(l.t('report.section.dryRun'))}</text>`);
   report.contracts.forEach((r, i) => {
     const y = top + i * ROW;
-    out.push(`<text x="${LABEL - 8}" y="${y + 14}" text-anchor="end"><title>${esc(r.path)}</title>${esc(clip(r.path, 42))}</text>`);
+    out.push(`<text x="${LABEL - 8}" y="${y + 14}" text-anchor="end"${linkTo(links, r.uri, 1)}><title>${esc(r.path)}</title>${esc(clip(r.path, 42))}</text>`);
     report.clauses.forEach((c, j) => {
       const v = r.clauses[c];
       out.push(`<rect x="${LABEL + j * cell + 2}" y="${y + 2}" width="${cell - 4}" height="${ROW - 4}" rx="3" fill="${COLOR[v]}"><title>${esc(`${r.path} · ${l.clause(c)}: ${l.cell(v)}`)}</title></rect>`);
@@ -73,31 +86,50 @@ function graphSvg(report: WorkspaceReport, l: ReportLabels): string {
   return out.join('\n');
 }
 
-function table(rows: readonly (readonly string[])[]): string {
+/** A table; `firstCell(i)` gives the attributes of body row i's first cell (a link to its contract). */
+function table(rows: readonly (readonly string[])[], firstCell: (i: number) => string = () => ''): string {
   const [head, ...body] = rows;
-  return `<table><thead><tr>${head!.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
+  const row = (r: readonly string[], i: number) => `<tr>${r.map((c, j) => `<td${j === 0 ? firstCell(i) : ''}>${esc(c)}</td>`).join('')}</tr>`;
+  return `<table><thead><tr>${head!.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body.map(row).join('\n')}</tbody></table>`;
 }
 
+/** Clicks and Enter on a link, in the editor only. */
+const SCRIPT = `
+const vscode = acquireVsCodeApi();
+const open = (el) => vscode.postMessage({ type: 'open', uri: el.dataset.uri, line: Number(el.dataset.line) });
+document.addEventListener('click', (e) => { const el = e.target.closest('[data-uri]'); if (el) open(el); });
+document.addEventListener('keydown', (e) => {
+  const el = e.target.closest ? e.target.closest('[data-uri]') : null;
+  if (el && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); open(el); }
+});
+`;
+
 /** The report as an HTML document in `lang`. */
-export function reportHtml(report: WorkspaceReport, lang = 'en'): string {
+export function reportHtml(report: WorkspaceReport, lang = 'en', options: ReportHtmlOptions = {}): string {
   const l = reportLabels(lang);
   const { t } = l;
   const tb = reportTables(report, l);
-  const findings = report.contracts.flatMap((r) => r.findings.map((f) => `<li>${esc(l.finding(r, f))}</li>`));
+  const links = options.interactive === true && options.nonce !== undefined;
+  const nonce = options.nonce === undefined ? '' : esc(options.nonce);
+  const csp = nonce ? `default-src 'none'; style-src 'nonce-${nonce}'${links ? `; script-src 'nonce-${nonce}'` : ''}` : "default-src 'none'; style-src 'unsafe-inline'";
+  const findings = report.contracts.flatMap((r) => r.findings.map((f) => `<li${linkTo(links, r.uri, f.line)}>${esc(l.finding(r, f))}</li>`));
   return `<!doctype html>
 <html lang="${esc(lang)}">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
 <title>${esc(t('report.title'))}</title>
-<style>
-body { font: 14px system-ui, sans-serif; margin: 24px; color: #212121; }
-svg text { font: 12px system-ui, sans-serif; fill: #212121; }
+<style${nonce ? ` nonce="${nonce}"` : ''}>
+body { font: var(--vscode-font-size, 14px) var(--vscode-font-family, system-ui, sans-serif); margin: 24px; color: var(--vscode-foreground, #212121); background: var(--vscode-editor-background, #fff); }
+svg text { font: 12px var(--vscode-font-family, system-ui, sans-serif); fill: var(--vscode-foreground, #212121); }
 svg text.h { font-weight: 600; }
 table { border-collapse: collapse; margin: 8px 0 24px; }
-th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
-th { background: #f5f5f5; }
-.legend { color: #555; }
+th, td { border: 1px solid var(--vscode-panel-border, #ddd); padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: var(--vscode-sideBar-background, #f5f5f5); }
+.legend { color: var(--vscode-descriptionForeground, #555); }
+.link { cursor: pointer; text-decoration: underline; color: var(--vscode-textLink-foreground, inherit); }
+svg text.link { fill: var(--vscode-textLink-foreground, #212121); }
+.link:hover, .link:focus-visible { color: var(--vscode-textLink-activeForeground, inherit); outline: 1px solid var(--vscode-focusBorder, Highlight); }
 </style>
 </head>
 <body>
@@ -105,16 +137,17 @@ th { background: #f5f5f5; }
 <p>${esc(l.summary(report))}</p>
 <h2>${esc(t('report.section.matrix'))}</h2>
 <p class="legend">${esc(t('report.legend'))}</p>
-${matrixSvg(report, l)}
+${matrixSvg(report, l, links)}
 <h2>${esc(t('report.section.graph'))}</h2>
 <p class="legend">${esc(t('report.legend.graph'))}</p>
 ${report.shared.length > 0 ? graphSvg(report, l) : `<p>${esc(t('report.none'))}</p>`}
 <h2>${esc(t('report.section.findings'))}</h2>
 ${findings.length > 0 ? `<ul>\n${findings.join('\n')}\n</ul>` : `<p>${esc(t('report.none'))}</p>`}
 <h2>${esc(t('report.section.versions'))}</h2>
-${table(tb.versions)}
+${table(tb.versions, (i) => linkTo(links, report.contracts[i]!.uri, 1))}
 <h2>${esc(t('report.section.dryRun'))}</h2>
 ${table(tb.dryRun)}
+${links ? `<script nonce="${nonce}">${SCRIPT}</script>` : ''}
 </body>
 </html>
 `;
