@@ -39,8 +39,13 @@ test('e2e Contracts overview: opened from the side bar, the matrix and a cross-c
   });
   await page.setViewportSize({ width: 1600, height: 1000 });
 
-  // The Agent Contracts side bar, then the Contracts view's button: both with the mouse.
+  // The Agent Contracts side bar, the Contracts view (collapsed by default, so that the Agent Run
+  // and Semantic Diff views keep their room), then its button: all with the mouse.
   await page.locator('.activitybar [aria-label*="Agent Contracts"]').first().click();
+  const header = page.locator('.part.sidebar .pane-header[aria-label^="Contracts"]').first();
+  await header.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  assert.equal(await header.getAttribute('aria-expanded'), 'false', 'the Contracts view starts collapsed');
+  await header.click();
   const button = page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Show Contracts Overview' }).first();
   await button.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
   t.diagnostic(`screenshot: ${await screenshot(page, 'contracts-sidebar')}`);

@@ -50,6 +50,9 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
   });
   await openFileFromExplorer(page, 'AGENTS.md');
   await waitForSelector(page, '.editor-instance .monaco-editor .view-lines', { what: 'AGENTS.md in the editor' });
+  // The extension's status item: its commands are known to the palette by then (a palette opened
+  // before the extension is registered never lists them, even once it is).
+  await statusBarItem(page, 'AGENTS.md').first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
 
   // The command from the palette, then "HEAD" in its quick pick.
   const t0 = Date.now();
@@ -68,6 +71,11 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
   const removed = rows.filter({ hasText: 'New vendor' }).first();
   await removed.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
   t.diagnostic(`command -> diff view filled: ${Date.now() - t0} ms`);
+  // Room for every group, as a user makes it: collapse the Agent Run view above (the tree only
+  // renders the rows it shows).
+  const runHeader = page.locator('.part.sidebar .pane-header[aria-label^="Agent Run"]').first();
+  if ((await runHeader.getAttribute('aria-expanded')) === 'true') await runHeader.click();
+  await rows.filter({ hasText: /^neutral/ }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
   const texts = ((await rows.allInnerTexts()) as string[]).map((s: string) => s.replace(/\s+/g, ' ').trim());
   t.diagnostic(`Semantic Diff view rows: ${JSON.stringify(texts)}`);
   assert.ok(texts.some((s) => /HUMAN_IN_THE_LOOP/.test(s)), 'the section is a group');
