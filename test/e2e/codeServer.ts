@@ -643,6 +643,27 @@ export async function viewLine(page: Page, line: number, timeoutMs = DEFAULT_TIM
 }
 
 /**
+ * Moves the mouse over the first token of 1-based `line` that contains `text` and waits for a hover
+ * matching `hover`; returns the hover's locator. A code lens that arrives late (the tool cost above
+ * `## TOOLS`) shifts the lines under a resting mouse, so the line is looked up afresh and the mouse
+ * moved away and back, as a user would, up to three times. Last comes the keyboard's hover
+ * (Ctrl+K Ctrl+I) at the cursor, which callers put on the token; `how` says which one showed it.
+ */
+export async function hoverOver(page: Page, line: number, text: string, hover: Locator, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<{ how: string; ms: number }> {
+  const t0 = Date.now();
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const token = (await viewLine(page, line, timeoutMs)).locator('span > span').filter({ hasText: text }).first();
+    await token.hover();
+    if (await hover.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) return { how: `mouse, attempt ${attempt}`, ms: Date.now() - t0 };
+    await page.mouse.move(0, 0);
+  }
+  await press(page, 'Control+K');
+  await press(page, 'Control+I');
+  await hover.waitFor({ state: 'visible', timeout: timeoutMs });
+  return { how: 'keyboard (Ctrl+K Ctrl+I) after three mouse attempts', ms: Date.now() - t0 };
+}
+
+/**
  * A temporary workspace holding a sample's files (AGENTS.md, the resources and snapshots beside it)
  * and the samples' configuration (samples/.agents-md.json). The caller removes it.
  */

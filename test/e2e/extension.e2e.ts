@@ -15,7 +15,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, REPO_DIR, codeServerLogs, e2eSkipReason, goToLine, lineOf, openBrowser, openFileFromExplorer, openWorkbench, outputChannelText,
+  DEFAULT_TIMEOUT_MS, REPO_DIR, codeServerLogs, e2eSkipReason, goToLine, hoverOver, lineOf, openBrowser, openFileFromExplorer, openWorkbench, outputChannelText,
   packageRepoExtension, press, problemsWithCode, processGroupMemoryMb, processesMemoryMb, sampleWorkspace, screenshot, startCodeServer, statusBarItem,
   until, waitForSelector, type CodeServer, type Page,
 } from './codeServer.ts';
@@ -119,16 +119,13 @@ test('e2e extension: diagnostics, status bar, hover and quick fix in code-server
 
   // (c) hover on a field label shows its schema docs.
   const label = lineOf(sample, '**Side Effects**');
-  const line = await goToLine(page, label.line, label.column + 2);
+  await goToLine(page, label.line, label.column + 2);
   // The cursor's word highlight may split the label into spans ("Side", " Effects"): hover its first word.
-  const token = line.locator('span > span').filter({ hasText: 'Side' }).first();
-  const t2 = Date.now();
-  await token.hover();
   const hover = page.locator('.monaco-hover').filter({ hasText: 'side_effects' }).first();
-  await hover.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  const hoverMs = Date.now() - t2;
+  const hovered = await hoverOver(page, label.line, 'Side', hover);
+  const hoverMs = hovered.ms;
   const hoverText = (await hover.innerText()).trim();
-  t.diagnostic(`hover on **Side Effects** (line ${label.line}): mouse over the label -> docs shown in ${hoverMs} ms (editor.hover.delay 300): ${JSON.stringify(hoverText.slice(0, 160))}…`);
+  t.diagnostic(`hover on **Side Effects** (line ${label.line}): ${hovered.how} -> docs shown in ${hoverMs} ms (editor.hover.delay 300): ${JSON.stringify(hoverText.slice(0, 160))}…`);
   t.diagnostic(`screenshot: ${await screenshot(page, 'extension-hover')}`);
   assert.match(hoverText, /side_effects/);
 

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, openFileFromExplorer, packageExtension, packageRepoExtension, press,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, hoverOver, lineOf, openFileFromExplorer, packageExtension, packageRepoExtension, press,
   problemsWithCode, REPO_DIR, sampleWorkspace, screenshot, startWorkbench, waitForSelector, writeLanguagePackExtension,
 } from './codeServer.ts';
 import { format } from '../../server/src/service/l10n/format.ts';
@@ -73,10 +73,10 @@ test('e2e l10n: with --locale zh-cn the commands, diagnostics and hover are in C
   // The hover on a field label: the schema's Chinese title and description.
   await page.locator(`${EDITOR} .view-lines`).first().click();
   const label = lineOf(sample, '**Side Effects**');
-  const line = await goToLine(page, label.line, label.column + 2);
-  await line.locator('span > span').filter({ hasText: 'Side Effects' }).first().hover();
+  await goToLine(page, label.line, label.column + 2);
+  // The cursor's word highlight may split the label into spans ("Side", " Effects"): hover its first word.
   const hover = page.locator('.monaco-hover').filter({ hasText: 'side_effects' }).first();
-  await hover.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`hover shown by the ${(await hoverOver(page, label.line, 'Side', hover)).how}`);
   const hoverText = (await hover.innerText()).trim();
   t.diagnostic(`hover on **Side Effects**: ${JSON.stringify(hoverText.slice(0, 160))}…`);
   t.diagnostic(`screenshot: ${await screenshot(page, 'l10n-hover')}`);
