@@ -124,6 +124,45 @@ test('workspace diagnostics: every contract that is not open, updated from file 
   }
 });
 
+test('a deleted folder takes its contracts out of the workspace diagnostics and the overview; an unrelated one changes nothing', async () => {
+  const dir = scratch.workspace(generateWorkspace(36));
+  const wsUri = pathToFileURL(dir).href;
+  const uriOf = (i: number) => `${wsUri}/${contractPath(i)}`;
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true);
+    // VS Code reports a deleted folder, not the files in it: the server watches deletions of anything.
+    const watchers = async () => {
+      for (let i = 0; i < 100 && !client.registrations.length; i++) await new Promise((r) => setTimeout(r, 50));
+      return client.registrations.flatMap((r) => (r.registerOptions as { watchers?: { globPattern: string; kind?: number }[] }).watchers ?? []);
+    };
+    assert.ok((await watchers()).some((w) => w.globPattern === '**/*' && w.kind === 4), 'a watcher of deletions (WatchKind.Delete) of anything');
+    const pull = (previous: Map<string, string>) =>
+      client.connection.sendRequest<WorkspaceDiagnosticReport>('workspace/diagnostic', { previousResultIds: [...previous].map(([uri, value]) => ({ uri, value })) });
+    const ids = (r: WorkspaceDiagnosticReport) => new Map(r.items.filter((x) => x.resultId).map((x) => [x.uri, x.resultId!]));
+    const first = await pull(new Map());
+    assert.equal(first.items.length, 36);
+
+    const folder = contractPath(13).replace(/\/AGENTS\.md$/, '');
+    rmSync(join(dir, folder), { recursive: true });
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `${wsUri}/${folder}`, type: 3 }] });
+    const second = await pull(ids(first));
+    assert.equal(second.items.length, 36, '35 contracts and the one that went');
+    assert.deepEqual(second.items.find((x) => x.uri === uriOf(13)), { kind: 'full', uri: uriOf(13), version: null, items: [] }, 'its problems cleared');
+    const page = await client.connection.sendRequest<ContractsOverviewResult>(CONTRACTS_OVERVIEW, { nonce: 'n' });
+    assert.equal(page.contracts.length, 35);
+    assert.ok(!page.contracts.includes(uriOf(13)));
+
+    // A folder without contracts (a build output) going is no change: the next pull stays held.
+    const held = pull(ids(second));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `${wsUri}/out`, type: 3 }] });
+    const early = await Promise.race([held.then(() => 'answered'), new Promise((r) => setTimeout(r, 1500, 'held'))]);
+    assert.equal(early, 'held');
+  } finally {
+    await client.shutdown();
+  }
+});
+
 test('references and rename of a shared pool reach every contract and snapshot that use it; a shared resource\'s references too, its rename refused with the reason', async () => {
   const files = generateWorkspace(36);
   const dir = scratch.workspace(files);

@@ -4,7 +4,8 @@
 // a user does; the webview shows the coverage matrix of every contract and the resource-pin-drift
 // finding; a click on the finding opens the drifting contract at the pin's line, a click on a
 // contract's row opens it at line 1, Enter on a focused finding opens it; the drift fixed on disk
-// leaves the page by itself. Screenshots
+// leaves the page by itself; a folder deleted on disk takes its contract out of the overview and
+// the Problems panel. Screenshots
 // test-results/e2e/contracts-*.png (contracts-opened.png becomes docs/images/contracts-overview.png
 // with UPDATE_DOCS_IMAGES=1).
 //
@@ -104,5 +105,20 @@ test('e2e Contracts overview: opened from the side bar, the matrix and a cross-c
   await writeFile(join(workspace, drifting), text.replace(/[0-9a-f]{64}/, good));
   await until('the drift gone from the overview', async () => ((await view.locator('li[data-uri]').filter({ hasText: 'resource-pin-drift' }).count()) === 0 ? true : undefined), 2 * DEFAULT_TIMEOUT_MS);
   t.diagnostic(`screenshot: ${await screenshot(page, 'contracts-refreshed')}`);
+
+  // A folder deleted on disk (rm -rf): its contract leaves the overview and the Problems panel,
+  // which lists it before (side-effect-tool-ungated). VS Code reports the folder, not the file in it.
+  const gone = contractPath(FAULTS.ungatedTool[0]!);
+  const goneDir = gone.replace(/\/AGENTS\.md$/, '');
+  await page.locator('[id="status.problems"]').first().click();
+  const problemRows = page.locator('.markers-panel .monaco-list-row').filter({ hasText: goneDir.split('/').pop()! });
+  await until(`Problems lists ${gone}`, async () => ((await problemRows.count()) > 0 ? true : undefined), 2 * DEFAULT_TIMEOUT_MS);
+  const t0 = Date.now();
+  await rm(join(workspace, goneDir), { recursive: true });
+  await until(`${gone} gone from the overview`, async () => ((await view.locator('td[data-uri]', { hasText: gone }).count()) === 0 ? true : undefined), DEFAULT_TIMEOUT_MS);
+  t.diagnostic(`the deleted folder's contract left the overview after ${Date.now() - t0} ms`);
+  assert.equal(await view.locator('svg').first().locator('rect[rx="3"]').count(), (N - 1) * 6, 'a row less in the matrix');
+  await until(`${gone} gone from Problems`, async () => ((await problemRows.count()) === 0 ? true : undefined), DEFAULT_TIMEOUT_MS);
+  t.diagnostic(`… and Problems after ${Date.now() - t0} ms; screenshot: ${await screenshot(page, 'contracts-folder-deleted')}`);
   passed();
 });

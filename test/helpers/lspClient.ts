@@ -17,6 +17,8 @@ export class LspClient {
   refreshes = 0;
   /** The server's protocol trace (`$/logTrace`), once `trace(…)` turned it on. */
   readonly traces: { message: string; verbose?: string }[] = [];
+  /** What the server registered dynamically (client/registerCapability), in order. */
+  readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   /** The client's settings (`workspace/configuration`), per requested section and resource; null: defaults. */
   configuration: (item: { scopeUri?: string; section?: string }) => unknown = () => null;
 
@@ -31,7 +33,7 @@ export class LspClient {
       for (const w of this.waiters.filter((x) => x.uri === p.uri)) w.resolve(p);
       this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((x) => x.uri !== p.uri));
     });
-    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.onRequest('client/registerCapability', (p: { registrations: { method: string; registerOptions?: unknown }[] }) => (this.registrations.push(...p.registrations), null));
     this.connection.onRequest('workspace/configuration', (p: { items: { scopeUri?: string; section?: string }[] }) => p.items.map((i) => this.configuration(i)));
     this.connection.onRequest('workspace/diagnostic/refresh', () => (this.refreshes++, null));
     this.connection.onNotification('$/logTrace', (p: { message: string; verbose?: string }) => this.traces.push(p));

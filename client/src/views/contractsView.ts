@@ -32,12 +32,16 @@ export class ContractsOverview implements vscode.Disposable {
 
   constructor(private readonly client: () => Promise<LanguageClient>, isContract: (doc: vscode.TextDocument) => boolean) {
     const watcher = vscode.workspace.createFileSystemWatcher(WATCHED);
+    // A deleted folder is reported alone, not the contracts that went with it.
+    const deletions = vscode.workspace.createFileSystemWatcher('**/*', true, true, false);
     const changed = () => this.changed();
     this.subscriptions = [
       watcher,
       watcher.onDidCreate(changed),
       watcher.onDidChange(changed),
       watcher.onDidDelete(changed),
+      deletions,
+      deletions.onDidDelete((uri) => (this.holdsContracts(uri) ? changed() : undefined)),
       vscode.workspace.onDidChangeTextDocument((e) => (e.contentChanges.length > 0 && isContract(e.document) ? changed() : undefined)),
     ];
   }
@@ -68,6 +72,12 @@ export class ContractsOverview implements vscode.Disposable {
     this.contracts = new Set(page.contracts);
     this.panel.title = page.title;
     this.panel.webview.html = page.html;
+  }
+
+  /** Whether the page shows a contract inside folder `uri`. */
+  private holdsContracts(uri: vscode.Uri): boolean {
+    const folder = `${uri.toString()}/`;
+    return [...this.contracts].some((c) => c.startsWith(folder));
   }
 
   /** A change on disk or in an open contract: the page is made again once changes pause (now, or when it is shown). */

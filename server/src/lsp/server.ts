@@ -23,6 +23,7 @@ import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 import { registerContractsOverview } from './contractsOverview.ts';
 import { registerScaffold } from './scaffold.ts';
 import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
+import { relevantChanges, WATCHERS } from './fileEvents.ts';
 import { settingsStore, type ServerSettings } from './settings.ts';
 
 /** The code action kind of "fix all" (docs/rules.md, "Fixes"): `editor.codeActionsOnSave` selects it. */
@@ -43,9 +44,6 @@ interface DocState {
   readonly model: ParsedContract;
   facts?: Promise<WorkspaceFacts>;
 }
-
-/** Files whose changes can change diagnostics: contracts, configuration, resources. */
-const WATCHED = ['**/AGENTS.md', '**/*.agents.md', '**/*.snapshot.{yaml,yml,json}', '**/.agents-md.{json,yaml,yml}', '**/*.{csv,tsv,json,jsonl,yaml,yml,txt,pdf,xlsx,xls,parquet,sql,xml,html,md}'];
 
 /**
  * Starts the AGENTS.md contract language server on a connection (stdio or IPC). A thin adapter:
@@ -279,7 +277,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     // Compile the contract schema's validator now rather than inside the first document's diagnostics.
     setImmediate(() => service?.validate(parseContract(WARM_UP)));
     if (watchRegistration) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED.map((globPattern) => ({ globPattern })) });
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHERS });
     }
     if (roots.length > 0) {
       connection.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -301,7 +299,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     // Saving an open document writes what the server already has (its changes came as didChange):
     // not a change of a dependency. Refreshing on it made the client drop every file's
     // diagnostics until they were computed again, on each (auto)save.
-    const changes = params.changes.filter((c) => c.type !== FileChangeType.Changed || !documents.get(c.uri));
+    const changes = relevantChanges(params.changes, service?.workspace.lastListed() ?? [], (uri) => !!documents.get(uri));
     if (changes.length === 0) return;
     for (const c of changes) service?.workspace.invalidate(c.uri, c.type === FileChangeType.Changed ? 'changed' : 'structure');
     refreshAll();

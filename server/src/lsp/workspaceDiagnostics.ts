@@ -58,7 +58,8 @@ export function registerWorkspaceDiagnostics(connection: Connection, host: Works
     if (completedAt === generation && previous.size > 0) await nextChange(token);
     const start = generation;
     const reports: WorkspaceDocumentDiagnosticReport[] = [];
-    for (const uri of await host.contractUris()) {
+    const contracts = await host.contractUris();
+    for (const uri of contracts) {
       // Typing wins: the pass stops at the first edit and returns what it has.
       if (token.isCancellationRequested || generation !== start) return { items: reports };
       if (host.isOpen(uri)) continue;
@@ -77,7 +78,15 @@ export function registerWorkspaceDiagnostics(connection: Connection, host: Works
           : { kind: 'full', uri, version: null, resultId: entry.resultId, items: entry.items },
       );
     }
-    if (generation === start) completedAt = start;
+    if (generation !== start) return { items: reports };
+    // A contract that went (deleted, moved, excluded): an empty report clears what the client shows.
+    const listed = new Set(contracts);
+    for (const uri of previous.keys()) {
+      if (listed.has(uri) || !cache.get(uri) || host.isOpen(uri)) continue;
+      cache.delete(uri);
+      reports.push({ kind: 'full', uri, version: null, items: [] });
+    }
+    completedAt = start;
     return { items: reports };
   });
 

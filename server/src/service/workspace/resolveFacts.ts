@@ -65,6 +65,7 @@ export class Workspace {
   private readonly summaries: Lru<string, Promise<ContractSummary>>;
   private readonly configs: Lru<string, Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }>>;
   private contractList: Promise<string[]> | undefined;
+  private listed: readonly string[] = [];
   private readonly hashes: Lru<string, Promise<string | undefined>>;
   private readonly stats: Lru<string, ReturnType<FileSystem['stat']>>;
 
@@ -184,9 +185,17 @@ export class Workspace {
   private listContracts(config: ResolvedConfig): Promise<string[]> {
     this.contractList ??= (async () => {
       const all = await Promise.all(this.options.roots.map((r) => this.options.fs.findFiles(r, config.contracts.include, config.contracts.exclude)));
-      return all.flat().sort();
+      return (this.listed = all.flat().sort());
     })();
     return this.contractList;
+  }
+
+  /**
+   * The contracts as last listed, kept when the list is invalidated: what a deleted folder took
+   * with it is known after it went (without reading the disk).
+   */
+  lastListed(): readonly string[] {
+    return this.listed;
   }
 
   /** Every contract of the workspace (the configuration's `contracts` globs under each root). */
