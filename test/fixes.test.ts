@@ -58,6 +58,14 @@ for (const rule of RULES.filter((r) => r.examples.bad)) {
   });
 }
 
+test('tool-missing-schema offers no fix for a tool declared in a TOOLS table: a yaml block after the table would be a tool of its own', async () => {
+  const rule = RULES.find((r) => r.code === 'tool-missing-schema')!;
+  const text = `---\ncontract: true\nname: a\nversion: 1.0.0\n---\n\n## TOOLS\n\n| Tool | Description | Side Effects |\n|---|---|---|\n| \`get_order\` | Reads an order. | read |\n`;
+  const found = (await lintExample(text, exampleWorkspace(rule))).diagnostics.find((d) => d.code === rule.code);
+  assert.ok(found, 'the table row lacks its schemas');
+  assert.equal(rule.fix!(found, parseContract(text), { today: '2026-12-01' }), undefined);
+});
+
 const { bundle, scratch } = useCliBundle('fix');
 
 test('agents-md lint --fix on samples/broken fixes what it can; the result has fewer problems and no new one', async () => {

@@ -34,13 +34,17 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const lang = options.lang ?? 'en';
   const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => format(id, args, lang);
-  const out: CodeActionEntry[] = [];
-  for (const d of diagnostics) {
-    // Fixes declared beside their checks (validate/rules/*.ts).
+  // Fixes declared beside their checks (validate/rules/*.ts), the safe ones first, then the
+  // actions that disable a rule: the menu opens on what repairs the text.
+  const fixes = diagnostics.flatMap((d) => {
     const fix = ruleByCode(d.code)?.fix?.(d, model, { today });
-    if (fix) out.push({ title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: fix.edits });
-    out.push(...disableActions(model, d, lang));
-  }
+    return fix ? [{ fix, entry: { title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: fix.edits } satisfies CodeActionEntry }] : [];
+  });
+  const out: CodeActionEntry[] = [
+    ...fixes.filter((f) => f.fix.safe).map((f) => f.entry),
+    ...fixes.filter((f) => !f.fix.safe).map((f) => f.entry),
+    ...diagnostics.flatMap((d) => disableActions(model, d, lang)),
+  ];
   // Several diagnostics of one rule offer the same "Disable … for this file" (or line): once each.
   const seen = new Set<string>();
   return out.filter((a) => {

@@ -48,7 +48,7 @@ export const FEATURE_MESSAGES = {
   'completion.entityVariable': 'entity {entity}',
   'completion.queryVariable': 'the user query',
 
-  'action.addSection': 'Add a {section} section',
+  'action.addSection': 'Add the {section} section',
   'action.addAuditRow': 'Add the audit row for {version}',
   'action.addVersioning': 'Add VERSIONING & AUDIT with a row for {version}',
   'action.addFallback': 'Add a FAILURE_PROTOCOL fallback for "{scenario}"',

@@ -59,12 +59,15 @@ export const toolMissingSchema: Rule = {
     }
   },
   fix: (d, model) => {
-    // Empty object schemas in a yaml block at the end of the tool's H3 part (tools written as headings only).
+    // Empty object schemas in a yaml block at the end of the tool's H3 part.
     const list = tools(model.data);
     const i = list.findIndex((t) => normaliseName(t['name']) === d.args?.['tool']);
     const section = model.owners.get('tools');
     const heading = i >= 0 ? locate(model, `/tools/${i}`) : undefined;
     if (!section || section.kind !== 'section' || !heading) return undefined;
+    // A tool of a table (or a YAML list) has no part of its own to put a yaml block in: one after
+    // the table would read as a tool of its own.
+    if (!section.headings.some((h) => h.depth === 3 && h.range.start.line === heading.value.start.line)) return undefined;
     const missing = ['input_schema', 'output_schema'].filter((k) => list[i]![k] === undefined || list[i]![k] === null);
     const next = section.headings.find((h) => h.depth <= 3 && h.range.start.line > heading.value.start.line);
     const end = endOfContent(model, next ? { startLine: section.startLine, endLine: next.range.start.line } : section);
