@@ -169,6 +169,12 @@ test('checkRegexBacktracking is read per resource: one folder analysed, the othe
     // The analysis runs off the first answer; its verdict arrives with a later pull.
     await client.pullUntil(a, (d) => d.some((x) => x.code === 'intent-pattern-redos'), 60_000);
     assert.ok(!(await client.pullDiagnostics(b)).some((x) => x.code === 'intent-pattern-redos'), 'not analysed where the setting is off');
+    // recheck ran in a child process, which ends after 5 s idle: its memory goes back to the system.
+    const children = () => readFileSync(`/proc/${client.pid}/task/${client.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    const started = children();
+    assert.equal(started.length, 1, 'the analysis process runs beside the server');
+    for (let i = 0; i < 100 && children().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(children(), [], 'ended once idle');
   } finally {
     await client.shutdown();
   }

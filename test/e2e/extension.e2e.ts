@@ -105,10 +105,10 @@ test('e2e extension: diagnostics, status bar, hover and quick fix in code-server
   t.diagnostic(`screenshot: ${await screenshot(page, 'extension-diagnostics')}`);
   // Filtered by a rule code: the two HITL scenarios without a fallback.
   await problemsWithCode(page, 'hitl-needs-fallback', 2);
-  // The ReDoS analysis runs in a worker thread (dist/regexWorker.cjs in the .vsix): its warning
-  // proves the worker loads in the packaged extension.
+  // The ReDoS analysis runs in a child process (dist/regexWorker.cjs in the .vsix): its warning
+  // proves the process starts in the packaged extension.
   const redos = await problemsWithCode(page, 'intent-pattern-redos', 1);
-  t.diagnostic(`intent-pattern-redos (worker thread): ${JSON.stringify(redos[0]?.slice(0, 120))}`);
+  t.diagnostic(`intent-pattern-redos (child process): ${JSON.stringify(redos[0]?.slice(0, 120))}`);
   // The ReDoS verdict arrives after the first diagnostics (off the typing path): count again now
   // that it is in, so the count after the quick fix compares like with like.
   const withRedos = /^(\d+) (\d+) AGENTS\.md$/.exec((await status.innerText()).replace(/\s+/g, ' ').trim());

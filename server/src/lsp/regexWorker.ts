@@ -1,11 +1,13 @@
 /**
- * Worker thread of the language server (dist/regexWorker.cjs): runs recheck's ReDoS analysis of
- * intent patterns off the main thread, under a memory limit, and is terminated when idle so that
- * the memory recheck's automata take is given back.
+ * Child process of the language server (dist/regexWorker.cjs): runs recheck's ReDoS analysis of
+ * intent patterns off the server's thread, under a heap limit. A process rather than a worker
+ * thread: when it exits after idling, all the memory recheck took goes back to the system (a
+ * terminated worker thread left about 100 MB in the server).
  */
-import { parentPort } from 'node:worker_threads';
 import { analyzeWithRecheck } from '../service/index.ts';
 
-parentPort?.on('message', (m: { id: number; pattern: string }) => {
-  void analyzeWithRecheck(m.pattern).then((verdict) => parentPort?.postMessage({ id: m.id, verdict }));
+process.on('message', (m: { id: number; pattern: string }) => {
+  void analyzeWithRecheck(m.pattern).then((verdict) => process.send?.({ id: m.id, verdict }));
 });
+// The server went (or closed the channel): nothing is left to answer.
+process.on('disconnect', () => process.exit(0));

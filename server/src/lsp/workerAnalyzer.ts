@@ -1,18 +1,18 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { memoised, type RegexAnalyzer } from '../service/index.ts';
 
 type Verdict = Awaited<ReturnType<RegexAnalyzer>>;
 
 /**
- * A RegexAnalyzer that runs recheck in a worker thread (`workerFile`, the bundled
- * regexWorker.cjs) with a heap limit, terminates it after `idleMs` without work, and gives
- * `unknown` when the worker is missing, fails or takes longer than `timeoutMs`. Memoised.
+ * A RegexAnalyzer that runs recheck in a child process (`workerFile`, the bundled
+ * regexWorker.cjs) with a heap limit, ends it after `idleMs` without work, and gives `unknown`
+ * when the worker is missing, fails or takes longer than `timeoutMs`. Memoised.
  */
 export function workerAnalyzer(workerFile: string, options: { idleMs?: number; timeoutMs?: number; heapMb?: number } = {}): RegexAnalyzer {
   const idleMs = options.idleMs ?? 5_000;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  let worker: Worker | undefined;
+  let worker: ChildProcess | undefined;
   let idle: ReturnType<typeof setTimeout> | undefined;
   let next = 0;
   const pending = new Map<number, (v: Verdict) => void>();
@@ -20,14 +20,17 @@ export function workerAnalyzer(workerFile: string, options: { idleMs?: number; t
     for (const resolve of pending.values()) resolve({ status: 'unknown' });
     pending.clear();
   };
-  const start = (): Worker | undefined => {
+  const start = (): ChildProcess | undefined => {
     if (worker) return worker;
     if (!existsSync(workerFile)) return undefined;
-    const w = new Worker(workerFile, { resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? 256 } });
+    // process.execPath: node, or the editor's runtime that runs this server as node.
+    const w = fork(workerFile, [], { execArgv: [`--max-old-space-size=${options.heapMb ?? 256}`], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     w.unref();
+    w.channel?.unref();
     w.on('message', (m: { id: number; verdict: Verdict }) => {
       pending.get(m.id)?.(m.verdict);
       pending.delete(m.id);
+      touch(); // idle from the last answer: an analysis longer than idleMs must not keep it alive
     });
     const gone = () => {
       if (worker === w) worker = undefined;
@@ -41,7 +44,7 @@ export function workerAnalyzer(workerFile: string, options: { idleMs?: number; t
   const touch = () => {
     clearTimeout(idle);
     idle = setTimeout(() => {
-      if (pending.size === 0) void worker?.terminate();
+      if (pending.size === 0) worker?.kill();
     }, idleMs);
     idle.unref();
   };
@@ -60,7 +63,7 @@ export function workerAnalyzer(workerFile: string, options: { idleMs?: number; t
           clearTimeout(timer);
           resolve(v);
         });
-        w.postMessage({ id, pattern });
+        w.send({ id, pattern });
         touch();
       }),
   );
