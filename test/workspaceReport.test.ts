@@ -73,6 +73,14 @@ test('HTML: one self-contained page with the matrix and the graph as inline SVG,
   assert.doesNotMatch(html, /<script|<link|@import|src=/i);
   assert.doesNotMatch(html, /data-uri|tabindex/, "links only in the editor's overview (test/lspWorkspace.test.ts)");
   assert.deepEqual([...new Set(html.match(/https?:\/\/[^"' )]+/g))], ['http://www.w3.org/2000/svg']);
+  // Every left-aligned text ends inside its SVG (at 7 px a character, 12px sans): a count such as
+  // "7 of 10" was cut to "7 of 1".
+  for (const svg of html.match(/<svg [\s\S]*?<\/svg>/g)!) {
+    const width = Number(/width="(\d+)"/.exec(svg)![1]);
+    const texts = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+"(?: class="h")?>(?:<title>[^<]*<\/title>)?([^<]*)<\/text>/g)];
+    assert.ok(texts.length > 0);
+    for (const [, x, text] of texts) assert.ok(Number(x) + text!.length * 7 <= width, `"${text}" at x ${x} fits in ${width} px`);
+  }
 });
 
 test('exit codes: a path that matches nothing and an unwritable output are usage errors (2)', async () => {

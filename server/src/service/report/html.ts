@@ -8,9 +8,12 @@
  */
 import type { WorkspaceReport } from './build.ts';
 import { reportLabels, reportTables, type ReportLabels } from './render.ts';
+import { displayWidth } from '../text/width.ts';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const clip = (s: string, n: number) => (s.length > n ? `…${s.slice(s.length - n + 1)}` : s);
+/** Width in px of `s` in the SVGs' 12px font, on the generous side (a Chinese character counts twice). */
+const textPx = (s: string) => Math.ceil(displayWidth(s) * 7.5);
 
 const COLOR = { yes: '#2e7d32', no: '#c62828', na: '#bdbdbd' } as const;
 const ROW = 20;
@@ -32,7 +35,9 @@ function matrixSvg(report: WorkspaceReport, l: ReportLabels, links: boolean): st
   const top = 190;
   const cols = report.clauses.length;
   const barX = LABEL + cols * cell + 16;
-  const width = barX + 140;
+  const counts = report.contracts.map((r) => l.t('report.count', { count: r.coverage.filter((x) => x.exercised).length, total: r.coverage.length }));
+  // As wide as the longest count ("17 of 120") and the column's title, so that none is cut off.
+  const width = Math.max(barX + 106 + Math.max(0, ...counts.map(textPx)), barX + textPx(l.t('report.section.dryRun'))) + 8;
   const height = top + report.contracts.length * ROW + 10;
   const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${esc(l.t('report.section.matrix'))}">`];
   report.clauses.forEach((c, j) => {
@@ -51,7 +56,7 @@ function matrixSvg(report: WorkspaceReport, l: ReportLabels, links: boolean): st
     const total = r.coverage.length;
     out.push(`<rect x="${barX}" y="${y + 4}" width="100" height="${ROW - 8}" fill="#eee"/>`);
     if (total > 0) out.push(`<rect x="${barX}" y="${y + 4}" width="${Math.round((100 * done) / total)}" height="${ROW - 8}" fill="#1565c0"/>`);
-    out.push(`<text x="${barX + 106}" y="${y + 14}">${esc(l.t('report.count', { count: done, total }))}</text>`);
+    out.push(`<text x="${barX + 106}" y="${y + 14}">${esc(counts[i]!)}</text>`);
   });
   out.push('</svg>');
   return out.join('\n');
@@ -63,7 +68,8 @@ function graphSvg(report: WorkspaceReport, l: ReportLabels): string {
   const height = Math.max(users.length, report.shared.length) * ROW + 20;
   const yOf = (i: number, n: number) => 10 + (n <= 1 ? 0 : (i * (height - 20 - ROW)) / (n - 1)) + ROW / 2;
   const index = new Map(users.map((p, i) => [p, i]));
-  const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${rightX + 320}" height="${height}" role="img" aria-label="${esc(l.t('report.section.graph'))}">`];
+  const width = rightX + 12 + Math.max(0, ...report.shared.map((n) => textPx(l.shared(n.kind, n.name)))) + 8;
+  const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${esc(l.t('report.section.graph'))}">`];
   report.shared.forEach((n, k) => {
     const y = yOf(k, report.shared.length);
     for (const p of n.contracts) {
@@ -123,6 +129,7 @@ export function reportHtml(report: WorkspaceReport, lang = 'en', options: Report
 body { font: var(--vscode-font-size, 14px) var(--vscode-font-family, system-ui, sans-serif); margin: 24px; color: var(--vscode-foreground, #212121); background: var(--vscode-editor-background, #fff); }
 svg text { font: 12px var(--vscode-font-family, system-ui, sans-serif); fill: var(--vscode-foreground, #212121); }
 svg text.h { font-weight: 600; }
+.wide { overflow-x: auto; }
 table { border-collapse: collapse; margin: 8px 0 24px; }
 th, td { border: 1px solid var(--vscode-panel-border, #ddd); padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: var(--vscode-sideBar-background, #f5f5f5); }
@@ -137,10 +144,10 @@ svg text.link { fill: var(--vscode-textLink-foreground, #212121); }
 <p>${esc(l.summary(report))}</p>
 <h2>${esc(t('report.section.matrix'))}</h2>
 <p class="legend">${esc(t('report.legend'))}</p>
-${matrixSvg(report, l, links)}
+<div class="wide">${matrixSvg(report, l, links)}</div>
 <h2>${esc(t('report.section.graph'))}</h2>
 <p class="legend">${esc(t('report.legend.graph'))}</p>
-${report.shared.length > 0 ? graphSvg(report, l) : `<p>${esc(t('report.none'))}</p>`}
+${report.shared.length > 0 ? `<div class="wide">${graphSvg(report, l)}</div>` : `<p>${esc(t('report.none'))}</p>`}
 <h2>${esc(t('report.section.findings'))}</h2>
 ${findings.length > 0 ? `<ul>\n${findings.join('\n')}\n</ul>` : `<p>${esc(t('report.none'))}</p>`}
 <h2>${esc(t('report.section.versions'))}</h2>
