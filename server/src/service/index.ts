@@ -19,7 +19,7 @@ export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } f
 export type { ParsedContract } from './parse/parseContract.ts';
 export type { FileSystem } from './workspace/fileSystem.ts';
 export type { WorkspaceFacts, ResolvedConfig, RulePreset } from './validate/facts.ts';
-export type { ConfigProblem } from './workspace/resolveFacts.ts';
+export type { ConfigProblem, ContractSummary } from './workspace/resolveFacts.ts';
 export { Workspace, CONFIG_NAMES } from './workspace/resolveFacts.ts';
 export { RULES, ruleByCode } from './validate/catalogue.ts';
 export type { Rule, RuleMeta } from './validate/rule.ts';

@@ -44,8 +44,8 @@ export interface WorkspaceOptions {
 
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-/** Declarations another contract contributes to the workspace. */
-interface ContractSummary {
+/** Declarations another contract contributes to the workspace (plain data: it can cross threads). */
+export interface ContractSummary {
   readonly pools: readonly ExternalName[];
   readonly agents: readonly ExternalName[];
   readonly digest?: ContractDigest;
@@ -222,6 +222,14 @@ export class Workspace {
       this.summaries.set(uri, hit);
     }
     return hit;
+  }
+
+  /**
+   * Summaries made elsewhere (another thread of the same run read the same files), kept as if
+   * made here, so that they are not made again. Invalidation drops them as any other.
+   */
+  seedSummaries(entries: readonly (readonly [string, ContractSummary])[]): void {
+    for (const [uri, summary] of entries) this.summaries.set(uri, Promise.resolve(summary));
   }
 
   private sha256(uri: string): Promise<string | undefined> {
