@@ -72,7 +72,9 @@ test('Run agent: code lens, snapshots, a HITL pause answered by the user, the st
     assert.equal(decisions[0]!.location?.uri, contractUri, 'the question points at the HITL row');
     assert.ok(progress.length > 0 && progress.every((p) => p.runId.startsWith('r-')), 'the tree is streamed while the run goes');
 
-    // After a run, the clauses it exercised carry a lens naming the query.
+    // After a run, the clauses it exercised carry a lens naming the query; the client is asked to
+    // request the lenses again after each run (they changed though the text did not).
+    assert.equal(client.lensRefreshes, 2);
     const after = await client.request<{ command: { title: string } }[]>('textDocument/codeLens', { textDocument: { uri: contractUri } });
     assert.ok(after.some((l) => /exercised by 1 snapshot query: large-purchase-rejected/.test(l.command.title)), JSON.stringify(after.map((l) => l.command.title)));
   } finally {

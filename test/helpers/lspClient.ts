@@ -15,6 +15,8 @@ export class LspClient {
   readonly stderr: string[] = [];
   /** How many times the server asked the client to pull all diagnostics again. */
   refreshes = 0;
+  /** How many times the server asked the client to request code lenses again. */
+  lensRefreshes = 0;
   /** The server's protocol trace (`$/logTrace`), once `trace(…)` turned it on. */
   readonly traces: { message: string; verbose?: string }[] = [];
   /** What the server registered dynamically (client/registerCapability), in order. */
@@ -36,6 +38,7 @@ export class LspClient {
     this.connection.onRequest('client/registerCapability', (p: { registrations: { method: string; registerOptions?: unknown }[] }) => (this.registrations.push(...p.registrations), null));
     this.connection.onRequest('workspace/configuration', (p: { items: { scopeUri?: string; section?: string }[] }) => p.items.map((i) => this.configuration(i)));
     this.connection.onRequest('workspace/diagnostic/refresh', () => (this.refreshes++, null));
+    this.connection.onRequest('workspace/codeLens/refresh', () => (this.lensRefreshes++, null));
     this.connection.onNotification('$/logTrace', (p: { message: string; verbose?: string }) => this.traces.push(p));
     this.connection.listen();
   }
@@ -48,7 +51,7 @@ export class LspClient {
       workspaceFolders: rootUri ? [{ uri: rootUri, name: 'ws' }] : null,
       capabilities: {
         textDocument: { ...(pull ? { diagnostic: { dynamicRegistration: false } } : { publishDiagnostics: { relatedInformation: true, versionSupport: true } }), hover: { contentFormat: ['markdown'] } },
-        workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true },
+        workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true, codeLens: { refreshSupport: true } },
       },
     });
     await this.connection.sendNotification('initialized', {});

@@ -43,6 +43,8 @@ export interface RunAgentHost {
   readonly otlpEndpoint: (uri: string) => Promise<string>;
   /** The server's name and version, for the spans' resource. */
   readonly origin: SpanOrigin;
+  /** Asks the client to request code lenses again, if it can. */
+  readonly refreshLenses: () => void;
 }
 
 
@@ -158,6 +160,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
       progress(runMessage('view.progress', { query: query.id, events: events.length }, lang), true);
     }
     exercised.set(p.uri, clauses);
+    host.refreshLenses(); // the "exercised by" lenses changed, the text did not
     // The trace so far stays in the view (sent as progress) and on disk; the request itself is cancelled.
     if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, runMessage('view.cancelled', {}, lang));
     return {

@@ -1,5 +1,5 @@
 import {
-  CodeActionKind, DidChangeWatchedFilesNotification, SemanticTokensBuilder, FileChangeType, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
+  CodeActionKind, CodeLensRefreshRequest, DidChangeWatchedFilesNotification, SemanticTokensBuilder, FileChangeType, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
   type CodeAction, type Connection, type TextEdit, type Diagnostic, type InitializeParams, type InitializeResult, type CancellationToken,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -62,6 +62,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   let roots: string[] = [];
   let pull = false;
   let watchRegistration = false;
+  let lensRefresh = false;
   let lang: Lang = 'en';
   let docsBase = `${docsFolder}/rules.md`;
 
@@ -178,6 +179,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   registerRunPage(connection, { lang: () => lang, model: openModel });
   registerRunAgent(connection, documents, {
     lang: () => lang,
+    refreshLenses: () => (lensRefresh ? void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined) : undefined),
     roots: rootPaths,
     model: openModel,
     lenses: (uri, token) => {
@@ -251,6 +253,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     pull = !!params.capabilities.textDocument?.diagnostic;
     resourceSettings.supported = !!params.capabilities.workspace?.configuration;
     watchRegistration = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    lensRefresh = !!params.capabilities.workspace?.codeLens?.refreshSupport;
     service = makeService();
     return {
       capabilities: {
