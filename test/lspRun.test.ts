@@ -77,6 +77,13 @@ test('Run agent: code lens, snapshots, a HITL pause answered by the user, the st
     assert.equal(client.lensRefreshes, 2);
     const after = await client.request<{ command: { title: string } }[]>('textDocument/codeLens', { textDocument: { uri: contractUri } });
     assert.ok(after.some((l) => /exercised by 1 snapshot query: large-purchase-rejected/.test(l.command.title)), JSON.stringify(after.map((l) => l.command.title)));
+
+    // Nobody signs the new vendor off: the user lets the decision time out, as the query expects.
+    client.connection.onRequest('agentsMd/humanDecision', () => ({ decision: 'timeout', decidedBy: 'alice' }));
+    const timedOut = await client.request<RunAgentResult>('agentsMd/runAgent', { uri: contractUri, snapshotUri, queryId: 'new-vendor-no-sign-off', runId: 'r-timeout', trusted: true });
+    assert.equal(timedOut.tree[0]!.label, 'new-vendor-no-sign-off · HUMAN_TIMEOUT');
+    assert.equal(timedOut.ok, true, timedOut.summary);
+    assert.ok(flat(timedOut.tree).some((n) => /paused for a human/.test(n.label) && n.description === 'let time out by alice'), 'who let it time out');
   } finally {
     await client.shutdown();
   }

@@ -125,7 +125,7 @@ interface Pending {
 /**
  * Answers the server's HUMAN_IN_THE_LOOP pauses (docs/vscode.md, "Human decisions"): the question
  * stays in front of the user as a modal dialog; dismissing it decides nothing, the run stays
- * paused, and Approve / Reject stay offered in the Agent Run view's title and on its paused row
+ * paused, and Approve / Reject / Let It Time Out stay offered in the Agent Run view's title and on its paused row
  * until answered. The answer names who decided, for the trace.
  */
 export function registerHumanDecisions(c: LanguageClient): vscode.Disposable {
@@ -139,9 +139,11 @@ export function registerHumanDecisions(c: LanguageClient): vscode.Disposable {
     if (p.location) await revealLocation(p.location);
     const approve = vscode.l10n.t('Approve');
     const reject = vscode.l10n.t('Reject');
-    const detail = vscode.l10n.t('The dry run waits for your decision. Closing this dialog decides nothing: Approve and Reject stay in the Agent Run view.');
-    const choice = await vscode.window.showWarningMessage(p.message, { modal: true, detail }, approve, reject);
-    if (choice) decide(choice === approve ? 'approve' : 'reject');
+    // What a query expecting HUMAN_TIMEOUT needs: nobody answers within the scenario's SLA.
+    const timeout = vscode.l10n.t('Let It Time Out');
+    const detail = vscode.l10n.t('The dry run waits for your decision. Closing this dialog decides nothing: Approve, Reject and Let It Time Out stay in the Agent Run view.');
+    const choice = await vscode.window.showWarningMessage(p.message, { modal: true, detail }, approve, reject, timeout);
+    if (choice) decide(choice === approve ? 'approve' : choice === reject ? 'reject' : 'timeout');
   };
   return vscode.Disposable.from(
     c.onRequest(HUMAN_DECISION, (params: HumanDecisionParams, token: vscode.CancellationToken) =>
@@ -156,6 +158,7 @@ export function registerHumanDecisions(c: LanguageClient): vscode.Disposable {
     ),
     vscode.commands.registerCommand('agentsMd.approveDecision', () => decide('approve')),
     vscode.commands.registerCommand('agentsMd.rejectDecision', () => decide('reject')),
+    vscode.commands.registerCommand('agentsMd.timeoutDecision', () => decide('timeout')),
     vscode.commands.registerCommand('agentsMd.showDecision', ask),
     { dispose: () => setWaiting(false) },
   );

@@ -5,7 +5,8 @@
 // stays paused and the Agent Run view offers the decision. The first run is approved by clicking
 // Approve on the paused row; every kind of row of its trace is then clicked (a row that names a
 // clause shows it in the contract at its line, the others open their detail; no error
-// notification). The second run is rejected with the view title's Reject. The paused row shows
+// notification). The second run is rejected with the view title's Reject; a third, of a query that
+// expects HUMAN_TIMEOUT, is let time out from the dialog. The paused row shows
 // who decided what; the trace files are on disk under .agents-md/runs/. Last, F2 on a tool in the
 // contract renames it in the snapshot file too.
 //
@@ -193,5 +194,15 @@ test('e2e run: a HITL pause approved on its row and rejected from the view title
   assert.doesNotMatch(after, /check_inventory/);
   await until('the contract renamed in the editor', async () => (/check_stock/.test(await page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()) ? true : undefined));
   t.diagnostic(`screenshot: ${await screenshot(page, 'run-rename')}`);
+
+  // Run 3: nobody signs the new vendor off; the dialog's Let It Time Out gives what the query expects.
+  const timeoutQuery = 'new-vendor-no-sign-off';
+  dialog = await runQueryToQuestion(page, timeoutQuery);
+  await dialog.locator('.monaco-button', { hasText: /^Let It Time Out$/ }).click();
+  const timedOut = rows.filter({ hasText: `${timeoutQuery} · HUMAN_TIMEOUT` }).first();
+  await timedOut.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  const summary = flat(await page.locator(`${VIEW} .monaco-list-row`).first().innerText());
+  t.diagnostic(`after Let It Time Out: ${JSON.stringify(summary)}; screenshot: ${await screenshot(page, 'run-timeout')}`);
+  assert.match(flat(await rows.filter({ hasText: 'paused for a human' }).first().innerText()), /let time out by \S+/);
   passed();
 });

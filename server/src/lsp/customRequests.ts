@@ -108,7 +108,8 @@ export interface HumanDecisionParams {
   readonly location?: ViewLocation;
 }
 export interface HumanDecisionResult {
-  readonly decision: 'approve' | 'reject';
+  /** `timeout`: nobody answers within the scenario's SLA (what a query expecting HUMAN_TIMEOUT needs). */
+  readonly decision: 'approve' | 'reject' | 'timeout';
   /** Who decided (recorded in the trace as `decided_by`). */
   readonly decidedBy?: string;
 }

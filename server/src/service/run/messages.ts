@@ -152,6 +152,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'timeline.human_response.timeout': 'no answer in time',
   'timeline.human_response.approve.by': 'approved by {by}',
   'timeline.human_response.reject.by': 'rejected by {by}',
+  'timeline.human_response.timeout.by': 'let time out by {by}',
   'timeline.protocol': 'FAILURE_PROTOCOL "{condition}": {actions}',
   'timeline.alert': 'alert {channel} severity {severity}',
   'timeline.final_output': 'final answer: {preview}',
