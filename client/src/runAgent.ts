@@ -47,7 +47,8 @@ export function registerRunAgent(context: vscode.ExtensionContext, client: () =>
         continue;
       }
       picks.push({ label: vscode.l10n.t('$(run-all) All queries'), description: s.label, snapshotUri: s.uri });
-      for (const q of s.queries) picks.push({ label: `$(play) ${q.label}`, description: q.id, snapshotUri: s.uri, queryId: q.id });
+      // The id first: lenses, traces and the Agent Run view name a query by it.
+      for (const q of s.queries) picks.push({ label: `$(play) ${q.id}`, detail: q.about, snapshotUri: s.uri, queryId: q.id });
     }
     const picked = (await vscode.window.showQuickPick(picks, { placeHolder: vscode.l10n.t('Run the agent on which snapshot query?'), matchOnDescription: true, matchOnDetail: true })) as RunPick | undefined;
     if (!picked?.snapshotUri) return;

@@ -197,6 +197,7 @@ test('e2e run: a HITL pause approved on its row and rejected from the view title
 
   // Run 3: nobody signs the new vendor off; the dialog's Let It Time Out gives what the query expects.
   const timeoutQuery = 'new-vendor-no-sign-off';
+  await cursorHome(page); // the ▶ Run agent lens is above line 1
   dialog = await runQueryToQuestion(page, timeoutQuery);
   await dialog.locator('.monaco-button', { hasText: /^Let It Time Out$/ }).click();
   const timedOut = rows.filter({ hasText: `${timeoutQuery} · HUMAN_TIMEOUT` }).first();

@@ -16,7 +16,8 @@ export interface SnapshotChoice {
   readonly uri: string;
   /** The snapshot's file name relative to the contract's folder. */
   readonly label: string;
-  readonly queries: readonly { readonly id: string; readonly label: string }[];
+  /** Each query's id and what it is about: its description, else its query text. */
+  readonly queries: readonly { readonly id: string; readonly about: string }[];
   /** Why the snapshot cannot run (it does not parse, it names another contract), in the user's language. */
   readonly problem?: string;
 }

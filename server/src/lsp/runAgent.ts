@@ -65,7 +65,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
         const error = read.diagnostics.find((d) => d.severity === 'error');
         choices.push({
           uri: fileUri(file), label,
-          queries: (read.snapshot?.queries ?? []).map((q) => ({ id: q.id, label: q.description ?? q.query })),
+          queries: (read.snapshot?.queries ?? []).map((q) => ({ id: q.id, about: q.description ?? q.query })),
           ...(error || !read.snapshot ? { problem: error?.message ?? runMessage('view.snapshotUnusable', {}, host.lang()) } : {}),
         });
       } catch (e) {
