@@ -14,7 +14,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -136,18 +136,22 @@ test('a deleted folder takes its contracts out of the workspace diagnostics and 
       for (let i = 0; i < 100 && !client.registrations.length; i++) await new Promise((r) => setTimeout(r, 50));
       return client.registrations.flatMap((r) => (r.registerOptions as { watchers?: { globPattern: string; kind?: number }[] }).watchers ?? []);
     };
-    assert.ok((await watchers()).some((w) => w.globPattern === '**/*' && w.kind === 4), 'a watcher of deletions (WatchKind.Delete) of anything');
+    assert.ok((await watchers()).some((w) => w.globPattern === '**/*' && w.kind === (1 | 4)), 'a watcher of creations and deletions (WatchKind.Create | Delete) of anything');
     const pull = (previous: Map<string, string>) =>
       client.connection.sendRequest<WorkspaceDiagnosticReport>('workspace/diagnostic', { previousResultIds: [...previous].map(([uri, value]) => ({ uri, value })) });
     const ids = (r: WorkspaceDiagnosticReport) => new Map(r.items.filter((x) => x.resultId).map((x) => [x.uri, x.resultId!]));
+    // Contract 5 is open from the start: its problems are the document pull's, never the workspace's.
+    const open = uriOf(5);
+    await client.open(open, readFileSync(join(dir, contractPath(5)), 'utf8'));
+    await client.pullDiagnostics(open);
     const first = await pull(new Map());
-    assert.equal(first.items.length, 36);
+    assert.equal(first.items.length, 35);
 
     const folder = contractPath(13).replace(/\/AGENTS\.md$/, '');
     rmSync(join(dir, folder), { recursive: true });
     await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `${wsUri}/${folder}`, type: 3 }] });
     const second = await pull(ids(first));
-    assert.equal(second.items.length, 36, '35 contracts and the one that went');
+    assert.equal(second.items.length, 35, '34 contracts and the one that went');
     assert.deepEqual(second.items.find((x) => x.uri === uriOf(13)), { kind: 'full', uri: uriOf(13), version: null, items: [] }, 'its problems cleared');
     const page = await client.connection.sendRequest<ContractsOverviewResult>(CONTRACTS_OVERVIEW, { nonce: 'n' });
     assert.equal(page.contracts.length, 35);
@@ -158,6 +162,21 @@ test('a deleted folder takes its contracts out of the workspace diagnostics and 
     await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `${wsUri}/out`, type: 3 }] });
     const early = await Promise.race([held.then(() => 'answered'), new Promise((r) => setTimeout(r, 1500, 'held'))]);
     assert.equal(early, 'held');
+
+    // The folder moved back in: VS Code reports the folder, and its contract is listed again.
+    mkdirSync(join(dir, folder), { recursive: true });
+    writeFileSync(join(dir, contractPath(13)), generateWorkspace(36)[contractPath(13)]!);
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `${wsUri}/${folder}`, type: 1 }] });
+    const back = await held;
+    assert.ok(back.items.some((x) => x.uri === uriOf(13) && x.kind === 'full' && x.items.length > 0), 'its problems are back');
+
+    // The open contract deleted on disk, then closed: its problems (the document pull's) are cleared too.
+    const beforeClose = back;
+    rmSync(join(dir, contractPath(5)));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: open, type: 3 }] });
+    await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: open } });
+    const afterClose = await pull(ids(beforeClose));
+    assert.deepEqual(afterClose.items.find((x) => x.uri === open), { kind: 'full', uri: open, version: null, items: [] }, 'the closed, deleted contract cleared');
   } finally {
     await client.shutdown();
   }

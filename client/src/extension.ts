@@ -77,9 +77,12 @@ async function start(context: vscode.ExtensionContext, status: StatusItem, links
 export function activate(context: vscode.ExtensionContext): void {
   const status = new StatusItem();
   context.subscriptions.push(status);
+  const startServer = () => {
+    if (!client && !starting) starting = start(context, status, links).finally(() => (starting = undefined));
+  };
   /** The running client; commands that need the server start it. */
   const running = async (): Promise<LanguageClient> => {
-    if (!client && !starting) starting = start(context, status, links).finally(() => (starting = undefined));
+    startServer();
     await starting;
     return client!;
   };
@@ -95,12 +98,15 @@ export function activate(context: vscode.ExtensionContext): void {
     return (await cached.kind) !== 'freeform';
   };
   const updateStatus = () => void status.update(vscode.window.activeTextEditor?.document, contractKind);
-  // Start the server only once a contract is open, so that activation costs nothing otherwise.
+  // Start the server once a contract is open, or when the workspace holds one (the Problems view
+  // lists every contract's problems, opened or not: docs/workspace.md); activation by any other
+  // Markdown file costs nothing.
   const maybeStart = (doc: vscode.TextDocument | undefined) => {
-    if (doc && !client && !starting && (isContract(doc) || vscode.languages.match(SNAPSHOTS, doc) > 0)) starting = start(context, status, links).finally(() => (starting = undefined));
+    if (doc && (isContract(doc) || vscode.languages.match(SNAPSHOTS, doc) > 0)) startServer();
     updateStatus();
   };
   vscode.workspace.textDocuments.forEach(maybeStart);
+  void vscode.workspace.findFiles('**/{AGENTS.md,*.agents.md}', '**/node_modules/**', 1).then((found) => (found.length > 0 ? startServer() : undefined));
   registerRunAgent(context, running);
   registerSemanticDiff(context, running);
   registerScaffold(context, running);

@@ -5,7 +5,8 @@
 // finding; a click on the finding opens the drifting contract at the pin's line, a click on a
 // contract's row opens it at line 1, Enter on a focused finding opens it; the drift fixed on disk
 // leaves the page by itself; a folder deleted on disk takes its contract out of the overview and
-// the Problems panel. Screenshots
+// the Problems panel, and comes back when the folder is moved in again; before anything is opened,
+// the status bar counts every contract's problems. Screenshots
 // test-results/e2e/contracts-*.png (contracts-opened.png becomes docs/images/contracts-overview.png
 // with UPDATE_DOCS_IMAGES=1).
 //
@@ -14,7 +15,7 @@
 //
 // Skips with the reason printed when the tools are not installed (E2E_REQUIRE=1 makes that a failure).
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -39,6 +40,15 @@ test('e2e Contracts overview: opened from the side bar, the matrix and a cross-c
     settings: { 'editor.minimap.enabled': false, 'agentsMd.versionAdvice': false, 'workbench.tips.enabled': false },
   });
   await page.setViewportSize({ width: 1600, height: 1000 });
+
+  // No contract opened yet: the Problems count in the status bar already has every contract's.
+  const problemsItem = page.locator('[id="status.problems"]').first();
+  const t00 = Date.now();
+  const counted = await until('the status bar counts problems with no contract open', async () => {
+    const label = (await problemsItem.getAttribute('aria-label').catch(() => null)) ?? '';
+    return /Errors: [1-9]/.test(label) ? label : undefined;
+  }, 2 * DEFAULT_TIMEOUT_MS);
+  t.diagnostic(`with no file open: "${counted}" after ${Date.now() - t00} ms`);
 
   // The Agent Contracts side bar, the Contracts view (collapsed by default, so that the Agent Run
   // and Semantic Diff views keep their room), then its button: all with the mouse.
@@ -120,5 +130,17 @@ test('e2e Contracts overview: opened from the side bar, the matrix and a cross-c
   assert.equal(await view.locator('svg').first().locator('rect[rx="3"]').count(), (N - 1) * 6, 'a row less in the matrix');
   await until(`${gone} gone from Problems`, async () => ((await problemRows.count()) === 0 ? true : undefined), DEFAULT_TIMEOUT_MS);
   t.diagnostic(`… and Problems after ${Date.now() - t0} ms; screenshot: ${await screenshot(page, 'contracts-folder-deleted')}`);
+
+  // The folder moved back in (mv from outside the workspace): VS Code reports the folder alone.
+  const outside = await mkdtemp(join(tmpdir(), 'e2e-contracts-outside-'));
+  t.after(() => rm(outside, { recursive: true, force: true }));
+  const generated = generateWorkspace(N);
+  await mkdir(join(outside, 'agent'), { recursive: true });
+  await writeFile(join(outside, 'agent', 'AGENTS.md'), generated[gone]!);
+  const t1 = Date.now();
+  await rename(join(outside, 'agent'), join(workspace, goneDir));
+  await until(`${gone} back in the overview`, async () => ((await view.locator('td[data-uri]', { hasText: gone }).count()) > 0 ? true : undefined), DEFAULT_TIMEOUT_MS);
+  await until(`${gone} back in Problems`, async () => ((await problemRows.count()) > 0 ? true : undefined), DEFAULT_TIMEOUT_MS);
+  t.diagnostic(`the folder moved in: in the overview and Problems after ${Date.now() - t1} ms`);
   passed();
 });

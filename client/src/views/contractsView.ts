@@ -32,16 +32,17 @@ export class ContractsOverview implements vscode.Disposable {
 
   constructor(private readonly client: () => Promise<LanguageClient>, isContract: (doc: vscode.TextDocument) => boolean) {
     const watcher = vscode.workspace.createFileSystemWatcher(WATCHED);
-    // A deleted folder is reported alone, not the contracts that went with it.
-    const deletions = vscode.workspace.createFileSystemWatcher('**/*', true, true, false);
+    // A folder moved in or deleted is reported alone, not the contracts in it.
+    const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     const changed = () => this.changed();
     this.subscriptions = [
       watcher,
       watcher.onDidCreate(changed),
       watcher.onDidChange(changed),
       watcher.onDidDelete(changed),
-      deletions,
-      deletions.onDidDelete((uri) => (this.holdsContracts(uri) ? changed() : undefined)),
+      folders,
+      folders.onDidCreate(async (uri) => ((await vscode.workspace.fs.stat(uri).then((s) => s.type & vscode.FileType.Directory, () => 0)) ? changed() : undefined)),
+      folders.onDidDelete((uri) => (this.holdsContracts(uri) ? changed() : undefined)),
       vscode.workspace.onDidChangeTextDocument((e) => (e.contentChanges.length > 0 && isContract(e.document) ? changed() : undefined)),
     ];
   }

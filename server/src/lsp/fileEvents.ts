@@ -9,22 +9,33 @@ const EXTENSIONS = ['md', 'csv', 'tsv', 'json', 'jsonl', 'yaml', 'yml', 'txt', '
 export const WATCHERS: FileSystemWatcher[] = [
   { globPattern: `**/*.{${EXTENSIONS.join(',')}}` },
   { globPattern: '**/.agents-md.{json,yaml,yml}' },
-  // A deleted folder is reported alone, not the files that went with it (VS Code's watcher).
-  { globPattern: '**/*', kind: WatchKind.Delete },
+  // A folder moved in or deleted is reported alone, not the files in it (VS Code's watcher).
+  { globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete },
 ];
 
 const WATCHED_FILE = new RegExp(`\\.(${EXTENSIONS.join('|')})$`);
 
+/** What `relevantChanges` asks of the workspace. */
+export interface FileEventContext {
+  /** The contracts as last listed. */
+  readonly contracts: readonly string[];
+  readonly isOpen: (uri: string) => boolean;
+  readonly isFolder: (uri: string) => Promise<boolean>;
+}
+
 /**
  * The events that change what diagnostics depend on: not the save of an open document (its text
- * came as didChange), not the deletion of a folder without contracts (a build's output) nor of a
- * file no contract can use.
+ * came as didChange), not the deletion of a folder without contracts (a build's output) nor the
+ * creation or deletion of a file no contract can use. A folder created (or moved in) may hold
+ * contracts: it counts.
  */
-export function relevantChanges(changes: readonly FileEvent[], contracts: readonly string[], isOpen: (uri: string) => boolean): FileEvent[] {
-  return changes.filter((c) => {
-    if (c.type === FileChangeType.Changed) return !isOpen(c.uri);
-    if (c.type === FileChangeType.Created || WATCHED_FILE.test(c.uri)) return true;
+export async function relevantChanges(changes: readonly FileEvent[], ctx: FileEventContext): Promise<FileEvent[]> {
+  const keep = await Promise.all(changes.map(async (c) => {
+    if (c.type === FileChangeType.Changed) return !ctx.isOpen(c.uri);
+    if (WATCHED_FILE.test(c.uri)) return true;
+    if (c.type === FileChangeType.Created) return ctx.isFolder(c.uri);
     const folder = c.uri.endsWith('/') ? c.uri : `${c.uri}/`;
-    return contracts.some((uri) => uri.startsWith(folder));
-  });
+    return ctx.contracts.some((uri) => uri.startsWith(folder));
+  }));
+  return changes.filter((_, i) => keep[i]);
 }

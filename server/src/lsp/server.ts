@@ -298,11 +298,15 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     if (await resourceSettings.reload()) refreshAll();
   });
 
-  connection.onDidChangeWatchedFiles((params) => {
+  connection.onDidChangeWatchedFiles(async (params) => {
     // Saving an open document writes what the server already has (its changes came as didChange):
     // not a change of a dependency. Refreshing on it made the client drop every file's
     // diagnostics until they were computed again, on each (auto)save.
-    const changes = relevantChanges(params.changes, service?.workspace.lastListed() ?? [], (uri) => !!documents.get(uri));
+    const changes = await relevantChanges(params.changes, {
+      contracts: service?.workspace.lastListed() ?? [],
+      isOpen: (uri) => !!documents.get(uri),
+      isFolder: async (uri) => (await fs.stat(uri).catch(() => undefined))?.type === 'directory',
+    });
     if (changes.length === 0) return;
     for (const c of changes) service?.workspace.invalidate(c.uri, c.type === FileChangeType.Changed ? 'changed' : 'structure');
     refreshAll();
@@ -315,7 +319,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     schedulePush(e.document);
   });
   documents.onDidClose((e) => {
-    workspaceDiagnostics.edited();
+    workspaceDiagnostics.closed(e.document.uri);
     states.delete(e.document.uri);
     advice.delete(e.document.uri);
     clearTimeout(adviceTimers.get(e.document.uri)?.timer);

@@ -28,6 +28,8 @@ const QUIET_MS = 300;
 export interface WorkspaceDiagnostics {
   /** Something that diagnostics depend on changed (an edit, a file event, settings). */
   edited(): void;
+  /** A document was closed: its problems are this pull's again (or cleared, if its file went). */
+  closed(uri: string): void;
 }
 
 export function registerWorkspaceDiagnostics(connection: Connection, host: WorkspaceDiagnosticsHost): WorkspaceDiagnostics {
@@ -36,6 +38,8 @@ export function registerWorkspaceDiagnostics(connection: Connection, host: Works
   let completedAt = -1;
   let lastEdit = 0;
   const wakers = new Set<() => void>();
+  /** Documents closed since the last complete pass: the client shows their document pull's problems. */
+  const closedSince = new Set<string>();
 
   /** Resolves once an edit came and then `QUIET_MS` passed without another, or the request is cancelled. */
   const nextChange = (token: CancellationToken) =>
@@ -79,22 +83,29 @@ export function registerWorkspaceDiagnostics(connection: Connection, host: Works
       );
     }
     if (generation !== start) return { items: reports };
-    // A contract that went (deleted, moved, excluded): an empty report clears what the client shows.
+    // A contract that went (deleted, moved, excluded), or a document closed whose file went: an
+    // empty report clears what the client shows.
     const listed = new Set(contracts);
-    for (const uri of previous.keys()) {
-      if (listed.has(uri) || !cache.get(uri) || host.isOpen(uri)) continue;
+    const gone = [...[...previous.keys()].filter((uri) => cache.get(uri)), ...closedSince].filter((uri) => !listed.has(uri) && !host.isOpen(uri));
+    for (const uri of new Set(gone)) {
       cache.delete(uri);
       reports.push({ kind: 'full', uri, version: null, items: [] });
     }
+    closedSince.clear();
     completedAt = start;
     return { items: reports };
   });
 
+  const edited = () => {
+    generation++;
+    lastEdit = Date.now();
+    for (const w of [...wakers]) w();
+  };
   return {
-    edited() {
-      generation++;
-      lastEdit = Date.now();
-      for (const w of [...wakers]) w();
+    edited,
+    closed(uri) {
+      closedSince.add(uri);
+      edited();
     },
   };
 }
