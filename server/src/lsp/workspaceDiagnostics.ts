@@ -104,6 +104,8 @@ export function registerWorkspaceDiagnostics(connection: Connection, host: Works
   return {
     edited,
     closed(uri) {
+      // Bounded: a client that never pulls the workspace never empties it.
+      if (closedSince.size >= CACHE_SIZE) closedSince.clear();
       closedSince.add(uri);
       edited();
     },
