@@ -41,7 +41,8 @@ export class ContractsOverview implements vscode.Disposable {
       watcher.onDidChange(changed),
       watcher.onDidDelete(changed),
       folders,
-      folders.onDidCreate(async (uri) => ((await vscode.workspace.fs.stat(uri).then((s) => s.type & vscode.FileType.Directory, () => 0)) ? changed() : undefined)),
+      // Only while the page is open: every file created in the workspace comes here.
+      folders.onDidCreate(async (uri) => (this.panel && (await vscode.workspace.fs.stat(uri).then((s) => s.type & vscode.FileType.Directory, () => 0)) ? changed() : undefined)),
       folders.onDidDelete((uri) => (this.holdsContracts(uri) ? changed() : undefined)),
       vscode.workspace.onDidChangeTextDocument((e) => (e.contentChanges.length > 0 && isContract(e.document) ? changed() : undefined)),
     ];

@@ -141,9 +141,11 @@ function message(e: TraceEvent, lang: string): { id: string; args: Record<string
     }
     case 'human_input':
       return { id: p['sla'] ? 'timeline.human_input' : 'timeline.human_input.no-sla', args: { subject: str(p['subject']), reason: field('reason'), sla: str(p['sla']) } };
-    case 'human_response':
-      if (typeof p['decided_by'] === 'string' && (p['decision'] === 'approve' || p['decision'] === 'reject' || p['decision'] === 'timeout')) return { id: `timeline.human_response.${p['decision']}.by`, args: { by: p['decided_by'] } };
-      return { id: `timeline.human_response.${p['decision'] === 'approve' || p['decision'] === 'reject' ? p['decision'] : 'timeout'}`, args: {} };
+    case 'human_response': {
+      const decision = p['decision'] === 'approve' || p['decision'] === 'reject' ? p['decision'] : 'timeout';
+      if (typeof p['decided_by'] === 'string') return { id: `timeline.human_response.${decision}.by`, args: { by: p['decided_by'] } };
+      return { id: `timeline.human_response.${decision}`, args: {} };
+    }
     case 'protocol':
       return { id: 'timeline.protocol', args: { condition: str(p['condition']), actions: (Array.isArray(p['actions']) ? p['actions'] : []).join(' → ') } };
     case 'alert':
