@@ -690,9 +690,15 @@ export function lineOf(text: string, needle: string | RegExp): { line: number; c
  */
 export async function runQueryToQuestion(page: Page, query: string): Promise<Locator> {
   const lens = page.locator('.editor-instance .codelens-decoration a').filter({ hasText: 'Run agent' }).first();
-  await lens.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
-  await lens.click();
   const input = '.quick-input-widget .quick-input-box input';
+  // Lenses are drawn again when they are asked for again (after an edit or a run): a click on the
+  // one being replaced is lost, and a user clicks again.
+  for (let attempt = 1; ; attempt++) {
+    await lens.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+    await lens.click();
+    if (attempt === 3) break;
+    if (await page.locator(input).waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) break;
+  }
   await waitForSelector(page, input, { what: 'the snapshot query pick' });
   await page.locator(input).fill(query);
   await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: query }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
