@@ -16,6 +16,8 @@ import { parseContract, validateContract, type ParsedContract } from '../server/
 import { scanSections } from '../server/src/service/parse/scanSections.ts';
 import { parseMarkdown } from '../server/src/service/parse/markdown.ts';
 import { parseBlocks } from '../server/src/service/parse/blocks.ts';
+import { fencedBlock } from '../server/src/service/parse/fencedBlock.ts';
+import { tableByRows } from '../server/src/service/parse/tableRows.ts';
 import { LineIndex } from '../server/src/service/text/lineIndex.ts';
 import { generateContract } from '../bench/generate.ts';
 
@@ -341,6 +343,65 @@ for (const [name, before, after] of REGRESSIONS) {
     assert.deepStrictEqual(diagnostics(incremental), diagnostics(scratch));
   });
 }
+
+// Blocks read without remark on the whole block: a fenced block built by hand, a table re-parsed
+// row by row against its previous version. Each is undefined or exactly remark's tree.
+const FENCE_LINES = ['', 'a: 1', '  - x: `y`', '\t- tab', '```', '~~~', '   ```', '    ```', '````', '```yaml', '~~~~  ', '``` ', 'text ```', '## TOOLS', '| a |', '<!-- c -->', '\\`'];
+const fenceArb = fc.record({
+  marker: fc.constantFrom('```', '~~~', '````', '~~~~~'),
+  lang: fc.constantFrom('', 'yaml', 'json', 'c++', 'objective-c', 'yaml {x}', ' yaml', 'a\\b', 'a&amp;b', 'x`y'),
+  body: fc.array(fc.constantFrom(...FENCE_LINES), { maxLength: 8 }),
+  closer: fc.constantFrom('same', 'longer', 'spaces', 'indented', 'none', 'other'),
+  blank: fc.integer({ min: 0, max: 2 }),
+});
+
+test('a fenced block built without remark is exactly the tree remark gives for it', () => {
+  let built = 0;
+  fc.assert(
+    fc.property(fenceArb, ({ marker, lang, body, closer, blank }) => {
+      const close = { same: marker, longer: `${marker}${marker[0]}`, spaces: `${marker}  `, indented: `  ${marker}`, none: '', other: marker[0] === '`' ? '~~~' : '```' }[closer];
+      const text = [`${marker}${lang}`, ...body, ...(closer === 'none' ? [] : [close])].join('\n') + '\n'.repeat(blank);
+      const tree = fencedBlock(text);
+      if (tree) built++;
+      if (tree) assert.deepStrictEqual(tree, parseMarkdown(text), JSON.stringify(text));
+    }),
+    { numRuns: RUNS(400) },
+  );
+  assert.ok(built > 50, `the fast path is taken for plain fences (${built} of 400)`);
+  assert.ok(fencedBlock('```yaml\na: 1\n```\n'), 'a plain YAML fence');
+  assert.equal(fencedBlock('```yaml\na: 1\n```\nmore text\n'), undefined, 'text after the closing fence: remark');
+});
+
+const ROWS = ['| a | b |', '| *x* | `y` |', '| a \\| b | c |', '| `a|b` | c |', '| one |', '| 1 | 2 | 3 | 4 |', '|', '| --- | --- |', '|a|b|', '| [l](http://x) | <b>h</b> |', '| ✅ 中文 | ❌ |'];
+const NOT_ROWS = ['', 'not a row', '> quote', '- item', '  | indented |', '```', '## H2'];
+const tableArb = fc.record({
+  header: fc.constantFrom('| A | B |', '| Scenario | Trigger | Action |', '| A |', 'A | B'),
+  rows: fc.array(fc.constantFrom(...ROWS), { minLength: 1, maxLength: 10 }),
+  edit: fc.record({ at: fc.nat(), kind: fc.constantFrom('replace', 'insert', 'delete'), line: fc.constantFrom(...ROWS, ...NOT_ROWS) }),
+  blank: fc.integer({ min: 0, max: 2 }),
+});
+
+test('a table re-parsed row by row after an edit is exactly the tree remark gives for the edited table', () => {
+  let reused = 0;
+  fc.assert(
+    fc.property(tableArb, ({ header, rows, edit, blank }) => {
+      const delimiter = header.split('|').filter((c, i, all) => (header.startsWith('|') ? i > 0 && i < all.length - 1 : true)).map(() => '---').join(' | ');
+      const make = (rs: string[]) => [header, `| ${delimiter} |`, ...rs].join('\n') + '\n'.repeat(blank);
+      const before = make(rows);
+      const at = edit.at % rows.length;
+      const after = [...rows];
+      if (edit.kind === 'replace') after[at] = edit.line;
+      else if (edit.kind === 'insert') after.splice(at, 0, edit.line);
+      else after.splice(at, 1);
+      const text = make(after);
+      const tree = tableByRows(text, { text: before, tree: parseMarkdown(before) });
+      if (tree) reused++;
+      if (tree) assert.deepStrictEqual(tree, parseMarkdown(text), JSON.stringify({ before, text }));
+    }),
+    { numRuns: RUNS(400) },
+  );
+  assert.ok(reused > 100, `rows are reused for most edits (${reused} of 400)`);
+});
 
 // ---------------------------------------------------------------------------------------------
 // Property 2: scanner boundaries = remark's top-level H2s

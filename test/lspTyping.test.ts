@@ -120,6 +120,37 @@ test('pull: a burst of 20 edits yields one validation, of the last version; stal
   }
 });
 
+test('pull result ids: an edit that leaves the diagnostics as they were is answered `unchanged`; one that changes them, in full', async () => {
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true);
+    const uri = `${wsUri}/a/AGENTS.md`;
+    const text = generateContract(600, 5);
+    await client.open(uri, text);
+    const first = await client.pullUntil(uri, () => true);
+    assert.equal(client.lastReportKind.get(uri), 'full');
+    assert.ok(first.length > 0, 'the generated contract has diagnostics to keep');
+    // A word typed at the end of a description: nothing to report changes.
+    const lines = text.split('\n');
+    const line = lines.findIndex((l, i) => i > lines.length / 2 && /^- \*\*Description\*\*/.test(l));
+    const character = lines[line]!.length;
+    await client.change(uri, 2, [{ range: { start: { line, character }, end: { line, character } }, text: ' again' }]);
+    assert.deepEqual(await client.pullDiagnostics(uri), first);
+    assert.equal(client.lastReportKind.get(uri), 'unchanged', 'same diagnostics: the client keeps what it holds');
+    // A blank line inserted above the first section moves the diagnostics below it down: a full report.
+    const at = lines.findIndex((l) => l.startsWith('## '));
+    await client.change(uri, 3, [{ range: { start: { line: at, character: 0 }, end: { line: at, character: 0 } }, text: '\n' }]);
+    const moved = await client.pullDiagnostics(uri);
+    assert.equal(client.lastReportKind.get(uri), 'full');
+    assert.deepEqual(
+      moved.map((d) => d.range.start.line),
+      first.map((d) => d.range.start.line + (d.range.start.line >= at ? 1 : 0)),
+    );
+  } finally {
+    await client.shutdown();
+  }
+});
+
 test('push: a burst of 20 edits yields one validation and one notification, for the last version', async () => {
   const client = new LspClient(serverPath);
   try {

@@ -25,7 +25,7 @@ export class LspClient {
   configuration: (item: { scopeUri?: string; section?: string }) => unknown = () => null;
 
   constructor(serverPath: string) {
-    this.proc = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [...(process.env['PROF_SERVER'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['PROF_SERVER']}`] : []), serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr!.on('data', (d) => this.stderr.push(String(d)));
     this.connection = createMessageConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
@@ -84,8 +84,29 @@ export class LspClient {
     });
   }
 
+  /** The last report per document, whose result id the next pull sends, as VS Code does. */
+  private readonly reports = new Map<string, { resultId: string; items: Diagnostic[] }>();
+  /** Every full report's items by result id (an `unchanged` answer may name one other than the last). */
+  private readonly held = new Map<string, Diagnostic[]>();
+  /** How the server answered the last pull of each document: `full` or `unchanged`. */
+  readonly lastReportKind = new Map<string, 'full' | 'unchanged'>();
+  /** Pulls with the last result id, as VS Code does; an `unchanged` answer gives the items held. */
   async pullDiagnostics(uri: string): Promise<Diagnostic[]> {
-    const r = (await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })) as { items: Diagnostic[] };
+    const previousResultId = this.reports.get(uri)?.resultId;
+    const r = (await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri }, ...(previousResultId ? { previousResultId } : {}) })) as
+      | { kind: 'full'; resultId?: string; items: Diagnostic[] }
+      | { kind: 'unchanged'; resultId: string };
+    this.lastReportKind.set(uri, r.kind);
+    if (r.kind === 'unchanged') {
+      const items = this.held.get(r.resultId);
+      if (!items) throw new Error(`unchanged report ${r.resultId} for ${uri}, which the client never received`);
+      this.reports.set(uri, { resultId: r.resultId, items });
+      return items;
+    }
+    if (r.resultId) {
+      this.reports.set(uri, { resultId: r.resultId, items: r.items });
+      this.held.set(r.resultId, r.items);
+    } else this.reports.delete(uri);
     return r.items;
   }
 

@@ -23,6 +23,7 @@ import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 import { registerContractsOverview } from './contractsOverview.ts';
 import { registerScaffold } from './scaffold.ts';
 import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
+import { documentReports } from './documentReports.ts';
 import { relevantChanges, WATCHERS } from './fileEvents.ts';
 import { settingsStore, type ServerSettings } from './settings.ts';
 
@@ -57,6 +58,7 @@ interface DocState {
 export function startServer(connection: Connection, docsFolder: string, analyzeRegex: RegexAnalyzer): void {
   const documents = new TextDocuments(TextDocument);
   const states = new Map<string, DocState>();
+  const reports = documentReports();
   const resourceSettings = settingsStore(connection);
   let service: LanguageService | undefined;
   let roots: string[] = [];
@@ -320,6 +322,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   });
   documents.onDidClose((e) => {
     workspaceDiagnostics.closed(e.document.uri);
+    reports.forget(e.document.uri);
     states.delete(e.document.uri);
     advice.delete(e.document.uri);
     clearTimeout(adviceTimers.get(e.document.uri)?.timer);
@@ -335,7 +338,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
     const items = await diagnose(doc, token);
     if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, format('lsp.requestCancelled', {}, lang));
     if (!items) throw new ResponseError(LSPErrorCodes.ServerCancelled, format('lsp.documentChanged', {}, lang), { retriggerRequest: true });
-    return { kind: 'full', items };
+    return reports.report(doc.uri, items, params.previousResultId);
   });
 
   const withDoc = <T>(uri: string, fallback: T, f: (doc: TextDocument, state: DocState) => T): T => {

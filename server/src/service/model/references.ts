@@ -1,6 +1,6 @@
 import type { Range } from '../types.ts';
 import type { NameKind } from '../schema/sections.ts';
-import type { ParsedContract, PointerSpan } from './types.ts';
+import type { ParsedContract, PointerSpan, SectionModel } from './types.ts';
 import { locate } from './locate.ts';
 import { innerRange, textAt } from './text.ts';
 import { codeSpans, splitInlineList } from './values.ts';
@@ -75,29 +75,73 @@ export function entityOfVariable(v: string): string {
 }
 
 /**
- * Every string value of the contract data with its pointer and source span, read per owning
- * section straight from its source map (an explicit stack, no pointer parsing per value).
+ * Every string value under one model key with its pointer and source span, read from its owning
+ * section's source map (an explicit stack, no pointer parsing per value).
  */
-function stringSpans(model: ParsedContract): { pointer: string; span: PointerSpan }[] {
+function stringSpans(value: unknown, key: string, owner: SectionModel): { pointer: string; span: PointerSpan }[] {
   const out: { pointer: string; span: PointerSpan }[] = [];
-  for (const [key, owner] of model.owners) {
-    const fromFrontMatter = owner.kind === 'preamble';
-    const map = fromFrontMatter ? owner.frontMatter?.map : owner.map;
-    if (!map) continue;
-    const stack: [unknown, string][] = [[model.data[key], fromFrontMatter ? `/${escapeSegment(key)}` : '']];
-    while (stack.length > 0) {
-      const [value, rel] = stack.pop()!;
-      if (typeof value === 'string') {
-        const span = map.get(rel);
-        if (span) out.push({ pointer: fromFrontMatter ? rel : `/${escapeSegment(key)}${rel}`, span });
-      } else if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) stack.push([value[i], `${rel}/${i}`]);
-      } else if (value && typeof value === 'object') {
-        for (const [k, v] of Object.entries(value)) stack.push([v, `${rel}/${escapeSegment(k)}`]);
-      }
+  const fromFrontMatter = owner.kind === 'preamble';
+  const map = fromFrontMatter ? owner.frontMatter?.map : owner.map;
+  if (!map) return out;
+  const stack: [unknown, string][] = [[value, fromFrontMatter ? `/${escapeSegment(key)}` : '']];
+  while (stack.length > 0) {
+    const [v, rel] = stack.pop()!;
+    if (typeof v === 'string') {
+      const span = map.get(rel);
+      if (span) out.push({ pointer: fromFrontMatter ? rel : `/${escapeSegment(key)}${rel}`, span });
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push([v[i], `${rel}/${i}`]);
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) stack.push([x, `${rel}/${escapeSegment(k)}`]);
     }
   }
   return out;
+}
+
+/** What the string values of one model key say, before names are matched against declarations: in order of appearance. */
+type Mention =
+  | { readonly type: 'template'; readonly use: TemplateUse }
+  | { readonly type: 'resource'; readonly name: string; readonly range: Range; readonly pointer: string }
+  /** A backticked identifier; `candidate`: it reads as a tool call in prose (`use \`x\``) should it name nothing. */
+  | { readonly type: 'ident'; readonly name: string; readonly range: Range; readonly pointer: string; readonly candidate: boolean };
+
+const proseKinds = /^\/(?:identity\/hard_boundaries|identity\/may_act_directly|identity\/needs_confirmation|human_in_the_loop\/\d+\/(?:required_action|trigger_condition)|constraints\/\d+\/rule|budgets)/;
+
+/**
+ * The mentions in the values of one model key. They depend only on the key's value and its
+ * section, so they are kept per section object: an edit re-reads only the section it changed
+ * (a section below an inserted line is a new, moved object and is read again).
+ */
+const mentionCache = new WeakMap<SectionModel, Map<string, { readonly value: unknown; readonly mentions: readonly Mention[] }>>();
+function mentionsOf(model: ParsedContract, key: string, owner: SectionModel): readonly Mention[] {
+  const value = model.data[key];
+  let perKey = mentionCache.get(owner);
+  const hit = perKey?.get(key);
+  if (hit && hit.value === value) return hit.mentions;
+  const mentions: Mention[] = [];
+  for (const { pointer, span } of stringSpans(value, key, owner)) {
+    const raw = textAt(model, span.value);
+    if (!raw.includes('`') && !raw.includes('{{')) continue;
+    for (const m of raw.matchAll(TEMPLATE)) {
+      const v = TEMPLATE_VAR.exec(m[1]!);
+      const range = innerRange(model, span.value, m.index!, m.index! + m[0].length);
+      mentions.push({ type: 'template', use: { raw: m[0], ...(v ? { variable: v[1]!, entity: entityOfVariable(v[1]!) } : {}), range, pointer } });
+    }
+    for (const c of codeSpans(raw)) {
+      const tokens = IDENT.test(c.text) || FILE_LIKE.test(c.text) ? [{ text: c.text, start: c.start }] : [...c.text.matchAll(TOKEN)].map((m) => ({ text: m[0], start: c.start + m.index! }));
+      for (const tok of tokens) {
+        const range = innerRange(model, span.value, tok.start, tok.start + tok.text.length);
+        if (FILE_LIKE.test(tok.text)) mentions.push({ type: 'resource', name: tok.text, range, pointer });
+        else if (IDENT.test(tok.text)) {
+          const candidate = proseKinds.test(pointer) && tok.start === c.start && tok.text === c.text && USE_VERB.test(raw.slice(0, c.start - 1));
+          mentions.push({ type: 'ident', name: tok.text, range, pointer, candidate });
+        }
+      }
+    }
+  }
+  if (!perKey) mentionCache.set(owner, (perKey = new Map()));
+  perKey.set(key, { value, mentions });
+  return mentions;
 }
 
 const escapeSegment = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -180,31 +224,20 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
   });
 
   // Backticked tokens and templates in every string value.
-  const proseKinds = /^\/(?:identity\/hard_boundaries|identity\/may_act_directly|identity\/needs_confirmation|human_in_the_loop\/\d+\/(?:required_action|trigger_condition)|constraints\/\d+\/rule|budgets)/;
   // A declaration is not a use of itself; a RESOURCES path still is a reference to a file.
   const declaring = new Set(declarations.filter((x) => x.kind !== 'resource').map((x) => x.pointer));
-  for (const { pointer, span } of stringSpans(model)) {
-    if (declaring.has(pointer)) continue;
-    const raw = textAt(model, span.value);
-    if (!raw.includes('`') && !raw.includes('{{')) continue;
-    for (const m of raw.matchAll(TEMPLATE)) {
-      const v = TEMPLATE_VAR.exec(m[1]!);
-      const range = innerRange(model, span.value, m.index!, m.index! + m[0].length);
-      templates.push({ raw: m[0], ...(v ? { variable: v[1]!, entity: entityOfVariable(v[1]!) } : {}), range, pointer });
-      if (v) references.push({ kind: 'entity', name: entityOfVariable(v[1]!), range, pointer, via: 'template' });
-    }
-    for (const c of codeSpans(raw)) {
-      const tokens = IDENT.test(c.text) || FILE_LIKE.test(c.text) ? [{ text: c.text, start: c.start }] : [...c.text.matchAll(TOKEN)].map((m) => ({ text: m[0], start: c.start + m.index! }));
-      for (const tok of tokens) {
-        const range = innerRange(model, span.value, tok.start, tok.start + tok.text.length);
-        if (FILE_LIKE.test(tok.text)) {
-          references.push({ kind: 'resource', name: tok.text, range, pointer, via: 'code' });
-          continue;
-        }
-        if (!IDENT.test(tok.text)) continue;
-        const kind = (['tool', 'pool', 'entity', 'role', 'layer'] as const).find((k) => isDeclared(k, tok.text));
-        if (kind) references.push({ kind, name: tok.text, range, pointer, via: 'code' });
-        else if (proseKinds.test(pointer) && tok.start === c.start && tok.text === c.text && USE_VERB.test(raw.slice(0, c.start - 1))) candidates.push({ kind: 'tool', name: tok.text, range, pointer, via: 'code' });
+  for (const [key, owner] of model.owners) {
+    for (const m of mentionsOf(model, key, owner)) {
+      const pointer = m.type === 'template' ? m.use.pointer : m.pointer;
+      if (declaring.has(pointer)) continue;
+      if (m.type === 'template') {
+        templates.push(m.use);
+        if (m.use.entity !== undefined) references.push({ kind: 'entity', name: m.use.entity, range: m.use.range, pointer, via: 'template' });
+      } else if (m.type === 'resource') references.push({ kind: 'resource', name: m.name, range: m.range, pointer, via: 'code' });
+      else {
+        const kind = (['tool', 'pool', 'entity', 'role', 'layer'] as const).find((k) => isDeclared(k, m.name));
+        if (kind) references.push({ kind, name: m.name, range: m.range, pointer, via: 'code' });
+        else if (m.candidate) candidates.push({ kind: 'tool', name: m.name, range: m.range, pointer, via: 'code' });
       }
     }
   }

@@ -1,26 +1,41 @@
-import type { Nodes, Root, RootContent } from 'mdast';
-import type { Point, Position } from 'unist';
+import type { Root, RootContent } from 'mdast';
 import { parseMarkdown } from './markdown.ts';
+import { fencedBlock } from './fencedBlock.ts';
+import { tableByRows } from './tableRows.ts';
+import { shifted, shiftPoint } from './points.ts';
 import type { MarkdownBlock } from '../model/types.ts';
 
-/** Previous blocks by text, for reuse; `undefined` parses every block. */
-export type BlockPool = ReadonlyMap<string, MarkdownBlock>;
-
-/** Every block of some sections, by text (a block that occurs twice is the same parse). */
-export function blockPool(sections: readonly { readonly blocks: readonly MarkdownBlock[] }[]): Map<string, MarkdownBlock> {
-  const pool = new Map<string, MarkdownBlock>();
-  for (const s of sections) for (const b of s.blocks) pool.set(b.text, b);
-  return pool;
+/** Blocks of the previous version, for reuse: by text, and tables by their first two lines (header and delimiter). */
+export interface BlockPool {
+  readonly byText: ReadonlyMap<string, MarkdownBlock>;
+  readonly tables: ReadonlyMap<string, MarkdownBlock>;
 }
 
-const shiftPoint = (p: Point, line: number, offset: number): Point => ({ line: p.line + line, column: p.column, offset: (p.offset ?? 0) + offset });
+/** Every block of some sections, by text (a block that occurs twice is the same parse). */
+export function blockPool(sections: readonly { readonly blocks: readonly MarkdownBlock[] }[]): BlockPool {
+  const byText = new Map<string, MarkdownBlock>();
+  const tables = new Map<string, MarkdownBlock>();
+  for (const s of sections) {
+    for (const b of s.blocks) {
+      byText.set(b.text, b);
+      if (b.tree.children.length === 1 && b.tree.children[0]!.type === 'table') tables.set(tableHead(b.text), b);
+    }
+  }
+  return { byText, tables };
+}
 
-/** A copy of a node with every position moved by `line` lines and `offset` characters. */
-function shifted<T extends Nodes>(node: T, line: number, offset: number): T {
-  const out = { ...node } as T & { position?: Position; children?: Nodes[] };
-  if (node.position) out.position = { start: shiftPoint(node.position.start, line, offset), end: shiftPoint(node.position.end, line, offset) };
-  if ('children' in node) out.children = (node.children as Nodes[]).map((c) => shifted(c, line, offset));
-  return out;
+/** A table block's header and delimiter rows. */
+function tableHead(text: string): string {
+  const second = text.indexOf('\n', text.indexOf('\n') + 1);
+  return second < 0 ? text : text.slice(0, second);
+}
+
+/** One block's tree: a fenced block without remark, a table from its previous version row by row, else remark. */
+function parseBlock(text: string, pool: BlockPool | undefined): Root {
+  const fenced = fencedBlock(text);
+  if (fenced) return fenced;
+  const before = text.startsWith('|') ? pool?.tables.get(tableHead(text)) : undefined;
+  return (before && tableByRows(text, before)) || parseMarkdown(text);
 }
 
 /**
@@ -37,7 +52,7 @@ export function parseBlocks(text: string, starts: readonly number[], pool?: Bloc
   for (let i = 0; i + 1 < cuts.length; i++) {
     const from = cuts[i]!;
     const part = text.slice(from, cuts[i + 1]);
-    const block = pool?.get(part) ?? { text: part, tree: parseMarkdown(part) };
+    const block = pool?.byText.get(part) ?? { text: part, tree: parseBlock(part, pool) };
     blocks.push(block);
     for (const c of block.tree.children) children.push(line === 0 && from === 0 ? c : shifted(c, line, from));
     line += countBreaks(part);
