@@ -58,13 +58,40 @@ function ajvFor(draft: Draft): Ajv2020 {
 // `verbose` keeps the offending value and its schema on each error: messages quote the value and the schema's example.
 const ajv = createAjv(true);
 for (const s of sectionSchemas) ajv.addSchema(s as object);
-let contractValidator: ValidateFunction | undefined;
+/** One compiled validator per property of the contract schema (a section or a front-matter key), compiled together on first use. */
+let propertyValidators: ReadonlyMap<string, ValidateFunction> | undefined;
+/** Each section value's errors, while the value is the same object (an edit elsewhere leaves it untouched). */
+const valueErrors = new WeakMap<object, Map<string, readonly ErrorObject[]>>();
 
-/** The compiled contract schema (compiled once per process, on first use). */
-export function validateContractData(data: unknown): readonly ErrorObject[] {
-  contractValidator ??= ajv.compile(contractSchema as object);
-  contractValidator(data);
-  return contractValidator.errors ?? [];
+/**
+ * Validates contract data against the contract schema, property by property: the schema has no
+ * constraint across properties, so this gives ajv's errors for the whole object (its unknown
+ * keys aside, which unknown-field reports), with each error's `instancePath` from the root. A
+ * value that is the same object as at the last call is not validated again: typing in one
+ * section re-validates that section only (docs/performance.md).
+ */
+export function validateContractData(data: Readonly<Record<string, unknown>>): readonly ErrorObject[] {
+  propertyValidators ??= new Map(Object.entries((contractSchema as { properties: Record<string, object> }).properties).map(([k, schema]) => [k, ajv.compile(schema)]));
+  const out: ErrorObject[] = [];
+  for (const [key, validate] of propertyValidators) {
+    if (!(key in data)) continue;
+    const value = data[key];
+    const cached = value !== null && typeof value === 'object' ? valueErrors.get(value)?.get(key) : undefined;
+    if (cached) {
+      out.push(...cached);
+      continue;
+    }
+    validate(value);
+    const prefix = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const errors = (validate.errors ?? []).map((e) => ({ ...e, instancePath: prefix + e.instancePath }));
+    if (value !== null && typeof value === 'object') {
+      let perKey = valueErrors.get(value);
+      if (!perKey) valueErrors.set(value, (perKey = new Map()));
+      perKey.set(key, errors);
+    }
+    out.push(...errors);
+  }
+  return out;
 }
 
 /**
