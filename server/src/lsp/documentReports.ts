@@ -4,7 +4,7 @@
  * already holds, so neither side encodes, sends and decodes the whole list again, and the editor
  * keeps its squiggles as they are (docs/performance.md).
  */
-import { isDeepStrictEqual } from 'node:util';
+import equal from 'fast-deep-equal';
 import type { Diagnostic, DocumentDiagnosticReport } from 'vscode-languageserver';
 
 export interface DocumentReports {
@@ -20,7 +20,7 @@ export function documentReports(): DocumentReports {
   return {
     report(uri, items, previousResultId) {
       const before = last.get(uri);
-      if (before && before.resultId === previousResultId && isDeepStrictEqual(before.items, items)) return { kind: 'unchanged', resultId: before.resultId };
+      if (before && before.resultId === previousResultId && equal(before.items, items)) return { kind: 'unchanged', resultId: before.resultId };
       const resultId = `d${++next}`;
       last.set(uri, { resultId, items });
       return { kind: 'full', resultId, items };

@@ -24,6 +24,7 @@ import { registerContractsOverview } from './contractsOverview.ts';
 import { registerScaffold } from './scaffold.ts';
 import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
 import { documentReports } from './documentReports.ts';
+import { warmUp } from './warmUp.ts';
 import { relevantChanges, WATCHERS } from './fileEvents.ts';
 import { settingsStore, type ServerSettings } from './settings.ts';
 
@@ -32,9 +33,6 @@ const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
 
 /** How long typing must pause before the version advice against HEAD is computed again (ms). */
 const ADVICE_DELAY_MS = 400;
-
-/** A contract that makes validation compile its schema validator (docs/performance.md). */
-const WARM_UP = '---\ncontract: true\nname: warm_up\nversion: 1.0.0\n---\n## TOOLS\n\n### t\n\n- **Description**: d\n';
 
 /** Dry-run snapshots (docs/dry-run.md, "Naming"): checked by the server, not only by a schema. */
 const SNAPSHOT_FILE = /\.snapshot\.(?:ya?ml|json)$/i;
@@ -279,8 +277,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   });
 
   connection.onInitialized(() => {
-    // Compile the contract schema's validator now rather than inside the first document's diagnostics.
-    setImmediate(() => service?.validate(parseContract(WARM_UP)));
+    warmUp(() => documents.all().length > 0);
     if (watchRegistration) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHERS });
     }
