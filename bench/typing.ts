@@ -52,25 +52,47 @@ const timed = (f: () => unknown) => {
   return performance.now() - a;
 };
 
-/** A generated contract of about 2,000 lines whose TOOLS section is grown to at least 1,200 lines with the tools of other seeds. */
+/** Per line: whether it is outside fenced code (a `## ` inside an example fence is no heading). */
+function outsideFences(lines: readonly string[]): boolean[] {
+  let fence: string | undefined;
+  return lines.map((l) => {
+    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(l);
+    if (m && (!fence || (m[1]![0] === fence[0] && m[1]!.length >= fence.length && l.trim() === m[1]))) {
+      fence = fence ? undefined : m[1];
+      return false;
+    }
+    return fence === undefined;
+  });
+}
+
+/**
+ * A generated contract of about 2,000 lines whose TOOLS section is grown to at least 1,200 lines
+ * with whole tools (from one H3 to the next, outside fences) of other seeds, renamed so that names
+ * stay unique.
+ */
 export function largeToolsContract(): { text: string; toolsLines: number } {
   const base = generateContract(1350, 1).split('\n');
-  const toolsAt = (ls: string[]) => ls.findIndex((l) => /^## (TOOLS|Tools|工具)/.test(l));
-  const at = toolsAt(base);
-  const end = base.findIndex((l, i) => i > at && /^## /.test(l));
+  const sectionEnd = (ls: string[], open: boolean[], from: number) => {
+    const i = ls.findIndex((l, k) => k > from && open[k] && /^## /.test(l));
+    return i < 0 ? ls.length : i;
+  };
+  const toolsAt = (ls: string[], open: boolean[]) => ls.findIndex((l, k) => open[k] && /^## (TOOLS|Tools|工具)/.test(l));
+  const baseOpen = outsideFences(base);
+  const at = toolsAt(base, baseOpen);
+  const end = sectionEnd(base, baseOpen, at);
   const extra: string[] = [];
   for (let seed = 2; end - at + extra.length < 1200 && seed < 20; seed++) {
     const other = generateContract(1600, seed).split('\n');
-    const o = toolsAt(other);
-    const oEnd = other.findIndex((l, i) => i > o && /^## /.test(l));
-    // The tools only (from the first H3), renamed so that names stay unique.
-    // Whole tools (from one H3 to the next), renamed so that names stay unique, until TOOLS has 1,200 lines.
-    let from = other.findIndex((l, i) => i > o && l.startsWith('### '));
-    while (from > 0 && from < oEnd && end - at + extra.length < 1200) {
-      let to = other.findIndex((l, i) => i > from && (l.startsWith('### ') || /^## /.test(l)));
-      if (to < 0 || to > oEnd) to = oEnd;
-      extra.push(...other.slice(from, to).map((l) => l.replace(/^### (`?)([^`]+)(`?)$/, `### $1$2_s${seed}$3`)));
-      from = to;
+    const open = outsideFences(other);
+    const o = toolsAt(other, open);
+    const oEnd = sectionEnd(other, open, o);
+    const isTool = (k: number) => open[k] && other[k]!.startsWith('### ');
+    let from = other.findIndex((_, k) => k > o && k < oEnd && isTool(k));
+    while (from > 0 && end - at + extra.length < 1200) {
+      let to = other.findIndex((_, k) => k > from && k < oEnd && isTool(k));
+      if (to < 0) to = oEnd;
+      extra.push(...other.slice(from, to).map((l, k) => (k === 0 ? l.replace(/^### (`?)([^`]+)(`?)$/, `### $1$2_s${seed}$3`) : l)));
+      from = to < oEnd ? to : -1;
     }
   }
   const lines = [...base.slice(0, end), ...extra, ...base.slice(end)];
