@@ -24,8 +24,9 @@ export class LspClient {
   /** The client's settings (`workspace/configuration`), per requested section and resource; null: defaults. */
   configuration: (item: { scopeUri?: string; section?: string }) => unknown = () => null;
 
+  /** `PROF_SERVER=dir` writes the server's CPU profile there when it exits (docs/performance.md, "Profiling"). */
   constructor(serverPath: string) {
-    this.proc = spawn(process.execPath, [...(process.env['PROF_SERVER'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['PROF_SERVER']}`] : []), ...(process.env['SERVER_ARGS']?.split(' ') ?? []), serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [...(process.env['PROF_SERVER'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['PROF_SERVER']}`] : []), serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr!.on('data', (d) => this.stderr.push(String(d)));
     this.connection = createMessageConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
