@@ -6,6 +6,7 @@ import { renderEnglishBundle } from './l10nBundle.ts';
 import { renderLocalisationDoc } from './localisationDoc.ts';
 import { renderDryRunDoc } from './outcomeDocs.ts';
 import { renderCliDoc } from './exitCodeDocs.ts';
+import { renderVerbLexicon } from './verbLexicon.ts';
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
@@ -39,4 +40,5 @@ export const GENERATED: Record<string, () => string> = {
   'docs/semantic-diff.md': renderSemanticDiffDoc,
   'docs/dry-run.md': renderDryRunDoc,
   'docs/cli.md': renderCliDoc,
+  'server/src/service/validate/verbLexicon.json': renderVerbLexicon,
 };

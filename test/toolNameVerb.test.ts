@@ -30,3 +30,24 @@ test('a noun stays reported when the description does not use it as a verb, or u
     ['triage_notes', 'The notes of a ticket.'],
   ]), ['vendor_info', 'vendor_list', 'triage_notes']);
 });
+
+test('the generated word lists answer every word as en-lexicon itself does (npm run generate)', async () => {
+  const { lexicon } = await import('en-lexicon');
+  const { canBeVerb, usedAsVerb } = await import('../server/src/service/validate/verbs.ts');
+  // The lookups as they read the lexicon object before the lists existed: the oracle.
+  const tags = (w: string) => (Object.prototype.hasOwnProperty.call(lexicon, w) ? lexicon[w] : undefined);
+  const isBase = (w: string) => typeof tags(w) === 'string' && tags(w)!.split('|').some((t) => t === 'VB' || t === 'VBP');
+  const verbal = (w: string) => typeof tags(w) !== 'string' || tags(w)!.split('|').some((t) => t.startsWith('VB'));
+  let checked = 0;
+  for (const word of [...Object.keys(lexicon), 'geocode', 'lookupx', 'zzzqx', 'Vendor', 'toString', '__proto__', 'constructor']) {
+    const w = word.toLowerCase();
+    if (!/^[a-z]+$/.test(w)) continue;
+    checked++;
+    const phrasal = /^(.{3,}?)(up|out|in|off|over|down)$/.exec(w);
+    const prefixed = /^(re|un|de|pre|co)(.{3,})$/.exec(w);
+    const expected = isBase(w) || (phrasal && canBeVerb(phrasal[1]!)) || (prefixed && canBeVerb(prefixed[2]!)) ? true : typeof tags(w) === 'string' ? false : undefined;
+    assert.equal(canBeVerb(w), expected, w);
+    for (const form of [`${w}s`, `${w}ing`]) assert.equal(usedAsVerb(w, `${form} a record`), verbal(form), `${w}: "${form} a record"`);
+  }
+  assert.ok(checked > 50_000, `${checked} words compared`);
+});

@@ -1,4 +1,17 @@
-import { lexicon } from 'en-lexicon';
+import words from './verbLexicon.json' with { type: 'json' };
+
+/** What the lexicon says of a lower-case word: a base or present verb form, another verb form, no verb, or nothing. */
+type Tags = 'base' | 'inflected' | 'other' | undefined;
+
+let lookup: Map<string, Exclude<Tags, undefined>> | undefined;
+/** The lexicon's tags for `w` (the word lists are read into one map on first use). */
+function tagsOf(w: string): Tags {
+  if (!lookup) {
+    lookup = new Map();
+    for (const kind of ['base', 'inflected', 'other'] as const) for (const word of words[kind].split('\n')) lookup.set(word, kind);
+  }
+  return lookup.get(w);
+}
 
 /** Particles of phrasal verbs written as one word: `lookup`, `checkout`, `signoff`. */
 const PARTICLE = /^(.{3,}?)(up|out|in|off|over|down)$/;
@@ -7,19 +20,20 @@ const PREFIX = /^(re|un|de|pre|co)(.{3,})$/;
 
 /**
  * Whether an English word can be a verb, by the en-lexicon part-of-speech lexicon (~110k words,
- * from Brill's tagger lexicon): `true` when one of its tags is a base or present verb form,
+ * from Brill's tagger lexicon; its lower-case words in verbLexicon.json, made by `npm run
+ * generate`): `true` when one of its tags is a base or present verb form,
  * `false` when the lexicon knows it only as another part of speech (`vendor`: NN), `undefined`
  * when the lexicon does not know it (`geocode`), so that a rule can stay quiet rather than guess.
  */
 export function canBeVerb(word: string): boolean | undefined {
   const w = word.toLowerCase();
-  const tags = Object.prototype.hasOwnProperty.call(lexicon, w) ? lexicon[w] : undefined;
-  if (typeof tags === 'string' && tags.split('|').some((t) => t === 'VB' || t === 'VBP')) return true;
+  const tags = tagsOf(w);
+  if (tags === 'base') return true;
   const phrasal = PARTICLE.exec(w);
   if (phrasal && canBeVerb(phrasal[1]!)) return true;
   const prefixed = PREFIX.exec(w);
   if (prefixed && canBeVerb(prefixed[2]!)) return true;
-  return typeof tags === 'string' ? false : undefined;
+  return tags ? false : undefined;
 }
 
 /**
@@ -34,6 +48,5 @@ export function usedAsVerb(word: string, text: string): boolean {
   const stem = w.replace(/e$/, '');
   const forms = new Set([`${w}s`, `${w}es`, `${w}d`, `${w}ed`, `${w}ing`, `${stem}ing`, `${stem}ed`, ...(w.endsWith('y') ? [`${w.slice(0, -1)}ies`, `${w.slice(0, -1)}ied`] : [])]);
   if (!forms.has(first)) return false;
-  const tags = Object.prototype.hasOwnProperty.call(lexicon, first) ? lexicon[first] : undefined;
-  return typeof tags !== 'string' || tags.split('|').some((t) => t.startsWith('VB'));
+  return tagsOf(first) !== 'other';
 }
