@@ -142,3 +142,15 @@ test('template-unknown-entity: a near name is suggested and fixed in the templat
   assert.equal(after, other.replace('required_entities: [device_id]', 'required_entities: [device_id, line_id]'));
   assert.deepEqual((await lint(after)).filter((x) => x.code === 'template-unknown-entity'), []);
 });
+
+test('a quoted note between table rows swallows the rows below it (Markdown continues the quote): they are reported, not silently dropped', async () => {
+  const rows = ['| Refund above limit | `amount > 500` | Finance approves | 4h | reject |', '| Account closure | `action = "close"` | Support lead approves | 8h | reject |'];
+  const text = `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA | On Timeout |\n|---|---|---|---|---|\n| New vendor | \`vendor NOT IN whitelist\` | Legal signs | 24h | reject |\n> note: see the runbook\n${rows.join('\n')}\n`;
+  const ds = (await lint(text)).filter((d) => d.code === 'unrecognised-content');
+  assert.deepEqual(ds.map((d) => shown(text, d)), [
+    'unrecognised-content "> note: see the runbook" These table rows continue the quote above them, so HUMAN_IN_THE_LOOP does not read them; they are ignored. Leave a blank line between the quote and the rows, or move the note out of the table.',
+  ]);
+  assert.equal(ds[0]!.range.end.line, ds[0]!.range.start.line + rows.length, 'the range covers the quote and the rows it swallowed');
+  // A quote that holds no rows is a note, and stays quiet.
+  assert.deepEqual(await lint(`${FM}\n## HUMAN_IN_THE_LOOP\n\n> Every gate below is reviewed each quarter.\n\n| Scenario | Trigger Condition | Required Action | SLA | On Timeout |\n|---|---|---|---|---|\n${rows[0]}\n`).then((d) => d.filter((x) => x.code === 'unrecognised-content')), []);
+});

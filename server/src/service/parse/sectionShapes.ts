@@ -70,8 +70,20 @@ export function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootCon
     } else if (node.type === 'list') {
       for (const item of node.children) appendBulletItem(b, items, spec, item);
     } else if (node.type === 'paragraph') noteProse(b, node);
+    else noteQuotedRows(b, spec, node);
   }
   return items;
+}
+
+/**
+ * A quoted note right above table rows (`> see the runbook` then `| … |`) takes the rows into the
+ * quote, as lazy lines of its paragraph: Markdown reads no table there, and without this finding
+ * the rows (HITL gates, tools) would be gone without a word. A quote of its own (`> | a |`) is not.
+ */
+function noteQuotedRows(b: Builder, spec: SectionSpec, node: RootContent): void {
+  if (node.type === 'blockquote' && /\n[ \t]*\|/.test(b.raw(node))) {
+    b.findings.push({ code: 'unrecognised-content', range: b.loc.nodeRange(node), variant: 'quotedRows', args: { section: spec.title } });
+  }
 }
 
 /** Builds the value of an object section. */
@@ -128,7 +140,7 @@ export function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootCo
       if (l && f) setField(b, obj, '', f, l, [], seen);
       else if (l) b.findings.push(unknownField(l.labelRange, l.label, spec.title, spec.fields));
       else noteProse(b, node);
-    }
+    } else noteQuotedRows(b, spec, node);
   }
   return obj;
 }

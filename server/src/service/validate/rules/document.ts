@@ -237,9 +237,12 @@ export const unrecognisedContent: Rule = {
   code: 'unrecognised-content',
   severity: 'warning',
   summary: 'Bullets in list sections follow the section\'s form.',
-  description: 'In FAILURE_PROTOCOL each bullet is `- **If <condition>**: → action → action`; in MEMORY_FRESHNESS `- **source**: Must be updated before \\`05:00 UTC\\`. Stale after \\`07:00 UTC\\`.`; in TOOLS and MEMORY_POOLS items are H3 sub-headings, table rows or YAML. A bullet that fits no form is ignored.',
+  description: 'In FAILURE_PROTOCOL each bullet is `- **If <condition>**: → action → action`; in MEMORY_FRESHNESS `- **source**: Must be updated before \\`05:00 UTC\\`. Stale after \\`07:00 UTC\\`.`; in TOOLS and MEMORY_POOLS items are H3 sub-headings, table rows or YAML. A bullet that fits no form is ignored. A quoted note (`> …`) right above table rows takes the rows into the quote (Markdown continues a quote on the next line), so they are no table: reported too.',
   source: 'docs/contract-format.md',
-  messages: { default: 'This item is not in a form {section} understands; it is ignored. See docs/contract-format.md.' },
+  messages: {
+    default: 'This item is not in a form {section} understands; it is ignored. See docs/contract-format.md.',
+    quotedRows: 'These table rows continue the quote above them, so {section} does not read them; they are ignored. Leave a blank line between the quote and the rows, or move the note out of the table.',
+  },
   examples: {
     bad: `${FM}\n## FAILURE_PROTOCOL\n\n- Retry a few times and then give up\n`,
     good: `${FM}\n## FAILURE_PROTOCOL\n\n- **If the tool call fails three times**: → Halt processing → Return error_code \`TOOL001\`\n`,
