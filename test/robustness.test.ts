@@ -514,3 +514,18 @@ test('the workspace caches are bounded: past their size, the least recently used
   for (const u of [...uris, uris[0]!]) await large.summaryOf(u);
   assert.deepEqual(reads, uris, 'within the default size every contract is read once');
 });
+
+test('a 2,000-row table with code spans in every row is read (markers counted per row); many markers in one row, or lines of markers under a delimiter that makes no table, are still refused', () => {
+  const rows = Array.from({ length: 2000 }, (_, i) => `| scenario_${i} | \`amount > ${1000 + i}\` | Finance approves the \\| split | ${1 + (i % 48)}h | reject |`);
+  const table = `${FM}## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA | On Timeout |\n|---|---|---|---|---|\n${rows.join('\n')}\n`;
+  const ok = lint(table);
+  assertSane(table, ok);
+  assert.ok(!ok.diagnostics.some((d) => d.code === 'content-too-complex'), 'a long table of ordinary rows is not "too complex"');
+  assert.equal((ok.model.data['human_in_the_loop'] as unknown[]).length, 2000);
+  // One row with 3,000 emphasis markers: its cell alone would be parsed in quadratic time.
+  const heavy = `${FM}## HUMAN_IN_THE_LOOP\n\n| Scenario | SLA |\n|---|---|\n| ${'*a_'.repeat(1500)} | 4h |\n`;
+  assert.ok(lint(heavy).diagnostics.some((d) => d.code === 'content-too-complex'));
+  // `a | b` over `---` is a heading, not a table (one cell against two): the lines below are one paragraph.
+  const fake = `${FM}## USER_STORIES\n\na | b\n---\n${Array.from({ length: 800 }, () => '| *a_ *a_ |').join('\n')}\n`;
+  assert.ok(lint(fake).diagnostics.some((d) => d.code === 'content-too-complex'));
+});

@@ -18,24 +18,46 @@ export const MAX_NESTING = 100;
  */
 export const MAX_INLINE_MARKERS = 2_000;
 const INLINE_MARKER = /[*_`[\]<>~\\!]/g;
+/** A GFM table's delimiter row, trimmed: `|---|:-:|`, `--- | ---` (no two quantifiers can share a character). */
+const DELIMITER_ROW = /^\|?[ \t]*:?-+:?(?:[ \t]*\|[ \t]*:?-+:?)*[ \t]*\|?$/;
+
+/** The cells of a table line as GFM counts them: split at unescaped pipes, one leading and one trailing pipe dropped. */
+function cellCount(line: string): number {
+  const inner = line.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
+  return inner.split(/(?<!\\)\|/).length;
+}
 
 /**
  * Why a slice is too complex to hand to remark, as the `content-too-complex` message variant and
  * its arguments, or undefined: a line longer than MAX_LINE_LENGTH characters (`size` = its
  * length), more than MAX_NESTING nested block quotes and list markers (`size` = the depth), or a
- * paragraph (lines up to a blank one, outside fences) with more than MAX_INLINE_MARKERS markers.
+ * paragraph (lines up to a blank one, outside fences; in a table, one row) with more than
+ * MAX_INLINE_MARKERS markers.
  */
 function complexity(text: string): { variant: 'longLine' | 'nesting' | 'inline'; args: { size: number; limit: number } } | undefined {
   let start = 0;
   let markers = 0;
   let fenced = false;
+  // Inside a GFM table (after its delimiter row, up to a blank line) each row's cells are parsed on their own.
+  let table = false;
+  let previous = '';
   while (start <= text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     if (end - start > MAX_LINE_LENGTH) return { variant: 'longLine', args: { size: end - start, limit: MAX_LINE_LENGTH } };
     const line = text.slice(start, end);
     if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
-    markers = fenced || line.trim() === '' ? 0 : markers + (line.match(INLINE_MARKER)?.length ?? 0);
+    const blank = line.trim() === '';
+    // A row starts with a pipe; any other line ends the table for this count (and counts from itself on).
+    const row = /^ {0,3}\|/.test(line);
+    const delimiter: boolean = !table && previous.includes('|') && DELIMITER_ROW.test(line.trim()) && cellCount(line) === cellCount(previous);
+    const wasTable: boolean = table;
+    table = !fenced && !blank && (delimiter || (table && row));
+    const count = line.match(INLINE_MARKER)?.length ?? 0;
+    if (fenced || blank) markers = 0;
+    else if (table || wasTable) markers = count;
+    else markers += count;
+    previous = line;
     if (markers > MAX_INLINE_MARKERS) return { variant: 'inline', args: { size: markers, limit: MAX_INLINE_MARKERS } };
     const prefix = /^(?:[ \t]*(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t])))*/.exec(text.slice(start, Math.min(end, start + 4 * MAX_NESTING + 400)))![0];
     const depth = (prefix.match(/>|[-+*]|\d{1,9}[.)]/g) ?? []).length;
