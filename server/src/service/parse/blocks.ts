@@ -2,7 +2,7 @@ import type { Root, RootContent } from 'mdast';
 import { parseMarkdown } from './markdown.ts';
 import { fencedBlock } from './fencedBlock.ts';
 import { tableByRows } from './tableRows.ts';
-import { shifted, shiftPoint } from './points.ts';
+import { countBreaks, shifted, shiftPoint } from './points.ts';
 import type { MarkdownBlock } from '../model/types.ts';
 
 /** Blocks of the previous version, for reuse: by text, and tables by their first two lines (header and delimiter). */
@@ -66,14 +66,4 @@ export function parseBlocks(text: string, starts: readonly number[], pool?: Bloc
     position: { start: { line: 1, column: 1, offset: 0 }, end: end ? shiftPoint(end, lastLine, lastFrom) : { line: 1, column: 1, offset: 0 } },
   };
   return { blocks, tree };
-}
-
-/** Line breaks as remark counts them (`\n`, `\r\n`, `\r`). */
-function countBreaks(s: string): number {
-  let n = 0;
-  for (let k = 0; k < s.length; k++) {
-    const c = s.charCodeAt(k);
-    if (c === 10 || (c === 13 && s.charCodeAt(k + 1) !== 10)) n++;
-  }
-  return n;
 }

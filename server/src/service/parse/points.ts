@@ -1,7 +1,7 @@
 import type { Nodes } from 'mdast';
 import type { Point, Position } from 'unist';
 
-// Positions of remark trees: moving a reused node, and where a text ends.
+// Positions of remark trees: moving a reused node, line breaks, and where a text ends.
 
 /** `p` moved by `line` lines and `offset` characters. */
 export const shiftPoint = (p: Point, line: number, offset: number): Point => ({ line: p.line + line, column: p.column, offset: (p.offset ?? 0) + offset });
@@ -16,8 +16,15 @@ export function shifted<T extends Nodes>(node: T, line: number, offset: number):
 
 /** The point after the last character of `text`, as remark gives it for a root (`\n` line ends only). */
 export function endPoint(text: string): Point {
-  const lastBreak = text.lastIndexOf('\n');
-  let line = 1;
-  for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) line++;
-  return { line, column: text.length - lastBreak, offset: text.length };
+  return { line: countBreaks(text) + 1, column: text.length - text.lastIndexOf('\n'), offset: text.length };
+}
+
+/** Line breaks as remark counts them (`\n`, `\r\n`, `\r`). */
+export function countBreaks(s: string): number {
+  let n = 0;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 10 || (c === 13 && s.charCodeAt(k + 1) !== 10)) n++;
+  }
+  return n;
 }
