@@ -73,6 +73,12 @@ const validatedVersions = (client: LspClient, uri: string) => {
 };
 
 /**
+ * Settings for the burst tests: a ReDoS verdict for a pattern of the generated contracts re-diagnoses
+ * its document whenever it arrives (a validation more, rightly), which these tests do not count.
+ */
+const withoutReDoSAnalysis = (item: { section?: string }) => (item.section === 'agentsMd' ? { checkRegexBacktracking: false } : null);
+
+/**
  * A burst of `n` keystrokes typed at the end of a prose line (the diagnostics do not change),
  * sent while the server is busy with a cold parse of another large contract, so that the whole
  * burst is waiting when it looks again, as when keys come faster than it answers.
@@ -99,6 +105,7 @@ async function burstWhileBusy(client: LspClient, uri: string, text: string, n: n
 
 test('pull: a burst of 20 edits yields one validation, of the last version; stale pulls are cancelled, never answered empty or stale', async () => {
   const client = new LspClient(serverPath);
+  client.configuration = withoutReDoSAnalysis;
   try {
     await client.initialize(wsUri, true);
     await client.trace('verbose');
@@ -153,6 +160,7 @@ test('pull result ids: an edit that leaves the diagnostics as they were is answe
 
 test('push: a burst of 20 edits yields one validation and one notification, for the last version', async () => {
   const client = new LspClient(serverPath);
+  client.configuration = withoutReDoSAnalysis;
   try {
     await client.initialize(wsUri, false);
     await client.trace('messages');
@@ -206,6 +214,29 @@ test('checkRegexBacktracking is read per resource: one folder analysed, the othe
     assert.equal(started.length, 1, 'the analysis process runs beside the server');
     for (let i = 0; i < 100 && children().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(children(), [], 'ended once idle');
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('push: a ReDoS verdict re-diagnoses the document that waited for it, no other; a safe verdict none', async () => {
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, false);
+    const a = `${wsUri}/a/AGENTS.md`;
+    const b = `${wsUri}/b/AGENTS.md`;
+    // b's safe pattern is analysed first (one analysis process, in order), then a's vulnerable one.
+    const bFirst = client.nextPublished(b, 30_000);
+    await client.open(b, REDOS.replace("'^(\\w+\\s?)+$'", "'^hello$'"));
+    await bFirst;
+    const aFirst = client.nextPublished(a, 30_000);
+    await client.open(a, REDOS);
+    assert.ok(!(await aFirst).diagnostics.some((x) => x.code === 'intent-pattern-redos'), 'the first diagnostics do not wait for the analysis');
+    const verdict = await client.nextPublished(a, 60_000);
+    assert.ok(verdict.diagnostics.some((x) => x.code === 'intent-pattern-redos'), 'the verdict arrives as a new notification');
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(client.publishedFor(a).length, 2);
+    assert.equal(client.publishedFor(b).length, 1, 'b is not diagnosed again: neither its safe verdict nor a’s verdict changes it');
   } finally {
     await client.shutdown();
   }

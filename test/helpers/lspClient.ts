@@ -28,7 +28,11 @@ export class LspClient {
   constructor(serverPath: string) {
     this.proc = spawn(process.execPath, [...(process.env['PROF_SERVER'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['PROF_SERVER']}`] : []), serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr!.on('data', (d) => this.stderr.push(String(d)));
-    this.connection = createMessageConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
+    const reader = new StreamMessageReader(this.proc.stdout!);
+    // A server that exits while writing (a large notification cut by `exit`) leaves a partial
+    // message, for which vscode-jsonrpc re-arms a 10 s timer forever: the test process never exits.
+    reader.partialMessageTimeout = 0;
+    this.connection = createMessageConnection(reader, new StreamMessageWriter(this.proc.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       const list = this.published.get(p.uri) ?? [];
       list.push(p);

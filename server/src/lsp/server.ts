@@ -71,8 +71,8 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   const fs = overlayFileSystem(nodeFs, (uri) => documents.get(uri)?.getText());
   const makeService = () => createLanguageService({ fs, roots });
   // The ReDoS analysis never holds up diagnostics: a pattern not analysed yet counts as unknown
-  // until its verdict arrives, which refreshes the diagnostics (docs/performance.md).
-  const regexNow = backgroundAnalyzer(analyzeRegex, () => refreshAll());
+  // until its verdict arrives, which refreshes the diagnostics of the documents that use it (docs/performance.md).
+  const regexFor = backgroundAnalyzer(analyzeRegex, (uris) => refreshSome(uris));
 
   const stateOf = (doc: TextDocument): DocState => {
     const cached = states.get(doc.uri);
@@ -92,7 +92,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   };
   const factsOf = async (doc: TextDocument, state: DocState): Promise<WorkspaceFacts> => {
     const settings = await resourceSettings.of(doc.uri);
-    state.facts ??= service!.facts(doc.uri, state.model, settings.checkRegexBacktracking ? regexNow : false);
+    state.facts ??= service!.facts(doc.uri, state.model, settings.checkRegexBacktracking ? regexFor(doc.uri) : false);
     return state.facts;
   };
 
@@ -243,6 +243,16 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   const refreshOne = (doc: TextDocument) => {
     if (pull) void connection.languages.diagnostics.refresh();
     else schedulePush(doc);
+  };
+  /** Facts of these documents are stale (a ReDoS verdict they waited for): their diagnostics again. */
+  const refreshSome = (uris: ReadonlySet<string>) => {
+    const open = [...uris].map((u) => documents.get(u)).filter((d): d is TextDocument => d !== undefined);
+    for (const d of open) {
+      const state = states.get(d.uri);
+      if (state) state.facts = undefined;
+    }
+    if (pull && open.length > 0) void connection.languages.diagnostics.refresh();
+    else for (const d of open) schedulePush(d);
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
