@@ -21,10 +21,13 @@ export interface SectionSlice {
 
 const ATX_H2 = /^ {0,3}##(?:[ \t]|$)/;
 const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+/** A fence marker at any indentation: one in a list item counts its indentation from the item's content. */
+const FENCE_ANY = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
 const SETEXT_H2 = /^ {0,3}-+[ \t]*$/;
 const THEMATIC = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const ATX_ANY = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+const LIST_ITEM_PARTS = /^( {0,3}(?:[-+*]|\d{1,9}[.)]))([ \t]*)/;
 const BLOCKQUOTE = /^ {0,3}>/;
 const SETEXT_H1 = /^ {0,3}=+[ \t]*$/;
 const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
@@ -49,6 +52,32 @@ const ATX_TOP = /^#{1,6}(?:[ \t]|$)/;
  * `>`) or read as front matter (`---`) in a block of their own are left inside the block above.
  */
 const BLOCK_START = /^[^\s\-+*>0-9]/;
+
+/** Whether a line starts a block of its own (so it cannot continue a paragraph lazily). */
+function interruptsParagraph(s: string): boolean {
+  return ATX_ANY.test(s) || THEMATIC.test(s) || FENCE_OPEN.test(s) || BLOCKQUOTE.test(s) || LIST_ITEM.test(s) || HTML_6.test(s) || HTML_SPECIAL.some(([open]) => open.test(s));
+}
+
+/** Columns of a line's leading white space (a tab runs to the next multiple of 4). */
+function indentOf(s: string): number {
+  let col = 0;
+  for (const c of s) {
+    if (c === ' ') col++;
+    else if (c === '\t') col += 4 - (col % 4);
+    else break;
+  }
+  return col;
+}
+
+/** The column where a list item's content starts (CommonMark: after the marker and 1–4 spaces). */
+function itemContentColumn(s: string): number {
+  // Matches every line LIST_ITEM matches.
+  const m = LIST_ITEM_PARTS.exec(s)!;
+  const marker = m[1]!.length;
+  const spaces = indentOf(' '.repeat(marker) + m[2]!) - marker;
+  // An empty item, or one whose text starts with indented code, has its content one column in.
+  return m[0].length === s.length || spaces > 4 ? marker + 1 : marker + spaces;
+}
 
 /**
  * Splits a document into its preamble and H2 sections with a line scanner that respects
@@ -75,7 +104,8 @@ export function scanSections(text: string): SectionSlice[] {
     }
   }
 
-  let fence: { char: string; len: number; line: number } | undefined;
+  /** An open fence; `within`: the content column of the list item it is in, whose end closes it too. */
+  let fence: { char: string; len: number; line: number; within?: number } | undefined;
   /** An open HTML block: it ends at a blank line, or on the line that contains `end`. */
   let html: { end: 'blank' } | { end: RegExp } | undefined;
   let paraStart = -1;
@@ -83,15 +113,25 @@ export function scanSections(text: string): SectionSlice[] {
   let paraIsLinkDefs = false;
   let inContainer = false;
   let inTable = false;
+  /** The content column of the list item the lines are in (undefined: a quote, or no list). */
+  let itemColumn: number | undefined;
 
   let blankBefore = false;
   for (; line < lines; line++) {
     const s = index.lineText(line);
     const afterBlank = blankBefore;
     blankBefore = BLANK.test(s);
-    if (!fence && !html && (ATX_TOP.test(s) || (afterBlank && BLOCK_START.test(s)))) blockStarts.push(line);
+    // Fenced code has no lazy lines: a line indented less than the item's content ends the item and
+    // its fence. No block starts on that line: parsed alone, the block above would run its unclosed
+    // fence to its own end, a line further than in the whole text.
+    const itemEnded = fence?.within !== undefined && !blankBefore && indentOf(s) < fence.within;
+    if (itemEnded) fence = undefined;
+    // A line indented less than the item's content ends the item, unless it continues the item's paragraph lazily.
+    if (itemColumn !== undefined && !blankBefore && indentOf(s) < itemColumn && !(paraStart >= 0 && paraInContainer && !interruptsParagraph(s))) itemColumn = undefined;
+    if (!fence && !html && !itemEnded && (ATX_TOP.test(s) || (afterBlank && BLOCK_START.test(s)))) blockStarts.push(line);
     if (fence) {
-      const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(s);
+      // In a list item the closer's indentation counts from the item's content column.
+      const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(fence.within !== undefined && s.startsWith(' '.repeat(fence.within)) ? s.slice(fence.within) : s);
       if (m && m[1]![0] === fence.char && m[1]!.length >= fence.len) fence = undefined;
       continue;
     }
@@ -131,9 +171,13 @@ export function scanSections(text: string): SectionSlice[] {
       paraStart = -1;
       continue;
     }
-    const f = FENCE_OPEN.exec(s);
-    if (f && !(f[2]![0] === '`' && f[3]!.includes('`'))) {
-      fence = { char: f[2]![0]!, len: f[2]!.length, line };
+    const f = FENCE_ANY.exec(s);
+    // A fence indented to a list item's content (and up to 3 more) is in the item; one indented
+    // less ends the list, and is a fence of its own when indented 0–3.
+    const indent = f ? indentOf(s) : 0;
+    const within = f && inContainer && itemColumn !== undefined && indent >= itemColumn && indent - itemColumn <= 3 ? itemColumn : undefined;
+    if (f && (within !== undefined || indent <= 3) && !(f[2]![0] === '`' && f[3]!.includes('`'))) {
+      fence = { char: f[2]![0]!, len: f[2]!.length, line, ...(within !== undefined ? { within } : {}) };
       paraStart = -1;
       continue;
     }
@@ -156,6 +200,7 @@ export function scanSections(text: string): SectionSlice[] {
     }
     if (LIST_ITEM.test(s) || BLOCKQUOTE.test(s)) {
       inContainer = true;
+      itemColumn = LIST_ITEM.test(s) ? itemContentColumn(s) : undefined;
       paraStart = line;
       paraInContainer = true;
       paraIsLinkDefs = false;
