@@ -373,6 +373,16 @@ test('nested lists and quotes (1,000 levels on one line, 200 levels by indentati
   }
 });
 
+test('a line that starts like a table delimiter row and runs on in 300,000 spaces: reported as too long, no hang', () => {
+  // The scanner's delimiter pattern backtracked quadratically on it (about a minute for this line).
+  const text = `${FM}## USER_STORIES\n\nA paragraph\n|-${' '.repeat(300_000)}x\n\n## BUDGETS\n\n- **Max Steps**: 3\n`;
+  const r = lint(text);
+  assertSane(text, r);
+  assert.ok(r.diagnostics.some((d) => d.code === 'content-too-complex'));
+  assert.equal((r.model.data['budgets'] as Record<string, unknown>)['max_steps'], 3);
+  assert.ok(r.ms < 10000, `took ${r.ms.toFixed(0)} ms`);
+});
+
 test('a 19,000-character single line of prose is analysed; a 200,000-character one is reported and skipped', () => {
   const words = ['approval', 'budget', '**vendor**', '`tool_x`', 'https://example.com/a', '供应商', '😀', 'a_b', 'x.', 'and'];
   let line = '';

@@ -6,6 +6,7 @@ import type { CommentInfo, HeadingInfo, MarkdownBlock, SectionModel } from '../m
 import type { SectionSlice } from './scanSections.ts';
 import { Builder, headingTextRange, plainText, SliceLocator } from './builder.ts';
 import { buildFrontMatter } from './frontMatter.ts';
+import { isTableDelimiter } from './lineSyntax.ts';
 import { buildArraySection, buildObjectSection, buildSchemaSection } from './sectionShapes.ts';
 
 
@@ -18,8 +19,6 @@ export const MAX_NESTING = 100;
  */
 export const MAX_INLINE_MARKERS = 2_000;
 const INLINE_MARKER = /[*_`[\]<>~\\!]/g;
-/** A GFM table's delimiter row, trimmed: `|---|:-:|`, `--- | ---` (no two quantifiers can share a character). */
-const DELIMITER_ROW = /^\|?[ \t]*:?-+:?(?:[ \t]*\|[ \t]*:?-+:?)*[ \t]*\|?$/;
 
 /** The cells of a table line as GFM counts them: split at unescaped pipes, one leading and one trailing pipe dropped. */
 function cellCount(line: string): number {
@@ -50,7 +49,7 @@ function complexity(text: string): { variant: 'longLine' | 'nesting' | 'inline';
     const blank = line.trim() === '';
     // A row starts with a pipe; any other line ends the table for this count (and counts from itself on).
     const row = /^ {0,3}\|/.test(line);
-    const delimiter: boolean = !table && previous.includes('|') && DELIMITER_ROW.test(line.trim()) && cellCount(line) === cellCount(previous);
+    const delimiter: boolean = !table && previous.includes('|') && isTableDelimiter(line.endsWith('\r') ? line.slice(0, -1) : line) && cellCount(line) === cellCount(previous);
     const wasTable: boolean = table;
     table = !fenced && !blank && (delimiter || (table && row));
     const count = line.match(INLINE_MARKER)?.length ?? 0;

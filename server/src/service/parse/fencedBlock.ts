@@ -1,5 +1,6 @@
 import type { Root } from 'mdast';
 import { endPoint } from './points.ts';
+import { closesFence } from './lineSyntax.ts';
 
 /** An opening fence with a plain language word or none: no escapes, entities, meta or indentation. */
 const OPENER = /^(`{3,}|~{3,})([A-Za-z0-9_+#.-]*)$/;
@@ -21,9 +22,9 @@ export function fencedBlock(text: string): Root | undefined {
   if (!open || last < 1) return undefined;
   const marker = open[1]!;
   const closer = lines[last]!;
-  if (!isCloser(closer, marker) || closer.length !== closer.trimEnd().length) return undefined;
+  if (!closesFence(closer, marker[0]!, marker.length) || closer.length !== closer.trimEnd().length) return undefined;
   // A line inside that would already close the fence: remark ends the block there.
-  for (let i = 1; i < last; i++) if (isCloser(lines[i]!, marker)) return undefined;
+  for (let i = 1; i < last; i++) if (closesFence(lines[i]!, marker[0]!, marker.length)) return undefined;
   let end = 0;
   for (let i = 0; i <= last; i++) end += lines[i]!.length + 1;
   end -= 1;
@@ -40,12 +41,4 @@ export function fencedBlock(text: string): Root | undefined {
     ],
     position: { start: { line: 1, column: 1, offset: 0 }, end: endPoint(text) },
   };
-}
-
-/** A closing fence for `marker`: up to 3 spaces, the marker's character at least as many times, then only spaces or tabs. */
-function isCloser(line: string, marker: string): boolean {
-  const body = line.replace(/^ {0,3}/, '');
-  let n = 0;
-  while (body[n] === marker[0]) n++;
-  return n >= marker.length && /^[ \t]*$/.test(body.slice(n));
 }

@@ -1,3 +1,4 @@
+import { closesFence, isTableDelimiter } from './lineSyntax.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 
 /**
@@ -30,7 +31,6 @@ const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
 const LIST_ITEM_PARTS = /^( {0,3}(?:[-+*]|\d{1,9}[.)]))([ \t]*)/;
 const BLOCKQUOTE = /^ {0,3}>/;
 const SETEXT_H1 = /^ {0,3}=+[ \t]*$/;
-const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 const LINK_DEF = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:/;
 /** HTML blocks of CommonMark types 1–5: how each opens, and what ends it (on the same line or later). */
 const HTML_SPECIAL: readonly (readonly [RegExp, RegExp])[] = [
@@ -131,8 +131,7 @@ export function scanSections(text: string): SectionSlice[] {
     if (!fence && !html && !itemEnded && (ATX_TOP.test(s) || (afterBlank && BLOCK_START.test(s)))) blockStarts.push(line);
     if (fence) {
       // In a list item the closer's indentation counts from the item's content column.
-      const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(fence.within !== undefined && s.startsWith(' '.repeat(fence.within)) ? s.slice(fence.within) : s);
-      if (m && m[1]![0] === fence.char && m[1]!.length >= fence.len) fence = undefined;
+      if (closesFence(fence.within !== undefined && s.startsWith(' '.repeat(fence.within)) ? s.slice(fence.within) : s, fence.char, fence.len)) fence = undefined;
       continue;
     }
     if (html) {
@@ -166,7 +165,7 @@ export function scanSections(text: string): SectionSlice[] {
       if (THEMATIC.test(s) || ATX_ANY.test(s) || FENCE_OPEN.test(s) || BLOCKQUOTE.test(s)) inTable = false;
       else continue;
     }
-    if (paraStart >= 0 && !paraInContainer && TABLE_DELIMITER.test(s) && s.includes('|')) {
+    if (paraStart >= 0 && !paraInContainer && isTableDelimiter(s) && s.includes('|')) {
       inTable = true;
       paraStart = -1;
       continue;
