@@ -490,6 +490,11 @@ const AGREEMENTS: [string, string][] = [
   ['an unclosed fence inside a list item ends with the item', '- item\n  ```\n## H\n'],
   ['a fence inside an item ends at the next item; a later fence is not its closer', '- a\n  ```\n- b\n\nText\n  ```\n## in code\n  ```\n## H\n'],
   ['a fence indented less than the item content ends the list', '1. item\n  ```\n## in code\n```\n## H\n'],
+  ['a fence after a nested list belongs to the outer item (tester)', '- **Input Schema**:\n  1. step one\n  ```json\n## CONSTRAINTS\n'],
+  ['the same with a blank line before the fence', '- a\n  1. step one\n\n  ```json\n  {}\n\n## H\n'],
+  ['the same under a bullet sub-list and an ordered parent', '1. a\n   - step\n   ```json\n## H\n'],
+  ['a fence under a nested item, indented to it', '- a\n  1. step\n     ```\n     ## in code\n  ```\n## H\n'],
+  ['a nested item indented 4 or more', '- a\n  - b\n    - c\n      ```\n## H\n'],
   ['a list item whose text holds a line separator', '- a\u2028b\n  ```\n## H\n'],
   ['a closer indented from the item content column', '- a\n  ```\n  ## in code\n     ```\n## H\n'],
 ];

@@ -28,7 +28,8 @@ const SETEXT_H2 = /^ {0,3}-+[ \t]*$/;
 const THEMATIC = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const ATX_ANY = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
-const LIST_ITEM_PARTS = /^( {0,3}(?:[-+*]|\d{1,9}[.)]))([ \t]*)/;
+/** A list item's marker at any indentation (whether it starts an item depends on the items it is in). */
+const ITEM_MARKER = /^([ \t]*)([-+*]|\d{1,9}[.)])(?=[ \t]|$)/;
 const BLOCKQUOTE = /^ {0,3}>/;
 const SETEXT_H1 = /^ {0,3}=+[ \t]*$/;
 const LINK_DEF = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:/;
@@ -70,13 +71,12 @@ function indentOf(s: string): number {
 }
 
 /** The column where a list item's content starts (CommonMark: after the marker and 1–4 spaces). */
-function itemContentColumn(s: string): number {
-  // Matches every line LIST_ITEM matches.
-  const m = LIST_ITEM_PARTS.exec(s)!;
-  const marker = m[1]!.length;
-  const spaces = indentOf(' '.repeat(marker) + m[2]!) - marker;
+function itemContentColumn(s: string, m: RegExpExecArray): number {
+  const markerEnd = indentOf(m[1]!) + m[2]!.length;
+  const gap = /^[ \t]*/.exec(s.slice(m[0].length))![0];
+  const spaces = indentOf(' '.repeat(markerEnd) + gap) - markerEnd;
   // An empty item, or one whose text starts with indented code, has its content one column in.
-  return m[0].length === s.length || spaces > 4 ? marker + 1 : marker + spaces;
+  return m[0].length + gap.length === s.length || spaces > 4 ? markerEnd + 1 : markerEnd + spaces;
 }
 
 /**
@@ -113,8 +113,8 @@ export function scanSections(text: string): SectionSlice[] {
   let paraIsLinkDefs = false;
   let inContainer = false;
   let inTable = false;
-  /** The content column of the list item the lines are in (undefined: a quote, or no list). */
-  let itemColumn: number | undefined;
+  /** The content columns of the list items the lines are in, innermost last. */
+  const items: number[] = [];
 
   let blankBefore = false;
   for (; line < lines; line++) {
@@ -126,8 +126,14 @@ export function scanSections(text: string): SectionSlice[] {
     // fence to its own end, a line further than in the whole text.
     const itemEnded = fence?.within !== undefined && !blankBefore && indentOf(s) < fence.within;
     if (itemEnded) fence = undefined;
-    // A line indented less than the item's content ends the item, unless it continues the item's paragraph lazily.
-    if (itemColumn !== undefined && !blankBefore && indentOf(s) < itemColumn && !(paraStart >= 0 && paraInContainer && !interruptsParagraph(s))) itemColumn = undefined;
+    if (!fence && !html && !blankBefore) {
+      // A line indented less than an item's content ends the item, unless it continues the item's
+      // paragraph lazily; a marker indented to the innermost item's content (0–3 more) starts one in it.
+      const indent = indentOf(s);
+      if (!(paraStart >= 0 && paraInContainer && !interruptsParagraph(s))) while (items.length > 0 && indent < items[items.length - 1]!) items.pop();
+      const marker = ITEM_MARKER.exec(s);
+      if (marker && !THEMATIC.test(s) && indent - (items[items.length - 1] ?? 0) <= 3) items.push(itemContentColumn(s, marker));
+    }
     if (!fence && !html && !itemEnded && (ATX_TOP.test(s) || (afterBlank && BLOCK_START.test(s)))) blockStarts.push(line);
     if (fence) {
       // In a list item the closer's indentation counts from the item's content column.
@@ -174,7 +180,8 @@ export function scanSections(text: string): SectionSlice[] {
     // A fence indented to a list item's content (and up to 3 more) is in the item; one indented
     // less ends the list, and is a fence of its own when indented 0–3.
     const indent = f ? indentOf(s) : 0;
-    const within = f && inContainer && itemColumn !== undefined && indent >= itemColumn && indent - itemColumn <= 3 ? itemColumn : undefined;
+    const item = items[items.length - 1];
+    const within = f && item !== undefined && indent >= item && indent - item <= 3 ? item : undefined;
     if (f && (within !== undefined || indent <= 3) && !(f[2]![0] === '`' && f[3]!.includes('`'))) {
       fence = { char: f[2]![0]!, len: f[2]!.length, line, ...(within !== undefined ? { within } : {}) };
       paraStart = -1;
@@ -199,7 +206,6 @@ export function scanSections(text: string): SectionSlice[] {
     }
     if (LIST_ITEM.test(s) || BLOCKQUOTE.test(s)) {
       inContainer = true;
-      itemColumn = LIST_ITEM.test(s) ? itemContentColumn(s) : undefined;
       paraStart = line;
       paraInContainer = true;
       paraIsLinkDefs = false;
