@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { createLanguageService, parseContract, Workspace, type FileSystem, validateContract, type ContractDiagnostic, type ParsedContract, type Range } from '../server/src/service/index.ts';
 import { generateContract } from '../bench/generate.ts';
 
@@ -381,6 +382,17 @@ test('a line that starts like a table delimiter row and runs on in 300,000 space
   assert.ok(r.diagnostics.some((d) => d.code === 'content-too-complex'));
   assert.equal((r.model.data['budgets'] as Record<string, unknown>)['max_steps'], 3);
   assert.ok(r.ms < 10000, `took ${r.ms.toFixed(0)} ms`);
+});
+
+test('a clean contract with one section not analysed: that warning alone, no cross-section check guessing at its content (tester)', () => {
+  const clean = readFileSync(new URL('./corpus/clean/fleet-maintenance.agents.md', import.meta.url), 'utf8');
+  assert.deepEqual(lint(clean).diagnostics.map((d) => d.code), [], 'the corpus contract is clean');
+  // A 30,000-character line in FAILURE_PROTOCOL: HUMAN_IN_THE_LOOP's fallbacks there cannot be read.
+  const text = clean.replace(/^## FAILURE_PROTOCOL.*$/m, (h) => `${h}\n\n${'x'.repeat(30_000)}\n`);
+  assert.notEqual(text, clean);
+  const r = lint(text);
+  assertSane(text, r);
+  assert.deepEqual(r.diagnostics.map((d) => d.code), ['content-too-complex'], 'not missing-section, not hitl-needs-fallback');
 });
 
 test('a 19,000-character single line of prose is analysed; a 200,000-character one is reported and skipped', () => {

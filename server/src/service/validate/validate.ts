@@ -35,6 +35,9 @@ function settingOf(s: RuleSetting | undefined): { severity?: Severity | 'off'; o
  */
 export function validateContract(model: ParsedContract, facts: WorkspaceFacts = EMPTY_FACTS, fileFindings: readonly Finding[] = []): ContractDiagnostic[] {
   const partial = model.kind === 'partial';
+  // A section skipped as too complex holds content no rule saw: checks that compare sections
+  // would guess at it (a missing section, a fallback not found), so they wait, as for a partial contract.
+  const unanalysed = model.sections.some((s) => s.findings.some((f) => f.code === 'content-too-complex'));
   const directives = readDirectives(model.sections, model.lineCount);
   const settings: Record<string, RuleSetting> = { ...facts.config.rules, ...directives.fileSettings };
   const preset = facts.config.preset ?? 'recommended';
@@ -64,7 +67,7 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
   // Rules whose inputs did not change since the document's last validation are not run again (docs/performance.md).
   const results = new RuleResults(model);
   for (const rule of RULES) {
-    if (!rule.check || (partial && rule.scope === 'document')) continue;
+    if (!rule.check || ((partial || unanalysed) && rule.scope === 'document')) continue;
     const setting = effectiveSetting(rule.code, settings, preset);
     if (setting.severity === 'off') continue;
     try {
