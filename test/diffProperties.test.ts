@@ -12,6 +12,7 @@ import { diffContracts, parseContract } from '../server/src/service/index.ts';
 import { generateContract, mulberry32 } from '../bench/generate.ts';
 import { REFORMATS } from './helpers/reformat.ts';
 import { REPO } from './helpers/cli.ts';
+import { RUNS } from './helpers/properties.ts';
 
 const SAMPLES = readdirSync(join(REPO, 'samples'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -32,7 +33,7 @@ test('a contract compared with itself has no change (two separate parses)', () =
     fc.property(contract, (text) => {
       assert.deepEqual(summary(text, text), []);
     }),
-    { numRuns: 60 },
+    { numRuns: RUNS(60) },
   );
 });
 
@@ -44,7 +45,7 @@ test('a contract compared with a formatting-only rewrite of itself has no change
       const rewritten = chosen.reduce((t, name) => REFORMATS[name]!(t, rng), text);
       assert.deepEqual(summary(text, rewritten), [], `after ${chosen.join(', ')}`);
     }),
-    { numRuns: 150 },
+    { numRuns: RUNS(150) },
   );
 });
 
@@ -59,6 +60,6 @@ test('any two texts compare without throwing, and changes have both sides', () =
       const diff = diffContracts(parseContract(a), parseContract(b));
       for (const c of diff.changes) assert.ok(c.before.range && c.after.range && c.message, c.id);
     }),
-    { numRuns: 300 },
+    { numRuns: RUNS(300) },
   );
 });

@@ -20,9 +20,7 @@ import { fencedBlock } from '../server/src/service/parse/fencedBlock.ts';
 import { tableByRows } from '../server/src/service/parse/tableRows.ts';
 import { LineIndex } from '../server/src/service/text/lineIndex.ts';
 import { generateContract } from '../bench/generate.ts';
-
-/** Runs per property; FC_RUNS_SCALE=10 hunts longer (e.g. before a release). */
-const RUNS = (n: number): number => Math.max(1, Math.round(n * Number(process.env['FC_RUNS_SCALE'] ?? 1)));
+import { RUNS } from './helpers/properties.ts';
 
 /** Everything observable in a model except the remark trees (relative to each slice) and spec objects. */
 function snapshot(m: ParsedContract): unknown {
@@ -370,7 +368,7 @@ test('a fenced block built without remark is exactly the tree remark gives for i
     }),
     { numRuns: RUNS(400) },
   );
-  assert.ok(built > 50, `the fast path is taken for plain fences (${built} of 400)`);
+  assert.ok(built > RUNS(400) / 8, `the fast path is taken for plain fences (${built} of ${RUNS(400)})`);
   assert.ok(fencedBlock('```yaml\na: 1\n```\n'), 'a plain YAML fence');
   assert.equal(fencedBlock('```yaml\na: 1\n```\nmore text\n'), undefined, 'text after the closing fence: remark');
 });
@@ -403,7 +401,7 @@ test('a table re-parsed row by row after an edit is exactly the tree remark give
     }),
     { numRuns: RUNS(400) },
   );
-  assert.ok(reused > 100, `rows are reused for most edits (${reused} of 400)`);
+  assert.ok(reused > RUNS(400) / 4, `rows are reused for most edits (${reused} of ${RUNS(400)})`);
 });
 
 // ---------------------------------------------------------------------------------------------

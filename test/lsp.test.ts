@@ -4,25 +4,23 @@ import { mkdtempSync, writeFileSync, mkdirSync, rmSync, readFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { execFileSync } from 'node:child_process';
 import type { CodeAction, CompletionItem, Diagnostic, Hover, Location, WorkspaceEdit, DocumentSymbol } from 'vscode-languageserver-protocol';
 import { LspClient } from './helpers/lspClient.ts';
+import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { DEMO_CONTRACT } from './helpers/fixtures.ts';
 
 // Protocol tests: the bundled server, spawned over stdio and driven as an editor would drive it.
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-'));
-const serverPath = join(outdir, 'server.cjs');
+const serverPath = SERVER_PATH;
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-'));
 const wsUri = pathToFileURL(ws).href;
 
 const CONTRACT = DEMO_CONTRACT;
 
 before(() => {
-  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: new URL('..', import.meta.url).pathname });
+  ensureBundles();
   mkdirSync(join(ws, 'agents'));
 });
 after(() => {
-  rmSync(outdir, { recursive: true, force: true });
   rmSync(ws, { recursive: true, force: true });
 });
 

@@ -12,17 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LspClient } from './helpers/lspClient.ts';
+import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { REPO } from './helpers/cli.ts';
 import type { RevisionTextResult, SemanticDiffResult } from '../server/src/lsp/customRequests.ts';
 import type { ViewNode } from '../server/src/service/index.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-diff-'));
-const serverPath = join(outdir, 'server.cjs');
+const serverPath = SERVER_PATH;
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-diff-'));
 const corpus = (file: string) => readFileSync(join(REPO, 'test', 'diff-corpus', 'bump-unchanged', file), 'utf8');
 
 before(() => {
-  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: REPO });
+  ensureBundles();
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: ws, stdio: 'ignore' });
   git('init', '-q');
   writeFileSync(join(ws, 'AGENTS.md'), corpus('before.md'));
@@ -32,7 +32,6 @@ before(() => {
 });
 
 after(() => {
-  rmSync(outdir, { recursive: true, force: true });
   rmSync(ws, { recursive: true, force: true });
 });
 

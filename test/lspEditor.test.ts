@@ -5,24 +5,22 @@ import type { Location, TextEdit, WorkspaceEdit } from 'vscode-languageserver-pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { execFileSync } from 'node:child_process';
 import { LspClient } from './helpers/lspClient.ts';
+import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { DEMO_CONTRACT } from './helpers/fixtures.ts';
 
 // Protocol tests of what an editor user meets in the first hour (docs/vscode.md): saving keeps
 // the diagnostics, references are listed once, rename reaches the snapshots.
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-editor-'));
-const serverPath = join(outdir, 'server.cjs');
+const serverPath = SERVER_PATH;
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-editor-'));
 const wsUri = pathToFileURL(ws).href;
 
 const CONTRACT = DEMO_CONTRACT;
 
 before(() => {
-  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: new URL('..', import.meta.url).pathname });
+  ensureBundles();
 });
 after(() => {
-  rmSync(outdir, { recursive: true, force: true });
   rmSync(ws, { recursive: true, force: true });
 });
 

@@ -4,18 +4,16 @@
 // Run: node --import tsx --test test/lspToolCost.test.ts
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CodeLens, Hover } from 'vscode-languageserver-protocol';
 import { LspClient } from './helpers/lspClient.ts';
-import { REPO } from './helpers/cli.ts';
+import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { parseContract, requestCost } from '../server/src/service/index.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-cost-'));
-const serverPath = join(outdir, 'server.cjs');
+const serverPath = SERVER_PATH;
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-cost-'));
 const uri = `${pathToFileURL(ws).href}/AGENTS.md`;
 
@@ -49,10 +47,9 @@ ${TOOL('get_price', 'Price per SKU.')}
 ${budget ? `- **Token Budget**: ${budget}\n` : ''}`;
 
 before(() => {
-  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: REPO });
+  ensureBundles();
 });
 after(() => {
-  rmSync(outdir, { recursive: true, force: true });
   rmSync(ws, { recursive: true, force: true });
 });
 

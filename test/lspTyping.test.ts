@@ -8,23 +8,21 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { execFileSync } from 'node:child_process';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { LspClient } from './helpers/lspClient.ts';
+import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { generateContract } from '../bench/generate.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-typing-'));
-const serverPath = join(outdir, 'server.cjs');
+const serverPath = SERVER_PATH;
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-typing-ws-'));
 const wsUri = pathToFileURL(ws).href;
 const ROOT = new URL('..', import.meta.url).pathname;
 
 before(() => {
-  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: ROOT });
+  ensureBundles();
   for (const d of ['a', 'b']) mkdirSync(join(ws, d));
 });
 after(() => {
-  rmSync(outdir, { recursive: true, force: true });
   rmSync(ws, { recursive: true, force: true });
 });
 

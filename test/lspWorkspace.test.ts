@@ -12,30 +12,27 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, SymbolInformation, WorkspaceDiagnosticReport, WorkspaceEdit, WorkspaceFullDocumentDiagnosticReport } from 'vscode-languageserver-protocol';
 import { applyEdits } from '../server/src/service/index.ts';
 import { LspClient } from './helpers/lspClient.ts';
+import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { scratchFolders } from './helpers/cli.ts';
 import { contractPath, FAULTS, generateWorkspace, resourceText } from '../bench/generateWorkspace.ts';
 import { CONTRACTS_OVERVIEW, type ContractsOverviewResult } from '../server/src/lsp/customRequests.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'agents-md-lsp-ws-'));
-const serverPath = join(outdir, 'server.cjs');
+const serverPath = SERVER_PATH;
 const scratch = scratchFolders();
 let ws = '';
 
 before(() => {
-  execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--outdir', outdir], { cwd: new URL('..', import.meta.url).pathname });
+  ensureBundles();
   ws = scratch.workspace(generateWorkspace(36));
 });
 after(() => {
-  rmSync(outdir, { recursive: true, force: true });
   scratch.dispose();
 });
 

@@ -14,6 +14,7 @@ import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, ty
 import { DEFAULT_MODEL_SETTINGS, MODEL_SETTINGS_SCHEMA, resolveModelSettings } from '../server/src/service/run/llmSettings.ts';
 import { format } from '../server/src/service/index.ts';
 import { estimateTokens } from '../server/src/service/run/estimateTokens.ts';
+import { RUNS } from './helpers/properties.ts';
 
 const KEY = 'sk-test-7f3a9c1e5b2d4f6a8c0e';
 
@@ -391,7 +392,7 @@ describe('answers that are not chat completions', () => {
           assert.ok(e instanceof ModelError && e.code === 'MODEL_PROTOCOL_ERROR', inspect(e));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: RUNS(300) },
     );
   });
 });

@@ -11,9 +11,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { createLanguageService, parseContract, Workspace, type FileSystem, validateContract, type ContractDiagnostic, type ParsedContract, type Range } from '../server/src/service/index.ts';
 import { generateContract } from '../bench/generate.ts';
-
-/** Runs per property; FC_RUNS_SCALE=10 hunts longer. */
-const RUNS = (n: number): number => Math.max(1, Math.round(n * Number(process.env['FC_RUNS_SCALE'] ?? 1)));
+import { RUNS } from './helpers/properties.ts';
 
 const URI = 'file:///work/AGENTS.md';
 const FM = '---\ncontract: true\nname: robust\nversion: 1.0.0\n---\n\n';

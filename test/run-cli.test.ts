@@ -14,7 +14,7 @@ import { RunFolder } from '../server/src/node/runFolder.ts';
 import { CONTRACT } from './helpers/dryRun.ts';
 import { CliUnderTest, repo, type CliRun } from './helpers/cliProcess.ts';
 
-const tool = new CliUnderTest('run-cli');
+const tool = new CliUnderTest();
 const BIN = tool.bin;
 const scratch: string[] = [];
 
@@ -53,7 +53,6 @@ before(() => tool.build());
 
 after(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  tool.remove();
 });
 
 describe('agents-md run on the sample snapshots', { concurrency: true }, () => {

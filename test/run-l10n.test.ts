@@ -22,7 +22,7 @@ import { CliUnderTest, repo, type CliRun } from './helpers/cliProcess.ts';
 // The CLI's own messages (server/src/cli/messages.ts) are registered by the CLI, not by the service.
 import '../server/src/cli/messages.ts';
 
-const tool = new CliUnderTest('run-l10n');
+const tool = new CliUnderTest();
 const scratch: string[] = [];
 const HAN = /\p{Script=Han}/u;
 
@@ -42,7 +42,6 @@ before(() => tool.build());
 
 after(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  tool.remove();
 });
 
 const PROCUREMENT = ['samples/procurement-analyzer/AGENTS.md', '--snapshot', 'samples/procurement-analyzer/snapshots/procurement.snapshot.yaml'];

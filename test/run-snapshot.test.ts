@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { readSnapshot, validateSnapshot } from '../server/src/service/run/snapshotValidate.ts';
 import { contract, SNAPSHOT } from './helpers/dryRun.ts';
+import { RUNS } from './helpers/properties.ts';
 
 /** The 0-based line and character where a diagnostic starts, with its code. */
 const at = (text: string, lang?: 'json' | 'yaml') => validateSnapshot(text, lang ? { lang } : {}).map((d) => `${d.range.start.line}:${d.range.start.character} ${d.severity} ${d.code}`);
@@ -81,7 +82,7 @@ describe('bad input is normal input', () => {
         assert.ok(Array.isArray(r.diagnostics));
         for (const d of r.diagnostics) assert.ok(d.range.start.line >= 0 && d.message.length > 0);
       }),
-      { numRuns: 300 },
+      { numRuns: RUNS(300) },
     );
   });
 
@@ -93,14 +94,14 @@ describe('bad input is normal input', () => {
         const r = readSnapshot(text, { lang: asJson ? 'json' : 'yaml', contract });
         if (r.snapshot) for (const q of r.snapshot.queries) assert.equal(typeof q.query, 'string');
       }),
-      { numRuns: 300 },
+      { numRuns: RUNS(300) },
     );
     fc.assert(
       fc.property(fc.nat(SNAPSHOT.length), fc.nat(40), fc.constantFrom('', ':', '- ', '{', '"', '&a ', '*a', '\t', '\n  ', '[', '#'), (pos, cut, insert) => {
         const text = SNAPSHOT.slice(0, pos) + insert + SNAPSHOT.slice(Math.min(SNAPSHOT.length, pos + cut));
         readSnapshot(text, { contract });
       }),
-      { numRuns: 300 },
+      { numRuns: RUNS(300) },
     );
   });
 

@@ -9,8 +9,7 @@ import { parseContract, validateContract, type ParsedContract } from '../server/
 import { EMPTY_FACTS, type WorkspaceFacts } from '../server/src/service/validate/facts.ts';
 import { carriedOf } from '../server/src/service/parse/lineage.ts';
 import { generateContract } from '../bench/generate.ts';
-
-const RUNS = (n: number): number => Math.max(1, Math.round(n * Number(process.env['FC_RUNS_SCALE'] ?? 1)));
+import { RUNS } from './helpers/properties.ts';
 
 /** Settings that change what rules find: defaults, the strict preset, a rule's option, a rule turned off. */
 const FACTS: readonly WorkspaceFacts[] = [

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { useCliBundle } from '../helpers/cli.ts';
 import { CONTRACT } from '../helpers/dryRun.ts';
 
-const { bundle: cli, scratch } = useCliBundle('attack-cli', { shared: true });
+const { bundle: cli, scratch } = useCliBundle('attack-cli');
 
 const CONTRACT_OK = '---\ncontract: true\nname: ok_agent\nversion: 1.0.0\n---\n\n## AGENT_IDENTITY\n\n- **Name**: `OkAgent`\n- **Core Mandate**: "Answer."\n';
 const canFifo = process.platform !== 'win32';

@@ -14,12 +14,12 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ResponseError } from 'vscode-jsonrpc/node.js';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
-import { sharedServerBundle } from '../helpers/cli.ts';
+import { serverBundle } from '../helpers/cli.ts';
 import { LspClient } from '../helpers/lspClient.ts';
 import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
 import type { RunAgentResult } from '../../server/src/lsp/customRequests.ts';
 
-const server = sharedServerBundle('attack-server');
+const server = serverBundle();
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-attack-features-'));
 const wsUri = pathToFileURL(ws).href;
 const contractUri = pathToFileURL(join(ws, 'AGENTS.md')).href;

@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Range } from 'vscode-languageserver-protocol';
-import { sharedServerBundle } from '../helpers/cli.ts';
+import { serverBundle } from '../helpers/cli.ts';
 import { LspClient } from '../helpers/lspClient.ts';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261201);
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 6);
 const STEPS = 25;
-const server = sharedServerBundle('attack-server');
+const server = serverBundle();
 const serverPath = server.path;
 before(() => server.build());
 

@@ -10,10 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sharedServerBundle } from '../helpers/cli.ts';
+import { serverBundle } from '../helpers/cli.ts';
 import { LspClient } from '../helpers/lspClient.ts';
 
-const server = sharedServerBundle('attack-server');
+const server = serverBundle();
 const serverPath = server.path;
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-attack-ws-'));
 const wsUri = pathToFileURL(ws).href;

@@ -15,7 +15,7 @@ import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
 import { eventLine, type TraceEvent } from '../../server/src/service/index.ts';
 import { eventChecksum } from '../../server/src/service/run/trace.ts';
 
-const { bundle: cli, scratch } = useCliBundle('attack-cli', { shared: true });
+const { bundle: cli, scratch } = useCliBundle('attack-cli');
 const KEY = 'sk-test-0123456789abcdef';
 
 /** A chat-completions endpoint that answers every request with the final answer `{"status":"shipped"}`. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { useCliBundle } from '../helpers/cli.ts';
 import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
 
-const { bundle: cli, scratch } = useCliBundle('attack-cli', { shared: true });
+const { bundle: cli, scratch } = useCliBundle('attack-cli');
 
 const EVIL = '\x1b[2J\x1b[H\rOK all clear\x1b]8;;https://evil.example\x07link\x1b]8;;\x07\x1b]52;c;ZXZpbA==\x07\u202e\x9b31m';
 

@@ -1,27 +1,21 @@
 /**
- * Runs the real `agents-md` CLI in tests: the esbuild bundle, built once per test file into
- * test-results/ (git-ignored) rather than dist/, so that test files cannot race with each other or
- * with a developer's `npm run build`, and started by the real launcher (bin/agents-md.cjs, copied
- * next to it so that `../dist/cli.cjs` resolves as in the package). Also: temporary workspaces.
+ * Runs the real `agents-md` CLI in tests: the esbuild bundle built once per test run
+ * (helpers/bundles.ts), started by the real launcher. Also: temporary workspaces.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { CliUnderTest, type CliRun } from './cliProcess.ts';
+import { ensureBundles, SERVER_PATH } from './bundles.ts';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { repo as REPO } from './bundles.ts';
 
 export type Run = CliRun;
 
-/**
- * A CLI bundle for one test file: `build()` in `before`, `dispose()` in `after`. `shared`: one
- * bundle for all the files of a `node --test` run that ask for the same shared tag (the attack
- * suite's files), built by the first.
- */
-function cliBundle(tag: string, shared = false) {
-  const tool = new CliUnderTest(tag, shared);
+/** The run's CLI bundle: `build()` in `before`. */
+function cliBundle() {
+  const tool = new CliUnderTest();
   /**
    * Runs the CLI with `extra` environment variables, colour-neutral (stdout is a pipe, not a TTY).
    * The locale is neutral (`LANG=C.UTF-8`, no `LC_ALL` / `LC_MESSAGES` / `LANGUAGE`) unless
@@ -37,7 +31,6 @@ function cliBundle(tag: string, shared = false) {
   return {
     bin: tool.bin,
     build: () => tool.build(),
-    dispose: () => tool.remove(),
     /** Runs the CLI in `cwd` in English (see `runWithEnv`). */
     run: (cwd: string, ...args: string[]): Promise<Run> => runWithEnv(cwd, {}, ...args),
     /** Runs the CLI in English with a longer time limit (many files on a loaded machine). */
@@ -46,22 +39,18 @@ function cliBundle(tag: string, shared = false) {
   };
 }
 
-/**
- * The language server's bundle shared by the files of one `node --test` run (the attack suite):
- * `build()` in `before` (the first file builds it), then start `path` with `--stdio`.
- */
-export function sharedServerBundle(tag: string) {
-  const tool = new CliUnderTest(tag, true, 'server');
-  return { path: tool.serverPath, build: () => tool.build() };
+/** The run's language server bundle: `build()` in `before`, then start `path` with `--stdio`. */
+export function serverBundle() {
+  return { path: SERVER_PATH, build: ensureBundles };
 }
 
-/** Temporary folders holding files; `dispose()` removes them all. */
-export function scratchFolders() {
+/** Temporary folders holding files, named after `tag`; `dispose()` removes them all. */
+export function scratchFolders(tag = 'test') {
   const dirs: string[] = [];
   return {
     /** A temporary folder holding `files` (relative path → content). */
     workspace(files: Record<string, string>): string {
-      const dir = mkdtempSync(join(tmpdir(), 'agents-md-test-'));
+      const dir = mkdtempSync(join(tmpdir(), `agents-md-${tag}-`));
       dirs.push(dir);
       for (const [name, content] of Object.entries(files)) {
         mkdirSync(dirname(join(dir, name)), { recursive: true });
@@ -77,18 +66,17 @@ export function scratchFolders() {
 
 /**
  * The CLI bundle and temporary folders of one test file (or one `describe`): the bundle is built
- * in `before` (not when `skip` says why the tests cannot run) and, with the folders, removed in
- * `after`. `shared`: see `cliBundle`.
+ * in `before` unless the run has it (not when `skip` says why the tests cannot run); the folders
+ * are removed in `after`.
  */
-export function useCliBundle(tag: string, options: { readonly shared?: boolean; readonly skip?: string | false } = {}) {
-  const bundle = cliBundle(tag, options.shared);
-  const scratch = scratchFolders();
+export function useCliBundle(tag: string, options: { readonly skip?: string | false } = {}) {
+  const bundle = cliBundle();
+  const scratch = scratchFolders(tag);
   before(() => {
     if (!options.skip) bundle.build();
   });
   after(() => {
     scratch.dispose();
-    bundle.dispose();
   });
   return { bundle, scratch };
 }

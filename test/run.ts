@@ -1,0 +1,24 @@
+/**
+ * `npm run test:all`: every test, as CI runs it (.ci/run, after `npm test`). Builds the CLI and
+ * server bundles once for the run (helpers/bundles.ts), then runs node's test runner over the
+ * quick loop at full property scale (test/quick.ts, FC_RUNS_SCALE=1) and every process suite
+ * (test/suites.ts), one process each. Arguments go to node (`-- --test-name-pattern=…`).
+ * Run: node --import tsx test/run.ts
+ */
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildBundles, repo } from './helpers/bundles.ts';
+import { PROCESS_SUITES } from './suites.ts';
+
+const dir = join(repo, 'test-results', `run-${process.pid}`);
+let status = 1;
+try {
+  buildBundles(dir);
+  const env = { ...process.env, AGENTS_MD_TEST_BUNDLE: dir, FC_RUNS_SCALE: process.env['FC_RUNS_SCALE'] ?? '1' };
+  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...process.argv.slice(2), 'test/quick.ts', ...PROCESS_SUITES];
+  status = spawnSync(process.execPath, args, { cwd: repo, env, stdio: 'inherit' }).status ?? 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(status);
