@@ -37,3 +37,12 @@ export function renderEnglishBundle(): string {
   for (const s of clientStrings()) bundle[s] = s;
   return `${JSON.stringify(bundle, null, 2)}\n`;
 }
+
+/**
+ * The messages of the English bundle that `translated` (a `l10n/bundle.l10n.<lang>.json`) lacks or
+ * leaves empty: `npm run generate` stops on them rather than write English into the other
+ * language's pages (docs/zh-cn/rules.md falls back to English for a missing id).
+ */
+export function untranslated(english: Readonly<Record<string, string>>, translated: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(english).filter((id) => typeof translated[id] !== 'string' || (translated[id] as string).trim() === '');
+}
