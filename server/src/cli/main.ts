@@ -1,6 +1,6 @@
 /**
- * The `agents-md` command line: `agents-md lint [paths...]`, `agents-md rules` and `agents-md diff`. A thin adapter
- * over the language service; bundled by esbuild.mjs into dist/cli.cjs and started by
+ * The `agents-md` command line: `lint` and `rules` here; `diff`, `run`, `eval`, `trace`, `report`,
+ * `export` and `mcp` each register from their own module. A thin adapter over the language service; bundled by esbuild.mjs into dist/cli.cjs and started by
  * bin/agents-md.cjs, which calls `main()` and exits with the code it returns. Every text it
  * prints is in the display language (`--lang`, else the locale: cli/lang.ts).
  */

@@ -3,13 +3,13 @@
  * a section's title and the one-line summary of the counts, in a display language. From the diff's
  * messages (messages.ts); section titles are the canonical H2 titles, which no language changes.
  */
-import { SECTIONS } from '../schema/sections.ts';
+import { sectionByKey } from '../schema/sections.ts';
 import { diffMessage } from './diffMessage.ts';
 import type { DiffSection, SemanticDiff } from './types.ts';
 
 /** The title of a change's section: its canonical H2 title (`TOOLS`), or "front matter" (a Markdown term, also in Chinese). */
 export function diffSectionTitle(section: DiffSection, lang = 'en'): string {
-  return section === 'front_matter' ? diffMessage('section.front_matter', {}, lang) : (SECTIONS.find((s) => s.key === section)?.title ?? section);
+  return section === 'front_matter' ? diffMessage('section.front_matter', {}, lang) : (sectionByKey(section)?.title ?? section);
 }
 
 /** "3 semantic changes: 1 breaking, 0 risk-increasing, …" in `lang`. */

@@ -5,7 +5,7 @@
  */
 import type { Range } from '../types.ts';
 import type { CompletionEntry } from './types.ts';
-import { SECTIONS } from '../schema/sections.ts';
+import { SECTIONS, sectionByKey } from '../schema/sections.ts';
 import { annotation } from '../schema/schemaAt.ts';
 
 // One skeleton for the "missing section" fix and the snippets (validate/fixText.ts, beside the rules' fixes).
@@ -31,7 +31,7 @@ export function sectionSnippets(present: ReadonlySet<string>, range: Range, lang
 
 /** A TOOLS entry: an H3 with the tool's name (the first tab stop), its fields and its schemas. */
 export function toolSnippet(range: Range, lang: string): CompletionEntry {
-  const tools = SECTIONS.find((s) => s.key === 'tools')!;
+  const tools = sectionByKey('tools')!;
   const body = literal(sectionSkeleton(tools, { today: '' })).replace('get_something', '${1:get_something}');
   return { label: '### tool', kind: 'snippet', detail: annotation(tools.schema, 'title', lang) ?? tools.title, insertText: `${body}\n$0`, snippet: true, range, sortText: '0000', filterText: '### tool' };
 }

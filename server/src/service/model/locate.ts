@@ -1,4 +1,4 @@
-import type { ParsedContract, PointerSpan, SectionModel } from './types.ts';
+import type { ParsedContract, PointerSpan } from './types.ts';
 
 /**
  * Finds the source of an absolute JSON Pointer into the contract data (`/tools/0/input_schema`):
@@ -29,7 +29,3 @@ export function locate(model: ParsedContract, pointer: string, exact = false): P
   return owner.titleRange ? { value: owner.titleRange } : { value: owner.range };
 }
 
-/** The section (or preamble) that supplies a model key. */
-export function sectionOf(model: ParsedContract, key: string): SectionModel | undefined {
-  return model.owners.get(key);
-}

@@ -1,7 +1,7 @@
 /**
  * The dry run's public surface (docs/dry-run.md): snapshots, the engine, the scripted
  * model, the trace (events, verification, replay and fork), the timeline, eval figures and the
- * messages. Hosts (the CLI, later the language server) import it from the service index.
+ * messages. Hosts (the CLI, the language server, the MCP server) import it from the service index.
  */
 export type { ChatMessage, ModelProvider, ModelRequest, ModelStep, TokenUsage, ToolCall, ToolSpec } from './llmProvider.ts';
 export type { ModelMessageId } from './llmMessages.ts';

@@ -55,11 +55,6 @@ export const OUTCOME_CODES = {
 /** An outcome code. */
 export type OutcomeCode = keyof typeof OUTCOME_CODES;
 
-/** True when `code` is an outcome code. */
-export function isOutcomeCode(code: string): code is OutcomeCode {
-  return Object.prototype.hasOwnProperty.call(OUTCOME_CODES, code);
-}
-
 /**
  * Every other message, by id. Ids are stable: translations refer to them. Prefixes: `outcome.` (variants
  * of outcome messages), `snapshot.` (snapshot diagnostics), `timeline.` (the run's readable timeline,

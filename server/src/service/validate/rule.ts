@@ -27,8 +27,8 @@ export interface RuleExample {
 }
 
 /**
- * A rule's description, shared by the validator, the docs generator and (later) hover and code
- * actions. `messages.default` is the English message template; `{name}` placeholders take the
+ * A rule's description, shared by the validator, the docs generator, hover on a diagnostic's code
+ * and code actions. `messages.default` is the English message template; `{name}` placeholders take the
  * finding's `args`. Other keys are variants selected by `Finding.variant`.
  */
 export interface RuleMeta {

@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj, str } from './util.ts';
 import { conditionKey, normaliseName } from '../../model/names.ts';
-import { SECTIONS } from '../../schema/sections.ts';
+import { sectionByKey } from '../../schema/sections.ts';
 import { appendSection, at, endOfContent, nextCode } from '../fixText.ts';
 
 const HITL = `| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| New vendor onboarding | \`vendor_domain NOT IN vendor_whitelist.csv\` | Upload the signed contract | 24h |\n`;
@@ -69,7 +69,7 @@ export const hitlNeedsFallback: Rule = {
     const when = d.args?.['sla'] ? `within ${d.args['sla']}` : 'in time';
     const entry = `- **If ${scenario} gets no sign-off ${when}**: → Auto-reject the request → Notify the requester → Return error_code \`${code}\``;
     const fp = model.owners.get('failure_protocol');
-    const edit = fp && fp.kind === 'section' ? { range: at(endOfContent(model, fp)), newText: `\n${entry}` } : appendSection(model, SECTIONS.find((s) => s.key === 'failure_protocol')!, entry);
+    const edit = fp && fp.kind === 'section' ? { range: at(endOfContent(model, fp)), newText: `\n${entry}` } : appendSection(model, sectionByKey('failure_protocol')!, entry);
     return { titleId: 'action.addFallback', titleArgs: { scenario: String(scenario) }, edits: [edit], safe: true };
   },
 };

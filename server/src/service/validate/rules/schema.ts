@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.ts';
 import { validateContractData, type ErrorObject } from '../ajv.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
-import { SECTIONS } from '../../schema/sections.ts';
+import { sectionByKey } from '../../schema/sections.ts';
 import { closest } from '../../schema/normalise.ts';
 import { innerRange, textAt } from '../../model/text.ts';
 import type { ParsedContract } from '../../parse/parseContract.ts';
@@ -33,7 +33,7 @@ function itemName(item: unknown): string | undefined {
 export function readablePath(pointer: string, data: Readonly<Record<string, unknown>>, label?: string): string {
   const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (parts.length === 0) return 'front matter';
-  const spec = SECTIONS.find((x) => x.key === parts[0]);
+  const spec = sectionByKey(parts[0]!);
   if (!spec) return parts.join('.');
   let where = spec.title;
   let rest = parts.slice(1);

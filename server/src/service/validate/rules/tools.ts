@@ -10,10 +10,10 @@ import { locate } from '../../model/locate.ts';
 import { innerRange, textAt } from '../../model/text.ts';
 import type { Range } from '../../types.ts';
 import { at, endOfContent, lineAfter, setTableCell, siblingLine } from '../fixText.ts';
-import { fieldForLabel, SECTIONS } from '../../schema/sections.ts';
+import { fieldForLabel, sectionByKey } from '../../schema/sections.ts';
 
 const REQUIRES_APPROVAL = 'Requires Approval';
-const TOOL_FIELDS = SECTIONS.find((s) => s.key === 'tools')!.fields;
+const TOOL_FIELDS = sectionByKey('tools')!.fields;
 const TOOL = (body: string) => `${FM}\n## TOOLS\n\n${body}`;
 const SCHEMAS = '```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id:\n      type: string\n      examples: [POWER_VOLTAGE]\n  required: [section_id]\noutput_schema:\n  type: object\n  properties:\n    root_cause: { type: string }\n```\n';
 

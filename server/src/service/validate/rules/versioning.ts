@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.ts';
 import { arr, FM, obj, str } from './util.ts';
 import { normaliseVersion, SEMVER } from '../../model/version.ts';
-import { SECTIONS } from '../../schema/sections.ts';
+import { sectionByKey } from '../../schema/sections.ts';
 import { appendSection, lineAfter, sectionSkeleton } from '../fixText.ts';
 import { only } from './schema.ts';
 
@@ -63,7 +63,7 @@ export const versionNotAudited: Rule = {
     const table = section?.kind === 'section' ? section.tables[0] : undefined;
     if (section && table) return { titleId: 'action.addAuditRow', titleArgs: { version: v }, edits: [lineAfter(model, table.start.line + 1, `| ${v} | ${today} | @you | <what changed> |`)], safe: false };
     if (section) return undefined;
-    const spec = SECTIONS.find((s) => s.key === 'versioning')!;
+    const spec = sectionByKey('versioning')!;
     return { titleId: 'action.addVersioning', titleArgs: { version: v }, edits: [appendSection(model, spec, sectionSkeleton(spec, { version: v, today }))], safe: false };
   },
 };
