@@ -135,3 +135,18 @@ test('a misspelt section title is a warning with its fix, since the section is d
   assert.equal(d?.severity, 'warning');
   assert.match(d!.message, /MEMORY_POLICY/);
 });
+
+test('the dry run checks a language constraint that follows the user against the script of the query', async () => {
+  const { parseContract } = await import('../server/src/service/parse/parseContract.ts');
+  const { contractView } = await import('../server/src/service/model/contractView.ts');
+  const { verifyOutput } = await import('../server/src/service/run/verify.ts');
+  const text = edit(edit(EXAMPLE, '- type: language\n  language: en', '- type: language\n  language: same-as-input'), '  format: json\n  schema:', '  format: text\n  schema:');
+  const view = contractView(parseContract(text));
+  const verify = (answer: string, query: string) => {
+    const check = verifyOutput(answer, { ...view, outputSchema: undefined }, { input: { query, entities: {} }, memory: {}, names: [], file: () => undefined }).checks.find((c) => c.checkId === 'check.language');
+    return `${check?.status} ${check?.checkArgs['language']}`;
+  };
+  assert.equal(verify('Two laptops from Dell, budget 4800 USD.', '我需要两台戴尔笔记本'), 'invalid zh');
+  assert.equal(verify('两台戴尔笔记本，预算 4800 美元。', '我需要两台戴尔笔记本'), 'success zh');
+  assert.equal(verify('Two laptops from Dell.', 'I need two Dell laptops'), 'skipped same-as-input');
+});
