@@ -7,26 +7,16 @@
  * `--preset strict` measures the strict preset instead (printed only).
  */
 import { writeFileSync } from 'node:fs';
-import { measure, CORPUS_DIR, type Measurement } from './precisionCorpus.ts';
+import { adjudication, measure, storedFigures, CORPUS_DIR } from './precisionCorpus.ts';
 
 const args = process.argv.slice(2);
 const preset = args.includes('--preset') ? (args[args.indexOf('--preset') + 1] as 'recommended' | 'strict') : 'recommended';
-
-/** The committed figures: what docs/rules.md shows per rule. */
-export function storedFigures(m: Measurement): object {
-  return {
-    preset: m.preset,
-    contracts: m.contracts,
-    lines: m.lines,
-    rules: Object.fromEntries(m.rules.filter((r) => r.falseFindings + r.found + r.missed > 0).map((r) => [r.code, { falseFindings: r.falseFindings, found: r.found, missed: r.missed }])),
-  };
-}
 
 const pct = (x: number | undefined) => (x === undefined ? '—' : `${Math.round(x * 100)} %`);
 
 const m = await measure(preset);
 const out: string[] = [];
-out.push(`Independent corpus, preset ${m.preset}: ${m.contracts} clean contracts (${m.lines} lines), ${m.planted.length} planted defects.`);
+out.push(`Independent corpus, preset ${m.preset}: ${m.contracts} clean contracts (${m.lines} lines), ${m.planted.length} planted defects (${m.withdrawn.length} more withdrawn, adjudication.json).`);
 out.push('');
 out.push('rule                          false  found  missed  precision');
 for (const r of m.rules.filter((x) => x.falseFindings + x.found + x.missed > 0)) {
@@ -37,7 +27,11 @@ const found = m.planted.filter((p) => p.found).length;
 out.push('');
 out.push(`False findings on clean contracts: ${m.clean.length} (${errors} errors), ${(m.clean.length / m.contracts).toFixed(2)} per contract.`);
 out.push(`Planted defects found: ${found} of ${m.planted.length} (${pct(found / m.planted.length)}).`);
-for (const f of m.clean) out.push(`  false  ${f.file}:${f.line} ${f.severity} ${f.code}: ${f.message}`);
+const remaining = adjudication().remainingFalse;
+for (const f of m.clean) {
+  const why = remaining.find((r) => r.file === f.file && r.line === f.line && r.rule === f.code);
+  out.push(`  false  ${f.file}:${f.line} ${f.severity} ${f.code}: ${f.message}${why ? `\n         stays: ${why.why}${why.owner ? ` (${why.owner})` : ''}` : ''}`);
+}
 for (const p of m.planted.filter((x) => !x.found)) out.push(`  missed ${p.file}:${p.line} ${p.expectedRule}: ${p.defect}`);
 console.log(out.join('\n'));
 

@@ -1,6 +1,6 @@
 /**
  * Measures the rules on the independent corpus (test/corpus/independent/): contracts written from
- * docs/contract-format.md alone by authors who never read the rules' code (docs/precision.md).
+ * docs/contract-format.md alone by authors who never read the rules' code (test/corpus/independent/README.md).
  *
  * Each author's folder holds `clean/` (contracts correct by the docs; the author fixed every true
  * finding, so whatever a rule still reports there is a false finding) and `planted/` (copies with
@@ -45,12 +45,26 @@ export interface RuleFigures {
   readonly precision?: number;
 }
 
+/** Our decisions on top of the authors' (test/corpus/independent/adjudication.json). */
+export interface Adjudication {
+  /** Planted defects that are no longer defects by the docs, with why. */
+  readonly withdrawnPlanted: readonly { file: string; line: number; expectedRule: string; why: string }[];
+  /** False findings that remain on clean contracts, with why they stay and which open work removes them. */
+  readonly remainingFalse: readonly { file: string; line: number; rule: string; why: string; owner?: string }[];
+}
+
+export function adjudication(): Adjudication {
+  return JSON.parse(readFileSync(new URL('adjudication.json', CORPUS_DIR), 'utf8')) as Adjudication;
+}
+
 export interface Measurement {
   readonly preset: RulePreset;
   readonly contracts: number;
   readonly lines: number;
   readonly clean: readonly Finding[];
   readonly planted: readonly PlantedDefect[];
+  /** Planted defects left out of the figures (adjudication.json). */
+  readonly withdrawn: readonly PlantedDefect[];
   readonly rules: readonly RuleFigures[];
 }
 
@@ -112,11 +126,42 @@ export async function measure(preset: RulePreset = 'recommended'): Promise<Measu
     }
     planted.push(...plantedDefects(dir, await lintFolder(join(dir, 'planted'), preset), cleanFindings));
   }
+  const withdrawnKeys = new Set(adjudication().withdrawnPlanted.map((w) => `${w.file}:${w.line}:${w.expectedRule}`));
+  const isWithdrawn = (p: PlantedDefect) => withdrawnKeys.has(`${p.file}:${p.line}:${p.expectedRule}`);
+  const withdrawn = planted.filter(isWithdrawn);
+  planted.splice(0, planted.length, ...planted.filter((p) => !isWithdrawn(p)));
   const rules = RULES.map((r) => {
     const falseFindings = clean.filter((f) => f.code === r.code).length;
     const found = planted.filter((p) => p.expectedRule === r.code && p.found).length;
     const missed = planted.filter((p) => p.expectedRule === r.code && !p.found).length;
     return { code: r.code, falseFindings, found, missed, precision: found + falseFindings > 0 ? found / (found + falseFindings) : undefined };
   });
-  return { preset, contracts, lines, clean, planted, rules };
+  return { preset, contracts, lines, clean, planted, withdrawn, rules };
 }
+
+/** What precision.json holds: the totals, and per rule the counts docs/rules.md shows. */
+export interface StoredFigures {
+  readonly preset: RulePreset;
+  readonly contracts: number;
+  readonly lines: number;
+  readonly planted: number;
+  readonly found: number;
+  readonly falseFindings: number;
+  readonly falseErrors: number;
+  readonly rules: Readonly<Record<string, { falseFindings: number; found: number; missed: number }>>;
+}
+
+/** The committed figures: what docs/rules.md shows per rule. */
+export function storedFigures(m: Measurement): StoredFigures {
+  return {
+    preset: m.preset,
+    contracts: m.contracts,
+    lines: m.lines,
+    planted: m.planted.length,
+    found: m.planted.filter((p) => p.found).length,
+    falseFindings: m.clean.length,
+    falseErrors: m.clean.filter((f) => f.severity === 'error').length,
+    rules: Object.fromEntries(m.rules.filter((r) => r.falseFindings + r.found + r.missed > 0).map((r) => [r.code, { falseFindings: r.falseFindings, found: r.found, missed: r.missed }])),
+  };
+}
+

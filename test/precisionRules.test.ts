@@ -1,5 +1,5 @@
 /**
- * Precision on contracts we did not write (docs/precision.md): each case is a short change to the
+ * Precision on contracts we did not write (test/corpus/independent/README.md): each case is a short change to the
  * complete example of docs/contract-format.md that reproduces a false finding (or a miss) seen on
  * the independent corpus, linted with the default `recommended` preset.
  */

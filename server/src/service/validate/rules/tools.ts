@@ -81,7 +81,7 @@ export const invalidJsonSchema: Rule = {
   code: 'invalid-json-schema',
   severity: 'error',
   summary: 'Tool schemas, OUTPUT_SCHEMA and output-format constraint schemas are valid JSON Schemas.',
-  description: 'The schemas are checked against the meta-schema of the draft their `$schema` names (draft-04, -06, -07, 2019-09; 2020-12 when they name none) and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
+  description: 'The schemas are checked against the meta-schema of the draft their `$schema` names (draft-04, -06, -07, 2019-09; 2020-12 when they name none) and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them. A keyword that ajv\'s strict mode does not know and that is a near miss of one it does (`requried`, `maxLenght`) is reported with its correction: it would silently check nothing. Keys starting with `x-` and OpenAPI\'s `example` and `nullable` are left alone.',
   source: 'docs/contract-format.md §9, CONSTRAINTS and OUTPUT_SCHEMA',
   messages: {
     default: 'Not a valid JSON Schema at {path}: {detail}.',
@@ -96,6 +96,7 @@ export const invalidJsonSchema: Rule = {
     pattern: 'Not a valid JSON Schema at {path}: must match the pattern {pattern}.',
     format: 'Not a valid JSON Schema at {path}: must be a valid {format}.',
     unknownDraft: 'Not a valid JSON Schema at {path}: {detail} is not a draft agents-md knows; use draft-04, draft-06, draft-07, 2019-09 or 2020-12.',
+    misspeltKeyword: 'Not a valid JSON Schema at {path}: unknown keyword "{detail}", so it checks nothing; did you mean "{suggestion}"?',
     refLoop: 'Not a valid JSON Schema at {path}: "$ref": "{detail}" refers back to the whole schema before checking anything, so a value can never be checked.',
   },
   examples: {
@@ -123,7 +124,7 @@ export const invalidJsonSchema: Rule = {
         if (!span) continue;
         const path = problem.path || '/';
         // The same variants as rule `schema`, so that meta-schema errors translate as whole messages.
-        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : 'variant' in problem ? { variant: problem.variant, args: { path, detail: problem.detail } } : { args: { path, detail: problem.compileError } };
+        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : 'variant' in problem ? { variant: problem.variant, args: { path, detail: problem.detail, ...('suggestion' in problem ? { suggestion: problem.suggestion } : {}) } } : { args: { path, detail: problem.compileError } };
         yield { code: 'invalid-json-schema', range: span.value, args: m.args, ...(m.variant ? { variant: m.variant } : {}) };
       }
     }
