@@ -87,8 +87,8 @@ test('agents-md lint --fix on samples/broken fixes what it can; the result has f
   const expected = original.split('\n');
   expected[95] = '      value: "{{extracted_vendor_name}}"';
   expected[97] = '      value: "{{extracted_vendor_name[:3]}}"';
-  expected[401] = '## VERSIONING & AUDIT';
-  expected.splice(340, 0,
+  expected[409] = '## VERSIONING & AUDIT';
+  expected.splice(348, 0,
     '- **If New vendor onboarding gets no sign-off within 24h**: → Auto-reject the request → Notify the requester → Return error_code `HITL_NEW_VENDOR_ONBOARDING`',
     '- **If Payment to high-risk country gets no sign-off within 4h**: → Auto-reject the request → Notify the requester → Return error_code `HITL_PAYMENT_TO_HIGH_RISK_COUNTRY`');
   expected.splice(191, 0, '- **Requires Approval**: true');
