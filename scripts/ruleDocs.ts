@@ -1,6 +1,24 @@
 import { RULES, ruleSection, fence } from '../server/src/service/index.ts';
 import { format } from '../server/src/service/l10n/format.ts';
 import { ruleDocId } from '../server/src/service/validate/messages.ts';
+import { readFileSync } from 'node:fs';
+import type { StoredFigures } from './precisionCorpus.ts';
+
+/** The figures `npm run precision -- --write` stored (test/corpus/independent/precision.json). */
+function storedPrecision(): StoredFigures {
+  return JSON.parse(readFileSync(new URL('../test/corpus/independent/precision.json', import.meta.url), 'utf8')) as StoredFigures;
+}
+
+/** The measured-precision section: the totals, and a row per rule that found or missed anything. */
+function precisionSection(t: (id: string, args?: Record<string, string | number>) => string): string[] {
+  const m = storedPrecision();
+  const rows = RULES.filter((r) => m.rules[r.code]).map((r) => {
+    const f = m.rules[r.code]!;
+    const precision = f.found + f.falseFindings > 0 ? `${Math.round((100 * f.found) / (f.found + f.falseFindings))} %` : '—';
+    return row(`[${r.code}](#${r.code})`, r.preset ?? 'recommended', String(f.falseFindings), String(f.found), String(f.missed), precision);
+  });
+  return [t('docs.rules.precision', { contracts: m.contracts, lines: m.lines, planted: m.planted, found: m.found, falseFindings: m.falseFindings, falseErrors: m.falseErrors }), '', t('docs.rules.precisionHeader'), '|---|---|---|---|---|---|', ...rows, ''];
+}
 
 /** A Markdown table row of whole cells. */
 function row(...cells: string[]): string {
@@ -14,7 +32,7 @@ function row(...cells: string[]): string {
  * committed page differs (run `npm run generate`).
  */
 export function renderRuleDocs(lang = 'en'): string {
-  const t = (id: string) => format(id, {}, lang);
+  const t = (id: string, args: Record<string, string | number> = {}) => format(id, args, lang);
   const head = [
     t('docs.rules.title'),
     '',
@@ -54,6 +72,7 @@ export function renderRuleDocs(lang = 'en'): string {
     '|---|---|---|---|---|',
     ...RULES.map((r) => row(`[${r.code}](#${r.code})`, t(`severity.${r.severity}`), r.preset ?? 'recommended', r.fixKind === 'safe' ? t('docs.rules.fixCell.safe') : r.fixKind === 'quickfix' ? t('docs.rules.fixCell.quickfix') : '', t(ruleDocId(r.code, 'summary')).replace(/\|/g, '\\|'))),
     '',
+    ...precisionSection(t),
   ];
   return [...head, ...RULES.map((r) => ruleSection(r, lang))].join('\n');
 }

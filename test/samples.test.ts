@@ -96,26 +96,26 @@ const EXPECTED = [
   'tool-write-safety 213:21-213:26', //           Side Effects: write (create_purchase_order)
   'tool-missing-schema 231:5-231:26', //          ### `lookup_contract_pdf`
   'invalid-json-schema 256:20-256:26', //         type: integr
-  'tool-input-unfed 273:5-273:18', //             currency_pair
+  'tool-input-unfed 273:5-273:18', //             rate_sheet_id
   'json-syntax 309:1-309:2', //                   the `]` after the trailing comma (what JSON.parse rejects)
-  'confidence-range 325:3-325:19', //             confidence_score
-  'failure-code-missing 334:3-334:50', //         **If LLM returns non-JSON where JSON required**
-  'failure-code-missing 335:3-335:55', //         **If Memory retrieval returns >5 conflicting facts**
-  'failure-code-duplicate 340:87-340:113', //     Return error_code `URG001` (second entry)
-  'hitl-needs-fallback 350:3-350:24', //          New vendor onboarding
-  'hitl-needs-fallback 351:3-351:31', //          Payment to high-risk country
-  'expression-syntax 351:64-351:71', //          ,'YYY') in IN ('XXX','YYY'): a list is written [ ]
-  'unrecognised-content 355:3-355:47', //         Payments above 100,000 USD also need the CTO
-  'prose-rules 359:1-359:332', //                 the 331-character paragraph
-  'budgets-incomplete 361:4-361:11', //           `BUDGETS`
-  'tool-tokens-budget 364:21-364:24', //          Token Budget: `500` (the tool definitions take most of it)
-  'schema 365:18-365:24', //                      Max Steps: `twenty`
-  'compliance-unknown-clause 377:32-377:57', //   `ISO 27001 Annex A.9.4.2` (with its backticks)
-  'resource-hash-mismatch 385:28-385:92', //      the recorded hash of vendor_whitelist.csv
-  'resource-missing 386:4-386:27', //             vendor_whitelist_v3.csv
-  'duplicate-section 396:4-396:20', //            second SEMANTIC_ANCHORS
-  'unknown-section 402:4-402:21', //              VERSIONING & AUDT
-  'unclosed-fence 415:1-415:8', //                ```text
+  'guard-field-undeclared 317:10-317:49', //     "output.vendor IN vendor_whitelist.csv"
+  'confidence-range 333:3-333:19', //             confidence_score
+  'failure-code-missing 343:3-343:55', //         **If Memory retrieval returns >5 conflicting facts**
+  'failure-code-duplicate 348:87-348:113', //     Return error_code `URG001` (second entry)
+  'hitl-needs-fallback 358:3-358:24', //          New vendor onboarding
+  'hitl-needs-fallback 359:3-359:31', //          Payment to high-risk country
+  'expression-syntax 359:64-359:71', //          ,'YYY') in IN ('XXX','YYY'): a list is written [ ]
+  'unrecognised-content 363:3-363:47', //         Payments above 100,000 USD also need the CTO
+  'prose-rules 367:1-367:332', //                 the 331-character paragraph
+  'budgets-incomplete 369:4-369:11', //           `BUDGETS`
+  'tool-tokens-budget 372:21-372:24', //          Token Budget: `500` (the tool definitions take most of it)
+  'schema 373:18-373:24', //                      Max Steps: `twenty`
+  'compliance-unknown-clause 385:32-385:57', //   `ISO 27001 Annex A.9.4.2` (with its backticks)
+  'resource-hash-mismatch 393:28-393:92', //      the recorded hash of vendor_whitelist.csv
+  'resource-missing 394:4-394:27', //             vendor_whitelist_v3.csv
+  'duplicate-section 404:4-404:20', //            second SEMANTIC_ANCHORS
+  'unknown-section 410:4-410:21', //              VERSIONING & AUDT
+  'unclosed-fence 423:1-423:8', //                ```text
 ];
 
 test('samples/broken/AGENTS.md gets exactly the expected diagnostics (UPDATE_EXPECT=1 rewrites EXPECTED)', () => {

@@ -28,6 +28,9 @@ export const DOCS_MESSAGES = {
   'docs.rules.fixCell.safe': 'auto-fix',
   'docs.rules.fixCell.quickfix': 'quick fix',
   'docs.rules.tableHeader': '| code | severity | preset | fix | checks |',
+  'docs.rules.precision':
+    '### Measured precision\n\nMeasured on the independent corpus (test/corpus/independent/): {contracts} clean contracts ({lines} lines) written from docs/contract-format.md alone by authors who never read the rules\' code, and copies with {planted} planted mistakes. Every finding on a clean contract is false (the authors fixed the true ones); a rule\'s precision is the planted mistakes it found / (those + its false findings). With `recommended`: {falseFindings} false findings, {falseErrors} of them errors, and {found} of {planted} planted mistakes found. A rule below 90 % precision does not stay in `recommended`. `npm run precision` measures again and lists every false finding and every miss.',
+  'docs.rules.precisionHeader': '| code | preset | false findings | planted found | planted missed | precision |',
   'docs.rule.severity': 'Default severity: **{severity}**',
   'docs.rule.source': 'Source: {source}',
   'docs.rule.preset': 'Preset: **{preset}**',

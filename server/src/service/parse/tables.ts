@@ -31,6 +31,8 @@ export function appendTableRows(b: Builder, items: unknown[], spec: SectionSpec,
       const col = columns[c];
       if (!col?.field) return;
       const { text: raw, range } = cellContent(b, cell);
+      // An empty cell is an absent field (docs/contract-format.md §4.2): a static source has no times.
+      if (raw === '') return;
       const value = col.field.types.includes('array') && !col.field.types.includes('string') ? splitInlineList(raw).map((p) => stripCode(p.text)) : coerceScalar(raw, col.field.types);
       item[col.field.key] = value;
       b.map.set(`/${i}/${pointerSegment(col.field.key)}`, { key: col.range, value: range });
@@ -70,6 +72,7 @@ export function fillObjectFromTable(b: Builder, obj: Mutable, prefix: string, sp
       continue;
     }
     const value = cellContent(b, v);
+    if (value.text === '') continue;
     setField(b, obj, prefix, field, { label, labelRange: keyRange, value: value.text, valueRange: value.range }, [], seen);
   }
 }

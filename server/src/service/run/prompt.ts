@@ -9,6 +9,7 @@ import type { ContextBlock } from './retrieval.ts';
 import { runMessage } from './runMessage.ts';
 import { shortNumber } from './timeline.ts';
 import { normaliseName } from '../model/names.ts';
+import { FOLLOWS_USER } from './verify.ts';
 
 const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => normaliseName(x) || String(x)).join('; ') : typeof v === 'string' ? v : '');
 
@@ -50,7 +51,7 @@ export function buildSystemPrompt(view: ContractView, context: readonly ContextB
     for (const c of constraints) {
       if (c.type === 'output_format' && c.format) out.push(runMessage('prompt.format', { format: c.format }));
       if (c.type === 'safety_guard' && c.rule) out.push(runMessage('prompt.guard', { rule: c.rule }));
-      if (c.type === 'language' && c.language) out.push(c.language.toLowerCase() === 'user' ? runMessage('prompt.language-user') : runMessage('prompt.language', { language: c.language }));
+      if (c.type === 'language' && c.language) out.push(FOLLOWS_USER.test(c.language) ? runMessage('prompt.language-user') : runMessage('prompt.language', { language: c.language }));
     }
   }
   if (view.outputSchema) out.push('', runMessage('prompt.schema'), JSON.stringify(view.outputSchema));

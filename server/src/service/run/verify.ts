@@ -67,6 +67,21 @@ function lenientJson(text: string): unknown {
 
 const SCRIPT_OF: Readonly<Record<string, RegExp>> = { zh: /\p{Script=Han}/u, ja: /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u, ko: /\p{Script=Hangul}/u };
 
+/** A `language` constraint that follows the user (docs/contract-format.md §9, CONSTRAINTS): `user`, `auto`, `same-as-input`. */
+export const FOLLOWS_USER = /^(?:user|auto|same-as-input)$/i;
+
+/**
+ * The language a check can hold the answer to: the constraint's tag, or for one that follows the
+ * user the script of the user's query (kana: `ja`, Hangul: `ko`, Han: `zh`). Undefined when the
+ * query's script does not tell its language (Latin letters): that check is skipped.
+ */
+function checkedLanguage(language: string, query: string): string | undefined {
+  if (!FOLLOWS_USER.test(language)) return language;
+  if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(query)) return 'ja';
+  if (/\p{Script=Hangul}/u.test(query)) return 'ko';
+  return /\p{Script=Han}/u.test(query) ? 'zh' : undefined;
+}
+
 function strings(v: unknown, out: string[] = [], depth = 0): string[] {
   if (depth > 100) return out;
   if (typeof v === 'string') out.push(v);
@@ -138,15 +153,16 @@ export function verifyOutput(text: string, view: ContractView, scope: Omit<Scope
   }
 
   for (const c of view.constraints.filter((x) => x.type === 'language' && x.language)) {
-    const re = SCRIPT_OF[c.language!.toLowerCase().split('-')[0]!];
+    const language = checkedLanguage(c.language!, scope.input.query) ?? c.language!;
+    const re = SCRIPT_OF[language.toLowerCase().split('-')[0]!];
     if (!re) {
-      checks.push({ checkId: 'check.language', checkArgs: { language: c.language! }, status: 'skipped', pointer: c.pointer });
+      checks.push({ checkId: 'check.language', checkArgs: { language }, status: 'skipped', pointer: c.pointer });
       continue;
     }
     const ok = strings(answer).some((s) => re.test(s));
-    const detail: MessageRef = { id: 'detail.no-text-in', args: { language: c.language! } };
-    checks.push({ checkId: 'check.language', checkArgs: { language: c.language! }, status: ok ? 'success' : 'invalid', ...(ok ? {} : { detail }), pointer: c.pointer });
-    if (!ok) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', ...withArgMessages({}, { schema: { id: 'check.language', args: { language: c.language! } }, detail }), pointer: c.pointer, retryable: true } };
+    const detail: MessageRef = { id: 'detail.no-text-in', args: { language } };
+    checks.push({ checkId: 'check.language', checkArgs: { language }, status: ok ? 'success' : 'invalid', ...(ok ? {} : { detail }), pointer: c.pointer });
+    if (!ok) return { answer, checks, failure: { code: 'OUTPUT_SCHEMA_INVALID', ...withArgMessages({}, { schema: { id: 'check.language', args: { language } }, detail }), pointer: c.pointer, retryable: true } };
   }
 
   let violation: Verification['failure'];

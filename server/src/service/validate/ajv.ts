@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { Lru } from '../util/lru.ts';
 import { contractSchema, sectionSchemas, type JsonSchema } from '../schema/schemas.ts';
+import { misspeltKeywords } from './schemaKeywords.ts';
 
 const VOCABULARY = ['x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-list-separators', 'x-reference', 'x-declares', 'x-l10n', 'markdownDescription', 'enumDescriptions', 'defaultSnippets'];
 
@@ -27,8 +28,22 @@ const re2RegExp = Object.assign(
 /** The drafts a user-written schema may name in `$schema` (docs/contract-format.md), each with its own ajv class. */
 type Draft = '2020-12' | '2019-09' | 'draft-07' | 'draft-04';
 
+/**
+ * The keywords ajv's strict mode found unknown while a user schema compiles (`requried`), collected
+ * only during `checkJsonSchema`'s compile; otherwise its warnings are dropped.
+ */
+let unknownKeywords: Set<string> | undefined;
+const strictLogger = {
+  log: () => undefined,
+  warn: (msg: unknown) => {
+    const m = /unknown keyword: "([^"]*)"/.exec(String(msg));
+    if (m && unknownKeywords) unknownKeywords.add(m[1]!);
+  },
+  error: () => undefined,
+};
+
 function createAjv(verbose = false, draft: Draft = '2020-12'): Ajv2020 {
-  const options = { allErrors: true, verbose, strict: false, allowUnionTypes: true, validateSchema: false, code: { regExp: re2RegExp } } as const;
+  const options = { allErrors: true, verbose, strict: false, strictSchema: 'log', logger: strictLogger, allowUnionTypes: true, validateSchema: false, code: { regExp: re2RegExp } } as const;
   const ajv = draft === '2019-09' ? new Ajv2019(options) : draft === 'draft-07' ? new Ajv07(options) : draft === 'draft-04' ? new AjvDraft04(options) : new Ajv2020(options);
   // The draft-07 class reads draft-06 schemas too, once it knows their meta-schema.
   if (draft === 'draft-07') ajv.addMetaSchema(draft06MetaSchema);
@@ -104,7 +119,9 @@ export type SchemaProblem =
   | { readonly path: ''; readonly notObject: true }
   | { readonly path: string; readonly compileError: string }
   /** `$schema` names a draft we do not know, or `"$ref": "#"` loops back to the root (`refLoop`). */
-  | { readonly path: string; readonly variant: 'unknownDraft' | 'refLoop'; readonly detail: string };
+  | { readonly path: string; readonly variant: 'unknownDraft' | 'refLoop'; readonly detail: string }
+  /** A keyword ajv's strict mode does not know that is a near miss of one it does (`requried`). */
+  | { readonly path: string; readonly variant: 'misspeltKeyword'; readonly detail: string; readonly suggestion: string };
 
 const schemaChecks = new Lru<string, SchemaProblem[]>(500);
 
@@ -134,14 +151,21 @@ function checkJsonSchemaUncached(schema: unknown): SchemaProblem[] {
     const errors = [...(metaAjv.errors ?? [])].sort((a, b) => Number(a.keyword === 'anyOf' || a.keyword === 'oneOf') - Number(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
     return errors.map((e) => ({ path: e.instancePath, error: e }));
   }
+  // A fresh copy: ajv caches compiled schemas by object, and a cached one logs nothing.
+  const copy = JSON.parse(JSON.stringify(schema)) as object;
+  const unknown = new Set<string>();
+  unknownKeywords = unknown;
   try {
-    metaAjv.compile(schema as object);
-    metaAjv.removeSchema(schema as object);
+    metaAjv.compile(copy);
+    metaAjv.removeSchema(copy);
   } catch (e) {
     return [{ path: '', compileError: String((e as Error).message).split('\n')[0]! }];
+  } finally {
+    unknownKeywords = undefined;
   }
   const loop = selfReferenceLoop(schema);
-  return loop === undefined ? [] : [{ path: `${loop}/$ref`, variant: 'refLoop', detail: '#' }];
+  if (loop !== undefined) return [{ path: `${loop}/$ref`, variant: 'refLoop', detail: '#' }];
+  return misspeltKeywords(schema, unknown, Object.keys(metaAjv.RULES.all));
 }
 
 const compiled = new WeakMap<object, ValidateFunction | null>();

@@ -93,11 +93,11 @@ export const duplicateKey: Rule = {
 
 export const unknownSection: Rule = {
   code: 'unknown-section',
-  severity: 'info',
+  severity: 'warning',
   fixKind: 'safe',
   scope: 'document',
   summary: 'H2 titles in a contract name a known section (or are clearly prose).',
-  description: 'A misspelt title (`MEMROY_POLICY`) silently drops a whole section from validation. The rule only reports titles that are close to a known one, so free prose sections such as `## Background` stay quiet.',
+  description: 'A misspelt title (`MEMROY_POLICY`) silently drops a whole section from validation and from the dry run, so it is a warning, with a fix to the title it is close to. The rule only reports titles that are close to a known one, so free prose sections such as `## Background` stay quiet.',
   source: 'docs/contract-format.md §3 (sections recognised by title)',
   messages: { default: '"{title}" is not a contract section. Did you mean {suggestion}?' },
   examples: {

@@ -3,24 +3,32 @@ import { arr, FM, obj, str } from './util.ts';
 import { lineIndexOf } from '../../model/text.ts';
 import { nextCode, siblingLine } from '../fixText.ts';
 
+/**
+ * A step that ends the run as a failure, which a caller must be able to tell apart by its code:
+ * halt, stop, abort, terminate, fail, give up (终止, 停止, 中止, 中断, 报错). A deliberate outcome
+ * (a rejection, a template reply, a hand-over to a human, an alert and continue) is not one.
+ */
+const ENDS_RUN = /\b(?:halt|halts|stop|stops|abort|aborts|terminate|terminates|fail|fails|give up|gives up|end the run|exit)\b|终止|停止|中止|中断|报错/i;
+
 export const failureCodeMissing: Rule = {
   code: 'failure-code-missing',
   severity: 'warning',
   fixKind: 'quickfix',
-  summary: 'Every FAILURE_PROTOCOL entry names its error code.',
-  description: 'For example "when urgency_reason is empty, refuse and return error_code: URG001". A code makes the failure countable, searchable in logs and testable in the dry run. Write it as an action (`→ Return error_code \\`URG001\\``) or as a `**Code**:` sub-bullet. A code returned in a sentence ("stop and return `AST001`") counts too.',
+  summary: 'A FAILURE_PROTOCOL entry that ends the run as a failure names its error code.',
+  description: 'For example "when the memory service is down, halt and return error_code: MEM002". An entry whose steps end the run (halt, stop, abort, terminate, fail, give up; 终止, 停止, 中止, 中断, 报错) needs a code a caller can handle: it makes the failure countable, searchable in logs and testable in the dry run. Write it as an action (`→ Return error_code \\`MEM002\\``) or as a `**Code**:` sub-bullet; a code returned in a sentence ("stop and return `AST001`") counts too. An entry whose outcome is a deliberate action (a rejection, a template reply, a hand-over to a human, an alert and continue) may go without one.',
   source: 'docs/contract-format.md §9, FAILURE_PROTOCOL',
   messages: { default: 'This failure entry has no error code. Add "→ Return error_code `XXX001`".' },
   examples: {
-    bad: `${FM}\n## FAILURE_PROTOCOL\n\n- **If urgency_reason is empty**: → Refuse to raise the priority\n`,
-    good: `${FM}\n## FAILURE_PROTOCOL\n\n- **If urgency_reason is empty**: → Refuse to raise the priority → Return error_code \`URG001\`\n`,
-    at: `⟦**If urgency_reason is empty**⟧`,
-    fixed: `${FM}\n## FAILURE_PROTOCOL\n\n- **If urgency_reason is empty**: → Refuse to raise the priority → Return error_code \`E001\`\n`,
+    bad: `${FM}\n## FAILURE_PROTOCOL\n\n- **If the memory service is down**: → Halt processing\n`,
+    good: `${FM}\n## FAILURE_PROTOCOL\n\n- **If the memory service is down**: → Halt processing → Return error_code \`MEM002\`\n`,
+    at: `⟦**If the memory service is down**⟧`,
+    fixed: `${FM}\n## FAILURE_PROTOCOL\n\n- **If the memory service is down**: → Halt processing → Return error_code \`E001\`\n`,
   },
   *check({ data, locate }) {
     const list = arr(data['failure_protocol']);
     for (let i = 0; i < list.length; i++) {
-      if (str(obj(list[i])?.['code'])) continue;
+      const entry = obj(list[i]);
+      if (str(entry?.['code']) || !arr(entry?.['actions']).some((a) => typeof a === 'string' && ENDS_RUN.test(a))) continue;
       const span = locate(`/failure_protocol/${i}/condition`, true) ?? locate(`/failure_protocol/${i}`);
       if (span) yield { code: 'failure-code-missing', range: span.value, args: { entry: i } };
     }

@@ -1,5 +1,6 @@
 import type { FixTarget, Rule, RuleFix } from '../rule.ts';
-import { arr, FM, obj } from './util.ts';
+import { arr, FM, obj, type Obj } from './util.ts';
+import { declaredOutputs, schemaProperties } from './schemaWalk.ts';
 import { normaliseName } from '../../model/names.ts';
 import { innerRange, textAt } from '../../model/text.ts';
 import { closest } from '../../schema/normalise.ts';
@@ -42,14 +43,27 @@ export const overrideReasonUnknown: Rule = {
   },
 };
 
-const THRESHOLD = /\b(confidence|relevance(?:_score)?|[a-z_]*score|probability)\s*(>=|<=|>|<|=)\s*(-?\d+(?:\.\d+)?)/gi;
+const THRESHOLD = /\b([a-z_]*(?:confidence|relevance|score|probability))\s*(>=|<=|>|<|=)\s*(-?\d+(?:\.\d+)?)/gi;
+
+/**
+ * Whether the contract declares `name` on a scale beyond [0, 1]: an integer, or a `maximum` above 1,
+ * in a tool's output schema or OUTPUT_SCHEMA (`risk_score: { type: integer, maximum: 100 }`).
+ */
+function declaredBeyondFraction(data: Readonly<Obj>, name: string): boolean {
+  return declaredOutputs(data).some(({ schema }) => schemaProperties(schema).some((p) => {
+    if (p.name !== name || !p.schema) return false;
+    const type = p.schema['type'];
+    const max = [p.schema['maximum'], p.schema['exclusiveMaximum']].find((m) => typeof m === 'number') as number | undefined;
+    return max !== undefined ? max > 1 : type === 'integer' || (Array.isArray(type) && type.includes('integer'));
+  }));
+}
 
 export const thresholdRange: Rule = {
   code: 'threshold-range',
   severity: 'error',
   fixKind: 'quickfix',
   summary: 'Confidence and score thresholds are numbers in [0, 1].',
-  description: 'Write gates compare scores in [0, 1], e.g. Semantic Chunks are admitted with `relevance_score > 0.72` and `confidence > 0.85`. A threshold such as `confidence > 85` (a percentage) admits nothing, silently. The quick fix writes a percentage as its fraction (`85` → `0.85`).',
+  description: 'Write gates compare scores in [0, 1], e.g. Semantic Chunks are admitted with `relevance_score > 0.72` and `confidence > 0.85`. A threshold such as `confidence > 85` (a percentage) admits nothing, silently. Names ending in `confidence`, `relevance`, `score` or `probability` are checked (`summary_confidence`, `aml_risk_score`), except a score the contract itself declares on another scale: an integer, or a `maximum` above 1, in a tool\'s output schema or OUTPUT_SCHEMA (`risk_score: { type: integer, maximum: 100 }`). The quick fix writes a percentage as its fraction (`85` → `0.85`).',
   source: 'docs/contract-format.md §9, MEMORY_POLICY',
   messages: { default: 'Threshold {expr} is outside [0, 1]: {name} is a fraction, not a percentage.' },
   examples: {
@@ -71,7 +85,7 @@ export const thresholdRange: Rule = {
         const raw = textAt(model, span.value);
         for (const m of raw.matchAll(THRESHOLD)) {
           const n = Number(m[3]);
-          if (n >= 0 && n <= 1) continue;
+          if ((n >= 0 && n <= 1) || declaredBeyondFraction(data, m[1]!)) continue;
           yield { code: 'threshold-range', range: innerRange(model, span.value, m.index!, m.index! + m[0].length), args: { expr: m[0], name: m[1]!, value: m[3]! } };
         }
       }

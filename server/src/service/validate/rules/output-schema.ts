@@ -1,5 +1,6 @@
 import type { Rule } from '../rule.ts';
-import { FM, obj } from './util.ts';
+import { arr, FM, obj, str } from './util.ts';
+import { parseExpression, type PathStep } from '../../model/expression.ts';
 
 export const confidenceRange: Rule = {
   code: 'confidence-range',
@@ -38,4 +39,67 @@ export const confidenceRange: Rule = {
   },
 };
 
-export const OUTPUT_SCHEMA_RULES: readonly Rule[] = [confidenceRange];
+/** Every `output.…` path an expression reads, whatever its operators (a generic walk over the tree). */
+function outputPaths(node: unknown, out: { steps: readonly PathStep[]; text: string }[] = [], depth = 0): { steps: readonly PathStep[]; text: string }[] {
+  if (!node || typeof node !== 'object' || depth > 100) return out;
+  const n = node as { kind?: unknown; root?: unknown; steps?: readonly PathStep[]; text?: string };
+  if (n.kind === 'path') {
+    if (n.root === 'output' && n.steps) out.push({ steps: n.steps, text: n.text ?? '' });
+    return out;
+  }
+  for (const v of Object.values(node)) for (const x of Array.isArray(v) ? v : [v]) outputPaths(x, out, depth + 1);
+  return out;
+}
+
+/**
+ * Whether a schema rules out the path: it lists its `properties`, without `additionalProperties`,
+ * `patternProperties` or branches that could add more, and the field is not among them (followed
+ * into `items` for `[*]` and indexes). Unknown (false) as soon as the schema does not say.
+ */
+function undeclared(schema: unknown, steps: readonly PathStep[], depth = 0): string | undefined {
+  const s = obj(schema);
+  const step = steps[0];
+  if (!s || !step || depth > 20) return undefined;
+  if ('field' in step) {
+    const props = obj(s['properties']);
+    if (!props || s['$ref'] !== undefined || s['patternProperties'] !== undefined || ['allOf', 'anyOf', 'oneOf'].some((k) => s[k] !== undefined) || (s['additionalProperties'] !== undefined && s['additionalProperties'] !== false)) return undefined;
+    return step.field in props ? undeclared(props[step.field], steps.slice(1), depth + 1) : step.field;
+  }
+  return undeclared(s['items'], steps.slice(1), depth + 1);
+}
+
+export const guardFieldUndeclared: Rule = {
+  code: 'guard-field-undeclared',
+  severity: 'warning',
+  scope: 'document',
+  summary: 'A safety guard\'s check reads output fields that OUTPUT_SCHEMA declares.',
+  description: 'A guard such as `output.vendor_constraints IN vendor_whitelist.csv` holds only while the answer has `vendor_constraints`. When OUTPUT_SCHEMA lists its properties and the field is not among them (it was renamed or removed), the dry run finds no value and the guard is never checked. Declare the property, or fix the path in the check. A schema that allows other properties (`additionalProperties`, `patternProperties`, `anyOf`…) is not second-guessed.',
+  source: 'docs/contract-format.md §9, CONSTRAINTS and OUTPUT_SCHEMA',
+  messages: { default: 'The guard\'s check reads `{path}`, but OUTPUT_SCHEMA does not declare "{field}": the guard is never checked. Declare it or fix the path.' },
+  examples: {
+    bad: `${FM}\n## CONSTRAINTS\n\n\`\`\`yaml\n- type: safety_guard\n  rule: Only whitelisted vendors.\n  check: "output.vendor IN vendor_whitelist.csv"\n\`\`\`\n\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  vendor_name: { type: string }\n\`\`\`\n`,
+    good: `${FM}\n## CONSTRAINTS\n\n\`\`\`yaml\n- type: safety_guard\n  rule: Only whitelisted vendors.\n  check: "output.vendor_name IN vendor_whitelist.csv"\n\`\`\`\n\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  vendor_name: { type: string }\n\`\`\`\n`,
+    at: `  check: ⟦"output.vendor IN vendor_whitelist.csv"⟧`,
+  },
+  *check({ data, locate }) {
+    const schema = data['output_schema'];
+    if (!obj(schema)) return;
+    const constraints = arr(data['constraints']);
+    for (let i = 0; i < constraints.length; i++) {
+      const c = obj(constraints[i]);
+      const check = c?.['type'] === 'safety_guard' ? str(c['check']) : undefined;
+      const parsed = check === undefined ? undefined : parseExpression(check);
+      if (!parsed?.ok) continue;
+      const span = locate(`/constraints/${i}/check`, true);
+      const seen = new Set<string>();
+      for (const p of outputPaths(parsed.expr)) {
+        const field = undeclared(schema, p.steps);
+        if (field === undefined || seen.has(field) || !span) continue;
+        seen.add(field);
+        yield { code: 'guard-field-undeclared', range: span.value, args: { path: p.text, field } };
+      }
+    }
+  },
+};
+
+export const OUTPUT_SCHEMA_RULES: readonly Rule[] = [confidenceRange, guardFieldUndeclared];

@@ -11,11 +11,11 @@ import { innerRange, textAt } from '../../model/text.ts';
 import type { Range } from '../../types.ts';
 import { at, endOfContent, lineAfter, setTableCell, siblingLine } from '../fixText.ts';
 import { fieldForLabel, sectionByKey } from '../../schema/sections.ts';
+import { SCHEMAS, toolInputUnfed } from './toolInputs.ts';
 
 const REQUIRES_APPROVAL = 'Requires Approval';
 const TOOL_FIELDS = sectionByKey('tools')!.fields;
 const TOOL = (body: string) => `${FM}\n## TOOLS\n\n${body}`;
-const SCHEMAS = '```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id:\n      type: string\n      examples: [POWER_VOLTAGE]\n  required: [section_id]\noutput_schema:\n  type: object\n  properties:\n    root_cause: { type: string }\n```\n';
 
 /** The first word of a tool name: `query_manual_section` → `query`, `getOrder` → `get`. */
 export function firstWord(name: string): string {
@@ -81,7 +81,7 @@ export const invalidJsonSchema: Rule = {
   code: 'invalid-json-schema',
   severity: 'error',
   summary: 'Tool schemas, OUTPUT_SCHEMA and output-format constraint schemas are valid JSON Schemas.',
-  description: 'The schemas are checked against the meta-schema of the draft their `$schema` names (draft-04, -06, -07, 2019-09; 2020-12 when they name none) and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them.',
+  description: 'The schemas are checked against the meta-schema of the draft their `$schema` names (draft-04, -06, -07, 2019-09; 2020-12 when they name none) and compiled, so typos such as `type: strng` or `required: section_id` (a string instead of a list) are caught before the runtime trips on them. A keyword that ajv\'s strict mode does not know and that is a near miss of one it does (`requried`, `maxLenght`) is reported with its correction: it would silently check nothing. Keys starting with `x-` and OpenAPI\'s `example` and `nullable` are left alone.',
   source: 'docs/contract-format.md §9, CONSTRAINTS and OUTPUT_SCHEMA',
   messages: {
     default: 'Not a valid JSON Schema at {path}: {detail}.',
@@ -96,6 +96,7 @@ export const invalidJsonSchema: Rule = {
     pattern: 'Not a valid JSON Schema at {path}: must match the pattern {pattern}.',
     format: 'Not a valid JSON Schema at {path}: must be a valid {format}.',
     unknownDraft: 'Not a valid JSON Schema at {path}: {detail} is not a draft agents-md knows; use draft-04, draft-06, draft-07, 2019-09 or 2020-12.',
+    misspeltKeyword: 'Not a valid JSON Schema at {path}: unknown keyword "{detail}", so it checks nothing; did you mean "{suggestion}"?',
     refLoop: 'Not a valid JSON Schema at {path}: "$ref": "{detail}" refers back to the whole schema before checking anything, so a value can never be checked.',
   },
   examples: {
@@ -123,7 +124,7 @@ export const invalidJsonSchema: Rule = {
         if (!span) continue;
         const path = problem.path || '/';
         // The same variants as rule `schema`, so that meta-schema errors translate as whole messages.
-        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : 'variant' in problem ? { variant: problem.variant, args: { path, detail: problem.detail } } : { args: { path, detail: problem.compileError } };
+        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : 'variant' in problem ? { variant: problem.variant, args: { path, detail: problem.detail, ...('suggestion' in problem ? { suggestion: problem.suggestion } : {}) } } : { args: { path, detail: problem.compileError } };
         yield { code: 'invalid-json-schema', range: span.value, args: m.args, ...(m.variant ? { variant: m.variant } : {}) };
       }
     }
@@ -315,56 +316,6 @@ export const toolWriteSafety: Rule = {
       if (misspelt(model, 'tools', 'idempotent', lines) || misspelt(model, 'tools', 'rollback', lines)) continue;
       const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
       if (span) yield { code: 'tool-write-safety', range: span.value, args: { tool: normaliseName(t['name']) } };
-    }
-  },
-};
-
-/**
- * Inputs the model composes from the request rather than reads from a source: dates and other
- * formatted values, a choice among `enum` values, numbers and flags. Identifiers are checked.
- */
-function composedByModel(schema: Obj | undefined): boolean {
-  if (!schema) return false;
-  const type = schema['type'];
-  return schema['format'] !== undefined || schema['enum'] !== undefined || (type !== undefined && type !== 'string');
-}
-
-export const toolInputUnfed: Rule = {
-  code: 'tool-input-unfed',
-  severity: 'warning',
-  scope: 'document',
-  summary: 'A tool\'s required inputs can be fed from entities, memory or other tools.',
-  description: 'A boot-time check: `query_manual_section` needs `section_id`, which must come from somewhere the agent can read: an extracted entity, a metadata field of a pool it retrieves (MEMORY_POOLS `metadata`), a memory filter field, another tool\'s output, or a field of the agent\'s own OUTPUT_SCHEMA (what it extracts from the request). An input nothing provides forces the model to invent it. The rule applies to contracts that declare their `required_entities` (TRIGGER), and to identifier-like inputs: dates and other formatted strings, `enum` choices, numbers and flags are the model\'s to compose.',
-  source: 'docs/contract-format.md §9, TOOLS',
-  messages: { default: 'Required input "{param}" of tool "{tool}" is not provided by any entity, pool metadata field, memory filter or other tool\'s output.' },
-  examples: {
-    bad: `${FM}\n## TRIGGER\n\n- **Required Entities**: \`error_code\`\n\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
-    good: `${FM}\n## TRIGGER\n\n- **Required Entities**: \`error_code\`\n\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version, section_id |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
-    at: `    ⟦section_id⟧:`,
-  },
-  *check({ data, facts, locate }) {
-    // A contract that declares no required entities lets the model compose every input from the
-    // conversation: there is no declared source to check against.
-    if (arr(obj(data['trigger'])?.['required_entities']).length === 0) return;
-    const fed = new Set<string>();
-    for (const e of arr(obj(data['trigger'])?.['required_entities'])) fed.add(normaliseName(typeof e === 'string' ? e : obj(e)?.['name']));
-    for (const p of arr(data['memory_pools'])) for (const m of arr(obj(p)?.['metadata'])) fed.add(normaliseName(m));
-    for (const p of facts.config.sharedPools) for (const m of p.metadata ?? []) fed.add(m);
-    for (const r of arr(data['memory_requirements'])) for (const f of arr(obj(r)?.['filters'])) fed.add(normaliseName(obj(f)?.['field']));
-    const list = tools(data);
-    // Which tools output each field: a tool's own output cannot feed its own input.
-    const outputOf = new Map<string, Set<number>>();
-    list.forEach((t, i) => Object.keys(obj(obj(t['output_schema'])?.['properties']) ?? {}).forEach((k) => outputOf.set(k, (outputOf.get(k) ?? new Set()).add(i))));
-    // What the agent itself extracts (its OUTPUT_SCHEMA) can feed a tool it calls afterwards.
-    Object.keys(obj(obj(data['output_schema'])?.['properties']) ?? {}).forEach((k) => fed.add(k));
-    for (let i = 0; i < list.length; i++) {
-      const input = obj(list[i]!['input_schema']);
-      for (const param of arr(input?.['required'])) {
-        if (typeof param !== 'string' || fed.has(param) || composedByModel(obj(obj(input?.['properties'])?.[param]))) continue;
-        if ([...(outputOf.get(param) ?? [])].some((j) => j !== i)) continue;
-        const span = locate(`/tools/${i}/input_schema/properties/${param}`, true) ?? locate(`/tools/${i}/input_schema/required`);
-        if (span) yield { code: 'tool-input-unfed', range: span.key ?? span.value, args: { param, tool: normaliseName(list[i]!['name']) } };
-      }
     }
   },
 };
