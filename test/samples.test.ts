@@ -99,6 +99,7 @@ const EXPECTED = [
   'confidence-range 325:3-325:19', //             confidence_score
   'failure-code-missing 334:3-334:50', //         **If LLM returns non-JSON where JSON required**
   'failure-code-missing 335:3-335:55', //         **If Memory retrieval returns >5 conflicting facts**
+  'condition-not-evaluated 340:3-340:56', //     **If `len(urgency_reason) > 200` or if it is rambly** (an expression inside prose)
   'failure-code-duplicate 340:87-340:113', //     Return error_code `URG001` (second entry)
   'hitl-needs-fallback 350:3-350:24', //          New vendor onboarding
   'hitl-needs-fallback 351:3-351:31', //          Payment to high-risk country

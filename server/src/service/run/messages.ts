@@ -246,6 +246,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'expr.after-not': 'expected IN or MATCHES after NOT',
   'expr.field-name': 'expected a field name after "."',
   'expr.index': 'expected an index or * inside [ ]',
+  'expr.arguments': '{fn}() does not take {count, plural, one {# argument} other {# arguments}}',
   'expr.internal': 'internal error: {detail}',
   'replay.ends': 'the replay ends here',
   'replay.more': 'the replay has more events',

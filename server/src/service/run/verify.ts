@@ -82,8 +82,9 @@ function pathValues(expr: Expr, scope: Scope): { readonly path: string; readonly
     if (e.kind === 'path') {
       if (!out.has(e.text)) out.set(e.text, showValue(pathValue(e, scope)));
     } else if (e.kind === 'list') e.items.forEach(visit);
-    else if (e.kind === 'call' || e.kind === 'not' || e.kind === 'null') visit(e.arg);
-    else if (e.kind === 'and' || e.kind === 'or' || e.kind === 'compare' || e.kind === 'in') {
+    else if (e.kind === 'call') e.args.forEach(visit);
+    else if (e.kind === 'not' || e.kind === 'null' || e.kind === 'neg') visit(e.arg);
+    else if (e.kind === 'and' || e.kind === 'or' || e.kind === 'compare' || e.kind === 'in' || e.kind === 'arith') {
       visit(e.left);
       visit(e.right);
     } else if (e.kind === 'matches') visit(e.left);
