@@ -158,6 +158,24 @@ function call(e: Expr & { kind: 'call' }, s: Scope, missing: string[]): Value {
   return e.fn === 'lower' ? v.toLowerCase() : v.toUpperCase();
 }
 
+/** Every path an expression reads, in order, each once (by its text). */
+export function exprPaths(expr: Expr): (Expr & { kind: 'path' })[] {
+  const out = new Map<string, Expr & { kind: 'path' }>();
+  const visit = (e: Expr): void => {
+    if (e.kind === 'path') {
+      if (!out.has(e.text)) out.set(e.text, e);
+    } else if (e.kind === 'list') e.items.forEach(visit);
+    else if (e.kind === 'call') e.args.forEach(visit);
+    else if (e.kind === 'not' || e.kind === 'null' || e.kind === 'neg') visit(e.arg);
+    else if (e.kind === 'and' || e.kind === 'or' || e.kind === 'compare' || e.kind === 'in' || e.kind === 'arith') {
+      visit(e.left);
+      visit(e.right);
+    } else if (e.kind === 'matches') visit(e.left);
+  };
+  visit(expr);
+  return [...out.values()];
+}
+
 /** The value a path reads, undefined when it is missing. */
 export const pathValue = (e: Expr & { kind: 'path' }, s: Scope): unknown => {
   const v = resolvePath(e, s);
