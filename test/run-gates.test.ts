@@ -11,6 +11,7 @@ import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
 import { recordedDecisions, firstDifference } from '../server/src/service/run/replay.ts';
 import type { HumanRequest } from '../server/src/service/run/runTypes.ts';
 import type { HumanDecision } from '../server/src/service/run/snapshot.ts';
+import { describeEvent } from '../server/src/service/run/timeline.ts';
 import { CONTRACT, snapshot } from './helpers/dryRun.ts';
 
 const TWO_REFUNDS = `  - id: two
@@ -64,6 +65,9 @@ test('Scope: run asks once per run and says so in the trace', async () => {
     [{ subject: 'Big refund', kind: 'hitl', scope: 'run', amount: 600 }],
   );
   assert.equal(r.outcome.code, 'OK');
+  const pause = r.events.find((e) => e.event_type === 'human_input')!;
+  assert.equal(describeEvent(pause, 'en')[0]!.text, 'paused for a human: Big refund (HUMAN_IN_THE_LOOP condition amount > 100; SLA 4h; one approval covers the whole run)');
+  assert.match(describeEvent(pause, 'zh-cn')[0]!.text, /一次批准覆盖整个运行/);
 });
 
 test('the same call again (a retry with the same arguments) is covered by its approval', async () => {

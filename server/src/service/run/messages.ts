@@ -147,6 +147,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'timeline.condition.hitl': 'HUMAN_IN_THE_LOOP "{scenario}": condition "{condition}" {state}',
   'timeline.human_input': 'paused for a human: {subject} ({reason}; SLA {sla})',
   'timeline.human_input.no-sla': 'paused for a human: {subject} ({reason})',
+  'timeline.human_input.run': 'paused for a human: {subject} ({reason}; SLA {sla}; one approval covers the whole run)',
   'timeline.human_response.approve': 'approved',
   'timeline.human_response.reject': 'rejected',
   'timeline.human_response.timeout': 'no answer in time',
