@@ -62,10 +62,12 @@ export const undeclaredTool: Rule = {
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`check_inventory\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n`,
     at: `⟦inventory_api⟧`,
   },
-  *check({ model, locate }) {
+  *check({ model, data, locate }) {
     const refs = referencesOf(model);
     const tools = locate('/tools');
     for (const c of refs.candidates) {
+      // A tool a ❌ boundary forbids must not be declared (forbidden-tool-declared): its absence is right.
+      if (forbiddenByBoundary(data, c.pointer, c.name)) continue;
       yield { code: 'undeclared-tool', range: c.range, args: { name: c.name }, ...(tools ? { related: [{ range: tools.value, messageId: 'related.toolsDeclared' }] } : {}) };
     }
     for (const r of refs.references) {
@@ -89,6 +91,13 @@ function forbidsTool(boundary: string, tool: string): boolean {
   return before === '' || before === '`' || FORBIDS.test(before);
 }
 
+/** Whether the reference at `pointer` is in a ❌ Hard Boundary that forbids the tool `name` itself. */
+function forbiddenByBoundary(data: Readonly<Record<string, unknown>>, pointer: string, name: string): boolean {
+  const m = /^\/identity\/hard_boundaries\/(\d+)$/.exec(pointer);
+  const text = m ? String(arr(obj(data['identity'])?.['hard_boundaries'])[Number(m[1])] ?? '') : '';
+  return text.includes('❌') && forbidsTool(text, name);
+}
+
 export const forbiddenToolDeclared: Rule = {
   code: 'forbidden-tool-declared',
   severity: 'error',
@@ -104,11 +113,8 @@ export const forbiddenToolDeclared: Rule = {
   },
   *check({ model, data }) {
     const refs = referencesOf(model);
-    const boundaries = arr(obj(data['identity'])?.['hard_boundaries']).map((x) => String(x));
     for (const r of refs.references) {
-      const m = /^\/identity\/hard_boundaries\/(\d+)$/.exec(r.pointer);
-      const text = boundaries[Number(m?.[1])] ?? '';
-      if (r.kind !== 'tool' || !m || !text.includes('❌') || !forbidsTool(text, r.name)) continue;
+      if (r.kind !== 'tool' || !forbiddenByBoundary(data, r.pointer, r.name)) continue;
       const decl = refs.names.get('tool')?.get(r.name);
       if (!decl) continue;
       const f: Finding = { code: 'forbidden-tool-declared', range: r.range, args: { name: r.name }, related: [{ range: decl.range, messageId: 'related.declaredHere' }] };
