@@ -19,3 +19,10 @@ test('the Good example of forbidden-tool-declared is clean under undeclared-tool
   const rule = ruleByCode('forbidden-tool-declared')!;
   assert.deepEqual(await codes(rule.examples.good), []);
 });
+
+test('order, count and "only after success" boundaries do not forbid the tool (forbidden-tool-declared stays quiet), in English and Chinese', async () => {
+  const tools = ['cancel_booking', 'rebook_patient', 'read_salary', 'export_user_data', 'verify_identity'].map((t) => `### \`${t}\`\n\n- **Description**: Does ${t}.\n`).join('\n');
+  const doc = `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`cancel_booking\` before \`rebook_patient\`\n  - ❌ Never call \`read_salary\` more than 2 times per run\n  - ❌ Never call \`export_user_data\` unless \`verify_identity\` succeeded\n  - ❌ 在 \`rebook_patient\` 之前禁止调用 \`cancel_booking\`\n  - ❌ 每次运行调用 \`read_salary\` 不得超过 2 次\n  - ❌ 只有在 \`verify_identity\` 成功之后才能调用 \`export_user_data\`\n  - ❌ Never call \`cancel_booking\`\n\n## TOOLS\n\n${tools}`;
+  // Only the plain "never call" forbids the tool outright.
+  assert.deepEqual(await codes(doc), ['forbidden-tool-declared cancel_booking']);
+});

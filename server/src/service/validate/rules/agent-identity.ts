@@ -84,7 +84,15 @@ export const undeclaredTool: Rule = {
  */
 const FORBIDS = /(?:\b(?:never|not|don't|no|must not|cannot)\s+(?:ever\s+)?(?:(?:call|use|invoke|run|execute|trigger|expose)\b(?:\s+the)?(?:\s+tool)?)?|禁止|不得|不要|不可|严禁|勿)\s*(?:调用|使用|执行|运行)?\s*(?:工具)?\s*[`'"]?$/i;
 
+/**
+ * Order, count and "only after success" boundaries ("Never call `a` before `b`", "more than 2
+ * times per run", "unless `b` succeeded", "在 `b` 之前", "不得超过 2 次", "成功之后") limit a tool
+ * the contract declares; they do not forbid it (docs/contract-format.md, AGENT_IDENTITY).
+ */
+const LIMITS = /\b(?:before|after|unless|until|more than|at most|once)\b|\d+\s*(?:times|calls)\b|之前|之后|以前|以后|超过|\d+\s*次|成功/i;
+
 function forbidsTool(boundary: string, tool: string): boolean {
+  if (LIMITS.test(boundary)) return false;
   const at = boundary.indexOf(tool);
   if (at < 0) return true;
   const before = boundary.slice(0, at).replace(/❌/u, '').trim();
