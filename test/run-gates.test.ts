@@ -91,3 +91,21 @@ test('a replay from the trace answers both pauses as recorded and takes the same
   assert.equal(again.outcome.code, 'HUMAN_REJECTED');
   assert.equal(firstDifference(r.events, again.events), undefined);
 });
+
+test('an arithmetic gate pauses on the value it computes; a division by zero is unknown, shown on the final answer, never false', async () => {
+  const byValue = CONTRACT.replace('| Big refund | `amount > 100` |', '| Big refund | `amount * 10 / divisor > 1000` |');
+  const query = snapshot(`  - id: a
+    query: refund order ORD-123
+    data: { divisor: 0 }
+    model:
+      - { call: refund_order, arguments: { order_id: ORD-123, amount: 600 } }
+      - final: { status: shipped }
+`).queries[0]!;
+  const contract = parseContract(byValue);
+  const zero = await runQuery({ contract, query, now: '2024-06-12T08:00:00Z', provider: createScriptedModel(query.model), decide: async () => 'approve' });
+  const conditions = zero.events.filter((e) => e.event_type === 'condition').map((e) => `${e.payload['where']}:${e.payload['state']}`);
+  assert.deepEqual(conditions, ['final:unknown']);
+  assert.equal(zero.events.filter((e) => e.event_type === 'human_input' && e.payload['kind'] === 'hitl').length, 0);
+  const two = await runQuery({ contract, query: { ...query, data: { divisor: 2 } }, now: '2024-06-12T08:00:00Z', provider: createScriptedModel(query.model), decide: async () => 'approve' });
+  assert.deepEqual(two.events.filter((e) => e.event_type === 'human_input').map((e) => e.payload['subject']), ['Big refund']);
+});
