@@ -107,6 +107,7 @@ export const conditionNotEvaluatedRule: Rule = {
   examples: {
     bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Fraud | \`fraud_score >= 0.8\` or the claim is recent | Fraud team approves | 4h |\n`,
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Fraud | \`fraud_score >= 0.8\` or \`claim_age_days < 30\` | Fraud team approves | 4h |\n`,
+    at: `| Fraud | ⟦\`fraud_score >= 0.8\` or the claim is recent⟧ |`,
   },
   *check({ model, locate }) {
     for (const c of conditionsOf(contractView(model))) {
