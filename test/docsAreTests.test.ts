@@ -29,8 +29,7 @@ const KNOWN_GOOD: Readonly<Record<string, readonly string[]>> = {
   schema: ['tool-missing-schema'],
   'role-completeness': ['resource-missing', 'undeclared-tool'],
   'undeclared-tool': ['tool-missing-schema'],
-  // issue 25 point 4: a tool named in a ❌ boundary must not need a declaration (gates).
-  'forbidden-tool-declared': ['tool-missing-schema', 'undeclared-tool'],
+  'forbidden-tool-declared': ['tool-missing-schema'],
   'template-unknown-entity': ['schema', 'unknown-pool'],
   'invalid-json-schema': ['confidence-range'],
   'tool-name-verb': ['tool-description-usage', 'tool-missing-schema'],

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lintExample as lint } from './helpers/lintExample.ts';
-import { conditionExpression } from '../server/src/service/model/expression.ts';
+import { conditionExpression } from '../server/src/service/model/condition.ts';
 import { localiseDiagnostic } from '../server/src/service/l10n/diagnostics.ts';
 
 const FM = '---\ncontract: true\nname: demo\nversion: 1.0.0\n---\n';

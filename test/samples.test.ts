@@ -101,6 +101,7 @@ const EXPECTED = [
   'guard-field-undeclared 317:10-317:49', //     "output.vendor IN vendor_whitelist.csv"
   'confidence-range 333:3-333:19', //             confidence_score
   'failure-code-missing 343:3-343:55', //         **If Memory retrieval returns >5 conflicting facts**
+  'condition-not-evaluated 348:3-348:56', //      **If `len(urgency_reason) > 200` or if it is rambly**
   'failure-code-duplicate 348:87-348:113', //     Return error_code `URG001` (second entry)
   'hitl-needs-fallback 358:3-358:24', //          New vendor onboarding
   'hitl-needs-fallback 359:3-359:31', //          Payment to high-risk country

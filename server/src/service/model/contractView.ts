@@ -49,6 +49,8 @@ export interface HitlView {
   readonly requiredAction: string;
   readonly sla: string;
   readonly onTimeout: 'reject' | 'escalate';
+  /** What one approval covers: `call` (the default) or `run` (docs/dry-run.md §3). */
+  readonly scope: 'call' | 'run';
 }
 
 /** One FAILURE_PROTOCOL entry. */
@@ -265,7 +267,7 @@ export function contractView(model: ParsedContract): ContractView {
     const o = obj(h);
     const scenario = normaliseName(o?.['scenario']);
     if (!o || !scenario) return [];
-    return [{ scenario, pointer: `/human_in_the_loop/${i}`, condition: str(o['trigger_condition']) ?? '', requiredAction: str(o['required_action']) ?? '', sla: str(o['sla']) ?? '', onTimeout: o['on_timeout'] === 'escalate' ? 'escalate' : 'reject' }];
+    return [{ scenario, pointer: `/human_in_the_loop/${i}`, condition: str(o['trigger_condition']) ?? '', requiredAction: str(o['required_action']) ?? '', sla: str(o['sla']) ?? '', onTimeout: o['on_timeout'] === 'escalate' ? 'escalate' : 'reject', scope: o['scope'] === 'run' ? 'run' : 'call' }];
   });
 
   const failures = arr(d['failure_protocol']).flatMap((f, i): FailureView[] => {

@@ -19,7 +19,9 @@ export type Expr =
   | { readonly kind: 'path'; readonly root: string; readonly steps: readonly PathStep[]; readonly text: string }
   | { readonly kind: 'file'; readonly name: string }
   | { readonly kind: 'list'; readonly items: readonly Expr[] }
-  | { readonly kind: 'call'; readonly fn: 'len' | 'lower' | 'upper' | 'exists'; readonly arg: Expr }
+  | { readonly kind: 'call'; readonly fn: FunctionName; readonly args: readonly Expr[] }
+  | { readonly kind: 'arith'; readonly op: '+' | '-' | '*' | '/'; readonly left: Expr; readonly right: Expr }
+  | { readonly kind: 'neg'; readonly arg: Expr }
   | { readonly kind: 'not'; readonly arg: Expr }
   | { readonly kind: 'and' | 'or'; readonly left: Expr; readonly right: Expr }
   | { readonly kind: 'compare'; readonly op: '=' | '!=' | '<' | '<=' | '>' | '>='; readonly left: Expr; readonly right: Expr }
@@ -47,7 +49,10 @@ type Token =
   | { t: 'end'; at: number };
 
 const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'MATCHES', 'IS', 'NULL', 'TRUE', 'FALSE']);
-const FUNCTIONS = new Set(['len', 'lower', 'upper', 'exists']);
+/** The functions and how many arguments each takes (`min` and `max`: one list, or several values). */
+const FUNCTIONS = { len: [1, 1], lower: [1, 1], upper: [1, 1], exists: [1, 1], abs: [1, 1], min: [1, 16], max: [1, 16] } as const;
+export type FunctionName = keyof typeof FUNCTIONS;
+const isFunction = (name: string): name is FunctionName => Object.prototype.hasOwnProperty.call(FUNCTIONS, name);
 
 function tokenize(text: string): Token[] | { error: SyntaxMessage; offset: number } {
   const out: Token[] = [];
@@ -59,7 +64,8 @@ function tokenize(text: string): Token[] | { error: SyntaxMessage; offset: numbe
       continue;
     }
     const rest = text.slice(i);
-    const num = /^-?\d+(?:\.\d+)?(?![\w.])/.exec(rest);
+    // A sign is an operator (`a-1`, `x > -5`), never part of the number.
+    const num = /^\d+(?:\.\d+)?(?![\w.])/.exec(rest);
     if (num) {
       out.push({ t: 'num', v: Number(num[0]), at: i });
       i += num[0].length;
@@ -90,9 +96,11 @@ function tokenize(text: string): Token[] | { error: SyntaxMessage; offset: numbe
       i += word[0].length;
       continue;
     }
-    const op = /^(?:==|!=|<>|<=|>=|[=<>()[\],.*])/.exec(rest);
+    const op = /^(?:==|!=|<>|<=|>=|&&|\|\||[=<>()[\],.*+\-/!])/.exec(rest);
     if (op) {
-      out.push({ t: 'op', v: op[0] === '==' ? '=' : op[0] === '<>' ? '!=' : op[0], at: i });
+      // `&&`, `||` and `!` are spellings of AND, OR and NOT (docs/contract-format.md §7.4).
+      const spelt = SPELLINGS[op[0]];
+      out.push(spelt ? { t: 'word', v: spelt, at: i } : { t: 'op', v: op[0] === '==' ? '=' : op[0] === '<>' ? '!=' : op[0], at: i });
       i += op[0].length;
       continue;
     }
@@ -101,6 +109,8 @@ function tokenize(text: string): Token[] | { error: SyntaxMessage; offset: numbe
   out.push({ t: 'end', at: text.length });
   return out;
 }
+
+const SPELLINGS: Readonly<Record<string, string>> = { '&&': 'AND', '||': 'OR', '!': 'NOT' };
 
 class Parser {
   private i = 0;
@@ -159,11 +169,11 @@ class Parser {
     return this.test();
   }
   private test(): Expr {
-    const left = this.operand();
+    const left = this.sum();
     const t = this.peek();
     if (t.t === 'op' && ['=', '!=', '<', '<=', '>', '>='].includes(t.v)) {
       this.i++;
-      return { kind: 'compare', op: t.v as '=', left, right: this.operand() };
+      return { kind: 'compare', op: t.v as '=', left, right: this.sum() };
     }
     let negated = false;
     if (this.isKeyword('NOT')) {
@@ -172,7 +182,7 @@ class Parser {
     }
     if (this.isKeyword('IN')) {
       this.i++;
-      return { kind: 'in', negated, left, right: this.operand() };
+      return { kind: 'in', negated, left, right: this.sum() };
     }
     if (this.isKeyword('MATCHES')) {
       this.i++;
@@ -193,6 +203,33 @@ class Parser {
       return { kind: 'null', negated: neg, arg: left };
     }
     return left;
+  }
+  /** `product (('+' | '-') product)*`, left-associative. */
+  private sum(): Expr {
+    let left = this.product();
+    while (this.isOp('+') || this.isOp('-')) {
+      const op = (this.next() as { v: '+' | '-' }).v;
+      left = { kind: 'arith', op, left, right: this.product() };
+    }
+    return left;
+  }
+  /** `unary (('*' | '/') unary)*`, left-associative. */
+  private product(): Expr {
+    let left = this.unary();
+    while (this.isOp('*') || this.isOp('/')) {
+      const op = (this.next() as { v: '*' | '/' }).v;
+      left = { kind: 'arith', op, left, right: this.unary() };
+    }
+    return left;
+  }
+  private unary(): Expr {
+    if (!this.isOp('-')) return this.operand();
+    this.i++;
+    this.enter();
+    const arg = this.unary();
+    this.depth--;
+    // A negative number stays a literal (`x > -5`).
+    return arg.kind === 'literal' && typeof arg.value === 'number' ? { kind: 'literal', value: -arg.value } : { kind: 'neg', arg };
   }
   private operand(): Expr {
     this.enter();
@@ -226,18 +263,30 @@ class Parser {
         if (upper === 'TRUE' || upper === 'FALSE') return { kind: 'literal', value: upper === 'TRUE' };
         if (upper === 'NULL') return { kind: 'literal', value: null };
         if (KEYWORDS.has(upper)) throw new SyntaxFailure({ id: 'expr.unexpected-keyword', args: { keyword: upper } }, t.at);
-        if (FUNCTIONS.has(t.v.toLowerCase()) && this.isOp('(')) {
-          this.i++;
-          const arg = this.or();
-          this.expectOp(')');
-          return { kind: 'call', fn: t.v.toLowerCase() as 'len', arg };
-        }
+        const fn = t.v.toLowerCase();
+        if (isFunction(fn) && this.isOp('(')) return this.call(fn, t.at);
         return this.path(t);
       }
       throw new SyntaxFailure(t.t === 'end' ? { id: 'expr.unexpected-end', args: {} } : { id: 'expr.unexpected', args: { text: 'v' in t ? String(t.v) : '' } }, t.at);
     } finally {
       this.depth--;
     }
+  }
+  /** `fn(arg, …)` after its name, with the number of arguments the function takes. */
+  private call(fn: FunctionName, at: number): Expr {
+    this.i++;
+    const args: Expr[] = [];
+    if (!this.isOp(')')) {
+      for (;;) {
+        args.push(this.or());
+        if (!this.isOp(',')) break;
+        this.i++;
+      }
+    }
+    this.expectOp(')');
+    const [min, max] = FUNCTIONS[fn];
+    if (args.length < min || args.length > max) throw new SyntaxFailure({ id: 'expr.arguments', args: { fn, count: args.length } }, at);
+    return { kind: 'call', fn, args };
   }
   private path(first: Token & { t: 'word' }): Expr {
     const steps: PathStep[] = [];
@@ -285,52 +334,4 @@ export function parseExpression(text: string): ParseResult {
   } catch (e) {
     return e instanceof SyntaxFailure ? { ok: false, error: e.ref, offset: e.offset } : { ok: false, error: { id: 'expr.internal', args: { detail: String(e) } }, offset: 0 };
   }
-}
-
-/**
- * A condition as written in a contract: an expression when the text parses as one and is more
- * than a bare name or literal (an operator, a function or a comparison); otherwise prose, which
- * the dry run fires only by name (docs/dry-run.md §3). Enclosing backticks are removed first.
- */
-export function conditionExpression(text: string): Expr | undefined {
-  const t = text.trim().replace(/^`([^`]+)`$/, '$1');
-  const r = parseExpression(t);
-  if (!r.ok) return undefined;
-  return r.expr.kind === 'path' || r.expr.kind === 'literal' || r.expr.kind === 'file' || r.expr.kind === 'list' ? undefined : r.expr;
-}
-
-/** Why a text is not an expression, and where: `[start, end)` in UTF-16 code units of the text. */
-export interface ExpressionSyntaxError {
-  readonly error: SyntaxMessage;
-  readonly start: number;
-  readonly end: number;
-}
-
-/** Comparison operators, function calls and upper-case keywords: backticked text with one of them was meant as an expression. */
-const EXPRESSION_SIGNS = /[=<>!]|\b(?:len|lower|upper|exists)\s*\(|\b(?:AND|OR|NOT|IN|MATCHES|IS)\b/;
-
-function syntaxError(text: string, from: number, to: number): ExpressionSyntaxError | undefined {
-  const r = parseExpression(text.slice(from, to));
-  if (r.ok) return undefined;
-  // From the offending token to the end of the expression; an unexpected end marks the whole of it.
-  const at = from + r.offset;
-  return at < to ? { error: r.error, start: at, end: to } : { error: r.error, start: from, end: to };
-}
-
-/**
- * The syntax error of a condition that looks like an expression (it has an operator, a function
- * call or an upper-case keyword) but does not parse, so that `conditionExpression` reads it as
- * prose, which the dry run fires only by name. Enclosing backticks are skipped as there.
- * Undefined for expressions and for text without those signs.
- */
-export function conditionSyntaxError(text: string): ExpressionSyntaxError | undefined {
-  const m = /^(\s*`)([^`]+)`\s*$/.exec(text);
-  const [from, inner] = m ? [m[1]!.length, m[2]!] : [0, text];
-  if (!EXPRESSION_SIGNS.test(inner)) return undefined;
-  return syntaxError(text, from, from + inner.length);
-}
-
-/** The syntax error of a safety guard's `check`, which is an expression as a whole (run/verify.ts parses it as written). */
-export function checkSyntaxError(text: string): ExpressionSyntaxError | undefined {
-  return syntaxError(text, 0, text.length);
 }

@@ -6,7 +6,8 @@
 export function stripCode(s: string): string {
   const t = s.trim();
   const m = /^(`+)([^`](?:.*?[^`])?)\1$/s.exec(t);
-  if (m) return m[2]!.trim();
+  // `a` or `b` is two code spans, not one: the fence must not close inside.
+  if (m && !new RegExp(`(?<!\`)\`{${m[1]!.length}}(?!\`)`).test(m[2]!)) return m[2]!.trim();
   return t;
 }
 

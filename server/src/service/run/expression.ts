@@ -1,7 +1,7 @@
 /**
  * Evaluation of the contract expression language (syntax: model/expression.ts) by the dry run on
- * snapshot data. Pure, bounded (list sizes) and never throws; missing values make a test
- * unknown; `MATCHES` runs on RE2.
+ * snapshot data. Pure, bounded (list sizes) and never throws; missing values, non-numbers in
+ * arithmetic and division by zero make a test unknown; `MATCHES` runs on RE2.
  */
 import { compileRe2 } from '../validate/regexDialect.ts';
 import type { Expr, PathStep } from '../model/expression.ts';
@@ -108,22 +108,72 @@ function value(e: Expr, s: Scope, missing: string[]): Value {
       if (v === MISSING) missing.push(e.text);
       return v;
     }
-    case 'call': {
-      if (e.fn === 'exists') {
-        const v = e.arg.kind === 'path' ? resolvePath(e.arg, s) : value(e.arg, s, missing);
-        return v !== MISSING && v !== null;
-      }
-      const v = value(e.arg, s, missing);
-      if (v === MISSING) return MISSING;
-      if (e.fn === 'len') return Array.isArray(v) ? v.length : typeof v === 'string' ? v.length : v && typeof v === 'object' ? Object.keys(v).length : MISSING;
-      if (typeof v !== 'string') return MISSING;
-      return e.fn === 'lower' ? v.toLowerCase() : v.toUpperCase();
+    case 'call':
+      return call(e, s, missing);
+    case 'arith': {
+      const a = value(e.left, s, missing);
+      const b = value(e.right, s, missing);
+      return arithmetic(e.op, a, b);
+    }
+    case 'neg': {
+      const a = value(e.arg, s, missing);
+      return typeof a === 'number' ? -a : MISSING;
     }
     default: {
       const t = truth(e, s, missing);
       return t === 'unknown' ? MISSING : t;
     }
   }
+}
+
+/**
+ * `+ - * /` on numbers. Anything else (a missing value, a string, a division by zero, a result
+ * that is not a finite number) has no value, so the test that reads it is unknown, never false.
+ */
+function arithmetic(op: '+' | '-' | '*' | '/', a: Value, b: Value): Value {
+  if (typeof a !== 'number' || typeof b !== 'number') return MISSING;
+  if (op === '/' && b === 0) return MISSING;
+  const r = op === '+' ? a + b : op === '-' ? a - b : op === '*' ? a * b : a / b;
+  return Number.isFinite(r) ? r : MISSING;
+}
+
+function call(e: Expr & { kind: 'call' }, s: Scope, missing: string[]): Value {
+  const first = e.args[0]!;
+  if (e.fn === 'exists') {
+    const v = first.kind === 'path' ? resolvePath(first, s) : value(first, s, missing);
+    return v !== MISSING && v !== null;
+  }
+  if (e.fn === 'min' || e.fn === 'max') {
+    // One list argument (`max(items[*].price)`) or several values.
+    const vs = e.args.map((x) => value(x, s, missing));
+    const items = vs.length === 1 && Array.isArray(vs[0]) ? (vs[0] as unknown[]) : vs;
+    if (items.length === 0 || !items.every((x): x is number => typeof x === 'number')) return MISSING;
+    return items.reduce((m, x) => (e.fn === 'min' ? Math.min(m, x) : Math.max(m, x)));
+  }
+  const v = value(first, s, missing);
+  if (v === MISSING) return MISSING;
+  if (e.fn === 'len') return Array.isArray(v) ? v.length : typeof v === 'string' ? v.length : v && typeof v === 'object' ? Object.keys(v).length : MISSING;
+  if (e.fn === 'abs') return typeof v === 'number' ? Math.abs(v) : MISSING;
+  if (typeof v !== 'string') return MISSING;
+  return e.fn === 'lower' ? v.toLowerCase() : v.toUpperCase();
+}
+
+/** Every path an expression reads, in order, each once (by its text). */
+export function exprPaths(expr: Expr): (Expr & { kind: 'path' })[] {
+  const out = new Map<string, Expr & { kind: 'path' }>();
+  const visit = (e: Expr): void => {
+    if (e.kind === 'path') {
+      if (!out.has(e.text)) out.set(e.text, e);
+    } else if (e.kind === 'list') e.items.forEach(visit);
+    else if (e.kind === 'call') e.args.forEach(visit);
+    else if (e.kind === 'not' || e.kind === 'null' || e.kind === 'neg') visit(e.arg);
+    else if (e.kind === 'and' || e.kind === 'or' || e.kind === 'compare' || e.kind === 'in' || e.kind === 'arith') {
+      visit(e.left);
+      visit(e.right);
+    } else if (e.kind === 'matches') visit(e.left);
+  };
+  visit(expr);
+  return [...out.values()];
 }
 
 /** The value a path reads, undefined when it is missing. */

@@ -5,7 +5,8 @@
  * when they run (docs/dry-run.md, "Human in the loop and failure protocol").
  */
 import type { ContractView, FailureView, HitlView } from '../model/contractView.ts';
-import { conditionExpression, type Expr } from '../model/expression.ts';
+import type { Expr } from '../model/expression.ts';
+import { conditionExpression } from '../model/condition.ts';
 import { coversScenario } from '../validate/rules/human-in-the-loop.ts';
 import { FILE_LIKE } from '../model/references.ts';
 import { conditionKey } from '../model/names.ts';

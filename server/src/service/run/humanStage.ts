@@ -6,10 +6,12 @@
 import type { HumanDecision } from './snapshot.ts';
 import type { HitlView } from '../model/contractView.ts';
 import { conditionOf, failuresNamed, hitlNamed } from './failureProtocol.ts';
-import { evaluate, type Scope } from './expression.ts';
+import { evaluate, exprPaths, pathValue, type Scope } from './expression.ts';
+import type { Expr } from '../model/expression.ts';
+import { canonicalJson } from '../util/canonicalJson.ts';
 import type { OutcomeCode } from './messages.ts';
 import { messageFields } from './runMessage.ts';
-import { Finish, type Failure, type HumanRequest } from './runTypes.ts';
+import { Finish, type Binding, type Failure, type HumanRequest } from './runTypes.ts';
 import type { RunState } from './runState.ts';
 
 export type Where = 'memory' | 'tool' | 'final';
@@ -26,18 +28,38 @@ export async function fire(s: RunState, names: readonly string[], where: Where):
     const hs = hitlNamed(s.view, name);
     await s.emit('condition', 'protocol', fs.length + hs.length > 0 ? 'success' : 'unknown', { condition: name, state: 'fired', where, failures: fs.map((f) => f.pointer), hitl: hs.map((h) => h.pointer) });
     for (const f of fs) if (!s.pending.includes(f)) s.pending.push(f);
-    for (const h of hs) if (!s.askedRows.has(h) && !rows.includes(h)) rows.push(h);
+    for (const h of hs) if (!covered(s, h, firedKey(s)) && !rows.includes(h)) rows.push(h);
   }
-  return askRows(s, rows);
+  return askRows(s, rows.map((row) => ({ row, key: firedKey(s) })));
 }
 
-/** Pauses for each HITL row; a rejection or a timeout ends the run. Returns whether any was approved. */
-async function askRows(s: RunState, rows: readonly HitlView[], args?: Readonly<Record<string, unknown>>): Promise<boolean> {
+/** A row fired by name binds to the step that fired it: its approval covers that step's calls. */
+const firedKey = (s: RunState): string => `step:${s.steps}`;
+
+/** Whether a row's approval already covers `key`: any approval for a `Scope: run` row, else one for the same binding. */
+function covered(s: RunState, row: HitlView, key: string): boolean {
+  const keys = s.approvals.get(row);
+  return keys !== undefined && (row.scope === 'run' || keys.has(key));
+}
+
+/**
+ * What an approval of `row` at this checkpoint binds to (docs/dry-run.md §3): the values the
+ * condition read and, when it reads an argument of the call, the tool and its arguments.
+ */
+function bindingOf(expr: Expr, scope: Scope, call?: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> }): Binding {
+  const paths = exprPaths(expr);
+  const values = Object.fromEntries(paths.map((p) => [p.text, pathValue(p, scope) ?? null]));
+  const readsCall = call !== undefined && paths.some((p) => Object.prototype.hasOwnProperty.call(call.args, p.root));
+  return readsCall ? { tool: call.tool, arguments: call.args, values } : { values };
+}
+
+/** Pauses for each HITL row; a rejection or a timeout ends the run. Returns whether any was approved; an approval is kept for its binding. */
+async function askRows(s: RunState, rows: readonly { row: HitlView; key: string; binding?: Binding }[], args?: Readonly<Record<string, unknown>>): Promise<boolean> {
   let approved = false;
-  for (const row of rows) {
-    s.askedRows.add(row);
-    const d = await ask(s, { kind: 'hitl', subject: row.scenario, names: [row.scenario, row.condition], reasonId: 'reason.hitl', reasonArgs: { condition: row.condition }, sla: row.sla, onTimeout: row.onTimeout, pointer: row.pointer, ...(args ? { arguments: args } : {}) });
+  for (const { row, key, binding } of rows) {
+    const d = await ask(s, { kind: 'hitl', subject: row.scenario, names: [row.scenario, row.condition], reasonId: 'reason.hitl', reasonArgs: { condition: row.condition }, sla: row.sla, onTimeout: row.onTimeout, pointer: row.pointer, scope: row.scope, ...(binding ? { binding } : {}), ...(args ? { arguments: args } : {}) });
     if (d !== 'approve') throw new Finish(humanFailure(d, row.scenario, row.sla, row.onTimeout, row.pointer, row.scenario));
+    s.approvals.set(row, (s.approvals.get(row) ?? new Set()).add(key));
     approved = true;
   }
   return approved;
@@ -45,25 +67,29 @@ async function askRows(s: RunState, rows: readonly HitlView[], args?: Readonly<R
 
 /**
  * Evaluates the backticked conditions at a checkpoint (after retrieval, before each tool call
- * with its arguments, on the final answer): HITL rows that are true pause; FAILURE_PROTOCOL
- * entries that are true become pending. On the final answer, rows that stay false or unknown
- * are shown too (never silently passed). Returns whether a HITL row was approved.
+ * with its arguments, on the final answer): HITL rows that are true pause unless an approval
+ * already covers this binding (the same call and values, or any for `Scope: run`);
+ * FAILURE_PROTOCOL entries that are true become pending. On the final answer, rows never
+ * approved that stay false or unknown are shown too (never silently passed). Returns whether a
+ * HITL row was approved.
  */
-export async function checkpoint(s: RunState, where: Where, scope: Scope, args?: Readonly<Record<string, unknown>>): Promise<boolean> {
-  const rows: HitlView[] = [];
+export async function checkpoint(s: RunState, where: Where, scope: Scope, call?: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> }): Promise<boolean> {
+  const rows: { row: HitlView; key: string; binding: Binding }[] = [];
   for (const row of s.view.hitl) {
-    if (s.askedRows.has(row)) continue;
     const expr = conditionOf(row);
-    if (!expr) continue;
+    if (!expr || covered(s, row, firedKey(s))) continue;
     const r = evaluate(expr, scope);
+    const binding = bindingOf(expr, scope, call);
+    const key = canonicalJson(binding);
     if (r.value === true) {
+      if (covered(s, row, key)) continue;
       await s.emit('condition', 'protocol', 'success', { condition: row.condition, scenario: row.scenario, state: 'true', where, pointer: row.pointer });
-      rows.push(row);
-    } else if (where === 'final') {
+      rows.push({ row, key, binding });
+    } else if (where === 'final' && !s.approvals.has(row)) {
       await s.emit('condition', 'protocol', r.value === false ? 'success' : 'unknown', { condition: row.condition, scenario: row.scenario, state: String(r.value), missing: r.missing, where, pointer: row.pointer });
     }
   }
-  const approved = await askRows(s, rows, args);
+  const approved = await askRows(s, rows, call?.args);
   for (const entry of s.view.failures) {
     const expr = conditionOf(entry);
     if (!expr || s.pending.includes(entry)) continue;
@@ -99,7 +125,7 @@ export function humanFailure(d: HumanDecision, subject: string, sla: string, onT
 
 /** Pauses for a human decision; a host cancellation ends the wait. */
 export async function ask(s: RunState, request: HumanRequest): Promise<HumanDecision> {
-  const input = await s.emit('human_input', 'human', 'pending', { kind: request.kind, subject: request.subject, ...messageFields('reason', { id: request.reasonId, args: request.reasonArgs }), sla: request.sla, on_timeout: request.onTimeout, pointer: request.pointer, ...(request.tool ? { tool: request.tool } : {}), ...(request.arguments !== undefined ? { arguments: request.arguments } : {}) });
+  const input = await s.emit('human_input', 'human', 'pending', { kind: request.kind, subject: request.subject, ...messageFields('reason', { id: request.reasonId, args: request.reasonArgs }), sla: request.sla, on_timeout: request.onTimeout, pointer: request.pointer, ...(request.scope ? { scope: request.scope } : {}), ...(request.binding ? { binding: request.binding } : {}), ...(request.tool ? { tool: request.tool } : {}), ...(request.arguments !== undefined ? { arguments: request.arguments } : {}) });
   const asked = s.clock();
   let answer: unknown;
   try {

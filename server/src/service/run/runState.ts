@@ -69,7 +69,8 @@ export class RunState {
   readonly toolsRun: string[] = [];
   readonly path: string[] = [];
   humanDecisions = 0;
-  readonly askedRows = new Set<HitlView>();
+  /** The bindings each HITL row was approved for (humanStage.ts); a `Scope: run` row needs one. */
+  readonly approvals = new Map<HitlView, Set<string>>();
   pending: FailureView[] = [];
   readonly callCounts = new Map<string, { count: number; result?: string }>();
   /** Calls answered so far by each mock with a `sequence` (snapshot.ts). */

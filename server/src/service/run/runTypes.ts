@@ -28,8 +28,18 @@ export interface HumanRequest {
   readonly onTimeout: 'reject' | 'escalate';
   readonly tool?: string;
   readonly arguments?: unknown;
+  /** A HITL pause: what one approval covers (`call` or `run`) and what it binds to (the call and the condition's values). */
+  readonly scope?: 'call' | 'run';
+  readonly binding?: Binding;
   /** The clause that asks for the pause. */
   readonly pointer: string;
+}
+
+/** What a HITL approval is bound to: the call when the condition reads its arguments, and the values the condition read. */
+export interface Binding {
+  readonly tool?: string;
+  readonly arguments?: Readonly<Record<string, unknown>>;
+  readonly values: Readonly<Record<string, unknown>>;
 }
 
 /** A decision with who made it (a person's name, recorded in the trace as `decided_by`). */

@@ -140,7 +140,8 @@ function message(e: TraceEvent, lang: string): { id: string; args: Record<string
       return { id: 'timeline.condition', args: { condition: str(p['condition']), state } };
     }
     case 'human_input':
-      return { id: p['sla'] ? 'timeline.human_input' : 'timeline.human_input.no-sla', args: { subject: str(p['subject']), reason: field('reason'), sla: str(p['sla']) } };
+      // A `Scope: run` approval covers the rest of the run: the line says so (docs/dry-run.md §3).
+      return { id: p['scope'] === 'run' ? 'timeline.human_input.run' : p['sla'] ? 'timeline.human_input' : 'timeline.human_input.no-sla', args: { subject: str(p['subject']), reason: field('reason'), sla: str(p['sla']) } };
     case 'human_response': {
       const decision = p['decision'] === 'approve' || p['decision'] === 'reject' ? p['decision'] : 'timeout';
       if (typeof p['decided_by'] === 'string') return { id: `timeline.human_response.${decision}.by`, args: { by: p['decided_by'] } };

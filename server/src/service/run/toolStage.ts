@@ -95,7 +95,7 @@ export async function toolCall(s: RunState, call: ToolCall, approved: boolean): 
   }
   const argObj = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   s.redactor.learn(argObj);
-  const approvedByRow = (await checkpoint(s, 'tool', { ...s.scope(argObj) }, argObj)) || approved;
+  const approvedByRow = (await checkpoint(s, 'tool', { ...s.scope(argObj) }, { tool: tool.name, args: argObj })) || approved;
   if (tool.requiresApproval && !approvedByRow) {
     const d = await ask(s, { kind: 'tool_approval', subject: tool.name, names: [tool.name], reasonId: 'reason.tool-approval', reasonArgs: {}, sla: '', onTimeout: 'reject', tool: tool.name, arguments: args, pointer: tool.approvalPointer ?? tool.pointer });
     if (d !== 'approve') throw new Finish(humanFailure(d, tool.name, '', 'reject', tool.approvalPointer ?? tool.pointer));

@@ -7,7 +7,7 @@
  */
 import type { ContractView } from '../model/contractView.ts';
 import type { OutcomeCode } from './messages.ts';
-import { evaluate, pathValue, showValue, type Scope } from './expression.ts';
+import { evaluate, exprPaths, pathValue, showValue, type Scope } from './expression.ts';
 import { parseExpression, type Expr } from '../model/expression.ts';
 import { SCHEMA_UNUSABLE, schemaProblem, schemaUsable } from './tools.ts';
 import { withArgMessages, type MessageRef } from './runMessage.ts';
@@ -92,19 +92,7 @@ function strings(v: unknown, out: string[] = [], depth = 0): string[] {
 
 /** The value of every path an expression reads (`output.status = "x"`), to show why a check failed. */
 function pathValues(expr: Expr, scope: Scope): { readonly path: string; readonly value: string }[] {
-  const out = new Map<string, string>();
-  const visit = (e: Expr): void => {
-    if (e.kind === 'path') {
-      if (!out.has(e.text)) out.set(e.text, showValue(pathValue(e, scope)));
-    } else if (e.kind === 'list') e.items.forEach(visit);
-    else if (e.kind === 'call' || e.kind === 'not' || e.kind === 'null') visit(e.arg);
-    else if (e.kind === 'and' || e.kind === 'or' || e.kind === 'compare' || e.kind === 'in') {
-      visit(e.left);
-      visit(e.right);
-    } else if (e.kind === 'matches') visit(e.left);
-  };
-  visit(expr);
-  return [...out].map(([path, value]) => ({ path, value }));
+  return exprPaths(expr).map((e) => ({ path: e.text, value: showValue(pathValue(e, scope)) }));
 }
 
 /** Verifies the final answer `text` against the contract. `scope` is what guard checks read (the answer is added as `output`). */

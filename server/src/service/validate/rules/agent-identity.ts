@@ -62,10 +62,12 @@ export const undeclaredTool: Rule = {
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`check_inventory\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n`,
     at: `⟦inventory_api⟧`,
   },
-  *check({ model, locate }) {
+  *check({ model, data, locate }) {
     const refs = referencesOf(model);
     const tools = locate('/tools');
     for (const c of refs.candidates) {
+      // A tool a ❌ boundary forbids must not be declared (forbidden-tool-declared): its absence is right.
+      if (forbiddenByBoundary(data, c.pointer, c.name)) continue;
       yield { code: 'undeclared-tool', range: c.range, args: { name: c.name }, ...(tools ? { related: [{ range: tools.value, messageId: 'related.toolsDeclared' }] } : {}) };
     }
     for (const r of refs.references) {
@@ -82,11 +84,26 @@ export const undeclaredTool: Rule = {
  */
 const FORBIDS = /(?:\b(?:never|not|don't|no|must not|cannot)\s+(?:ever\s+)?(?:(?:call|use|invoke|run|execute|trigger|expose)\b(?:\s+the)?(?:\s+tool)?)?|禁止|不得|不要|不可|严禁|勿)\s*(?:调用|使用|执行|运行)?\s*(?:工具)?\s*[`'"]?$/i;
 
+/**
+ * Order, count and "only after success" boundaries ("Never call `a` before `b`", "more than 2
+ * times per run", "unless `b` succeeded", "在 `b` 之前", "不得超过 2 次", "成功之后") limit a tool
+ * the contract declares; they do not forbid it (docs/contract-format.md, AGENT_IDENTITY).
+ */
+const LIMITS = /\b(?:before|after|unless|until|more than|at most|once)\b|\d+\s*(?:times|calls)\b|之前|之后|以前|以后|超过|\d+\s*次|成功/i;
+
 function forbidsTool(boundary: string, tool: string): boolean {
+  if (LIMITS.test(boundary)) return false;
   const at = boundary.indexOf(tool);
   if (at < 0) return true;
   const before = boundary.slice(0, at).replace(/❌/u, '').trim();
   return before === '' || before === '`' || FORBIDS.test(before);
+}
+
+/** Whether the reference at `pointer` is in a ❌ Hard Boundary that forbids the tool `name` itself. */
+function forbiddenByBoundary(data: Readonly<Record<string, unknown>>, pointer: string, name: string): boolean {
+  const m = /^\/identity\/hard_boundaries\/(\d+)$/.exec(pointer);
+  const text = m ? String(arr(obj(data['identity'])?.['hard_boundaries'])[Number(m[1])] ?? '') : '';
+  return text.includes('❌') && forbidsTool(text, name);
 }
 
 export const forbiddenToolDeclared: Rule = {
@@ -104,11 +121,8 @@ export const forbiddenToolDeclared: Rule = {
   },
   *check({ model, data }) {
     const refs = referencesOf(model);
-    const boundaries = arr(obj(data['identity'])?.['hard_boundaries']).map((x) => String(x));
     for (const r of refs.references) {
-      const m = /^\/identity\/hard_boundaries\/(\d+)$/.exec(r.pointer);
-      const text = boundaries[Number(m?.[1])] ?? '';
-      if (r.kind !== 'tool' || !m || !text.includes('❌') || !forbidsTool(text, r.name)) continue;
+      if (r.kind !== 'tool' || !forbiddenByBoundary(data, r.pointer, r.name)) continue;
       const decl = refs.names.get('tool')?.get(r.name);
       if (!decl) continue;
       const f: Finding = { code: 'forbidden-tool-declared', range: r.range, args: { name: r.name }, related: [{ range: decl.range, messageId: 'related.declaredHere' }] };

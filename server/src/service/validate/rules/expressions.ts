@@ -2,7 +2,7 @@ import type { Range } from '../../types.ts';
 import type { Rule } from '../rule.ts';
 import { FM } from './util.ts';
 import { contractView } from '../../model/contractView.ts';
-import { checkSyntaxError, conditionSyntaxError, type ExpressionSyntaxError } from '../../model/expression.ts';
+import { checkSyntaxError, conditionExpression, conditionNotEvaluated, conditionSyntaxErrors, type ExpressionSyntaxError } from '../../model/condition.ts';
 
 const TAIL = '; the dry run cannot evaluate it.';
 const HITL_HEAD = '| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n';
@@ -19,18 +19,15 @@ function lineText(text: string, line: number): string {
 }
 
 /**
- * Where a condition's syntax error is in the document: the value written in backticks on one
- * line of its span (a Markdown cell or label, whose value comes unwrapped, or a YAML string that
- * keeps them), else undefined: a condition without backticks is prose by intent.
+ * A condition as written on one line of its span, with its backticks (a Markdown cell or label
+ * that was one code span comes unwrapped in the model; a YAML string keeps its quotes), and the
+ * character where it starts; undefined for a span over several lines or text without backticks,
+ * which is prose by intent.
  */
-function backtickedRange(text: string, span: Range, value: string, e: ExpressionSyntaxError): Range | undefined {
+function writtenCondition(text: string, span: Range): { readonly text: string; readonly line: number; readonly base: number } | undefined {
   if (span.start.line !== span.end.line) return undefined;
   const written = lineText(text, span.start.line).slice(span.start.character, span.end.character);
-  const wrapped = value.trimStart().startsWith('`') ? value : `\`${value}\``;
-  const at = written.indexOf(wrapped);
-  if (at < 0) return undefined;
-  const base = span.start.character + at + (wrapped === value ? 0 : 1);
-  return { start: { line: span.start.line, character: base + e.start }, end: { line: span.start.line, character: base + e.end } };
+  return written.includes('`') ? { text: written, line: span.start.line, base: span.start.character } : undefined;
 }
 
 /** Where a `check`'s syntax error is: inside the span when it holds the value as is, else the whole span. */
@@ -63,6 +60,7 @@ export const expressionSyntax: Rule = {
     'after-not': `Not a valid expression: expected IN or MATCHES after NOT${TAIL}`,
     'field-name': `Not a valid expression: expected a field name after "."${TAIL}`,
     index: `Not a valid expression: expected an index or * inside [ ]${TAIL}`,
+    arguments: `Not a valid expression: {fn}() does not take {count, plural, one {# argument} other {# arguments}}${TAIL}`,
   },
   examples: {
     bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Large order | \`amount >> 50000\` | Finance Lead approves | 4h |\n`,
@@ -71,13 +69,13 @@ export const expressionSyntax: Rule = {
   },
   *check({ model, locate }) {
     const view = contractView(model);
-    const conditions = [...view.hitl.map((h) => ({ pointer: `${h.pointer}/trigger_condition`, text: h.condition })), ...view.failures.map((f) => ({ pointer: `${f.pointer}/condition`, text: f.condition }))];
     const found: { range: Range; error: ExpressionSyntaxError }[] = [];
-    for (const c of conditions) {
-      const error = conditionSyntaxError(c.text);
-      const span = error && locate(c.pointer, true);
-      const range = span && backtickedRange(model.text, span.value, c.text, error);
-      if (range) found.push({ range, error });
+    for (const c of conditionsOf(view)) {
+      const span = locate(c.pointer, true);
+      const w = span && writtenCondition(model.text, span.value);
+      for (const error of w ? conditionSyntaxErrors(w.text) : []) {
+        found.push({ range: { start: { line: w!.line, character: w!.base + error.start }, end: { line: w!.line, character: w!.base + error.end } }, error });
+      }
     }
     for (const c of view.constraints) {
       const error = c.check === undefined ? undefined : checkSyntaxError(c.check);
@@ -93,4 +91,34 @@ export const expressionSyntax: Rule = {
   },
 };
 
-export const EXPRESSION_RULES: readonly Rule[] = [expressionSyntax];
+/** The conditions of HUMAN_IN_THE_LOOP rows and FAILURE_PROTOCOL entries, with their pointers. */
+function conditionsOf(view: ReturnType<typeof contractView>): { pointer: string; text: string }[] {
+  return [...view.hitl.map((h) => ({ pointer: `${h.pointer}/trigger_condition`, text: h.condition })), ...view.failures.map((f) => ({ pointer: `${f.pointer}/condition`, text: f.condition }))];
+}
+
+export const conditionNotEvaluatedRule: Rule = {
+  code: 'condition-not-evaluated',
+  severity: 'info',
+  // Prose around an expression is allowed (docs §7.4); on contracts we did not write it was noise.
+  preset: 'strict',
+  summary: 'A condition that holds an expression inside prose is fired only by name in a dry run.',
+  description:
+    'A condition is an expression when it is one code span, or code spans joined only by `and`/`or` (docs/contract-format.md §7.4). When a valid expression in backticks sits inside prose (`` `fraud_score >= 0.8` or the loss date is recent ``), the whole condition is prose: the dry run does not evaluate the expression and fires the condition only by name (docs/dry-run.md). This is said once per condition, as information. Write the prose part as an expression too, split the condition into two rows or entries, or leave it as prose on purpose.',
+  source: 'docs/contract-format.md §7.4 (the expression language)',
+  messages: { default: 'The dry run cannot evaluate this condition: its expression sits inside prose, so it fires only by name.' },
+  examples: {
+    bad: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Fraud | \`fraud_score >= 0.8\` or the claim is recent | Fraud team approves | 4h |\n\n## FAILURE_PROTOCOL\n\n- **If Fraud gets no sign-off within 4h**: → Reject the claim → Return error_code \`HITL_FRAUD\`\n`,
+    good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Fraud | \`fraud_score >= 0.8\` or \`claim_age_days < 30\` | Fraud team approves | 4h |\n\n## FAILURE_PROTOCOL\n\n- **If Fraud gets no sign-off within 4h**: → Reject the claim → Return error_code \`HITL_FRAUD\`\n`,
+    at: `| Fraud | ⟦\`fraud_score >= 0.8\` or the claim is recent⟧ |`,
+  },
+  *check({ model, locate }) {
+    for (const c of conditionsOf(contractView(model))) {
+      const span = locate(c.pointer, true);
+      const w = span && writtenCondition(model.text, span.value);
+      // The dry run reads the model's value: a label's `If …` around one code span is not prose.
+      if (w && !conditionExpression(c.text) && conditionNotEvaluated(w.text)) yield { code: 'condition-not-evaluated', range: span.value };
+    }
+  },
+};
+
+export const EXPRESSION_RULES: readonly Rule[] = [expressionSyntax, conditionNotEvaluatedRule];

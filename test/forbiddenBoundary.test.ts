@@ -1,0 +1,28 @@
+// A ❌ boundary that forbids a tool outright ("Never call `release_payment`") names a tool that
+// must not be declared (docs/contract-format.md §8): `undeclared-tool` does not fire on it, and
+// the Good example of `forbidden-tool-declared` lints clean of both rules.
+// Run: node --import tsx --test test/forbiddenBoundary.test.ts
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lintExample as lint } from './helpers/lintExample.ts';
+import { ruleByCode } from '../server/src/service/validate/catalogue.ts';
+
+const FM = '---\ncontract: true\nname: demo\nversion: 1.0.0\n---\n';
+const codes = async (text: string) => (await lint(text)).diagnostics.filter((d) => d.code === 'undeclared-tool' || d.code === 'forbidden-tool-declared').map((d) => `${d.code} ${text.split('\n')[d.range.start.line]!.slice(d.range.start.character, d.range.end.character)}`);
+
+test('undeclared-tool does not fire on a tool a ❌ boundary forbids, in English and Chinese', async () => {
+  const doc = `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`check_stock\`\n  - ❌ Never call \`release_payment\`\n  - ❌ 禁止调用 \`wire_funds\`\n  - ✅ May use \`inventory_api\` to check stock\n\n## TOOLS\n\n### \`check_stock\`\n\n- **Description**: Returns stock per SKU.\n`;
+  assert.deepEqual(await codes(doc), ['undeclared-tool inventory_api']);
+});
+
+test('the Good example of forbidden-tool-declared is clean under undeclared-tool too', async () => {
+  const rule = ruleByCode('forbidden-tool-declared')!;
+  assert.deepEqual(await codes(rule.examples.good), []);
+});
+
+test('order, count and "only after success" boundaries do not forbid the tool (forbidden-tool-declared stays quiet), in English and Chinese', async () => {
+  const tools = ['cancel_booking', 'rebook_patient', 'read_salary', 'export_user_data', 'verify_identity'].map((t) => `### \`${t}\`\n\n- **Description**: Does ${t}.\n`).join('\n');
+  const doc = `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`cancel_booking\` before \`rebook_patient\`\n  - ❌ Never call \`read_salary\` more than 2 times per run\n  - ❌ Never call \`export_user_data\` unless \`verify_identity\` succeeded\n  - ❌ 在 \`rebook_patient\` 之前禁止调用 \`cancel_booking\`\n  - ❌ 每次运行调用 \`read_salary\` 不得超过 2 次\n  - ❌ 只有在 \`verify_identity\` 成功之后才能调用 \`export_user_data\`\n  - ❌ Never call \`cancel_booking\`\n\n## TOOLS\n\n${tools}`;
+  // Only the plain "never call" forbids the tool outright.
+  assert.deepEqual(await codes(doc), ['forbidden-tool-declared cancel_booking']);
+});
