@@ -11,7 +11,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Agent } from 'node:http';
-import type { SpanData } from '../service/index.ts';
+import { runMessage, type SpanData } from '../service/index.ts';
 
 /** Who made the spans: the resource's `service.*` and the instrumentation scope. */
 export interface SpanOrigin {
@@ -93,7 +93,7 @@ export async function sendOtlp(spans: readonly SpanData[], url: string, origin: 
         exporter.export(readableSpans(spans, origin), (r) => (r.code === ExportResultCode.SUCCESS ? resolve() : reject(r.error ?? new Error('export failed'))));
       }),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMillis} ms`)), timeoutMillis);
+        timer = setTimeout(() => reject(new Error(runMessage('host.otlp-deadline', { ms: timeoutMillis }))), timeoutMillis);
       }),
     ]);
   } finally {
