@@ -170,7 +170,7 @@ describe('the GitHub Action runs eval at both versions', () => {
     assert.equal(docsComment().rendered, body.trimEnd().split('\n').slice(1).join('\n').replace(/`[0-9a-f]{7,}:/g, '`f4115eb:'));
     // The base was checked out beside the repository and removed again; nothing was written into the checkout.
     assert.equal(git(dir, 'worktree', 'list').split('\n').length, 1);
-    assert.equal(git(dir, 'status', '--porcelain', '--ignored'), '?? agents-md.sarif', 'only the SARIF file is written');
+    assert.equal(git(dir, 'status', '--porcelain', '--ignored'), '?? agents-md-review.md\n?? agents-md.sarif', 'only the SARIF file and the whole review are written');
   });
 
   test('a renamed snapshot file: figures at both versions, but no query ran at both', async () => {

@@ -10,7 +10,7 @@ const { bundle, scratch } = useCliBundle('diff-hardening');
 
 const BEFORE = readFileSync(join(REPO, 'test', 'diff-corpus', 'boundaries', 'before.md'), 'utf8');
 
-test('HTML in a changed boundary is escaped in the Markdown report, code spans are shown as written', async () => {
+test('HTML in a changed boundary is escaped in the Markdown report, backticks from the contract shown as text', async () => {
   const afterText = BEFORE.replace('  - ❌ Never share prices with other customers\n', '  - ❌ Never share prices with other customers\n  - ❌ Never write <!-- or <script> into `a < b` output\n');
   const ws = scratch.workspace({ 'before.md': BEFORE, 'after.md': afterText });
   const r = await bundle.run(ws, 'diff', 'before.md', 'after.md', '--format', 'markdown');
@@ -19,7 +19,8 @@ test('HTML in a changed boundary is escaped in the Markdown report, code spans a
   assert.ok(row, r.stdout);
   assert.match(row, /&lt;!-- or &lt;script>/);
   assert.doesNotMatch(row.replace(/`[^`]*`/g, ''), /<!--|<script/);
-  assert.match(row, /`a < b`/, 'inside a code span the text is as written');
+  // A contract's backticks are its text, not ours: escaped, so an unclosed one cannot swallow the row (docs/ci.md).
+  assert.match(row, /\\`a &lt; b\\`/);
 });
 
 test('--fail-on with no kind is a usage error', async () => {

@@ -38,6 +38,8 @@ test('agentsMd.otlpEndpoint: each run is sent as GenAI spans, from a trusted wor
   try {
     const result = await runHappyPath(client, true);
     assert.equal(result.ok, true, result.summary);
+    // The spans leave after the run has answered.
+    await otlp.received(1);
     assert.equal(otlp.requests.length, 1);
     const spans = spansOf(decodeRequest(otlp.requests[0]!.body));
     const root = spans.find((s) => s.name === 'invoke_agent ProcurementAnalyzer');

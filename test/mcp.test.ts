@@ -6,8 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REPO, useCliBundle } from './helpers/cli.ts';
@@ -113,6 +113,16 @@ test('paths outside the root, by .. or by a link, are refused and never read', a
     assert.equal(r.isError, true, path);
     assert.match(r.text, /outside the workspace root/);
   }
+});
+
+test("a configuration's extends that leads out of the root is not read (not even its key names)", async () => {
+  const outside = scratch.workspace({ 'config.json': '{ "leaked_key_name_xyz": 1 }\n' });
+  mkdirSync(join(dir, 'sub'));
+  writeFileSync(join(dir, 'sub', '.agents-md.json'), JSON.stringify({ extends: join(relative(join(dir, 'sub'), outside), 'config.json') }));
+  writeFileSync(join(dir, 'sub', 'AGENTS.md'), readFileSync(join(dir, 'AGENTS.md'), 'utf8'));
+  const r = await call('lint', { path: 'sub/AGENTS.md' });
+  assert.equal(r.isError, false, r.text);
+  assert.doesNotMatch(JSON.stringify(r.data) + r.text, /leaked_key_name_xyz/);
 });
 
 test('answers are bounded: past 100 findings the rest are counted, not sent', async () => {

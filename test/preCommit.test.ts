@@ -82,4 +82,19 @@ describe('the pre-commit hooks', () => {
     const lint = runHook(dir, 'agents-md-lint');
     assert.match(lint.output, /billing\.agents\.md/);
   });
+
+  test('a contract whose name starts with a dash is a file to both hooks, never an option', () => {
+    const dir = repo();
+    writeFileSync(join(dir, '-q.agents.md'), readFileSync(join(CORPUS, 'before.md')));
+    git(dir, 'add', '--', '-q.agents.md');
+    git(dir, 'commit', '-q', '-m', 'dash');
+    writeFileSync(join(dir, '-q.agents.md'), readFileSync(join(CORPUS, 'after.md')));
+    git(dir, 'add', '--', '-q.agents.md');
+    const lint = runHook(dir, 'agents-md-lint');
+    assert.deepEqual(lint.files, ['-q.agents.md']);
+    assert.match(lint.output, /-q\.agents\.md/, 'linted, not read as the option -q');
+    const diff = runHook(dir, 'agents-md-diff');
+    assert.equal(diff.code, 1, diff.output);
+    assert.match(diff.output, /Hard boundary removed/);
+  });
 });

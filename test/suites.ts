@@ -12,10 +12,13 @@ import { repo } from './helpers/bundles.ts';
 
 export const PROCESS_SUITES: readonly string[] = [
   'test/actionBundle.test.ts',
+  'test/attack/disk.test.ts',
+  'test/attack/exports.test.ts',
   'test/attack/files.test.ts',
   'test/attack/lsp-features.test.ts',
   'test/attack/lsp-fuzz.test.ts',
   'test/attack/lsp-protocol.test.ts',
+  'test/attack/parse-bounds.test.ts',
   'test/attack/peers.test.ts',
   'test/attack/run-cli.test.ts',
   'test/attack/terminal.test.ts',

@@ -1,7 +1,9 @@
 /**
  * A GitHub REST API for one pull request's comments (list, create, update) on 127.0.0.1, for the
  * Action's tests (docs/ci.md): the Action reaches it through `GITHUB_API_URL`, as on GitHub
- * Enterprise. Requests without the token are refused as GitHub refuses them.
+ * Enterprise. Requests without the token are refused as GitHub refuses them. Comments carry their
+ * author (`user.login`); the token's own identity (`VIEWER`) is what GraphQL `viewer` answers; a
+ * body over GitHub's 65,536 characters is refused with 422, as GitHub does.
  */
 import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -11,16 +13,23 @@ export const TOKEN = 'test-token';
 /** The repository and pull request the fake serves. */
 export const REPOSITORY = 'acme/agents';
 export const PULL = 7;
+/** The identity of `TOKEN` (a workflow's GITHUB_TOKEN comments as this bot). */
+export const VIEWER = 'github-actions[bot]';
+/** GitHub's longest comment body, in characters. */
+export const MAX_BODY = 65_536;
 
 export interface Comment {
   id: number;
   body: string;
+  user: { login: string };
 }
 
 export interface FakeGitHub {
   readonly server: Server;
   readonly comments: Comment[];
   readonly calls: string[];
+  /** When set, every request is answered with this status and body (an API error). */
+  failWith?: { status: number; body: unknown } | undefined;
   /** Starts listening on a free port of 127.0.0.1. */
   listen(): Promise<void>;
   url(): string;
@@ -44,23 +53,27 @@ export function fakeGitHub(): FakeGitHub {
         res.end(JSON.stringify(body));
       };
       if (req.headers.authorization !== `token ${TOKEN}`) return send(401, { message: 'Bad credentials' });
+      if (fake.failWith) return send(fake.failWith.status, fake.failWith.body);
+      if (req.method === 'POST' && url.pathname === '/graphql') return send(200, { data: { viewer: { login: VIEWER } } });
       if (req.method === 'GET' && url.pathname === `${prefix}/${PULL}/comments`) return send(200, comments);
+      const body = req.method === 'GET' ? '' : (JSON.parse(raw) as { body: string }).body;
+      if ([...body].length > MAX_BODY) return send(422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
       if (req.method === 'POST' && url.pathname === `${prefix}/${PULL}/comments`) {
-        const c = { id: next++, body: (JSON.parse(raw) as { body: string }).body };
+        const c = { id: next++, body, user: { login: VIEWER } };
         comments.push(c);
         return send(201, c);
       }
       const m = new RegExp(`^${prefix}/comments/(\\d+)$`).exec(url.pathname);
       const c = m ? comments.find((x) => x.id === Number(m[1])) : undefined;
       if (req.method === 'PATCH' && c) {
-        c.body = (JSON.parse(raw) as { body: string }).body;
+        c.body = body;
         return send(200, c);
       }
       send(404, { message: 'Not Found' });
     });
   });
   const url = () => `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return {
+  const fake: FakeGitHub = {
     server,
     comments,
     calls,
@@ -74,4 +87,5 @@ export function fakeGitHub(): FakeGitHub {
       return env;
     },
   };
+  return fake;
 }

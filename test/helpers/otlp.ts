@@ -95,24 +95,57 @@ export function fromOtlpJson(json: Record<string, unknown>): Record<string, unkn
   return REQUEST.toObject(REQUEST.decode(REQUEST.encode(message).finish()), { longs: String, defaults: false }) as Record<string, unknown>;
 }
 
-/** An OTLP/HTTP receiver on 127.0.0.1 that keeps every request. */
+/** An OTLP/HTTP receiver on 127.0.0.1 that keeps every request; `received(n)` waits for the n-th. */
 export async function receiver(status = 200) {
   const requests: { path: string; contentType: string; body: Buffer }[] = [];
+  const waiting: { n: number; done: () => void }[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       requests.push({ path: req.url ?? '', contentType: String(req.headers['content-type'] ?? ''), body: Buffer.concat(chunks) });
+      for (const w of waiting.filter((x) => requests.length >= x.n)) w.done();
       res.writeHead(status, { 'content-type': 'application/x-protobuf' });
       res.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
-  return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const received = (n: number) => new Promise<void>((done) => (requests.length >= n ? done() : waiting.push({ n, done })));
+  return { url, requests, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A protobuf ExportTraceServiceRequest as plain data (ids as bytes, 64-bit numbers as strings). */
 export function decodeRequest(body: Uint8Array): Record<string, unknown> {
   return REQUEST.toObject(REQUEST.decode(body), { longs: String }) as Record<string, unknown>;
+}
+
+/**
+ * A receiver that never finishes answering (docs/robustness.md, "Exports"): it reads the request,
+ * sends 200 and its headers, then one byte every 500 ms. `requests` counts what it was sent.
+ */
+export async function tricklingReceiver() {
+  let requests = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': '1000000' });
+      const timer = setInterval(() => res.write(Buffer.from([0])), 500);
+      timers.add(timer);
+      res.on('close', () => (clearInterval(timer), timers.delete(timer)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
+  return {
+    url,
+    requests: () => requests,
+    close: () => {
+      for (const t of timers) clearInterval(t);
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

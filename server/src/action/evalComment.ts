@@ -5,6 +5,7 @@
  */
 import { diffMessage, runMessage, type DiffMessageId, type EvalFigures, type Lang } from '../service/index.ts';
 import type { ContractEval } from './evalVersions.ts';
+import { mdArgs, mdMessage } from '../cli/format/markdownText.ts';
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 /** A version without snapshots for the contract. */
@@ -31,7 +32,8 @@ function splitKey(key: string): { snapshot: string; query: string } {
 
 /** The Markdown lines of one contract's eval. */
 export function evalLines(e: ContractEval, lang: Lang): string[] {
-  const t = (id: DiffMessageId, args: Readonly<Record<string, string | number>> = {}) => diffMessage(id, args, lang);
+  // Snapshot names, query ids and expected values come from the repository: escaped (markdownText.ts).
+  const t = (id: DiffMessageId, args: Readonly<Record<string, string | number>> = {}, raw: readonly string[] = []) => mdMessage(diffMessage(id, mdArgs(args, { names: ['snapshot', 'query'], raw }), lang));
   const columns = (['review.eval.column.figure', 'review.eval.column.base', 'review.eval.column.head'] as const).map((id) => t(id));
   const out = [t('review.eval.title'), '', row(columns), '|---|---:|---:|'];
   for (const [id, cell] of ROWS) out.push(row([t(id), e.base ? cell(e.base.figures, lang) : NONE, e.head ? cell(e.head.figures, lang) : NONE]));
@@ -44,8 +46,8 @@ export function evalLines(e: ContractEval, lang: Lang): string[] {
   if (missed.length > 0) {
     out.push('', t('review.eval.missed', { count: missed.length }));
     for (const r of missed) {
-      const why = r.mismatches.map((m) => runMessage('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual }, lang)).join('; ');
-      out.push(item(t('review.eval.missedQuery', { ...splitKey(r.key), why })));
+      const why = r.mismatches.map((m) => mdMessage(runMessage('eval.mismatch', mdArgs({ field: m.field, expected: m.expected, actual: m.actual }), lang))).join('; ');
+      out.push(item(t('review.eval.missedQuery', { ...splitKey(r.key), why }, ['why'])));
     }
   }
   return out;

@@ -3,7 +3,7 @@
  * contract's tools (and, where the target has a place for them, its system prompt and output
  * schema) as JSON for a runtime (docs/providers.md, "Exports"), on standard output or in a file.
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { EXPORT_TARGETS, exportContract, format, validateContract, type ExportTarget, type Lang } from '../service/index.ts';
@@ -34,11 +34,7 @@ async function runExport(contract: string, options: ExportOptions, lang: Lang): 
     return;
   }
   const target = resolve(cwd, options.output);
-  try {
-    await writeFile(target, output);
-  } catch (e) {
-    throw new InputError('cli.error.cannotWrite', { file: options.output, error: (e as NodeJS.ErrnoException).code ?? String(e) });
-  }
+  writeFileAtomic(target, output, {}, options.output);
   errorLine(format('cli.export.written', { file: displayPath(cwd, target) }, lang));
 }
 

@@ -1,10 +1,14 @@
 /**
  * `agents-md lint --fix`: applies the rules' safe fixes (docs/rules.md, "Fixes") to each file,
  * pass by pass until nothing is left to fix, writes the file when it changed and re-lints it.
- * Only the text of each fix's edits changes; the rest of the file is kept byte for byte.
+ * Only the text of each fix's edits changes; the rest of the file is kept byte for byte. The file
+ * is replaced all or nothing (node/atomicWrite.ts): on a full disk, or when it changed since it was
+ * read, it keeps its old bytes and the failure is a problem of the run (exit 2).
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { applyEdits, decodeText, NOT_CANCELLED, type LanguageService } from '../service/index.ts';
+import { readFile } from 'node:fs/promises';
+import { applyEdits, decodeText, NOT_CANCELLED, type Lang, type LanguageService } from '../service/index.ts';
+import { writeFileAtomic } from '../node/atomicWrite.ts';
+import { InputError } from '../node/inputError.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
 
 const MAX_PASSES = 10;
@@ -15,14 +19,16 @@ export interface FixSummary {
   readonly fixed: readonly string[];
 }
 
-export async function fixFiles(service: LanguageService, reports: readonly FileReport[]): Promise<{ reports: FileReport[]; summaries: FixSummary[] }> {
+export async function fixFiles(service: LanguageService, reports: readonly FileReport[], display: (path: string) => string, lang: Lang): Promise<{ reports: FileReport[]; summaries: FixSummary[]; problems: string[] }> {
   const out: FileReport[] = [];
   const summaries: FixSummary[] = [];
+  const problems: string[] = [];
   for (const report of reports) {
     let { text, diagnostics } = report;
     const fixed: string[] = [];
+    const original = await readFile(report.path).catch(() => new Uint8Array());
     // A file that is not plain UTF-8 is not rewritten: its other bytes would not survive.
-    const decoded = decodeText(await readFile(report.path).catch(() => new Uint8Array()));
+    const decoded = decodeText(original);
     if (decoded.utf16 || decoded.invalidUtf8At !== undefined || decoded.binary || decoded.text !== text) {
       out.push(report);
       continue;
@@ -36,10 +42,18 @@ export async function fixFiles(service: LanguageService, reports: readonly FileR
       diagnostics = sortDiagnostics((await service.lintBytes(report.uri, bytes)).diagnostics);
     }
     if (fixed.length > 0) {
-      await writeFile(report.path, text);
+      try {
+        writeFileAtomic(report.path, text, { expected: original }, display(report.path));
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        // Not written: the file and its problems stay as they were read.
+        problems.push(e.text(lang));
+        out.push(report);
+        continue;
+      }
       summaries.push({ path: report.path, fixed });
     }
     out.push({ ...report, text, diagnostics });
   }
-  return { reports: out, summaries };
+  return { reports: out, summaries, problems };
 }

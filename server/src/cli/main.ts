@@ -74,14 +74,14 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   // Many files: worker threads, unless the models are needed here (--fix, --stats) (docs/cli.md).
   const workers = options.fix || options.stats ? 0 : workerCount(collected.files.length, options.jobs);
   const linted = (await lintInWorkers(collected.files, workers, { root, cwd, lang: options.lang, boundToRoot: true, withModel: false })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root));
-  const fixedRun = options.fix ? await fixFiles(service, linted.reports) : undefined;
+  const fixedRun = options.fix ? await fixFiles(service, linted.reports, (p) => displayPath(cwd, p), options.lang) : undefined;
   const run = fixedRun ? { ...linted, reports: fixedRun.reports } : linted;
   for (const s of fixedRun?.summaries ?? []) {
     const codes = [...new Set(s.fixed)].map((c) => `${c} ×${s.fixed.filter((x) => x === c).length}`).join(', ');
     errorLine(format('cli.fix.summary', { file: displayPath(cwd, s.path), count: s.fixed.length, codes }, options.lang));
   }
 
-  const problems = [...collected.problems, ...run.readErrors];
+  const problems = [...collected.problems, ...run.readErrors, ...(fixedRun?.problems ?? [])];
   const configProblems = new Map<string, ConfigProblem>();
   for (const p of [...collected.configProblems, ...run.configProblems]) configProblems.set(`${p.uri}\0${p.message}`, p);
 

@@ -34,7 +34,6 @@ export const CLI_MESSAGES = {
   'cli.option.jobs': 'lint in n worker threads (default: one per core when there are 16 contracts or more; 1: on the main thread only)',
   'cli.error.jobs': '--jobs must be a whole number from 1 to 64, not {value}',
   'cli.report.written': 'Wrote {file}',
-  'cli.error.cannotWrite': 'Cannot write {file}: {error}',
   'cli.usage.rules': '[options]',
   'cli.help.usage': 'Usage:',
   'cli.help.arguments': 'Arguments:',
@@ -127,7 +126,6 @@ export const CLI_MESSAGES = {
   'cli.trace-export.sent': 'sent {count} spans to {url}',
   'cli.trace-export.unreachable': 'The OTLP endpoint {url} did not accept the spans ({error}). Check that the collector runs and listens on this URL.',
   'cli.trace-export.bad-url': '{url} is not a valid URL.',
-  'cli.trace-export.unwritable': '{file}: cannot be written ({error})',
   'cli.trace-export.corrupted': '{file}: the trace is corrupted, nothing was exported (agents-md trace verify says where).',
   'cli.trace-export.empty': '{file}: not the trace of a dry run (no events), nothing was exported.',
   // The help of `diff`.

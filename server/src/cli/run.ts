@@ -4,7 +4,8 @@
  * exit code by outcome (docs/cli.md, docs/dry-run.md). Everything printed is in the display
  * language (`--lang`); the trace and the JSON output are the same in every language.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { withColorOptions, withTrustOption } from './options.ts';
@@ -125,13 +126,11 @@ function recordRun(path: string, file: string, query: SnapshotQuery, result: Run
     return;
   }
   const steps = recordedScript(result.events, query.model);
-  const text = withRecordedScript(readFileSync(path, 'utf8'), query.id, steps, path.toLowerCase().endsWith('.json') ? 'json' : 'yaml');
+  const original = readFileSync(path);
+  const text = withRecordedScript(original.toString('utf8'), query.id, steps, path.toLowerCase().endsWith('.json') ? 'json' : 'yaml');
   if (text === undefined) throw new InputError('run.error.no-query', { file, query: query.id, ids: query.id });
-  try {
-    writeFileSync(path, text);
-  } catch (e) {
-    throw new InputError('cli.error.cannotWrite', { file, error: (e as NodeJS.ErrnoException).code ?? String(e) });
-  }
+  // All or nothing, and not over an edit made while the run went on.
+  writeFileAtomic(path, text, { expected: original }, file);
   errorLine(runMessage('run.record.written', { file, query: query.id, steps: steps.length }, lang));
 }
 

@@ -7,7 +7,7 @@
  */
 import { checkSignature, signaturePath, TRACE_KEY_ENV } from '../node/traceSignature.ts';
 import { resolve } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type ContractDiagnostic, createScriptedModel, firstDifference, forkOf, format, type Lang, localiseDiagnostic, recordedDecisions, recordedProvider, refText, runPageHtml, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
@@ -77,12 +77,12 @@ async function showCommand(file: string, o: ShowOptions, lang: Lang, setExitCode
       const title = typeof start['query_id'] === 'string' ? `${start['query_id']} · ${String((start['run'] as Record<string, unknown> | undefined)?.['contract'] ?? start['contract_name'] ?? '')}` : displayPath(cwd, path);
       const beside = o.beside === undefined ? undefined : await readTrace(resolve(cwd, o.beside), cwd);
       const label = (file: string, events: readonly TraceEvent[]) => `${displayPath(cwd, resolve(cwd, file))}${forkOf(events) ? ` · ${runMessage('page.fork-label', { at: String(forkOf(events)!.payload['at'] ?? '') }, lang)}` : ''}`;
-      writeFileSync(target, runPageHtml({
+      writeFileAtomic(target, runPageHtml({
         title, lang, nonce: randomBytes(16).toString('base64'),
         run: { label: label(file, verdict.events), events: verdict.events },
         ...(beside && o.beside !== undefined ? { beside: { label: label(o.beside, beside.verdict.events), events: beside.verdict.events } } : {}),
         ...(contract ? { contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } } : {}),
-      }));
+      }), {}, displayPath(cwd, target));
       out(runMessage('trace.html', { path: displayPath(cwd, target) }, lang));
     } else for (const e of verdict.events) process.stdout.write(formatEvent(e, options).map((l) => `${l}\n`).join(''));
   }

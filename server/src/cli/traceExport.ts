@@ -3,10 +3,10 @@
  * following the GenAI semantic conventions, written as OTLP JSON to a file or sent as OTLP/HTTP
  * (protobuf) to a collector. The contract's PII fields are applied again to what leaves.
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { format, traceSpans, type Lang } from '../service/index.ts';
 import { InputError } from '../node/dryRunHost.ts';
+import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { endpointLabel, OTLP_TIMEOUT_MS, otlpJson, sendOtlp } from '../node/otlpExport.ts';
 import { EXIT } from './exitCodes.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
@@ -50,11 +50,7 @@ export async function exportCommand(file: string, o: ExportOptions, lang: Lang, 
     out(format('cli.trace-export.sent', { count: spans.length, url: endpointLabel(o.otlp) }, lang));
   } else {
     const target = resolve(cwd, o.otlp);
-    try {
-      writeFileSync(target, `${otlpJson(spans, origin)}\n`);
-    } catch (e) {
-      throw new InputError('cli.trace-export.unwritable', { file: displayPath(cwd, target), error: (e as NodeJS.ErrnoException).code ?? String(e) });
-    }
+    writeFileAtomic(target, `${otlpJson(spans, origin)}\n`, {}, displayPath(cwd, target));
     out(format('cli.trace-export.written', { count: spans.length, path: displayPath(cwd, target) }, lang));
   }
   setExitCode(EXIT.OK);

@@ -4,7 +4,9 @@
  * lintFiles), so the cross-contract findings are the linter's; snapshots as node/reportSnapshots.ts
  * finds them.
  */
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { writeFileAtomic } from '../node/atomicWrite.ts';
+import { InputError } from '../node/inputError.ts';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { buildReport, createLanguageService, format, recheckAnalyzer, reportHtml, reportJson, reportMarkdown, reportText, type Lang } from '../service/index.ts';
@@ -59,9 +61,10 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
   if (options.output) {
     const file = resolve(cwd, options.output);
     try {
-      await writeFile(file, output);
+      writeFileAtomic(file, output, {}, options.output);
     } catch (e) {
-      errorLine(format('cli.error.cannotWrite', { file: options.output, error: (e as NodeJS.ErrnoException).code ?? String(e) }, lang));
+      if (!(e instanceof InputError)) throw e;
+      errorLine(e.text(lang));
       return EXIT.USAGE;
     }
     errorLine(format('cli.report.written', { file: displayPath(cwd, file) }, lang));

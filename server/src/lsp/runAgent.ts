@@ -153,7 +153,8 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
       if (query.expect ? checkExpectation(query.expect, result).length === 0 : result.outcome.status === 'success') passed++;
       traceUris.push(fileUri(result.tracePath));
       if (otlp) {
-        await sendOtlp(await traceSpans(result.events, { contract: model }), otlp, host.origin).catch((e: Error) => {
+        // Not awaited: the run answers first, whatever the receiver does (docs/tracing.md).
+        void sendOtlp(await traceSpans(result.events, { contract: model }), otlp, host.origin).catch((e: Error) => {
           void connection.window.showWarningMessage(runMessage('view.otlpFailed', { query: query.id, url: endpointLabel(otlp), error: e.message || String(e) }, lang));
         });
       }

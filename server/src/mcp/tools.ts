@@ -10,9 +10,9 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   createLanguageService, describeEvent, runMessage, diffContracts, diffSummary, format, localiseDiagnostic, localiseDiff, NOT_CANCELLED, outcomeText, recheckAnalyzer, ruleByCode, ruleDocId,
-  type ContractDiagnostic, type LanguageService, type Lang, type SymbolEntry,
+  type ContractDiagnostic, type FileSystem, type LanguageService, type Lang, type SymbolEntry,
 } from '../service/index.ts';
-import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
+import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot, createRunFolder, executeQuery, loadContract, loadSnapshot, resourceReader, storedPath } from '../node/dryRunHost.ts';
 import { diffPolicyFor } from '../node/diffInputs.ts';
 import { InputError } from '../node/inputError.ts';
@@ -29,8 +29,25 @@ export interface McpContext {
 }
 
 export function createMcpContext(root: string, lang: Lang): McpContext {
-  const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
+  const service = createLanguageService({ fs: confinedFileSystem(createNodeFileSystem(() => [root]), root), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
   return { root, lang, service };
+}
+
+/**
+ * `fs` seeing nothing outside `root` (docs/mcp.md: the root is the only folder read): a
+ * configuration's `extends: ../../x.json`, or a link out of the root, reads as a missing file.
+ */
+function confinedFileSystem(fs: FileSystem, root: string): FileSystem {
+  const inside = (uri: string) => {
+    const p = uriToPath(uri);
+    return p !== undefined && isWithin(root, p) && isWithin(real(root), real(p));
+  };
+  return {
+    ...fs,
+    readFile: async (uri) => (inside(uri) ? fs.readFile(uri) : undefined),
+    stat: async (uri) => (inside(uri) ? fs.stat(uri) : undefined),
+    findFiles: async (folder, include, exclude) => (inside(folder) ? (await fs.findFiles(folder, include, exclude)).filter(inside) : []),
+  };
 }
 
 const real = (p: string): string => {

@@ -183,7 +183,7 @@ export interface ExecuteOptions {
 /** Runs one query with its trace written line by line; returns the result and the trace's path. */
 export async function executeQuery(o: ExecuteOptions): Promise<RunResult & { readonly tracePath: string; readonly divergence?: unknown }> {
   const tracePath = o.folder.file(o.traceName);
-  const writer = new TraceWriter(tracePath);
+  const writer = new TraceWriter(tracePath, storedPath(o.root, tracePath));
   try {
     if (o.fork) writer.appendLines(o.fork.prefixText);
     const result = await runQuery({
@@ -211,5 +211,6 @@ export async function executeQuery(o: ExecuteOptions): Promise<RunResult & { rea
     return { ...result, tracePath };
   } finally {
     writer.close();
+    o.folder.removeIfEmpty();
   }
 }

@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { estimateTokens, format, ModelError, type ChatMessage, type ModelMessageId, type ModelProvider, type ModelRequest, type ModelStep, type ToolCall } from '../service/index.ts';
+import { secretRedactor } from './redactSecret.ts';
 
 /** Options of `createOpenAiProvider`. Times are milliseconds. */
 export interface OpenAiProviderOptions {
@@ -56,8 +57,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   const apiKey = options.apiKey ?? '';
   // The key as written and as JSON may escape it inside a string; redacted before anything is cut
   // or parsed, so that no fragment of it survives a shortened message (docs/robustness.md).
-  const forms = apiKey ? [...new Set([apiKey, JSON.stringify(apiKey).slice(1, -1), apiKey.replaceAll('/', '\\/')])] : [];
-  const redact = (text: string): string => forms.reduce((t, f) => t.split(f).join('[redacted]'), text);
+  const redact = secretRedactor(apiKey);
   const error = (code: ModelError['code'], id: ModelMessageId, args: Record<string, string | number> = {}, status?: number) =>
     new ModelError(code, redact(format(id, args)), status);
 

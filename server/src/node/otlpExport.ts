@@ -10,7 +10,8 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import type { SpanData } from '../service/index.ts';
+import type { Agent } from 'node:http';
+import { runMessage, type SpanData } from '../service/index.ts';
 
 /** Who made the spans: the resource's `service.*` and the instrumentation scope. */
 export interface SpanOrigin {
@@ -69,15 +70,36 @@ export function otlpJson(spans: readonly SpanData[], origin: SpanOrigin): string
 /**
  * Sends the spans to an OTLP/HTTP endpoint (the full traces URL, e.g.
  * `http://127.0.0.1:4318/v1/traces`) as protobuf. Resolves when the endpoint accepted them;
- * rejects with the exporter's error (unreachable, refused, timed out).
+ * rejects with the exporter's error (unreachable, refused, timed out). `timeoutMillis` is one
+ * deadline for the whole export, retries included: the exporter's own timeout is per attempt and
+ * a receiver that trickles its answer (a byte every 500 ms) never trips it. At the deadline the
+ * export's sockets are destroyed, so nothing of it keeps the process alive.
  */
 export async function sendOtlp(spans: readonly SpanData[], url: string, origin: SpanOrigin, timeoutMillis = OTLP_TIMEOUT_MS): Promise<void> {
-  const exporter = new OTLPTraceExporter({ url, timeoutMillis });
+  const agents: Agent[] = [];
+  const exporter = new OTLPTraceExporter({
+    url,
+    timeoutMillis,
+    httpAgentOptions: async (protocol) => {
+      const agent = new (protocol === 'https:' ? await import('node:https') : await import('node:http')).Agent({ keepAlive: false });
+      agents.push(agent);
+      return agent;
+    },
+  });
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await new Promise<void>((resolve, reject) => {
-      exporter.export(readableSpans(spans, origin), (r) => (r.code === ExportResultCode.SUCCESS ? resolve() : reject(r.error ?? new Error('export failed'))));
-    });
+    await Promise.race([
+      new Promise<void>((resolve, reject) => {
+        exporter.export(readableSpans(spans, origin), (r) => (r.code === ExportResultCode.SUCCESS ? resolve() : reject(r.error ?? new Error('export failed'))));
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(runMessage('host.otlp-deadline', { ms: timeoutMillis }))), timeoutMillis);
+      }),
+    ]);
   } finally {
-    await exporter.shutdown().catch(() => undefined);
+    clearTimeout(timer);
+    for (const agent of agents) agent.destroy();
+    // Not awaited: a shutdown waits for the export it would cancel.
+    void exporter.shutdown().catch(() => undefined);
   }
 }

@@ -4,11 +4,13 @@
  * file names) are reduced to a safe slug, and every path is checked to stay inside the run's
  * folder: a run writes nothing anywhere else.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { runMessage } from '../service/index.ts';
 import { MAX_READ_BYTES } from './nodeFileSystem.ts';
 import { readRegularFile } from './paths.ts';
+import { writeFileAtomic } from './atomicWrite.ts';
+import { InputError } from './inputError.ts';
 
 /** The runs folder, relative to the workspace root. */
 export const RUNS_DIR = join('.agents-md', 'runs');
@@ -45,7 +47,12 @@ export class RunFolder {
     try {
       writeFileSync(ignore, '*\n', { flag: 'wx' });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') {
+        // Created but not written (a full disk): an empty .gitignore would ignore nothing.
+        if (existsSync(ignore)) unlinkSync(ignore);
+        throw new InputError('file.write.failed', { file: relative(root, ignore).split(sep).join('/'), error: code ?? String(e) });
+      }
     }
     const base = `${stamp(date)}-${slug(name)}`;
     for (let n = 1; ; n++) {
@@ -68,11 +75,20 @@ export class RunFolder {
     return p;
   }
 
-  /** Writes a JSON file inside the folder. */
+  /** Writes a JSON file inside the folder, all or nothing (atomicWrite.ts). */
   writeJson(name: string, value: unknown): string {
     const p = this.file(name);
-    writeFileSync(p, `${JSON.stringify(value, null, 2)}\n`);
+    writeFileAtomic(p, `${JSON.stringify(value, null, 2)}\n`, {}, [RUNS_DIR, this.id, name].join('/'));
     return p;
+  }
+
+  /** Removes the folder when nothing was written to it (a run that failed to write its trace). */
+  removeIfEmpty(): void {
+    try {
+      if (readdirSync(this.dir).length === 0) rmdirSync(this.dir);
+    } catch {
+      // Still in use or already gone: nothing to tidy.
+    }
   }
 }
 

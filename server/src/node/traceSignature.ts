@@ -6,8 +6,8 @@
  * whenever the key is set: a trace without its signature, or with one that does not match, fails.
  */
 import { createHmac, timingSafeEqual, type Hmac } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { readRegularFile } from './paths.ts';
+import { writeFileAtomic } from './atomicWrite.ts';
 
 /** The environment variable holding the signing key. */
 export const TRACE_KEY_ENV = 'AGENTS_MD_TRACE_KEY';
@@ -39,7 +39,7 @@ export class TraceSigner {
     this.bytes += chunk.length;
   }
   finish(): void {
-    writeFileSync(signaturePath(this.tracePath), `${JSON.stringify({ algorithm: 'HMAC-SHA256', key_env: TRACE_KEY_ENV, bytes: this.bytes, signature: this.hmac.digest('hex') })}\n`);
+    writeFileAtomic(signaturePath(this.tracePath), `${JSON.stringify({ algorithm: 'HMAC-SHA256', key_env: TRACE_KEY_ENV, bytes: this.bytes, signature: this.hmac.digest('hex') })}\n`);
   }
 }
 

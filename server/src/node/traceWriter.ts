@@ -9,11 +9,16 @@
  * `task_end` event and on close. A killed process loses nothing it wrote (the kernel has it); a
  * power failure may lose the events since the last flush, which `trace verify` then reports as
  * an incomplete run.
+ *
+ * A write that fails (a full disk) takes back the part of its line the kernel accepted, so the file
+ * still ends with a complete line, and is reported as `file.write.failed` (exit 2 in the CLI); a
+ * trace that holds nothing when closed is removed rather than left empty.
  */
-import { closeSync, fdatasyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { eventLine, runMessage, type TraceEvent } from '../service/index.ts';
 import { TraceSigner, traceKey } from './traceSignature.ts';
+import { InputError } from './inputError.ts';
 
 /** Event types after which the file is flushed to the disk. */
 const FLUSH_AFTER = new Set<TraceEvent['event_type']>(['human_input', 'task_end']);
@@ -24,8 +29,11 @@ export class TraceWriter {
   /** Signs what is written when `AGENTS_MD_TRACE_KEY` is set (traceSignature.ts). */
   private readonly signer: TraceSigner | undefined;
 
-  /** Opens (creating it and its folder) `path` for appending. */
-  constructor(readonly path: string) {
+  /** Opens (creating it and its folder) `path` for appending; `display` names it in messages. */
+  constructor(
+    readonly path: string,
+    private readonly display: string = path,
+  ) {
     mkdirSync(dirname(path), { recursive: true });
     this.fd = openSync(path, 'a', 0o644);
     const key = traceKey();
@@ -36,8 +44,13 @@ export class TraceWriter {
   appendLines(text: string): void {
     if (this.fd === undefined) throw new Error(runMessage('host.writer-closed', { file: this.path }));
     const bytes = Buffer.from(text, 'utf8');
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    const size = fstatSync(this.fd).size;
+    try {
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    } catch (e) {
+      ftruncateSync(this.fd, size);
+      throw new InputError('file.write.failed', { file: this.display, error: (e as NodeJS.ErrnoException).code ?? String(e) });
+    }
     this.signer?.update(bytes);
   }
 
@@ -50,12 +63,15 @@ export class TraceWriter {
   /** Flushes and closes the file. Safe to call twice. */
   close(): void {
     if (this.fd === undefined) return;
+    let empty = false;
     try {
+      empty = fstatSync(this.fd).size === 0;
       fdatasyncSync(this.fd);
     } finally {
       closeSync(this.fd);
       this.fd = undefined;
     }
+    if (empty) return unlinkSync(this.path);
     this.signer?.finish();
   }
 }

@@ -5,21 +5,17 @@
  */
 import { localiseDiagnostic, type Severity } from '../../service/index.ts';
 import { displayPath, oneBased, sortDiagnostics, type FileReport } from '../report.ts';
+import { workflowCommand } from './workflowCommand.ts';
 
-const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice', hint: 'notice' };
-
-/** A workflow command's message: `%`, CR and LF escaped (GitHub's toolkit, `escapeData`). */
-const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-/** A property value: also `:` and `,` (`escapeProperty`). */
-const property = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', info: 'notice', hint: 'notice' };
 
 export function formatGithub(reports: readonly FileReport[], root: string, lang = 'en'): string {
   const lines: string[] = [];
   for (const r of reports) {
-    const file = property(displayPath(root, r.path));
+    const file = displayPath(root, r.path);
     for (const d of sortDiagnostics(r.diagnostics)) {
       const at = oneBased(d.range);
-      lines.push(`::${COMMAND[d.severity]} file=${file},line=${at.line},col=${at.column},endLine=${at.endLine},endColumn=${at.endColumn},title=${property(`agents-md ${d.code}`)}::${data(localiseDiagnostic(d, lang).message)}`);
+      lines.push(workflowCommand(COMMAND[d.severity], { file, line: at.line, col: at.column, endLine: at.endLine, endColumn: at.endColumn, title: `agents-md ${d.code}` }, localiseDiagnostic(d, lang).message));
     }
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';

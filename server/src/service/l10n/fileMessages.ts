@@ -18,6 +18,11 @@ export const FILE_ERROR_MESSAGES = registerMessages('files', {
   'file.error.ELOOP': 'too many levels of symbolic links',
   'file.error.EMFILE': 'too many open files',
   'file.error.EIO': 'input/output error',
+  'file.error.ENOSPC': 'no space left on the device',
+  'file.error.EDQUOT': 'disk quota exceeded',
+  'file.error.EROFS': 'read-only file system',
+  'file.error.ECHANGED': 'the file changed since it was read; nothing was written, run the command again',
+  'file.write.failed': 'Cannot write {file}: {error}',
 });
 
 /** The phrase for an error code in `lang`; anything else (a message, an unknown code) as given. */

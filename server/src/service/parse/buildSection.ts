@@ -1,6 +1,7 @@
 import type { Nodes, Root } from 'mdast';
 import type { Range } from '../types.ts';
 import { parseBlocks, type BlockPool } from './blocks.ts';
+import { oversizedBlock } from './blockSize.ts';
 import { sectionForTitle, type SectionSpec } from '../schema/sections.ts';
 import type { CommentInfo, HeadingInfo, MarkdownBlock, SectionModel } from '../model/types.ts';
 import type { SectionSlice } from './scanSections.ts';
@@ -73,13 +74,14 @@ function complexity(text: string): { variant: 'longLine' | 'nesting' | 'inline';
  */
 export function buildSection(slice: SectionSlice, bom: boolean, pool?: BlockPool): SectionModel {
   const loc = new SliceLocator(slice.text, slice.startLine, bom);
-  const tooComplex = complexity(slice.text);
+  const starts = slice.blockStarts.map((l) => loc.index.lineStart(l - slice.startLine));
+  const tooComplex = complexity(slice.text) ?? oversizedBlock(slice.text, starts);
   let tree: Root = { type: 'root', children: [] };
   let blocks: MarkdownBlock[] = [];
   let parseError: string | undefined;
   if (!tooComplex) {
     try {
-      ({ tree, blocks } = parseBlocks(slice.text, slice.blockStarts.map((l) => loc.index.lineStart(l - slice.startLine)), pool));
+      ({ tree, blocks } = parseBlocks(slice.text, starts, pool));
     } catch (e) {
       // remark overflows its stack on some pathological inputs; the section is reported, not lost silently.
       parseError = String((e as Error)?.message ?? e);

@@ -390,6 +390,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'host.binary.contract': '{file}: the contract is not a text file',
   'host.binary.snapshot': '{file}: the snapshot is not a text file',
   'host.outside-run-folder': '{name}: outside the run folder',
+  'host.otlp-deadline': 'no answer within {ms} ms',
   'host.writer-closed': '{file}: the trace writer is closed',
 
 };
