@@ -60,6 +60,7 @@ export const FEATURE_MESSAGES = {
   'action.markContract': 'Add `contract: true` to the front matter',
   'action.fixAll': 'Fix all auto-fixable contract problems',
   'action.changeTitle': 'Change to {title}',
+  'action.mergeSection': 'Move {from} into {title}',
   'action.changeValue': 'Change to "{value}"',
   'action.authoriseWriter': 'Add "{role}" to Authorized Writers',
   'action.requireApproval': 'Require approval for "{tool}"',
