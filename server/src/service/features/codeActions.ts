@@ -47,9 +47,12 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
     const fix = ruleByCode(d.code)?.fix?.(d, model, { today });
     return fix && !(fix.safe && check.addsFinding(fix.edits)) ? [{ fix, entry: { title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: fix.edits } satisfies CodeActionEntry }] : [];
   });
+  // Other readings of a finding (a tool to declare rather than a near name) come after the fixes.
+  const alternatives = diagnostics.flatMap((d) => (ruleByCode(d.code)?.alternatives?.(d, model, { today }) ?? []).map((fix): CodeActionEntry => ({ title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], edits: fix.edits })));
   const out: CodeActionEntry[] = [
     ...fixes.filter((f) => f.fix.safe).map((f) => f.entry),
     ...fixes.filter((f) => !f.fix.safe).map((f) => f.entry),
+    ...alternatives,
     ...diagnostics.flatMap((d) => disableActions(model, d, lang)),
   ];
   // Several diagnostics of one rule offer the same "Disable … for this file" (or line): once each.

@@ -61,6 +61,8 @@ export const FEATURE_MESSAGES = {
   'action.fixAll': 'Fix all auto-fixable contract problems',
   'action.changeTitle': 'Change to {title}',
   'action.mergeSection': 'Move {from} into {title}',
+  'action.declareTool': 'Declare `{tool}` in TOOLS',
+  'action.changeToTool': 'Change to `{tool}`',
   'action.changeValue': 'Change to "{value}"',
   'action.authoriseWriter': 'Add "{role}" to Authorized Writers',
   'action.requireApproval': 'Require approval for "{tool}"',
