@@ -143,7 +143,9 @@ export function registerHumanDecisions(c: LanguageClient): vscode.Disposable {
     // What a query expecting HUMAN_TIMEOUT needs: nobody answers within the scenario's SLA.
     const timeout = vscode.l10n.t('Let It Time Out');
     const detail = vscode.l10n.t('The dry run waits for your decision. Closing this dialog decides nothing: Approve, Reject and Let It Time Out stay in the Agent Run view.');
-    const choice = await vscode.window.showWarningMessage(p.message, { modal: true, detail }, approve, reject, timeout);
+    // The first button is the dialog's default (Enter): the safe answer, as VS Code does for a
+    // destructive confirmation, so that a key pressed out of habit never approves a safety gate.
+    const choice = await vscode.window.showWarningMessage(p.message, { modal: true, detail }, reject, approve, timeout);
     if (choice) decide(choice === approve ? 'approve' : choice === reject ? 'reject' : 'timeout');
   };
   return vscode.Disposable.from(
