@@ -46,7 +46,8 @@ export function registerRunAgent(context: vscode.ExtensionContext, client: () =>
         picks.push({ label: `$(error) ${s.label}`, detail: s.problem, snapshotUri: s.uri });
         continue;
       }
-      picks.push({ label: vscode.l10n.t('$(run-all) All queries'), description: s.label, snapshotUri: s.uri });
+      // The separator above names the snapshot: the row does not repeat it.
+      picks.push({ label: vscode.l10n.t('$(run-all) All queries'), snapshotUri: s.uri });
       // The id first: lenses, traces and the Agent Run view name a query by it.
       for (const q of s.queries) picks.push({ label: `$(play) ${q.id}`, detail: q.about, snapshotUri: s.uri, queryId: q.id });
     }
