@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, runQueryToQuestion, screenshot, startWorkbench, until, waitForSelector, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, runQueryToQuestion, screenshot, startWorkbench, until, waitForSelector, type Page,
 } from './codeServer.ts';
 
 const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;
@@ -93,6 +93,19 @@ test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New 
   await tab.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
   t.diagnostic(`screenshot: ${await screenshot(page, 'walkthrough-contract')}`);
   assert.equal(await tab.locator('.italic').count(), 0, 'the new contract is a normal editor, not a preview tab');
+
+  // Shift+F12 on a tool's heading: the declaration once (VS Code's Markdown extension lists the heading too).
+  const decl = lineOf(await readFile(join(dir, 'AGENTS.md'), 'utf8'), /^### `lookup_record`/);
+  await goToLine(page, decl.line, decl.column + 6);
+  await press(page, 'Shift+F12');
+  const refRows = page.locator('.peekview-widget .monaco-list-row');
+  const listed = await until('the references peek lists the uses', async () => {
+    const rows = ((await refRows.allInnerTexts()) as string[]).map(flat);
+    return rows.filter((r) => r.includes('lookup_record')).length >= 2 ? rows : undefined;
+  }, 2 * DEFAULT_TIMEOUT_MS);
+  t.diagnostic(`references: ${JSON.stringify(listed)}; screenshot: ${await screenshot(page, 'walkthrough-references')}`);
+  assert.equal(listed.filter((r) => /^###\s*`?lookup_record/.test(r)).length, 1, 'the declaration once');
+  await press(page, 'Escape');
 
   // Back on the walkthrough page: step 1 is ticked; no contract editor is active now.
   await page.locator('.tabs-container .tab').filter({ hasText: 'Welcome' }).first().click();
