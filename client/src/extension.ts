@@ -48,6 +48,13 @@ async function start(context: vscode.ExtensionContext, status: StatusItem, links
     // and breadcrumbs show both and flip between them (docs/vscode.md, "Outline").
     middleware: {
       provideDocumentSymbols: () => [],
+      // VS Code's Markdown extension lists the heading under the cursor as a reference of itself,
+      // so our declaration on that heading made its line appear twice (docs/vscode.md, "References").
+      provideReferences: async (document, position, options, token, next) => {
+        const found = await next(document, position, options, token);
+        if (!found || !options.includeDeclaration || !/^#{1,6}\s/.test(document.lineAt(position.line).text)) return found;
+        return found.filter((l) => !(l.uri.toString() === document.uri.toString() && l.range.start.line === position.line));
+      },
       // The language client answers a pull it cancelled itself (a newer edit came) with an empty
       // report and shows it until the next pull returns: the Problems panel blinked empty while
       // typing. A cancelled pull is reported as cancelled instead, so the client keeps what it

@@ -46,7 +46,8 @@ export function registerRunAgent(context: vscode.ExtensionContext, client: () =>
         picks.push({ label: `$(error) ${s.label}`, detail: s.problem, snapshotUri: s.uri });
         continue;
       }
-      picks.push({ label: vscode.l10n.t('$(run-all) All queries'), description: s.label, snapshotUri: s.uri });
+      // The separator above names the snapshot: the row does not repeat it.
+      picks.push({ label: vscode.l10n.t('$(run-all) All queries'), snapshotUri: s.uri });
       // The id first: lenses, traces and the Agent Run view name a query by it.
       for (const q of s.queries) picks.push({ label: `$(play) ${q.id}`, detail: q.about, snapshotUri: s.uri, queryId: q.id });
     }
@@ -143,7 +144,9 @@ export function registerHumanDecisions(c: LanguageClient): vscode.Disposable {
     // What a query expecting HUMAN_TIMEOUT needs: nobody answers within the scenario's SLA.
     const timeout = vscode.l10n.t('Let It Time Out');
     const detail = vscode.l10n.t('The dry run waits for your decision. Closing this dialog decides nothing: Approve, Reject and Let It Time Out stay in the Agent Run view.');
-    const choice = await vscode.window.showWarningMessage(p.message, { modal: true, detail }, approve, reject, timeout);
+    // The first button is the dialog's default (Enter): the safe answer, as VS Code does for a
+    // destructive confirmation, so that a key pressed out of habit never approves a safety gate.
+    const choice = await vscode.window.showWarningMessage(p.message, { modal: true, detail }, reject, approve, timeout);
     if (choice) decide(choice === approve ? 'approve' : choice === reject ? 'reject' : 'timeout');
   };
   return vscode.Disposable.from(

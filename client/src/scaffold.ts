@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
-import { NEW_CONTRACT, NEW_SNAPSHOT, type NewContractParams, type NewContractResult, type NewSnapshotResult } from '../../server/src/lsp/customRequests.ts';
+import { NEW_CONTRACT, NEW_SNAPSHOT, type NewContractParams, type NewContractResult, type NewSnapshotParams, type NewSnapshotResult } from '../../server/src/lsp/customRequests.ts';
 
 interface KindPick extends vscode.QuickPickItem {
   readonly agentKind: NewContractParams['kind'];
@@ -19,9 +19,37 @@ async function freeUri(candidates: readonly vscode.Uri[]): Promise<vscode.Uri | 
   return undefined;
 }
 
+/** Writes and opens the file as a normal (not preview) editor: the next file opened does not replace it. */
 async function writeAndOpen(uri: vscode.Uri, text: string): Promise<void> {
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+}
+
+/** Ticks a walkthrough step (package.json, `onContext:` completion events) once what it teaches happened. */
+const tick = (step: 'newContract' | 'newSnapshot') => vscode.commands.executeCommand('setContext', `agentsMd.walkthrough.${step}Done`, true);
+
+interface ContractPick extends vscode.QuickPickItem {
+  readonly uri: vscode.Uri;
+}
+
+/**
+ * The contract a new snapshot is for: the argument, else the active contract editor, else the
+ * workspace's contracts (the walkthrough's page is the active editor when its button is pressed):
+ * the only one, or the one the user picks.
+ */
+async function contractFor(arg: vscode.Uri | undefined): Promise<vscode.TextDocument | undefined> {
+  if (arg) return vscode.workspace.openTextDocument(arg);
+  const active = vscode.window.activeTextEditor?.document;
+  if (active?.languageId === 'markdown') return active;
+  const found = (await vscode.workspace.findFiles('**/{AGENTS.md,*.agents.md}', '**/node_modules/**', 200)).sort((a, b) => a.path.localeCompare(b.path));
+  if (found.length === 0) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('No contract in this workspace yet: write one with New AGENTS.md Contract, then make its snapshot.'));
+    return undefined;
+  }
+  if (found.length === 1) return vscode.workspace.openTextDocument(found[0]!);
+  const picks: ContractPick[] = found.map((uri) => ({ uri, label: vscode.workspace.asRelativePath(uri) }));
+  const pick = await vscode.window.showQuickPick(picks, { title: vscode.l10n.t('New Snapshot for This Contract'), placeHolder: vscode.l10n.t('Which contract is the snapshot for?') });
+  return pick ? vscode.workspace.openTextDocument(pick.uri) : undefined;
 }
 
 export function registerScaffold(context: vscode.ExtensionContext, client: () => Promise<LanguageClient>): void {
@@ -51,18 +79,18 @@ export function registerScaffold(context: vscode.ExtensionContext, client: () =>
       return;
     }
     await writeAndOpen(target, r.text);
+    await tick('newContract');
   };
 
   const newSnapshot = async (arg?: vscode.Uri) => {
-    const doc = arg ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
-    if (!doc || doc.languageId !== 'markdown') {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Open a contract first: the snapshot is written beside it.'));
-      return;
-    }
-    const r = await (await client()).sendRequest<NewSnapshotResult>(NEW_SNAPSHOT, { uri: doc.uri.toString() });
+    const doc = await contractFor(arg);
+    if (!doc) return;
+    const r = await (await client()).sendRequest<NewSnapshotResult>(NEW_SNAPSHOT, { uri: doc.uri.toString(), text: doc.getText() } satisfies NewSnapshotParams);
     const dir = vscode.Uri.joinPath(doc.uri, '..', 'snapshots');
     const target = await freeUri(Array.from({ length: 50 }, (_, i) => vscode.Uri.joinPath(dir, `${i === 0 ? 'first' : `snapshot-${i + 1}`}.snapshot.yaml`)));
-    if (target) await writeAndOpen(target, r.text);
+    if (!target) return;
+    await writeAndOpen(target, r.text);
+    await tick('newSnapshot');
   };
 
   context.subscriptions.push(

@@ -47,10 +47,12 @@ export interface NewContractResult {
   readonly text: string;
 }
 
-/** Client → server: a snapshot skeleton for an open contract, one query per FAILURE_PROTOCOL entry. */
+/** Client → server: a snapshot skeleton for a contract (open, or its text sent along), one query per FAILURE_PROTOCOL entry. */
 export const NEW_SNAPSHOT = 'agentsMd/newSnapshot';
 export interface NewSnapshotParams {
   readonly uri: string;
+  /** The contract's text, for a contract the server has not seen opened yet (picked from the workspace). */
+  readonly text?: string;
 }
 export interface NewSnapshotResult {
   readonly text: string;

@@ -15,7 +15,7 @@ export function registerScaffold(connection: Connection, documents: TextDocument
     return { name: agentName(p.name), text: contractSkeleton({ name: p.name, kind: p.kind, today: today() }) };
   });
   connection.onRequest(NEW_SNAPSHOT, (p: NewSnapshotParams): NewSnapshotResult => {
-    const text = documents.get(p?.uri)?.getText();
+    const text = documents.get(p?.uri)?.getText() ?? (typeof p?.text === 'string' ? p.text : undefined);
     if (text === undefined) throw new ResponseError(ErrorCodes.InvalidParams, String(p?.uri));
     return { text: snapshotSkeleton(parseContract(text), { today: today() }) };
   });

@@ -416,10 +416,12 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
       const { edits } = service.fixAll(contract(doc, state, facts), { lang, diagnostics: service.validate(state.model, facts) }, token ?? NOT_CANCELLED);
       return edits.length === 0 ? [] : [{ title: format('action.fixAll', {}, lang), kind: FIX_ALL_KIND, edit: { changes: { [doc.uri]: edits } } }];
     }
+    // The facts check a safe fix against its result (a rename into a second TOOLS is not offered as safe).
+    const facts = doc && service && !SNAPSHOT_FILE.test(doc.uri) ? await lastFacts(doc, stateOf(doc)) : undefined;
     return withDoc(p.textDocument.uri, [], (doc, s) => {
       const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
       const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
-      return service!.codeActions(contract(doc, s), p.range, { lang, diagnostics: refs }, token).map((a): CodeAction => ({
+      return service!.codeActions(contract(doc, s, facts), p.range, { lang, diagnostics: refs }, token).map((a): CodeAction => ({
         title: a.title,
         kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : a.kind === 'refactor' ? CodeActionKind.RefactorRewrite : CodeActionKind.Source,
         diagnostics: ours.filter((d) => a.fixes.includes(String(d.code))),

@@ -2,10 +2,13 @@ import type { Range } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import type { CodeActionEntry, TextEditResult } from './types.ts';
 import { lineIndexOf } from '../model/text.ts';
-import { LineIndex } from '../text/lineIndex.ts';
+import type { WorkspaceFacts } from '../validate/facts.ts';
 import { format } from '../l10n/format.ts';
 import { ruleByCode } from '../validate/catalogue.ts';
 import { at, pos } from '../validate/fixText.ts';
+import { fixChecker } from './fixCheck.ts';
+
+export { applyEdits } from './fixCheck.ts';
 
 
 /** The part of a diagnostic a code action needs. */
@@ -23,6 +26,8 @@ export interface DiagnosticRef {
 export interface CodeActionOptions {
   readonly today?: string;
   readonly lang?: string;
+  /** The document's workspace facts, to check a safe fix against its result (fixCheck.ts); the document alone when omitted. */
+  readonly facts?: WorkspaceFacts;
 }
 
 /**
@@ -35,14 +40,19 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
   const lang = options.lang ?? 'en';
   const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => format(id, args, lang);
   // Fixes declared beside their checks (validate/rules/*.ts), the safe ones first, then the
-  // actions that disable a rule: the menu opens on what repairs the text.
+  // actions that disable a rule: the menu opens on what repairs the text. A safe fix that would
+  // add a finding is not offered (fixCheck.ts): the rule's other fix, if any, is.
+  const check = fixChecker(model, options.facts);
   const fixes = diagnostics.flatMap((d) => {
     const fix = ruleByCode(d.code)?.fix?.(d, model, { today });
-    return fix ? [{ fix, entry: { title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: fix.edits } satisfies CodeActionEntry }] : [];
+    return fix && !(fix.safe && check.addsFinding(fix.edits)) ? [{ fix, entry: { title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], isPreferred: true, edits: fix.edits } satisfies CodeActionEntry }] : [];
   });
+  // Other readings of a finding (a tool to declare rather than a near name) come after the fixes.
+  const alternatives = diagnostics.flatMap((d) => (ruleByCode(d.code)?.alternatives?.(d, model, { today }) ?? []).map((fix): CodeActionEntry => ({ title: t(fix.titleId, fix.titleArgs), kind: 'quickfix', fixes: [d.code], edits: fix.edits })));
   const out: CodeActionEntry[] = [
     ...fixes.filter((f) => f.fix.safe).map((f) => f.entry),
     ...fixes.filter((f) => !f.fix.safe).map((f) => f.entry),
+    ...alternatives,
     ...diagnostics.flatMap((d) => disableActions(model, d, lang)),
   ];
   // Several diagnostics of one rule offer the same "Disable … for this file" (or line): once each.
@@ -56,24 +66,31 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
 /**
  * The safe fixes of every diagnostic, as one set of edits (`agents-md lint --fix`, the editor's
  * `source.fixAll.agentsMd`): a fix whose edits overlap an earlier one's is left for the next
- * pass, so no text is edited twice. Returns the edits in document order and the codes fixed.
+ * pass, so no text is edited twice. The set is checked against its result (fixCheck.ts): when it
+ * adds a finding, the fixes are taken one by one and each one that adds a finding is dropped, so
+ * fix-all never makes a file worse. Returns the edits in document order and the codes fixed.
  */
-export function fixAll(model: ParsedContract, diagnostics: readonly DiagnosticRef[], today = new Date().toISOString().slice(0, 10)): { edits: TextEditResult[]; fixed: string[] } {
-  const edits: TextEditResult[] = [];
-  const fixed: string[] = [];
+export function fixAll(model: ParsedContract, diagnostics: readonly DiagnosticRef[], options: { today?: string; facts?: WorkspaceFacts } = {}): { edits: TextEditResult[]; fixed: string[] } {
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
   const idx = lineIndexOf(model);
   const spans: [number, number][] = [];
+  const candidates: { code: string; edits: readonly TextEditResult[] }[] = [];
   for (const d of diagnostics) {
     const fix = ruleByCode(d.code)?.fix?.(d, model, { today });
     if (!fix?.safe) continue;
     const own = fix.edits.map((e) => [idx.offsetAt(e.range.start), idx.offsetAt(e.range.end)] as [number, number]);
     if (own.some(([a, b]) => spans.some(([c, e]) => a < e && c < b || (a === b && a === c)))) continue;
     spans.push(...own);
-    edits.push(...fix.edits);
-    fixed.push(d.code);
+    candidates.push({ code: d.code, edits: fix.edits });
   }
-  edits.sort((a, b) => idx.offsetAt(a.range.start) - idx.offsetAt(b.range.start));
-  return { edits, fixed };
+  const check = fixChecker(model, options.facts);
+  let chosen = candidates;
+  if (candidates.length > 0 && check.addsFinding(candidates.flatMap((c) => c.edits))) {
+    chosen = [];
+    for (const c of candidates) if (!check.addsFinding([...chosen, c].flatMap((x) => x.edits))) chosen.push(c);
+  }
+  const edits = chosen.flatMap((c) => c.edits).sort((a, b) => idx.offsetAt(a.range.start) - idx.offsetAt(b.range.start));
+  return { edits, fixed: chosen.map((c) => c.code) };
 }
 
 /** "Disable <rule> for this line" (around the table or fence it sits in) and "…for this file". */
@@ -107,13 +124,4 @@ function disableActions(model: ParsedContract, d: DiagnosticRef, lang: string): 
   const fileLine = fm ? fm.range.end.line + 1 : 0;
   actions.push({ title: format('action.disableFile', { code: d.code }, lang), kind: 'quickfix', fixes: [d.code], edits: [{ range: at(pos(fileLine, 0)), newText: `<!-- agents-md-disable-file ${d.code} -->\n` }] });
   return actions;
-}
-
-/** `text` with `edits` applied (non-overlapping, any order); text outside the edits is kept byte for byte. */
-export function applyEdits(text: string, edits: readonly TextEditResult[]): string {
-  const idx = new LineIndex(text);
-  const sorted = edits.map((e) => ({ start: idx.offsetAt(e.range.start), end: idx.offsetAt(e.range.end), newText: e.newText })).sort((a, b) => b.start - a.start);
-  let out = text;
-  for (const e of sorted) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
-  return out;
 }

@@ -95,8 +95,8 @@ export const DOCUMENT_FEATURES: DocumentFeatures = {
   codeActions: (d, _r, o, t) => {
     if (t.isCancellationRequested) return [];
     const today = o.today ?? new Date().toISOString().slice(0, 10);
-    return [...codeActions(d.model, o.diagnostics, { ...(o.lang ? { lang: o.lang } : {}), today }), ...convertToContract(d.model, { today, ...(o.lang ? { lang: o.lang } : {}) })];
+    return [...codeActions(d.model, o.diagnostics, { ...(o.lang ? { lang: o.lang } : {}), ...(d.facts ? { facts: d.facts } : {}), today }), ...convertToContract(d.model, { today, ...(o.lang ? { lang: o.lang } : {}) })];
   },
-  fixAll: (d, o, t) => (t.isCancellationRequested ? { edits: [], fixed: [] } : fixAll(d.model, o.diagnostics)),
+  fixAll: (d, o, t) => (t.isCancellationRequested ? { edits: [], fixed: [] } : fixAll(d.model, o.diagnostics, d.facts ? { facts: d.facts } : {})),
   codeLenses: (d, o, t) => (t.isCancellationRequested ? [] : costLenses(d.model, o.lang)),
 };

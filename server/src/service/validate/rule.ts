@@ -97,4 +97,6 @@ export interface FixContext {
 export interface Rule extends RuleMeta {
   check?(ctx: RuleContext): Iterable<Finding>;
   fix?(target: FixTarget, model: ParsedContract, context: FixContext): RuleFix | undefined;
+  /** Other repairs the editor offers after `fix` (never applied by fix-all): another reading of the finding. */
+  alternatives?(target: FixTarget, model: ParsedContract, context: FixContext): readonly RuleFix[];
 }

@@ -2,6 +2,7 @@ import type { Rule } from '../rule.ts';
 import type { Finding } from '../../model/types.ts';
 import { arr, FM, obj, str } from './util.ts';
 import { referencesOf } from '../../model/references.ts';
+import { DECLARED, declareToolFix, nearToolFix } from './declareTool.ts';
 
 const ID_GOOD = `## AGENT_IDENTITY
 
@@ -61,7 +62,9 @@ export const undeclaredTool: Rule = {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`inventory_api\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`check_inventory\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n`,
     at: `⟦inventory_api⟧`,
+    fixed: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`inventory_api\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n\n${DECLARED}`,
   },
+  fixKind: 'quickfix',
   *check({ model, data, locate }) {
     const refs = referencesOf(model);
     const tools = locate('/tools');
@@ -76,6 +79,9 @@ export const undeclaredTool: Rule = {
       }
     }
   },
+  // A declared tool one edit away is most likely what was meant; else the tool is declared.
+  fix: (d, model) => nearToolFix(d, model) ?? declareToolFix(d, model),
+  alternatives: (d, model) => (nearToolFix(d, model) ? [declareToolFix(d, model)].filter((f) => f !== undefined) : []),
 };
 
 /**

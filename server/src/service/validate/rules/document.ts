@@ -5,7 +5,8 @@ import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
 import { innerRange, lineIndexOf, textAt } from '../../model/text.ts';
 import { schema } from './schema.ts';
-import { appendSection, lineAfter, sectionSkeleton } from '../fixText.ts';
+import { appendSection, at, endOfContent, lineAfter, pos, sectionSkeleton } from '../fixText.ts';
+import type { SectionModel } from '../../model/types.ts';
 
 /**
  * Rules about the document as a whole: how it parses, which sections it has and whether the
@@ -116,8 +117,34 @@ export const unknownSection: Rule = {
       const spec = SECTIONS.find((x) => x.titles.includes(near));
       if (spec) yield { code: 'unknown-section', range: s.titleRange ?? s.range, args: { title: s.title, suggestion: spec.title } };
     }
-  },  fix: (d) => (d.args?.['suggestion'] ? { titleId: 'action.changeTitle', titleArgs: { title: String(d.args['suggestion']) }, edits: [{ range: d.range, newText: String(d.args['suggestion']) }], safe: true } : undefined),
+  },
+  fix: (d, model) => {
+    const title = d.args?.['suggestion'];
+    if (!title) return undefined;
+    // The section it names is already there: a rename would make a second one (duplicate-section),
+    // so the content moves into it instead, and that needs the author's eye.
+    const target = model.sections.find((s) => s.kind === 'section' && s.spec?.title === title);
+    const own = model.sections.find((s) => s.kind === 'section' && s.startLine === d.range.start.line);
+    if (target && own) return mergeInto(model, own, target, String(title));
+    return { titleId: 'action.changeTitle', titleArgs: { title: String(title) }, edits: [{ range: d.range, newText: String(title) }], safe: true };
+  },
 };
+
+/** Moves a section's body (below its heading) to the end of `target`'s content and removes the section. */
+function mergeInto(model: ParsedContract, own: SectionModel, target: SectionModel, title: string): RuleFix {
+  const idx = lineIndexOf(model);
+  const body: string[] = [];
+  for (let l = own.startLine + 1; l < own.endLine; l++) body.push(idx.lineText(l));
+  const text = body.join('\n').trim();
+  const end = endOfContent(model, target);
+  const removal = own.endLine < idx.lineCount ? { start: pos(own.startLine, 0), end: pos(own.endLine, 0) } : { start: endOfContent(model, { startLine: 0, endLine: own.startLine }), end: pos(idx.lineCount - 1, idx.lineText(idx.lineCount - 1).length) };
+  return {
+    titleId: 'action.mergeSection',
+    titleArgs: { from: own.title ?? '', title },
+    edits: [...(text ? [{ range: at(end), newText: `\n\n${text}` }] : []), { range: removal, newText: '' }],
+    safe: false,
+  };
+}
 
 export const missingSection: Rule = {
   code: 'missing-section',
