@@ -37,8 +37,8 @@ const VENDORS = [
   {
     name: 'tokenizer',
     users: ['cli', 'cli-lint-worker', 'server'],
-    modules: ['gpt-tokenizer/encoding/o200k_base', 'gpt-tokenizer/functionCalling'],
-    lazy: { 'gpt-tokenizer/encoding/o200k_base': ['countTokens'], 'gpt-tokenizer/functionCalling': ['computeChatCompletionTokenCount'] },
+    modules: ['gpt-tokenizer/encoding/o200k_base'],
+    lazy: { 'gpt-tokenizer/encoding/o200k_base': ['countTokens'] },
   },
   {
     name: 'otel',
