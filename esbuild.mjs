@@ -24,6 +24,57 @@ const outdir = arg('--outdir');
  */
 const RECHECK = ['recheck', 'recheck-*'];
 
+/**
+ * Libraries a command needs only sometimes, each bundled once into a file of its own
+ * (dist/vendor-NAME.cjs) that the bundles listed in `users` require when they first use it, so
+ * that `agents-md lint` or `--help` neither reads nor compiles them (docs/performance.md,
+ * "Start-up"). `modules`: what our code imports (each becomes export `m<i>` of the vendor
+ * file). `lazy`: the functions its importer calls, for a library imported by modules that every
+ * command loads (the tokenizer: a rule counts tokens only when the contract sets a budget); the
+ * other vendors are imported only by modules our code reaches through `await import()`.
+ */
+const VENDORS = [
+  {
+    name: 'tokenizer',
+    users: ['cli', 'cli-lint-worker', 'server'],
+    modules: ['gpt-tokenizer/encoding/o200k_base'],
+    lazy: { 'gpt-tokenizer/encoding/o200k_base': ['countTokens'] },
+  },
+  {
+    name: 'otel',
+    users: ['cli', 'server'],
+    modules: ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/otlp-transformer', '@opentelemetry/resources', '@opentelemetry/semantic-conventions'],
+  },
+  { name: 'width', users: ['cli', 'cli-lint-worker', 'server'], modules: ['string-width'], lazy: { 'string-width': ['default'] } },
+  { name: 'mcp', users: ['cli'], modules: ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/sdk/server/stdio.js', 'zod'] },
+];
+
+/** Resolves the vendors' modules, in the bundles that use them, to a require of the vendor file. */
+function vendorPlugin(entryName) {
+  const mine = VENDORS.filter((v) => v.users.includes(entryName));
+  const byModule = new Map(mine.flatMap((v) => v.modules.map((m, i) => [m, { vendor: v, index: i }])));
+  return {
+    name: 'vendor',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.namespace === 'vendor' || !byModule.has(args.path)) return undefined;
+        return { path: args.path, namespace: 'vendor' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
+        const { vendor, index } = byModule.get(args.path);
+        const file = JSON.stringify(`./vendor-${vendor.name}.cjs`);
+        const names = vendor.lazy?.[args.path];
+        if (!names) return { contents: `module.exports = require(${file}).m${index};`, loader: 'js' };
+        const load = `let loaded;\nconst load = () => (loaded ??= require(${file}).m${index});\n`;
+        const exported = (n) => (n === 'default' ? 'export default function ' : `export function ${n}`);
+        return { contents: load + names.map((n) => `${exported(n)}(...args) { return load().${n}(...args); }\n`).join(''), loader: 'js' };
+      });
+      // The vendor file stays a file of its own, found beside the bundle at run time.
+      build.onResolve({ filter: /^\.\/vendor-[a-z]+\.cjs$/ }, (args) => (args.namespace === 'vendor' ? { path: args.path, external: true } : undefined));
+    },
+  };
+}
+
 /** @type {{ name: string, entry: string, outfile: string, external: string[], sourcemap?: boolean }[]} */
 const ENTRIES = [
   { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK] },
@@ -63,7 +114,16 @@ const common = {
   // JSON imports (schemas, package.json) are bundled by esbuild's json loader.
 };
 
-const present = ENTRIES.filter((e) => existsSync(join(root, e.entry)) && (!only || only.some((o) => e.name === o || e.name.startsWith(`${o}-`)))).map((e) =>
+/** A vendor file is built with the first bundle asked for that uses it. */
+const VENDOR_ENTRIES = VENDORS.map((v) => ({
+  name: `vendor-${v.name}`,
+  users: v.users,
+  stdin: v.modules.map((m, i) => `export * as m${i} from ${JSON.stringify(m)};`).join('\n'),
+  outfile: `dist/vendor-${v.name}.cjs`,
+  external: [],
+}));
+const chosen = ENTRIES.filter((e) => existsSync(join(root, e.entry)) && (!only || only.some((o) => e.name === o || e.name.startsWith(`${o}-`))));
+const present = [...chosen, ...VENDOR_ENTRIES.filter((v) => chosen.some((e) => v.users.includes(e.name)))].map((e) =>
   outdir ? { ...e, outfile: join(resolve(outdir), basename(e.outfile)) } : e,
 );
 const contexts = await Promise.all(
@@ -71,9 +131,10 @@ const contexts = await Promise.all(
     esbuild.context({
       ...common,
       absWorkingDir: root,
-      entryPoints: [e.entry],
+      ...(e.stdin ? { stdin: { contents: e.stdin, resolveDir: root, sourcefile: `${e.name}.js` } } : { entryPoints: [e.entry] }),
       outfile: e.outfile,
       external: e.external,
+      plugins: [vendorPlugin(e.name)],
       ...(e.sourcemap === undefined ? {} : { sourcemap: e.sourcemap }),
     }),
   ),

@@ -3,6 +3,10 @@
 // Launcher of the agents-md CLI: loads the esbuild bundle (dist/cli.cjs) and exits with its code.
 const path = require('node:path');
 
+// Node 22.1 and later keep V8's compiled code on disk between runs (docs/performance.md,
+// "Start-up"); Node 20 has no such cache and starts without it.
+require('node:module').enableCompileCache?.();
+
 const bundle = path.join(__dirname, '..', 'dist', 'cli.cjs');
 let cli;
 try {

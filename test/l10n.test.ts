@@ -29,6 +29,7 @@ import { format, template } from '../server/src/service/l10n/format.ts';
 import { fill, placeholders } from '../server/src/service/l10n/template.ts';
 import { langFromEnvironment, resolveLang } from '../server/src/service/l10n/lang.ts';
 import { localiseDiagnostic } from '../server/src/service/l10n/diagnostics.ts';
+import stringWidth from 'string-width';
 import { alignColumns, displayWidth, padEndDisplay, wrapDisplay } from '../server/src/service/text/width.ts';
 import { clientStrings } from '../scripts/l10nBundle.ts';
 import { lintExample } from './helpers/lintExample.ts';
@@ -320,6 +321,22 @@ test('display width: Chinese characters take two columns; columns align and text
   assert.equal(wrapDisplay('检查契约文件。目录按配置搜索', 10), '检查契约文\n件。目录按\n配置搜索');
   assert.equal(wrapDisplay('（默认：当前目录）', 8), '（默认：\n当前目\n录）');
   assert.equal(wrapDisplay('use en or zh-cn here', 10), 'use en or\nzh-cn here');
+});
+
+test('display width: text of one-column characters is measured by its length, as string-width measures it (property)', () => {
+  // displayWidth skips string-width for such text (so that English output never loads it); mixed
+  // with marks, joiners, emoji and CJK it must still agree.
+  const char = fc.oneof(
+    fc.integer({ min: 0x20, max: 0x2ff }),
+    fc.integer({ min: 0x2000, max: 0x21ff }),
+    fc.constantFrom(0x301, 0x200d, 0xfe0f, 0x1f600, 0x4e00, 0xad, 0x1b, 0x9),
+  );
+  fc.assert(
+    fc.property(fc.array(char.map((c) => String.fromCodePoint(c)), { maxLength: 12 }).map((a) => a.join('')), (s) => {
+      assert.equal(displayWidth(s), stringWidth(s), JSON.stringify(s));
+    }),
+    { numRuns: 2000 },
+  );
 });
 
 test('wrapping keeps every character and fits the width (property)', () => {

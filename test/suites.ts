@@ -23,6 +23,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/attack/run-cli.test.ts',
   'test/attack/terminal.test.ts',
   'test/cli.test.ts',
+  'test/cliStartup.test.ts',
   'test/cliUsage.test.ts',
   'test/codeQuality.test.ts',
   'test/diff-hardening.test.ts',

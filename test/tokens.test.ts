@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContract, requestCost } from '../server/src/service/index.ts';
-import { textTokens, toolDefinitionTokens } from '../server/src/service/providers/tokens.ts';
+import fc from 'fast-check';
+import { textTokens, toolDefinitionTokens, toolDefinitionTokensAtMost } from '../server/src/service/providers/tokens.ts';
 import { REPO, useCliBundle } from './helpers/cli.ts';
 
 const DEVICE = readFileSync(join(REPO, 'samples/device-diagnosis/AGENTS.md'), 'utf8');
@@ -19,6 +20,27 @@ test('a longer description costs exactly the tokens of the words added, counted 
   const long = toolDefinitionTokens([tool('Vendor record by domain. Never use it for payments.')]);
   assert.equal(long - short, textTokens('Vendor record by domain. Never use it for payments.') - textTokens('Vendor record by domain.'));
   assert.equal(textTokens('hello world'), 2);
+});
+
+test('the bound the budget rule checks first is never below the real count (property)', () => {
+  // tool-tokens-budget loads the tokenizer only when this bound reaches half the budget.
+  const text = fc.string({ unit: 'binary', maxLength: 80 });
+  const schema = fc.letrec<{ node: unknown }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      fc.record({ type: fc.constantFrom('string', 'integer', 'boolean'), description: text }, { requiredKeys: ['type'] }),
+      fc.record({ type: fc.constant('string'), enum: fc.array(text, { maxLength: 4 }) }),
+      fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), tie('node'), { maxKeys: 4 }) }),
+      fc.record({ type: fc.constant('array'), items: tie('node') }),
+    ),
+  })).node;
+  const tool = fc.record({ name: fc.stringMatching(/^[a-z_]{1,20}$/), description: text, parameters: fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), schema, { maxKeys: 5 }) }) });
+  fc.assert(
+    fc.property(fc.array(tool, { maxLength: 4 }), (tools) => {
+      assert.ok(toolDefinitionTokensAtMost(tools) >= toolDefinitionTokens(tools));
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('the cost of a sample: tools and system prompt, within the whole request, against its budget', () => {

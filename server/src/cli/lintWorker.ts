@@ -6,14 +6,15 @@
  * here unless `report` asks for it: lint's formatters need the text and diagnostics only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createLanguageService, recheckAnalyzer } from '../service/index.ts';
+import { createLanguageService } from '../service/index.ts';
+import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
 import { lintOne } from './lintFiles.ts';
 import { displayPath } from './report.ts';
 import type { LintWorkerData, WorkerJob } from './lintPool.ts';
 
 const { root, cwd, lang, boundToRoot, withModel } = workerData as LintWorkerData;
-const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
+const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: cachedRecheckAnalyzer() });
 
 parentPort!.on('message', async (job: WorkerJob) => {
   if (job.kind === 'seed') return service.workspace.seedSummaries(job.summaries);

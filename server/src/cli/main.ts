@@ -7,7 +7,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { createLanguageService, format, recheckAnalyzer, type ConfigProblem, type Lang } from '../service/index.ts';
+import { createLanguageService, format, type ConfigProblem, type Lang } from '../service/index.ts';
+import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { collectFiles } from './collectFiles.ts';
 import { lintFiles } from './lintFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
@@ -68,7 +69,7 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
     return EXIT.USAGE;
   }
 
-  const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
+  const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: cachedRecheckAnalyzer() });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang: options.lang });
   // Many files: worker threads, unless the models are needed here (--fix, --stats) (docs/cli.md).

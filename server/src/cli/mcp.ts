@@ -7,7 +7,6 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { format, type Lang } from '../service/index.ts';
-import { serveMcpStdio } from '../mcp/server.ts';
 import { TOOL_VERSION } from './meta.ts';
 import { errorLine } from './terminal.ts';
 import { EXIT } from './exitCodes.ts';
@@ -26,6 +25,8 @@ export function registerMcpCommand(program: Command, lang: Lang, setExitCode: (c
         setExitCode(EXIT.USAGE);
         return;
       }
+      // The MCP SDK is loaded by this command only (docs/performance.md, "Start-up").
+      const { serveMcpStdio } = await import('../mcp/server.ts');
       await serveMcpStdio(root, lang, TOOL_VERSION);
       setExitCode(EXIT.OK);
     });

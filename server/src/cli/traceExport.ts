@@ -7,7 +7,6 @@ import { resolve } from 'node:path';
 import { format, traceSpans, type Lang } from '../service/index.ts';
 import { InputError } from '../node/dryRunHost.ts';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
-import { endpointLabel, OTLP_TIMEOUT_MS, otlpJson, sendOtlp } from '../node/otlpExport.ts';
 import { EXIT } from './exitCodes.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
 import { displayPath } from './report.ts';
@@ -25,6 +24,8 @@ export interface ExportOptions {
 const isUrl = (target: string) => /^https?:\/\//i.test(target);
 
 export async function exportCommand(file: string, o: ExportOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
+  // OpenTelemetry is loaded by this command only (docs/performance.md, "Start-up").
+  const { endpointLabel, OTLP_TIMEOUT_MS, otlpJson, sendOtlp } = await import('../node/otlpExport.ts');
   const cwd = process.cwd();
   const path = resolve(cwd, file);
   const name = displayPath(cwd, path);

@@ -9,12 +9,13 @@ import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { buildReport, createLanguageService, format, recheckAnalyzer, reportHtml, reportJson, reportMarkdown, reportText, type Lang } from '../service/index.ts';
+import { buildReport, createLanguageService, format, reportHtml, reportJson, reportMarkdown, reportText, type Lang } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { lintFiles } from './lintFiles.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { reportSnapshots } from '../node/reportSnapshots.ts';
+import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { displayPath } from './report.ts';
 import { formatOption, withColorOptions } from './options.ts';
 import { errorLine } from './terminal.ts';
@@ -39,7 +40,7 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
     errorLine(format('cli.error.rootNotDirectory', { root: options.root ?? '.' }, lang));
     return EXIT.USAGE;
   }
-  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: recheckAnalyzer });
+  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: cachedRecheckAnalyzer() });
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang });
   const workers = workerCount(collected.files.length, options.jobs);

@@ -16,7 +16,7 @@ import {
   contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, type LoadedContract, createRunFolder,
 } from '../node/dryRunHost.ts';
 import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
-import { endpointLabel, sendOtlp, type SpanOrigin } from '../node/otlpExport.ts';
+import type { SpanOrigin } from '../node/otlpExport.ts';
 import { rootOf as rootIn, snapshotFiles } from './snapshotRefs.ts';
 import { samePath } from '../node/paths.ts';
 import { createModelProvider } from '../node/llmConfig.ts';
@@ -153,6 +153,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
       if (query.expect ? checkExpectation(query.expect, result).length === 0 : result.outcome.status === 'success') passed++;
       traceUris.push(fileUri(result.tracePath));
       if (otlp) {
+        const { endpointLabel, sendOtlp } = await import('../node/otlpExport.ts'); // OpenTelemetry on demand
         // Not awaited: the run answers first, whatever the receiver does (docs/tracing.md).
         void sendOtlp(await traceSpans(result.events, { contract: model }), otlp, host.origin).catch((e: Error) => {
           void connection.window.showWarningMessage(runMessage('view.otlpFailed', { query: query.id, url: endpointLabel(otlp), error: e.message || String(e) }, lang));

@@ -26,7 +26,7 @@ export type { Rule, RuleMeta } from './validate/rule.ts';
 export { parseContract } from './parse/parseContract.ts';
 export { contractLikeSection } from './model/recognition.ts';
 export { validateContract } from './validate/validate.ts';
-export { recheckAnalyzer, analyzeWithRecheck, memoised, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
+export { recheckAnalyzer, analyzeWithRecheck, memoised, RECHECK_ANALYZER_ID, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './schema/sections.ts';
 export { format, type MessageArgs } from './l10n/format.ts';

@@ -30,6 +30,19 @@ export function toolDefinitionTokens(tools: readonly ToolDefinition[]): number {
   return computeChatCompletionTokenCount({ messages: [], functions: functionsOf(tools) }, countTokens) - computeChatCompletionTokenCount({ messages: [] }, countTokens);
 }
 
+/** UTF-8 bytes of a text: every token is at least one byte, so never fewer than its tokens. */
+const utf8Bytes = (text: string): number => new TextEncoder().encode(text).length;
+
+/**
+ * At most the tokens the tool definitions add (`toolDefinitionTokens` never exceeds it): the
+ * same accounting with bytes for tokens, so without the tokenizer and its tables, which a lint
+ * then need not load (docs/performance.md, "Start-up").
+ */
+export function toolDefinitionTokensAtMost(tools: readonly ToolDefinition[]): number {
+  if (tools.length === 0) return 0;
+  return computeChatCompletionTokenCount({ messages: [], functions: functionsOf(tools) }, utf8Bytes);
+}
+
 /** Tokens of a request holding only a system prompt and the tool definitions. */
 export function requestTokens(systemPrompt: string, tools: readonly ToolDefinition[]): number {
   return computeChatCompletionTokenCount({ messages: [{ role: 'system', content: systemPrompt }], ...(tools.length ? { functions: functionsOf(tools) } : {}) }, countTokens);

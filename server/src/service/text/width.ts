@@ -5,9 +5,18 @@
  */
 import stringWidth from 'string-width';
 
+/**
+ * Characters a column wide each that never join a neighbour into one cluster: printable ASCII,
+ * Latin-1 and Latin Extended letters (not the soft hyphen), general punctuation (not the
+ * zero-width and direction marks) and arrows. Text made only of them is measured by its length.
+ */
+const ONE_COLUMN_EACH = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff]*$/;
+
 /** Columns `s` takes in a monospace terminal. */
 export function displayWidth(s: string): number {
-  return stringWidth(s);
+  // string-width (and the Unicode data it loads) is for the rest, loaded on first use in the
+  // bundles (esbuild.mjs, VENDORS): English output never loads it.
+  return ONE_COLUMN_EACH.test(s) ? s.length : stringWidth(s);
 }
 
 /** `s` followed by spaces up to `width` display columns (unchanged when already as wide). */

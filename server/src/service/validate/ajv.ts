@@ -70,9 +70,16 @@ function ajvFor(draft: Draft): Ajv2020 {
   return a;
 }
 
-// `verbose` keeps the offending value and its schema on each error: messages quote the value and the schema's example.
-const ajv = createAjv(true);
-for (const s of sectionSchemas) ajv.addSchema(s as object);
+/**
+ * The contract schema's ajv, made on first use rather than when the module loads (a command that
+ * validates nothing, `--help`, does not pay for it). `verbose` keeps the offending value and its
+ * schema on each error: messages quote the value and the schema's example.
+ */
+function contractAjv(): Ajv2020 {
+  const ajv = createAjv(true);
+  for (const s of sectionSchemas) ajv.addSchema(s as object);
+  return ajv;
+}
 /** One compiled validator per property of the contract schema (a section or a front-matter key), compiled together on first use. */
 let propertyValidators: ReadonlyMap<string, ValidateFunction> | undefined;
 /** Each section value's errors, while the value is the same object (an edit elsewhere leaves it untouched). */
@@ -86,7 +93,10 @@ const valueErrors = new WeakMap<object, Map<string, readonly ErrorObject[]>>();
  * section re-validates that section only (docs/performance.md).
  */
 export function validateContractData(data: Readonly<Record<string, unknown>>): readonly ErrorObject[] {
-  propertyValidators ??= new Map(Object.entries((contractSchema as { properties: Record<string, object> }).properties).map(([k, schema]) => [k, ajv.compile(schema)]));
+  if (!propertyValidators) {
+    const ajv = contractAjv();
+    propertyValidators = new Map(Object.entries((contractSchema as { properties: Record<string, object> }).properties).map(([k, schema]) => [k, ajv.compile(schema)]));
+  }
   const out: ErrorObject[] = [];
   for (const [key, validate] of propertyValidators) {
     if (!(key in data)) continue;

@@ -4,6 +4,16 @@ import { Lru } from '../util/lru.ts';
 /** Analyses a pattern for super-linear backtracking. Injected so that tests and browsers can do without recheck. */
 export type RegexAnalyzer = (pattern: string) => Promise<RegexVerdict>;
 
+/** recheck's time limit for one pattern. */
+const RECHECK_TIMEOUT_MS = 2000;
+
+/**
+ * What gives the verdicts of `analyzeWithRecheck`: verdicts kept between runs (node/regexVerdictCache.ts)
+ * are reused only under the same analyser. The recheck version is that of package-lock.json
+ * (test/cliStartup.test.ts checks it).
+ */
+export const RECHECK_ANALYZER_ID = `recheck@4.5.0 timeout=${RECHECK_TIMEOUT_MS}`;
+
 /**
  * One recheck analysis (automaton and fuzz checkers, 2 s time limit). Never throws: a failure
  * or a time-out gives `unknown`.
@@ -11,7 +21,7 @@ export type RegexAnalyzer = (pattern: string) => Promise<RegexVerdict>;
 export async function analyzeWithRecheck(pattern: string): Promise<RegexVerdict> {
   try {
     const { check } = await import('recheck');
-    const r = await check(pattern, '', { timeout: 2000 });
+    const r = await check(pattern, '', { timeout: RECHECK_TIMEOUT_MS });
     if (r.status === 'safe') return { status: 'safe' };
     if (r.status === 'vulnerable') {
       const type = r.complexity.type === 'exponential' ? 'exponential' : 'polynomial';

@@ -4,7 +4,7 @@ import { arr, FM, obj, str } from './util.ts';
 import { normaliseName } from '../../model/names.ts';
 import { profileOf, type ProviderProfile } from '../../providers/profiles.ts';
 import { requestProblems, schemaProblems, toolProblems, type ProfileProblem, type SchemaTally } from '../../providers/check.ts';
-import { TOKEN_ENCODING, toolDefinitionTokens } from '../../providers/tokens.ts';
+import { TOKEN_ENCODING, toolDefinitionTokens, toolDefinitionTokensAtMost } from '../../providers/tokens.ts';
 
 const TOOL = (schema: string) => `${FM}\n## TOOLS\n\n### \`get_vendor\`\n\n- **Description**: Vendor record by domain.\n- **Input Schema**:\n  \`\`\`json\n  ${schema}\n  \`\`\`\n`;
 
@@ -88,6 +88,8 @@ export const toolTokensBudget: Rule = {
       const description = [str(o['description']), str(o['when_to_use']), str(o['when_not_to_use'])].filter(Boolean).join('\n');
       return [{ name, description, parameters: obj(o['input_schema']) ?? {} }];
     });
+    // Far below half the budget even counted a byte a token: no need for the tokenizer.
+    if (toolDefinitionTokensAtMost(tools) * 2 < budget) return;
     const tokens = toolDefinitionTokens(tools);
     if (tokens * 2 < budget) return;
     const span = locate('/budgets/token_budget');

@@ -1,0 +1,105 @@
+/**
+ * Start-up of the CLI (`npm run bench -- --only startup`, docs/performance.md, "Start-up"): the
+ * real launcher and bundle (built afresh into a temporary folder, unminified as npm installs it)
+ * against markdownlint-cli2 0.20 (markdownlint 0.40) on the same file:
+ *   - `agents-md lint FILE` and `markdownlint-cli2 FILE`, for sample contracts;
+ *   - `agents-md --help` against the same markdownlint-cli2 run.
+ * Runs alternate (ours then theirs, theirs then ours) so that a change in the machine's load hits
+ * both alike; each pair gives a ratio. Prints wall-time medians and p95, the CPU time each process
+ * reports at exit (less sensitive to load than wall time), the ratio of the medians and the
+ * median and spread of the pairs' ratios, and the load average: on a shared machine, read the
+ * ratios. The ReDoS verdicts are warm (one run before timing), as on a developer's machine.
+ * `--runs n` (default 15). Never fails the build.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const RUNS = (() => {
+  const i = process.argv.indexOf('--runs');
+  const n = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
+  return Number.isInteger(n) && n > 0 ? n : 15;
+})();
+const SAMPLES = ['procurement-analyzer', 'coding-agent'];
+
+interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'agents-md-startup-'));
+const cpuFile = join(dir, 'cpu.txt');
+const reporter = join(dir, 'cpu.cjs');
+// Every Node process started below writes its own CPU time (all threads) when it exits.
+writeFileSync(reporter, `process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(${JSON.stringify(cpuFile)}, String((u.user + u.system) / 1000)); });\n`);
+const env = { ...process.env, LANG: 'C.UTF-8', NO_COLOR: '1', AGENTS_MD_CACHE_DIR: join(dir, 'cache'), NODE_OPTIONS: `--require ${reporter}` };
+
+function build(): string {
+  const r = spawnSync(process.execPath, [join(REPO, 'esbuild.mjs'), '--only', 'cli', '--outdir', join(dir, 'dist')], { cwd: REPO, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`esbuild failed: ${r.stderr}`);
+  mkdirSync(join(dir, 'bin'));
+  copyFileSync(join(REPO, 'bin', 'agents-md.cjs'), join(dir, 'bin', 'agents-md.cjs'));
+  return join(dir, 'bin', 'agents-md.cjs');
+}
+
+function timed(args: readonly string[]): Timing {
+  rmSync(cpuFile, { force: true });
+  const t = performance.now();
+  const r = spawnSync(process.execPath, args, { cwd: join(dir, 'ws'), env, encoding: 'utf8' });
+  const wall = performance.now() - t;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
+  return { wall, cpu: Number(readFileSync(cpuFile, 'utf8')) };
+}
+
+const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+const median = (xs: readonly number[]) => {
+  const s = sorted(xs);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const p95 = (xs: readonly number[]) => sorted(xs)[Math.min(xs.length - 1, Math.ceil(0.95 * xs.length) - 1)]!;
+const ms = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
+
+/** Alternating runs of `ours` and `theirs`; prints both and their ratios. */
+function compare(label: string, ours: readonly string[], theirs: readonly string[]): void {
+  timed(ours);
+  timed(theirs); // warm: verdicts on disk, the file system's cache
+  const a: Timing[] = [];
+  const b: Timing[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    if (i % 2 === 0) {
+      a.push(timed(ours));
+      b.push(timed(theirs));
+    } else {
+      b.push(timed(theirs));
+      a.push(timed(ours));
+    }
+  }
+  const wallA = a.map((t) => t.wall);
+  const wallB = b.map((t) => t.wall);
+  const pairs = a.map((t, i) => t.wall / b[i]!.wall);
+  console.log(`  ${label}`);
+  console.log(`    agents-md          wall median ${ms(median(wallA))}  p95 ${ms(p95(wallA))}  cpu median ${ms(median(a.map((t) => t.cpu)))}`);
+  console.log(`    markdownlint-cli2  wall median ${ms(median(wallB))}  p95 ${ms(p95(wallB))}  cpu median ${ms(median(b.map((t) => t.cpu)))}`);
+  console.log(
+    `    ratio (ours / theirs): wall medians ${(median(wallA) / median(wallB)).toFixed(2)}×, cpu medians ${(median(a.map((t) => t.cpu)) / median(b.map((t) => t.cpu))).toFixed(2)}×, ` +
+      `pairs median ${median(pairs).toFixed(2)}× (min ${sorted(pairs)[0]!.toFixed(2)}, max ${sorted(pairs).at(-1)!.toFixed(2)})`,
+  );
+}
+
+try {
+  const bin = build();
+  mkdirSync(join(dir, 'ws'));
+  for (const s of SAMPLES) copyFileSync(join(REPO, 'samples', s, 'AGENTS.md'), join(dir, 'ws', `${s}.md`));
+  const theirs = (file: string) => [join(REPO, 'node_modules', 'markdownlint-cli2', 'markdownlint-cli2-bin.mjs'), file];
+  const before = loadavg()[0]!;
+  console.log(`CLI start-up against markdownlint-cli2 0.20, ${RUNS} alternating pairs each (Node ${process.version})`);
+  for (const s of SAMPLES) compare(`lint ${s}.md (${readFileSync(join(dir, 'ws', `${s}.md`), 'utf8').split('\n').length} lines)`, [bin, 'lint', `${s}.md`], theirs(`${s}.md`));
+  compare(`--help, against markdownlint-cli2 ${SAMPLES[0]}.md (target: at most a third)`, [bin, '--help'], theirs(`${SAMPLES[0]}.md`));
+  console.log(`  load average (1 min): ${before.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

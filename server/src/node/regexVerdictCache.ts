@@ -1,0 +1,92 @@
+/**
+ * ReDoS verdicts kept on disk between runs of the CLI (docs/performance.md, "Start-up"): a repeated
+ * `agents-md lint` judges the intent patterns it has judged before from the file, without starting
+ * recheck (a native process or a JVM). One JSON file per user, for one analyser: a verdict made
+ * under another (recheck's version, its time limit) is not reused. Only "safe" and "vulnerable"
+ * are kept: "unknown" may be a time-out of a loaded machine, worth trying again.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { recheckAnalyzer, RECHECK_ANALYZER_ID, type RegexAnalyzer } from '../service/index.ts';
+
+type Verdict = Awaited<ReturnType<RegexAnalyzer>>;
+
+/** At most this many patterns are kept; the oldest go first. */
+const MAX_VERDICTS = 5000;
+/** A cache file larger than this is ignored (and replaced). */
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+interface CacheFile {
+  readonly analyzer: string;
+  readonly verdicts: Record<string, Verdict>;
+}
+
+/**
+ * The cache file: `$AGENTS_MD_CACHE_DIR/regex-verdicts.json`, else under `$XDG_CACHE_HOME/agents-md`,
+ * else `~/.cache/agents-md`. `AGENTS_MD_CACHE_DIR=` (empty) turns the cache off.
+ */
+export function regexVerdictCacheFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const explicit = env['AGENTS_MD_CACHE_DIR'];
+  if (explicit !== undefined) return explicit === '' ? undefined : join(explicit, 'regex-verdicts.json');
+  const base = env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
+  return join(base, 'agents-md', 'regex-verdicts.json');
+}
+
+function readVerdicts(file: string, analyzer: string): Map<string, Verdict> {
+  try {
+    const text = readFileSync(file, 'utf8');
+    if (text.length > MAX_FILE_BYTES) return new Map();
+    const data = JSON.parse(text) as Partial<CacheFile>;
+    if (data.analyzer !== analyzer || typeof data.verdicts !== 'object' || data.verdicts === null) return new Map();
+    return new Map(Object.entries(data.verdicts).filter(([, v]) => isKept(v)));
+  } catch {
+    return new Map(); // none yet, unreadable or not ours: start afresh
+  }
+}
+
+const isKept = (v: unknown): v is Verdict => typeof v === 'object' && v !== null && ((v as Verdict).status === 'safe' || (v as Verdict).status === 'vulnerable');
+
+/** Merges `added` into the file (another process may have written it meanwhile), written whole and renamed into place. */
+function writeVerdicts(file: string, analyzer: string, added: ReadonlyMap<string, Verdict>): void {
+  const all = readVerdicts(file, analyzer);
+  for (const [p, v] of added) {
+    all.delete(p);
+    all.set(p, v);
+  }
+  const kept = [...all].slice(-MAX_VERDICTS);
+  const body: CacheFile = { analyzer, verdicts: Object.fromEntries(kept) };
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(temp, JSON.stringify(body));
+    renameSync(temp, file);
+  } catch {
+    // A read-only home or a full disk: the next run analyses again.
+  }
+}
+
+/**
+ * `analyze` with the verdicts of earlier runs from `file` (read once, on the first pattern); each
+ * new verdict worth keeping is written back as soon as it is known. Without a file, `analyze` itself.
+ */
+export function diskCachedAnalyzer(analyze: RegexAnalyzer, analyzer: string, file: string | undefined): RegexAnalyzer {
+  if (!file) return analyze;
+  let known: Map<string, Verdict> | undefined;
+  return async (pattern) => {
+    known ??= readVerdicts(file, analyzer);
+    const hit = known.get(pattern);
+    if (hit) return hit;
+    const verdict = await analyze(pattern);
+    if (isKept(verdict)) {
+      known.set(pattern, verdict);
+      writeVerdicts(file, analyzer, new Map([[pattern, verdict]]));
+    }
+    return verdict;
+  };
+}
+
+/** recheck (memoised in this process) behind the verdicts kept on disk: the analyser of the CLI's commands. */
+export function cachedRecheckAnalyzer(env: NodeJS.ProcessEnv = process.env): RegexAnalyzer {
+  return diskCachedAnalyzer(recheckAnalyzer, RECHECK_ANALYZER_ID, regexVerdictCacheFile(env));
+}

@@ -1,0 +1,94 @@
+// What a command loads (docs/performance.md, "Start-up"): `lint` and `--help` neither read nor run
+// the libraries only other commands need (the MCP SDK, OpenTelemetry, the tokenizer), and a
+// repeated `lint` judges intent patterns from the verdicts kept on disk, without starting recheck.
+// The real bundle, started by the real launcher; what it loaded is read from Node's module cache
+// at exit by a preloaded script. Run: node --import tsx --test test/cliStartup.test.ts
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { useCliBundle, REPO } from './helpers/cli.ts';
+import { diskCachedAnalyzer } from '../server/src/node/regexVerdictCache.ts';
+import { RECHECK_ANALYZER_ID, type RegexAnalyzer } from '../server/src/service/index.ts';
+
+const { bundle, scratch } = useCliBundle('cli-startup');
+
+const sample = (name: string) => readFileSync(join(REPO, 'samples', name, 'AGENTS.md'), 'utf8');
+
+/** Runs the CLI in `cwd` and returns its run and the files it loaded (Node's module cache at exit). */
+async function runRecorded(cwd: string, extra: Record<string, string>, ...args: string[]) {
+  const dir = scratch.workspace({});
+  const recorder = join(dir, 'recorder.cjs');
+  const list = join(dir, 'loaded.txt');
+  writeFileSync(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, Object.keys(require.cache).join('\\n')));\n`);
+  const run = await bundle.runWithEnv(cwd, { NODE_OPTIONS: `--require ${recorder}`, ...extra }, ...args);
+  const loaded = readFileSync(list, 'utf8').split('\n');
+  assert.ok(loaded.some((f) => f.endsWith('cli.cjs')), `the recorder saw the bundle: ${loaded.join(', ')}`);
+  return { run, loaded, has: (part: RegExp) => loaded.some((f) => part.test(f)) };
+}
+
+const ON_DEMAND = [/vendor-mcp\.cjs$/, /vendor-otel\.cjs$/, /vendor-tokenizer\.cjs$/];
+
+test('lint loads neither the MCP SDK, OpenTelemetry nor the tokenizer; --help not even string-width', async () => {
+  // Both contracts set a token budget their tool definitions are far below (tool-tokens-budget
+  // needs no tokenizer for that); the third file is a plain AGENTS.md.
+  const ws = scratch.workspace({ 'a/AGENTS.md': sample('contract-extraction'), 'b/AGENTS.md': sample('procurement-analyzer'), 'c/AGENTS.md': sample('coding-agent') });
+  const lint = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: '' }, 'lint', 'a/AGENTS.md', 'b/AGENTS.md', 'c/AGENTS.md');
+  assert.match(lint.run.stdout, /3 files/);
+  assert.ok(lint.run.code === 0 || lint.run.code === 1, lint.run.stderr);
+  for (const part of ON_DEMAND) assert.ok(!lint.has(part), `lint loaded ${part}`);
+  for (const name of ['mcp', 'otel', 'tokenizer', 'width']) assert.ok(existsSync(join(dirname(bundle.bin), '..', 'dist', `vendor-${name}.cjs`)), `dist/vendor-${name}.cjs is built`);
+  const help = await runRecorded(ws, {}, '--help');
+  assert.equal(help.run.code, 0);
+  assert.match(help.run.stdout, /lint/);
+  for (const part of [...ON_DEMAND, /vendor-width\.cjs$/]) assert.ok(!help.has(part), `--help loaded ${part}`);
+});
+
+test('lint --stats loads the tokenizer when it counts, and counts', async () => {
+  const ws = scratch.workspace({ 'AGENTS.md': sample('contract-extraction') });
+  const r = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: '' }, 'lint', '--stats', 'AGENTS.md');
+  assert.ok(r.has(/vendor-tokenizer\.cjs$/));
+  assert.match(r.run.stderr, /\d+ tokens/);
+});
+
+test('a second lint takes the ReDoS verdicts of the first from disk: recheck is not loaded', async () => {
+  const ws = scratch.workspace({ 'AGENTS.md': sample('broken') });
+  const cache = scratch.workspace({});
+  const first = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
+  assert.match(first.run.stdout, /intent-pattern-redos/, first.run.stderr);
+  assert.ok(first.has(/[\\/]recheck[\\/]/), 'the first lint analyses with recheck');
+  const kept = JSON.parse(readFileSync(join(cache, 'regex-verdicts.json'), 'utf8')) as { analyzer: string; verdicts: Record<string, { status: string }> };
+  assert.equal(kept.analyzer, RECHECK_ANALYZER_ID);
+  assert.ok(Object.values(kept.verdicts).some((v) => v.status === 'vulnerable'));
+
+  const second = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
+  assert.equal(second.run.stdout, first.run.stdout);
+  assert.equal(second.run.code, first.run.code);
+  assert.ok(!second.has(/[\\/]recheck[\\/]/), 'the second lint started recheck');
+});
+
+test('kept verdicts: reused by the same analyser only; "unknown" is not kept', async () => {
+  const file = join(scratch.workspace({}), 'sub', 'regex-verdicts.json');
+  const calls: string[] = [];
+  const analyze: RegexAnalyzer = async (p) => {
+    calls.push(p);
+    return p === 'slow' ? { status: 'unknown' } : { status: 'vulnerable', complexity: 'exponential', attack: 'aaaa!' };
+  };
+  const first = diskCachedAnalyzer(analyze, 'a@1', file);
+  assert.deepEqual(await first('^(a+)+$'), { status: 'vulnerable', complexity: 'exponential', attack: 'aaaa!' });
+  assert.deepEqual(await first('slow'), { status: 'unknown' });
+  const again = diskCachedAnalyzer(analyze, 'a@1', file);
+  assert.deepEqual(await again('^(a+)+$'), { status: 'vulnerable', complexity: 'exponential', attack: 'aaaa!' });
+  await again('slow');
+  assert.deepEqual(calls, ['^(a+)+$', 'slow', 'slow']);
+  await diskCachedAnalyzer(analyze, 'a@2', file)('^(a+)+$');
+  assert.equal(calls.length, 4, 'another analyser judges again');
+  writeFileSync(file, '{not json');
+  await diskCachedAnalyzer(analyze, 'a@2', file)('^(a+)+$');
+  assert.equal(calls.length, 5, 'a damaged file is a cache miss');
+});
+
+test('the analyser id names the recheck version installed', () => {
+  const { version } = JSON.parse(readFileSync(join(REPO, 'node_modules', 'recheck', 'package.json'), 'utf8')) as { version: string };
+  assert.match(RECHECK_ANALYZER_ID, new RegExp(`^recheck@${version.replace(/\./g, '\\.')} `));
+});
