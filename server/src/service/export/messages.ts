@@ -5,6 +5,22 @@
 import { registerMessages } from '../l10n/registry.ts';
 
 export const PROVIDER_MESSAGES = {
+  'export.cedar.prose': 'requires a human: the condition of "{scenario}" is prose, which Cedar cannot decide, so every tool call waits for its approval',
+  'export.cedar.untranslatable': 'requires a human: the condition of "{scenario}" has no Cedar form ({reason}), so every tool call waits for its approval',
+  'export.cedar.final-only': '"{scenario}" ({clause}) reads the final answer, which a tool call does not have: no policy for tool calls',
+  'export.cedar.decimal': 'the number {value} is not an integer, and Cedar compares integers only',
+  'export.cedar.null': 'NULL as a value',
+  'export.cedar.list': 'a list of values that are not literals of one type',
+  'export.cedar.path': 'the path {path} (only bare names, input.entities.<name>, and output are translated)',
+  'export.cedar.untyped': 'the type of {name} is unknown (no input schema gives it, and no comparison implies it)',
+  'export.cedar.type-conflict': '{name} is used with two different types',
+  'export.cedar.operand': 'a {kind} where a value is expected',
+  'export.cedar.order': '{op} between values that are not both integers',
+  'export.cedar.in': 'IN with a right side that is not a list',
+  'export.cedar.function': 'the function {fn}()',
+  'export.cedar.truth': '{path} used as a truth value without being a boolean or a list',
+  'export.cedar.matches': 'MATCHES (Cedar has no regular expressions)',
+  'export.cedar.operator': 'the operator {kind}',
   'cli.export.description':
     'Write a contract\'s tools for a runtime: OpenAI or Anthropic tool definitions with the system prompt and the output schema, MCP tool definitions with annotations, or every schema as one JSON Schema 2020-12 document (docs/providers.md, "Exports").',
   'cli.export.contract': 'the contract file',
