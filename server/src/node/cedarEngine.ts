@@ -16,11 +16,11 @@ export function cedarEngine(): Engine {
   return engine;
 }
 
-/** The schema and policy errors of an export; empty when they validate (strict mode). */
+/** The schema and policy errors of an export; empty when they validate (strict mode). Warnings (mixed scripts in a Chinese name) are not errors. */
 export function validateExport(x: Pick<CedarExport, 'schema' | 'policies'>): string[] {
   const r = cedarEngine().validate({ schema: x.schema, policies: { staticPolicies: x.policies }, validationSettings: { mode: 'strict' } });
   if (r.type === 'failure') return r.errors.map((e) => e.message);
-  return [...r.validationErrors.map((e) => `${e.policyId}: ${e.error.message}`), ...r.validationWarnings.map((e) => `${e.policyId}: ${e.error.message}`)];
+  return r.validationErrors.map((e) => `${e.policyId}: ${e.error.message}`);
 }
 
 /** What the contract decides on a call (the dry run's words): allowed, needs a human, refused. */

@@ -102,15 +102,34 @@ function policy(b: Builder, o: { id: string; pointer?: string; line?: number; wh
   if (o.human) b.humans.push({ id: o.id, clause: `${b.file}:${line}`, reason: o.human });
 }
 
+/**
+ * The tools a condition Cedar cannot decide holds back: every tool whose side effects are not
+ * `none` or `read` (undeclared effects count as effects). Reading changes nothing a human signs off.
+ */
+function effectfulTools(b: Builder, view: ContractView): string[] {
+  return [...view.tools.values()].filter((t) => !['none', 'read'].includes(str(obj(arr(b.model.data['tools'])[Number(t.pointer.split('/')[2])])?.['side_effects']) ?? '')).map((t) => t.name);
+}
+
+/** A HITL row whose condition Cedar cannot decide: every call of a tool with effects waits for its approval. */
+function humanPolicy(b: Builder, row: HitlView, view: ContractView, o: { id: string; what: string; unless: string; human: string }): void {
+  const tools = effectfulTools(b, view);
+  if (tools.length === 0) {
+    b.out.push('', `// ${o.what}`, `// ${format('export.cedar.no-effects', { scenario: row.scenario, clause: `${b.file}:${lineOf(b.model, row.pointer)}` }, 'en')}`);
+    return;
+  }
+  const when = `[${tools.map((t) => `Tool::${cedarString(t)}`).join(', ')}].contains(resource)`;
+  policy(b, { id: o.id, pointer: row.pointer, what: o.what, effect: 'forbid', scope: 'principal, action == Action::"call-tool", resource', when, unless: o.unless, human: o.human });
+}
+
 /** One HUMAN_IN_THE_LOOP row at a tool call: a forbid unless approved, when its condition is certainly true. */
-function hitlPolicy(b: Builder, row: HitlView, types: NameTypes): void {
+function hitlPolicy(b: Builder, row: HitlView, view: ContractView, types: NameTypes): void {
   const id = hitlApproval(row.scenario);
   const unless = `context.approvals.contains(${cedarString(id)})`;
   const what = `HUMAN_IN_THE_LOOP "${row.scenario}": ${row.condition.replace(/\s+/g, ' ')}`;
   const scope = 'principal, action == Action::"call-tool", resource';
   const expr = conditionExpression(row.condition);
   if (!expr) {
-    policy(b, { id, pointer: row.pointer, what, effect: 'forbid', scope, unless, human: format('export.cedar.prose', { scenario: row.scenario }, 'en') });
+    humanPolicy(b, row, view, { id, what, unless, human: format('export.cedar.prose', { scenario: row.scenario }, 'en') });
     return;
   }
   let when: string;
@@ -119,7 +138,7 @@ function hitlPolicy(b: Builder, row: HitlView, types: NameTypes): void {
   } catch (e) {
     if (!(e instanceof Untranslatable)) throw e;
     const reason = format(e.reason, e.args, 'en');
-    policy(b, { id, pointer: row.pointer, what, effect: 'forbid', scope, unless, human: format('export.cedar.untranslatable', { scenario: row.scenario, reason }, 'en') });
+    humanPolicy(b, row, view, { id, what, unless, human: format('export.cedar.untranslatable', { scenario: row.scenario, reason }, 'en') });
     return;
   }
   if (when === 'false') {
@@ -194,7 +213,7 @@ export function cedarExport(model: ParsedContract, o: { readonly file: string; r
   const types: NameTypes = { args: argTypes(view), names: new Map() };
   const b: Builder = { model, file: o.file, out: [], humans: [] };
   toolPolicies(b, view, agent, o.forbidden ?? []);
-  for (const row of view.hitl) hitlPolicy(b, row, types);
+  for (const row of view.hitl) hitlPolicy(b, row, view, types);
   poolPolicies(b);
   const head = [
     `// Cedar policies of ${view.name}${view.version ? ` ${view.version}` : ''}, from ${o.file} (agents-md export --to cedar; docs/enforcement.md).`,

@@ -72,6 +72,22 @@ function bareName(e: Expr): string | undefined {
   return undefined;
 }
 
+/** Whether an operand reads the final answer, which a tool call does not have (its value is then missing). */
+function readsOutput(e: Expr): boolean {
+  switch (e.kind) {
+    case 'path':
+      return e.root === 'output';
+    case 'call':
+    case 'not':
+    case 'null':
+      return readsOutput(e.arg);
+    case 'list':
+      return e.items.some(readsOutput);
+    default:
+      return 'left' in e && readsOutput((e as { left: Expr }).left);
+  }
+}
+
 /** The static type of an operand, when it is known without evaluating. */
 function staticType(e: Expr, types: NameTypes): CedarType | undefined {
   switch (e.kind) {
@@ -107,6 +123,7 @@ function learn(e: Expr, type: CedarType | undefined, types: NameTypes): void {
  * (the dry run's order of lookup); a value found nowhere makes the test false (unknown).
  */
 function withValue(e: Expr, types: NameTypes, k: (v: Value) => string): string {
+  if (readsOutput(e)) return 'false';
   switch (e.kind) {
     case 'literal':
       return k({ term: literalTerm(e.value), type: literalType(e.value) });
@@ -120,7 +137,6 @@ function withValue(e: Expr, types: NameTypes, k: (v: Value) => string): string {
       return `(if ${entity} has values then ${k({ term: `${entity}.values`, type: 'Set<String>' })} else false)`;
     }
     case 'path': {
-      if (e.root === 'output') return 'false';
       const n = bareName(e);
       if (n === undefined) throw new Untranslatable('export.cedar.path', { path: e.text });
       const places: { record: string; type: CedarType }[] = [];
@@ -178,11 +194,14 @@ export function holds(e: Expr, polarity: boolean, types: NameTypes): string {
     case 'not':
       return holds(e.arg, !polarity, types);
     case 'compare': {
+      // The final answer is missing at a tool call: the test is unknown, neither true nor false.
+      if (readsOutput(e.left) || readsOutput(e.right)) return 'false';
       learn(e.left, staticType(e.right, types), types);
       learn(e.right, staticType(e.left, types), types);
       return withValue(e.left, types, (l) => withValue(e.right, types, (r) => compare(e.op, l, r, polarity)));
     }
     case 'in': {
+      if (readsOutput(e.left) || readsOutput(e.right)) return 'false';
       const right = staticType(e.right, types);
       const left = staticType(e.left, types);
       learn(e.left, right && elementOf(right), types);

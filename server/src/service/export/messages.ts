@@ -5,8 +5,9 @@
 import { registerMessages } from '../l10n/registry.ts';
 
 export const PROVIDER_MESSAGES = {
-  'export.cedar.prose': 'requires a human: the condition of "{scenario}" is prose, which Cedar cannot decide, so every tool call waits for its approval',
-  'export.cedar.untranslatable': 'requires a human: the condition of "{scenario}" has no Cedar form ({reason}), so every tool call waits for its approval',
+  'export.cedar.prose': 'requires a human: the condition of "{scenario}" is prose, which Cedar cannot decide, so every call of a tool with side effects waits for its approval',
+  'export.cedar.untranslatable': 'requires a human: the condition of "{scenario}" has no Cedar form ({reason}), so every call of a tool with side effects waits for its approval',
+  'export.cedar.no-effects': '"{scenario}" ({clause}) has a condition Cedar cannot decide, and no tool has side effects: no tool call to hold back; a human judges the final answer',
   'export.cedar.final-only': '"{scenario}" ({clause}) reads the final answer, which a tool call does not have: no policy for tool calls',
   'export.cedar.decimal': 'the number {value} is not an integer, and Cedar compares integers only',
   'export.cedar.null': 'NULL as a value',
