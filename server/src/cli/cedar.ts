@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { cedarExport, format, verifyTrace, type CedarExport, type Lang, type ParsedContract } from '../service/index.ts';
+import { cedarExport, format, validateContract, verifyTrace, type CedarExport, type ForbiddenTool, type Lang, type ParsedContract } from '../service/index.ts';
 import { validateExport } from '../node/cedarEngine.ts';
 import { checkTrace, type CallVerdict } from '../node/cedarCheck.ts';
 import { loadTraceRun, runInfo } from '../node/traceRun.ts';
@@ -19,8 +19,15 @@ import { EXIT } from './exitCodes.ts';
 /** Most trace files one check reads. */
 const MAX_TRACES = 10_000;
 
+/** The declared tools a ❌ boundary forbids (rule forbidden-tool-declared), with the boundary's line. */
+export function forbiddenTools(model: ParsedContract): ForbiddenTool[] {
+  return validateContract(model)
+    .filter((d) => d.code === 'forbidden-tool-declared')
+    .map((d) => ({ name: String(d.args?.['name']), line: d.range.start.line + 1 }));
+}
+
 /** The export, validated by the engine: invalid policies are our bug, reported rather than written. */
-export function validatedCedar(model: ParsedContract, file: string, forbidden: readonly { name: string; line: number }[], lang: Lang): CedarExport {
+export function validatedCedar(model: ParsedContract, file: string, forbidden: readonly ForbiddenTool[], lang: Lang): CedarExport {
   const x = cedarExport(model, { file, forbidden });
   const problems = validateExport(x);
   if (problems.length > 0) throw new InputError('cli.cedar.invalid', { file, problems: problems.join('\n') });

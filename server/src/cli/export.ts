@@ -6,14 +6,14 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { EXPORT_TARGETS, exportContract, format, validateContract, type ExportTarget, type Lang } from '../service/index.ts';
+import { EXPORT_TARGETS, exportContract, format, type ExportTarget, type Lang } from '../service/index.ts';
 import { loadContract } from '../node/dryRunHost.ts';
 import { InputError } from '../node/inputError.ts';
 import { displayPath } from './report.ts';
 import { errorLine } from './terminal.ts';
 import { guarded } from './guarded.ts';
 import { EXIT } from './exitCodes.ts';
-import { checkFolder, schemaPath, validatedCedar } from './cedar.ts';
+import { checkFolder, forbiddenTools, schemaPath, validatedCedar } from './cedar.ts';
 
 /** The Cedar targets (docs/enforcement.md): text, not JSON, validated by Cedar's engine. */
 const CEDAR_TARGETS = ['cedar', 'cedar-schema'] as const;
@@ -43,12 +43,12 @@ async function runExport(contract: string, options: ExportOptions, lang: Lang): 
   // A free-form or empty AGENTS.md has no tools or prompt to export: a default would pass for one.
   if (loaded.model.kind === 'freeform') throw new InputError('cli.export.notContract', { file });
   // A tool a ❌ boundary forbids is never exported; the rule that finds the contradiction names it.
-  const found = validateContract(loaded.model).filter((d) => d.code === 'forbidden-tool-declared');
-  const forbidden = new Set(found.map((d) => String(d.args?.['name'])));
+  const found = forbiddenTools(loaded.model);
+  const forbidden = new Set(found.map((f) => f.name));
   if (options.check && options.to !== 'cedar') throw new InputError('cli.cedar.checkNeedsCedar', {});
   if (options.to === 'cedar' || options.to === 'cedar-schema') {
     // In Cedar a forbidden tool is a forbid policy at its boundary's line, not a tool left out.
-    const x = validatedCedar(loaded.model, file, found.map((d) => ({ name: String(d.args?.['name']), line: d.range.start.line + 1 })), lang);
+    const x = validatedCedar(loaded.model, file, found, lang);
     if (options.check) return checkFolder(x, loaded.path, options.check, forbidden, lang, options.json === true);
     const text = options.to === 'cedar' ? x.policies : x.schema;
     if (!options.output) process.stdout.write(text);

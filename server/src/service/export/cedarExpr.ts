@@ -142,8 +142,12 @@ function withValue(e: Expr, types: NameTypes, k: (v: Value) => string): string {
       const places: { record: string; type: CedarType }[] = [];
       const a = e.root === 'input' ? undefined : types.args.get(n);
       if (a) places.push({ record: 'context.args', type: a });
-      const m = types.names.get(n);
-      if (m) places.push({ record: 'context.names', type: m });
+      // Not among the call's arguments, the name is looked up in the request's names (as the dry run does).
+      const m = types.names.get(n) ?? types.args.get(n);
+      if (m) {
+        types.names.set(n, m);
+        places.push({ record: 'context.names', type: m });
+      }
       if (places.length === 0) throw new Untranslatable('export.cedar.untyped', { name: n });
       return places.reduceRight((rest, p) => {
         const at = attr(p.record, n);
