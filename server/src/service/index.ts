@@ -186,4 +186,5 @@ export { requestCost, type RequestCost } from './export/cost.ts';
 export { cedarExport, hitlApproval, toolApproval, rolesOf, type CedarExport, type ForbiddenTool, type HumanClause } from './export/cedar.ts';
 export type { CedarType } from './export/cedarExpr.ts';
 export { resourceValues } from './run/resourceValues.ts';
+export { mcpDrift } from './export/mcpDrift.ts';
 export { Lru } from './util/lru.ts';
