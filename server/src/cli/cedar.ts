@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { cedarExport, format, validateContract, verifyTrace, type CedarExport, type ForbiddenTool, type Lang, type ParsedContract } from '../service/index.ts';
-import { validateExport } from '../node/cedarEngine.ts';
+import { validateExport, type Decision } from '../node/cedarEngine.ts';
 import { checkTrace, type CallVerdict } from '../node/cedarCheck.ts';
 import { loadTraceRun, runInfo } from '../node/traceRun.ts';
 import { InputError } from '../node/inputError.ts';
@@ -15,6 +15,8 @@ import { RUNS_DIR } from '../node/runFolder.ts';
 import { displayPath } from './report.ts';
 import { errorLine } from './terminal.ts';
 import { EXIT } from './exitCodes.ts';
+
+const DECISION_IDS: Record<Decision, string> = { allowed: 'cli.cedar.decision.allowed', human: 'cli.cedar.decision.human', refused: 'cli.cedar.decision.refused' };
 
 /** Most trace files one check reads. */
 const MAX_TRACES = 10_000;
@@ -83,8 +85,11 @@ export async function checkFolder(x: CedarExport, contractPath: string, dir: str
   if (json) {
     process.stdout.write(`${JSON.stringify({ traces, calls: verdicts.length, equal: count('equal'), stricter: count('stricter'), mismatches: count('mismatch'), verdicts }, null, 2)}\n`);
   } else {
+    const decision = (d: Decision) => format(DECISION_IDS[d], {}, lang);
     for (const v of verdicts.filter((c) => c.verdict !== 'equal')) {
-      process.stdout.write(`${format(`cli.cedar.${v.verdict}`, { trace: v.trace, call: v.callId, tool: v.tool, expected: format(`cli.cedar.decision.${v.expected}`, {}, lang), cedar: format(`cli.cedar.decision.${v.cedar}`, {}, lang), detail: v.detail || '—' }, lang)}\n`);
+      const after = v.afterApproval;
+      const detail = after ? format('cli.cedar.stillDenied', { decision: decision(after.decision), approvals: after.approvals.join(', '), reasons: after.reasons.join(', ') }, lang) : v.reasons.join(', ') || '—';
+      process.stdout.write(`${format(v.verdict === 'mismatch' ? 'cli.cedar.mismatch' : 'cli.cedar.stricter', { trace: v.trace, call: v.callId, tool: v.tool, expected: decision(v.expected), cedar: decision(v.cedar), detail }, lang)}\n`);
     }
     process.stdout.write(`${format('cli.cedar.summary', { traces, calls: verdicts.length, equal: count('equal'), stricter: count('stricter'), mismatches: count('mismatch') }, lang)}\n`);
   }

@@ -16,8 +16,10 @@ export interface CallVerdict {
   readonly expected: Decision;
   readonly cedar: Decision;
   readonly verdict: 'equal' | 'stricter' | 'mismatch';
-  /** The policies (their ids) behind Cedar's denial, and, for a mismatch, what differs. */
-  readonly detail: string;
+  /** The policies (their ids) behind Cedar's denial. */
+  readonly reasons: readonly string[];
+  /** A call a human approved that Cedar still denies with those approvals. */
+  readonly afterApproval?: { readonly decision: Decision; readonly approvals: readonly string[]; readonly reasons: readonly string[] };
 }
 
 /** What one trace gives the check: its events, the query's data, and the resource files the run could read. */
@@ -111,16 +113,16 @@ export function checkTrace(x: CedarExport, input: TraceInput, forbidden: Readonl
     const got = decideCall(x, call);
     let verdict: CallVerdict['verdict'] = got.decision === expected ? 'equal' : 'mismatch';
     if (verdict === 'mismatch' && expected === 'allowed' && got.decision === 'human' && got.reasons.every((r) => humanIds.has(r))) verdict = 'stricter';
-    let detail = got.reasons.join(', ');
+    let afterApproval: CallVerdict['afterApproval'];
     // Approved by the human: with those approvals Cedar must allow the call too.
     if (verdict === 'equal' && expected === 'human' && asked.approved && result?.payload['code'] === undefined) {
       const after = decideCall(x, { ...call, approvals: new Set([...approvals, ...asked.asked, toolApproval(tool)]) });
       if (after.decision !== 'allowed') {
         verdict = 'mismatch';
-        detail = `still ${after.decision} after the approvals ${asked.asked.join(', ')}: ${after.reasons.join(', ')}`;
+        afterApproval = { decision: after.decision, approvals: asked.asked, reasons: after.reasons };
       }
     }
-    out.push({ trace: input.name, callId: String(e.payload['call_id']), tool, expected, cedar: got.decision, verdict, detail });
+    out.push({ trace: input.name, callId: String(e.payload['call_id']), tool, expected, cedar: got.decision, verdict, reasons: got.reasons, ...(afterApproval ? { afterApproval } : {}) });
     for (const a of asked.approved ? asked.asked : []) if (a.startsWith('hitl:')) granted.add(a);
     i += window.length - 1;
   }

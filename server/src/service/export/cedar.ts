@@ -81,6 +81,9 @@ export function rolesOf(cell: string): string[] {
     .filter((r) => r !== '' && r !== '-' && r !== '—');
 }
 
+/** A message of the export as Cedar comment lines (the policy file is in English, as the code it sits in). */
+const comment = (id: string, args: Readonly<Record<string, string>> = {}): string[] => format(id, args, 'en').split('\n').map((l) => `// ${l}`);
+
 function lineOf(model: ParsedContract, pointer: string): number {
   return (locate(model, pointer)?.value.start.line ?? 0) + 1;
 }
@@ -114,7 +117,8 @@ function effectfulTools(b: Builder, view: ContractView): string[] {
 function humanPolicy(b: Builder, row: HitlView, view: ContractView, o: { id: string; what: string; unless: string; human: string }): void {
   const tools = effectfulTools(b, view);
   if (tools.length === 0) {
-    b.out.push('', `// ${o.what}`, `// ${format('export.cedar.no-effects', { scenario: row.scenario, clause: `${b.file}:${lineOf(b.model, row.pointer)}` }, 'en')}`);
+    const clause = `${b.file}:${lineOf(b.model, row.pointer)}`;
+    b.out.push('', `// ${o.what}`, ...comment('export.cedar.no-effects', { scenario: row.scenario, clause }));
     return;
   }
   const when = `[${tools.map((t) => `Tool::${cedarString(t)}`).join(', ')}].contains(resource)`;
@@ -142,7 +146,8 @@ function hitlPolicy(b: Builder, row: HitlView, view: ContractView, types: NameTy
     return;
   }
   if (when === 'false') {
-    b.out.push('', `// ${what}`, `// ${format('export.cedar.final-only', { scenario: row.scenario, clause: `${b.file}:${lineOf(b.model, row.pointer)}` }, 'en')}`);
+    const clause = `${b.file}:${lineOf(b.model, row.pointer)}`;
+    b.out.push('', `// ${what}`, ...comment('export.cedar.final-only', { scenario: row.scenario, clause }));
     return;
   }
   policy(b, { id, pointer: row.pointer, what, effect: 'forbid', scope, when, unless });
@@ -156,9 +161,9 @@ function toolPolicies(b: Builder, view: ContractView, agent: string, forbidden: 
   for (const t of view.tools.values()) {
     if (banned.has(t.name)) continue;
     const resource = `resource == Tool::${cedarString(t.name)}`;
-    policy(b, { id: `tool:${t.name}`, pointer: t.pointer, what: `TOOLS ${t.name}: declared, so the agent may call it`, effect: 'permit', scope: `principal == ${agent}, action == Action::"call-tool", ${resource}` });
+    policy(b, { id: `tool:${t.name}`, pointer: t.pointer, what: format('export.cedar.comment.tool', { tool: t.name }, 'en'), effect: 'permit', scope: `principal == ${agent}, action == Action::"call-tool", ${resource}` });
     if (t.requiresApproval) {
-      policy(b, { id: `approval:${t.name}`, pointer: t.approvalPointer ?? t.pointer, what: `${t.name} requires approval: each call needs a human`, effect: 'forbid', scope: `principal, action == Action::"call-tool", ${resource}`, unless: `context.approvals.contains(${cedarString(toolApproval(t.name))})` });
+      policy(b, { id: `approval:${t.name}`, pointer: t.approvalPointer ?? t.pointer, what: format('export.cedar.comment.approval', { tool: t.name }, 'en'), effect: 'forbid', scope: `principal, action == Action::"call-tool", ${resource}`, unless: `context.approvals.contains(${cedarString(toolApproval(t.name))})` });
     }
   }
 }
@@ -182,18 +187,20 @@ function recordType(types: ReadonlyMap<string, CedarType>): string {
   return fields.length === 0 ? '{}' : `{\n  ${fields.join(',\n  ')}\n}`;
 }
 
+
 function schemaText(view: ContractView, file: string, types: NameTypes): string {
+  const name = view.version ? `${view.name} ${view.version}` : view.name;
   return [
-    `// Cedar schema of ${view.name}${view.version ? ` ${view.version}` : ''}, from ${file} (agents-md export --to cedar-schema; docs/enforcement.md).`,
+    ...comment('export.cedar.comment.schema', { name, file }),
     'entity Agent;',
     'entity Tool;',
     'entity Role;',
     'entity Pool;',
-    '// A resource file a condition reads (`x IN vendor_whitelist.csv`): its values, as the dry run reads them.',
+    ...comment('export.cedar.comment.file'),
     'entity File = { "values"?: Set<String> };',
-    `// A tool call's arguments, typed by the tools' input schemas.`,
+    ...comment('export.cedar.comment.args'),
     `type Args = ${recordType(types.args)};`,
-    '// The request\'s other names the conditions read (its data and TRIGGER entities).',
+    ...comment('export.cedar.comment.names'),
     `type Names = ${recordType(types.names)};`,
     'action "call-tool" appliesTo {',
     '  principal: Agent,',
@@ -215,10 +222,6 @@ export function cedarExport(model: ParsedContract, o: { readonly file: string; r
   toolPolicies(b, view, agent, o.forbidden ?? []);
   for (const row of view.hitl) hitlPolicy(b, row, view, types);
   poolPolicies(b);
-  const head = [
-    `// Cedar policies of ${view.name}${view.version ? ` ${view.version}` : ''}, from ${o.file} (agents-md export --to cedar; docs/enforcement.md).`,
-    '// A tool call is allowed when Cedar allows it with the approvals granted so far; it needs a human',
-    '// when Cedar allows it only with the approvals the policies name; otherwise it is refused.',
-  ];
+  const head = comment('export.cedar.comment.policies', { name: view.version ? `${view.name} ${view.version}` : view.name, file: o.file });
   return { schema: schemaText(view, o.file, types), policies: `${[...head, ...b.out].join('\n')}\n`, humans: b.humans, agent, names: types.names, args: types.args };
 }

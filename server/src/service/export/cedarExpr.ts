@@ -134,7 +134,8 @@ function withValue(e: Expr, types: NameTypes, k: (v: Value) => string): string {
     }
     case 'file': {
       const entity = `File::${cedarString(e.name)}`;
-      return `(if ${entity} has values then ${k({ term: `${entity}.values`, type: 'Set<String>' })} else false)`;
+      const present = `${entity} has values`;
+      return `(if ${present} then ${k({ term: `${entity}.values`, type: 'Set<String>' })} else false)`;
     }
     case 'path': {
       const n = bareName(e);
