@@ -9,7 +9,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cedarExport, parseContract } from '../server/src/service/index.ts';
 import { decideCall, decidePool, validateExport } from '../server/src/node/cedarEngine.ts';
@@ -76,6 +77,28 @@ test('every sample exports to Cedar policies that validate against their schema 
     assert.deepEqual(validateExport(x), [], s);
     assert.match(x.policies, /@clause\("AGENTS\.md:\d+"\)/, s);
   }
+});
+
+test('docs/enforcement.md: the runtime snippet asks the engine as documented (allow, or the policies that hold the call back)', () => {
+  const doc = readFileSync(join(REPO, 'docs', 'enforcement.md'), 'utf8');
+  const snippet = /```js\n([\s\S]*?)```/.exec(doc)![1]!;
+  // Beside the repository's node_modules, so that the snippet's import resolves as in a project.
+  const dir = join(REPO, 'test-results', 'cedar-doc');
+  mkdirSync(dir, { recursive: true });
+  const model = parseContract(readFileSync(join(REPO, 'samples', 'procurement-analyzer', 'AGENTS.md'), 'utf8'));
+  const x = cedarExport(model, { file: 'AGENTS.md' });
+  writeFileSync(join(dir, 'policies.cedar'), x.policies);
+  writeFileSync(join(dir, 'policies.cedarschema'), x.schema);
+  writeFileSync(join(dir, 'snippet.mjs'), snippet);
+  const calls = [
+    `beforeToolCall('ProcurementAnalyzer', 'check_inventory', { sku: 'LAP-0042' }, {}, [])`,
+    `beforeToolCall('ProcurementAnalyzer', 'create_approval_draft', { budget_max: 80000 }, {}, ['tool:create_approval_draft'])`,
+    `beforeToolCall('ProcurementAnalyzer', 'create_approval_draft', { budget_max: 80000 }, {}, ['tool:create_approval_draft', 'hitl:Large purchase'])`,
+  ];
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', `import { beforeToolCall } from './snippet.mjs'; console.log(JSON.stringify([${calls.join(', ')}]));`], { cwd: dir, encoding: 'utf8' });
+  // policy5 is the sixth policy of the file (counted from 0): "Large purchase".
+  assert.deepEqual(JSON.parse(out), ['allow', ['policy5'], 'allow']);
+  assert.match(x.policies.split('\n@id(').slice(1)[5]!, /^"hitl:Large purchase"/);
 });
 
 const { bundle: cli, scratch } = useCliBundle('cedar');
