@@ -7,6 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO, useCliBundle } from './helpers/cli.ts';
 
@@ -42,6 +43,26 @@ test('every drift planted in the fixture server is found, at the contract line o
     '51 mcp-annotation open_ticket openWorldHint',
   ]);
   assert.equal(findings(r.stdout).filter((f) => f.severity === 'warning').length, 1);
+});
+
+test('--url: the same drift over Streamable HTTP from a server on 127.0.0.1', async () => {
+  const server = spawn(process.execPath, [join(FIXTURES, 'static-server.mjs'), join(FIXTURES, 'drift-tools.json'), '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    // The server prints its URL once it listens.
+    const url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('\n')) resolve(text.trim());
+      });
+      server.on('exit', (code) => reject(new Error(`the fixture server exited (${code})`)));
+    });
+    const r = await cli.run(REPO, 'check-mcp', join(FIXTURES, 'AGENTS.md'), '-f', 'json', '--url', url);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(findings(r.stdout).length, 13);
+  } finally {
+    server.kill();
+  }
 });
 
 test('a server generated from the same contract by export --to mcp-tools has nothing to report', async () => {
