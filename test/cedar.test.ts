@@ -136,6 +136,8 @@ test('export --to cedar -o: the policies and their schema beside them; --check o
   writeFileSync(join(dir, 'AGENTS.md'), text.replace('`budget_max > 50000`', '`budget_max > 1000`'));
   const r = await cli.run(dir, 'export', 'AGENTS.md', '--to', 'cedar', '--check', '.agents-md/runs');
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  assert.match(r.stdout, /✖ \S+happy-path\.jsonl call-2 create_approval_draft: .*still human after the approvals tool:create_approval_draft: hitl:Large purchase/);
-  assert.match(r.stdout, /1 different$/m);
+  // The query's data says budget_max 4,800: every call of the run now fires the row in Cedar.
+  assert.match(r.stdout, /✖ \S+trace\.jsonl call-1 check_inventory: the dry run decided "allowed", Cedar "needs a human" \(hitl:Large purchase\)/);
+  assert.match(r.stdout, /✖ \S+trace\.jsonl call-2 create_approval_draft: .*still "needs a human" after the approvals tool:create_approval_draft: hitl:Large purchase/);
+  assert.match(r.stdout, /2 different$/m);
 });
