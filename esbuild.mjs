@@ -23,6 +23,8 @@ const outdir = arg('--outdir');
  * relative to its own files: it must stay a runtime dependency, not be bundled.
  */
 const RECHECK = ['recheck', 'recheck-*'];
+/** Cedar's engine reads its .wasm file beside its own JavaScript: a runtime dependency too (node/cedarEngine.ts). */
+const CEDAR = ['@cedar-policy/cedar-wasm', '@cedar-policy/cedar-wasm/*'];
 
 /**
  * Libraries a command needs only sometimes, each bundled once into a file of its own
@@ -77,7 +79,7 @@ function vendorPlugin(entryName) {
 
 /** @type {{ name: string, entry: string, outfile: string, external: string[], sourcemap?: boolean }[]} */
 const ENTRIES = [
-  { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK] },
+  { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK, ...CEDAR] },
   // `agents-md lint` over many files runs this in worker threads beside cli.cjs (cli/lintPool.ts).
   { name: 'cli-lint-worker', entry: 'server/src/cli/lintWorker.ts', outfile: 'dist/lintWorker.cjs', external: [...RECHECK] },
   // The language server ships in the .vsix without node_modules. Its ReDoS worker bundles recheck,

@@ -183,4 +183,8 @@ export { workspaceSymbols, type WorkspaceSymbol } from './workspace/symbols.ts';
 export { PROFILES, TARGETS, profileOf, type ProviderProfile, type Target } from './providers/profiles.ts';
 export { EXPORT_TARGETS, exportContract, exportedSystemPrompt, toolDescription, type ExportTarget } from './export/exports.ts';
 export { requestCost, type RequestCost } from './export/cost.ts';
+export { cedarExport, hitlApproval, toolApproval, rolesOf, type CedarExport, type ForbiddenTool, type HumanClause } from './export/cedar.ts';
+export type { CedarType } from './export/cedarExpr.ts';
+export { resourceValues } from './run/resourceValues.ts';
+export { mcpDrift } from './export/mcpDrift.ts';
 export { Lru } from './util/lru.ts';

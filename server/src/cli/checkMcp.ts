@@ -1,0 +1,108 @@
+/**
+ * `agents-md check-mcp <contract> -- <command…>` or `--url http://127.0.0.1:…` (docs/enforcement.md,
+ * "A live MCP server"): starts the server over stdio (or connects over Streamable HTTP) with the
+ * official MCP SDK client, reads every page of `tools/list`, and reports its drift from the
+ * contract (service/export/mcpDrift.ts) as `lint` reports findings: text, JSON or SARIF, and the
+ * same exit codes.
+ */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { format, mcpDrift, type Lang } from '../service/index.ts';
+import { loadContract } from '../node/dryRunHost.ts';
+import { fileUri } from '../node/nodeFileSystem.ts';
+import { InputError } from '../node/inputError.ts';
+import { countSeverities, type FileReport } from './report.ts';
+import { formatText } from './format/text.ts';
+import { formatJson } from './format/json.ts';
+import { formatSarif } from './format/sarif.ts';
+import { forbiddenTools } from './cedar.ts';
+import { formatOption, withColorOptions } from './options.ts';
+import { useColor } from './terminal.ts';
+import { guarded } from './guarded.ts';
+import { EXIT } from './exitCodes.ts';
+import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
+
+/** Longest wait for the server to start and answer one page of `tools/list` (ms). */
+const TIMEOUT_MS = 30_000;
+/** Most pages of `tools/list` read (a server that pages forever is cut off). */
+const MAX_PAGES = 100;
+
+interface CheckOptions {
+  readonly format: 'text' | 'json' | 'sarif';
+  readonly url?: string;
+  readonly color?: boolean;
+}
+
+function transportFor(server: readonly string[], url: string | undefined): Transport {
+  if (url !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new InputError('cli.checkMcp.notLocal', { url });
+    }
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname) || !/^https?:$/.test(parsed.protocol)) throw new InputError('cli.checkMcp.notLocal', { url });
+    return new StreamableHTTPClientTransport(parsed);
+  }
+  const [command, ...args] = server;
+  if (!command) throw new InputError('cli.checkMcp.noServer', {});
+  return new StdioClientTransport({ command, args, stderr: 'ignore' });
+}
+
+/** Every tool the server lists, page by page. */
+async function listTools(transport: Transport): Promise<unknown[]> {
+  const client = new Client({ name: TOOL_NAME, version: TOOL_VERSION });
+  try {
+    await client.connect(transport, { timeout: TIMEOUT_MS });
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r = await client.listTools(cursor ? { cursor } : {}, { timeout: TIMEOUT_MS });
+      tools.push(...r.tools);
+      cursor = r.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  } catch (e) {
+    throw new InputError('cli.checkMcp.cannotConnect', { error: e instanceof Error ? e.message : String(e) });
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function runCheck(contract: string, server: readonly string[], options: CheckOptions, lang: Lang): Promise<number> {
+  const cwd = process.cwd();
+  const loaded = await loadContract(resolve(cwd, contract), cwd);
+  const tools = await listTools(transportFor(server, options.url));
+  const diagnostics = mcpDrift(loaded.model, tools, forbiddenTools(loaded.model));
+  const reports: FileReport[] = [{ path: loaded.path, uri: fileUri(loaded.path), text: loaded.text, diagnostics }];
+  const out =
+    options.format === 'json' ? formatJson(reports, cwd, lang)
+    : options.format === 'sarif' ? formatSarif(reports, { root: cwd, configProblems: [], problems: [], lang })
+    : formatText(reports, { cwd, color: useColor(options.color), lang });
+  process.stdout.write(out);
+  return countSeverities(reports).error > 0 ? EXIT.FAILED : EXIT.OK;
+}
+
+export function registerCheckMcpCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
+  const t = (id: string) => format(id, {}, lang);
+  const command = program
+    .command('check-mcp')
+    .description(t('cli.checkMcp.description'))
+    .usage(t('cli.usage.checkMcp'))
+    .argument('<contract>', t('cli.checkMcp.contract'))
+    .argument('[server...]', t('cli.checkMcp.server'))
+    .addOption(formatOption(['text', 'json', 'sarif'], lang))
+    .option('--url <url>', t('cli.checkMcp.url'));
+  withColorOptions(command, lang)
+    .addHelpText('after', ['', t('cli.checkMcp.exitCodes')].join('\n'))
+    .action(
+      guarded(setExitCode, lang, async (contract: string, server: string[], options: CheckOptions) => {
+        setExitCode(await runCheck(contract, server, options, lang));
+      }),
+    );
+}
