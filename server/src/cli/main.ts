@@ -33,6 +33,7 @@ import { registerTraceCommand } from './trace.ts';
 import { registerReportCommand } from './workspaceReport.ts';
 import { registerExportCommand } from './export.ts';
 import { registerMcpCommand } from './mcp.ts';
+import { registerConformanceCommand } from './conformance.ts';
 import { printStats } from './stats.ts';
 import './messages.ts';
 
@@ -178,6 +179,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   registerReportCommand(program, lang, setExitCode);
   registerExportCommand(program, lang, setExitCode);
   registerMcpCommand(program, lang, setExitCode);
+  registerConformanceCommand(program, lang, setExitCode);
 
   // A usage error of a subcommand points at that subcommand's help (`agents-md trace fork --help`).
   const pointAtOwnHelp = (command: Command, path: string): void => {

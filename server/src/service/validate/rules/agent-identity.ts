@@ -82,7 +82,7 @@ export const undeclaredTool: Rule = {
  */
 const FORBIDS = /(?:\b(?:never|not|don't|no|must not|cannot)\s+(?:ever\s+)?(?:(?:call|use|invoke|run|execute|trigger|expose)\b(?:\s+the)?(?:\s+tool)?)?|禁止|不得|不要|不可|严禁|勿)\s*(?:调用|使用|执行|运行)?\s*(?:工具)?\s*[`'"]?$/i;
 
-function forbidsTool(boundary: string, tool: string): boolean {
+export function forbidsTool(boundary: string, tool: string): boolean {
   const at = boundary.indexOf(tool);
   if (at < 0) return true;
   const before = boundary.slice(0, at).replace(/❌/u, '').trim();
