@@ -65,7 +65,7 @@ export async function readTraceFile(file: string, onSpan: (span: ObservedSpan) =
     for await (const line of lines) {
       if (line.trim() === '') continue;
       const value = parse(line) as Record<string, unknown> | undefined;
-      if (first && value === undefined) {
+      if (first && value === undefined && /^\s*[{[]/.test(line)) {
         whole = true;
         break;
       }
