@@ -16,6 +16,9 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { REPO, useCliBundle } from './helpers/cli.ts';
+import { otlpJson } from '../server/src/node/otlpExport.ts';
+import { TOOL_NAME, TOOL_VERSION } from '../server/src/cli/meta.ts';
+import { parseContract, traceSpans, type TraceEvent } from '../server/src/service/index.ts';
 import { runScenario, SCENARIOS } from './fixtures/conformance/agent.ts';
 
 const { bundle: tool, scratch: folders } = useCliBundle('conformance');
@@ -119,15 +122,23 @@ describe('the round trip of the sample dry runs', () => {
     const traces = readdirSync(evalDir).filter((f) => f.endsWith('.jsonl'));
     const samples = [...new Set(traces.map((f) => /^samples-(.+?)-snapshots-/.exec(f)![1]!))];
     assert.ok(samples.length >= 4, samples.join(', '));
+    const first = traces.find((f) => f.startsWith('samples-procurement-analyzer-'))!;
+    const x = await tool.run(dir, 'trace', 'export', join(evalDir, first), '--otlp', 'exported.json', '--root', '.');
+    assert.equal(x.code, 0, x.stdout + x.stderr);
+    const events = readFileSync(join(evalDir, first), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TraceEvent);
+    const model = parseContract(readFileSync(join(dir, 'samples/procurement-analyzer/AGENTS.md'), 'utf8'));
+    assert.equal(readFileSync(join(dir, 'exported.json'), 'utf8'), `${otlpJson(await traceSpans(events, { contract: model }), { name: TOOL_NAME, version: TOOL_VERSION })}\n`);
     for (const sample of samples) {
       const jsonl = join(dir, 'rt', sample, 'jsonl');
       const otlp = join(dir, 'rt', sample, 'otlp');
       mkdirSync(jsonl, { recursive: true });
       mkdirSync(otlp, { recursive: true });
+      const model = parseContract(readFileSync(join(dir, 'samples', sample, 'AGENTS.md'), 'utf8'));
       for (const f of traces.filter((t) => t.startsWith(`samples-${sample}-snapshots-`))) {
         cpSync(join(evalDir, f), join(jsonl, f));
-        const x = await tool.run(dir, 'trace', 'export', join(evalDir, f), '--otlp', join(otlp, f.replace(/\.jsonl$/, '.json')), '--root', '.');
-        assert.equal(x.code, 0, x.stdout + x.stderr);
+        // What `trace export --otlp FILE` writes (checked byte for byte against the command once below).
+        const events = readFileSync(join(evalDir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TraceEvent);
+        writeFileSync(join(otlp, f.replace(/\.jsonl$/, '.json')), `${otlpJson(await traceSpans(events, { contract: model }), { name: TOOL_NAME, version: TOOL_VERSION })}\n`);
       }
       const graded: JsonClause[][] = [];
       for (const from of [jsonl, otlp]) {
