@@ -45,7 +45,7 @@ export const CONFORMANCE_MESSAGES = registerMessages('conformance', {
   'conformance.cli.description': 'Grade a contract clause by clause against production traces (OTLP JSON or dry-run trace JSONL): exercised, never exercised or violated, attested or qualified.',
   'conformance.cli.contract': 'the AGENTS.md contract',
   'conformance.cli.traces': 'a trace file or a folder of them (OTLP JSON, one request per line or per file; dry-run trace.jsonl)',
-  'conformance.cli.listen': 'receive OTLP/HTTP (protobuf or JSON) at 127.0.0.1:PORT/v1/traces and print each violation as it arrives; Ctrl+C prints the grades',
+  'conformance.cli.listen': 'receive OTLP/HTTP (protobuf or JSON) at 127.0.0.1:PORT/v1/traces; Ctrl+C stops and prints the grades',
   'conformance.cli.cannotRead': 'Cannot read {file}: {error}.',
   'conformance.cli.tooLarge': '{file} is one JSON document larger than {max} MB: write OTLP JSON one request per line instead.',
   'conformance.cli.noTraces': 'Give --traces <path> or --listen 127.0.0.1:<port>.',
