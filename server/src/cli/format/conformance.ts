@@ -46,7 +46,7 @@ export function conformanceSarif(r: ConformanceReport, file: string, root: strin
     })),
   );
   const run: Sarif.Run = {
-    tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, informationUri: REPOSITORY_URL, rules: kinds.map((k) => ({ id: `conformance/${k}`, shortDescription: { text: format(`conformance.clause.${k}`, { name: '…' }, lang) } })) } },
+    tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, informationUri: REPOSITORY_URL, rules: kinds.map((k) => ({ id: `conformance/${k}`, shortDescription: { text: clauseLabel({ kind: k, name: '…' }, lang) } })) } },
     originalUriBaseIds: { [SRCROOT]: { uri: `${root.split(sep).join('/').replace(/\/?$/, '/')}`.replace(/^(?!file:)/, 'file://') } },
     language: lang,
     results,

@@ -3,6 +3,6 @@ import './messages.ts';
 export { ConformanceGrader, gradeSpans } from './grade.ts';
 export { contractClauses } from './clauses.ts';
 export { otlpRequestSpans, dryRunSpans, fromSpanData } from './spans.ts';
-export { conformanceText, conformanceMarkdown, clauseLabel, gradeLabel, summaryLine as conformanceSummary } from './render.ts';
+export { conformanceText, conformanceMarkdown, clauseLabel, gradeLabel, verdictLabel, summaryLine as conformanceSummary } from './render.ts';
 export { MAX_EVIDENCE } from './types.ts';
 export type { ObservedSpan, ObservedValue, Clause as ConformanceClause, ClauseKind, ClauseGrade, ConformanceMessage, Evidence as ConformanceEvidence, Grade as ConformanceGrade, Verdict as ConformanceVerdict, ConformanceReport } from './types.ts';

@@ -40,6 +40,9 @@ export const CONFORMANCE_MESSAGES = registerMessages('conformance', {
   'conformance.clause.pools': 'MEMORY_POOLS: no undeclared pool',
   'conformance.clause.hitl': 'human sign-off `{name}`',
   'conformance.summary': '{runs, plural, one {# run} other {# runs}}, {spans, plural, one {# span} other {# spans}}: {violations, plural, one {# violation} other {# violations}}, {exercised} of {clauses} clauses exercised.',
+  'conformance.text.clause': '{place}  {clause}: {grade} ({verdict})',
+  'conformance.text.clause.qualified': '{place}  {clause}: {grade} ({verdict}: {reasons})',
+  'conformance.text.evidence': '{message} [span {span}]',
   'conformance.lens': 'seen {count}× · {violations, plural, one {# violation} other {# violations}}',
   // The `conformance` command's own texts (help, errors), kept with the feature's.
   'conformance.cli.description': 'Grade a contract clause by clause against production traces (OTLP JSON or dry-run trace JSONL): exercised, never exercised or violated, attested or qualified.',
