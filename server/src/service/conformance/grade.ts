@@ -34,14 +34,15 @@ interface RunState {
   steps: number;
   tokens: number;
   /** The latest model step: when it ended and its tokens (a budget crossed before it was not stopped). */
-  lastStep: { endMs: number; tokens: number };
+  lastStepEnd: number;
+  lastStepTokens: number;
   root?: { readonly spanId: string; readonly failed: boolean };
   errorCode?: { readonly code: string; readonly spanId: string };
   /** Whether the run shows approvals at all (a decision, or the root's `agents_md.approvals.recorded`). */
   approvalsVisible: boolean;
   /** Gates that a human decided on: `call:<id>`, `span:<id>` or `tool:<name>` (a HUMAN_IN_THE_LOOP row naming the tool). */
-  decided: Set<string>;
-  pending: PendingCall[];
+  decided?: Set<string>;
+  pending?: PendingCall[];
   /** The latest answer: when it ended, where, and what is wrong with it (undefined: it conforms). */
   answer?: { readonly endMs: number; readonly fromRoot: boolean; readonly spanId: string; readonly problem?: ConformanceMessage };
 }
@@ -70,12 +71,13 @@ export class ConformanceGrader {
     for (const d of decisionsOf(span)) {
       // A decision either way shows the gate held; a call that ran after a rejection has an error status or no result.
       run.approvalsVisible = true;
-      if (d.callId) run.decided.add(`call:${d.callId}`);
-      else if (operationOf(span) === 'execute_tool') run.decided.add(`span:${span.spanId}`);
+      const decided = (run.decided ??= new Set());
+      if (d.callId) decided.add(`call:${d.callId}`);
+      else if (operationOf(span) === 'execute_tool') decided.add(`span:${span.spanId}`);
       const hitl = d.scenario ? this.c.view.hitl.find((h) => h.scenario === d.scenario) : undefined;
       if (hitl) this.exercise(hitl.pointer);
-      for (const tool of hitl ? (this.c.gates.get(hitl.scenario) ?? []) : []) run.decided.add(`tool:${tool}`);
-      if (d.scenario && this.c.view.tools.has(d.scenario)) run.decided.add(`tool:${d.scenario}`);
+      for (const tool of hitl ? (this.c.gates.get(hitl.scenario) ?? []) : []) decided.add(`tool:${tool}`);
+      if (d.scenario && this.c.view.tools.has(d.scenario)) decided.add(`tool:${d.scenario}`);
     }
     for (const e of span.events) {
       const pointer = e.name === 'agents_md.protocol' ? text(e.attributes['agents_md.pointer']) : undefined;
@@ -90,7 +92,7 @@ export class ConformanceGrader {
         run.steps++;
         const tokens = count(span.attributes['gen_ai.usage.input_tokens']) + count(span.attributes['gen_ai.usage.output_tokens']);
         run.tokens += tokens;
-        if (span.endMs >= run.lastStep.endMs) run.lastStep = { endMs: span.endMs, tokens };
+        if (span.endMs >= run.lastStepEnd) [run.lastStepEnd, run.lastStepTokens] = [span.endMs, tokens];
         this.anySteps = true;
         if (isFinalChat(span)) this.answer(span, run, false);
         break;
@@ -99,7 +101,7 @@ export class ConformanceGrader {
         this.tool(span, run);
         break;
       case 'search_memory':
-        this.pool(span, run);
+        this.pool(span);
         break;
       default:
         break;
@@ -132,7 +134,7 @@ export class ConformanceGrader {
 
   private runOf(traceId: string): RunState {
     let run = this.runs.get(traceId);
-    if (!run) this.runs.set(traceId, (run = { steps: 0, tokens: 0, lastStep: { endMs: -Infinity, tokens: 0 }, approvalsVisible: false, decided: new Set(), pending: [] }));
+    if (!run) this.runs.set(traceId, (run = { steps: 0, tokens: 0, lastStepEnd: -Infinity, lastStepTokens: 0, approvalsVisible: false }));
     return run;
   }
 
@@ -168,6 +170,7 @@ export class ConformanceGrader {
       const pointer = declared.approvalPointer ?? declared.pointer;
       this.exercise(pointer);
       const callId = text(span.attributes['gen_ai.tool.call.id']);
+      run.pending ??= [];
       if (run.pending.length < MAX_PENDING) run.pending.push({ spanId: span.spanId, tool: name, ...(callId ? { callId } : {}) });
     }
   }
@@ -184,7 +187,7 @@ export class ConformanceGrader {
     if (detail !== undefined) this.violate(pointer, span, { id: 'conformance.violation.arguments', args: { tool, detail } });
   }
 
-  private pool(span: ObservedSpan, _run: RunState): void {
+  private pool(span: ObservedSpan): void {
     const name = text(span.attributes['gen_ai.memory.store.name']) ?? span.name.replace(/^search_memory\s*/, '');
     const pool = this.c.view.pools.get(name);
     if (this.c.view.pools.size === 0) return;
@@ -226,11 +229,12 @@ export class ConformanceGrader {
     if (budgets.tokenPointer && budgets.tokenBudget !== undefined && run.tokens > 0) {
       this.exercise(budgets.tokenPointer);
       // Crossing the budget in a step is stopped after that step; a model step after it is the overrun.
-      if (run.tokens - run.lastStep.tokens > budgets.tokenBudget) this.record(budgets.tokenPointer, at(runSpan, { id: 'conformance.violation.tokens', args: { tokens: run.tokens, max: budgets.tokenBudget } }));
+      if (run.tokens - run.lastStepTokens > budgets.tokenBudget) this.record(budgets.tokenPointer, at(runSpan, { id: 'conformance.violation.tokens', args: { tokens: run.tokens, max: budgets.tokenBudget } }));
     }
     this.finishCode(run, at);
-    for (const call of run.pending) {
-      if (run.decided.has(`span:${call.spanId}`) || run.decided.has(`tool:${call.tool}`) || (call.callId && run.decided.has(`call:${call.callId}`))) continue;
+    for (const call of run.pending ?? []) {
+      const d = run.decided;
+      if (d && (d.has(`span:${call.spanId}`) || d.has(`tool:${call.tool}`) || (call.callId && d.has(`call:${call.callId}`)))) continue;
       const pointer = this.c.view.tools.get(call.tool)!.approvalPointer ?? this.c.view.tools.get(call.tool)!.pointer;
       this.record(pointer, at(call.spanId, { id: 'conformance.violation.no-approval', args: { tool: call.tool } }));
       if (!run.approvalsVisible) this.qualify(pointer, 'conformance.qualified.approvals-not-visible');
