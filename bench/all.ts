@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { onlyList } from './only.ts';
 
-const SCRIPTS = ['run', 'server', 'typing', 'workspace', 'startup'];
+const SCRIPTS = ['run', 'server', 'typing', 'workspace', 'startup', 'conformance'];
 const only = onlyList(process.argv);
 for (const name of SCRIPTS) {
   if (only && !only.some((o) => o === name || o.startsWith(`${name}:`))) continue;

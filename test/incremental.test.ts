@@ -357,19 +357,19 @@ const fenceArb = fc.record({
 });
 
 test('a fenced block built without remark is exactly the tree remark gives for it', () => {
-  let built = 0;
   fc.assert(
     fc.property(fenceArb, ({ marker, lang, body, closer, blank }) => {
       const close = { same: marker, longer: `${marker}${marker[0]}`, spaces: `${marker}  `, indented: `  ${marker}`, none: '', other: marker[0] === '`' ? '~~~' : '```' }[closer];
       const text = [`${marker}${lang}`, ...body, ...(closer === 'none' ? [] : [close])].join('\n') + '\n'.repeat(blank);
       const tree = fencedBlock(text);
-      if (tree) built++;
       if (tree) assert.deepStrictEqual(tree, parseMarkdown(text), JSON.stringify(text));
     }),
     { numRuns: RUNS(400) },
   );
-  assert.ok(built > RUNS(400) / 8, `the fast path is taken for plain fences (${built} of ${RUNS(400)})`);
+  // The fast path is taken for plain fences (checked by name: how often the generator makes one varies).
   assert.ok(fencedBlock('```yaml\na: 1\n```\n'), 'a plain YAML fence');
+  assert.ok(fencedBlock('~~~~json\n{"a": 1}\n\n~~~~~\n'), 'a tilde fence closed by a longer one');
+  assert.ok(fencedBlock('```\nplain text\n```\n'), 'a fence without a language');
   assert.equal(fencedBlock('```yaml\na: 1\n```\nmore text\n'), undefined, 'text after the closing fence: remark');
 });
 

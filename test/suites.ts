@@ -28,6 +28,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/cliStartup.test.ts',
   'test/cliUsage.test.ts',
   'test/codeQuality.test.ts',
+  'test/conformance.test.ts',
   'test/diff-hardening.test.ts',
   'test/diff-review.test.ts',
   'test/diff.test.ts',

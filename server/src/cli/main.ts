@@ -35,6 +35,7 @@ import { registerReportCommand } from './workspaceReport.ts';
 import { registerExportCommand } from './export.ts';
 import { registerMcpCommand } from './mcp.ts';
 import { registerCheckMcpCommand } from './checkMcp.ts';
+import { registerConformanceCommand } from './conformance.ts';
 import { printStats } from './stats.ts';
 import './messages.ts';
 
@@ -181,6 +182,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   registerExportCommand(program, lang, setExitCode);
   registerMcpCommand(program, lang, setExitCode);
   registerCheckMcpCommand(program, lang, setExitCode);
+  registerConformanceCommand(program, lang, setExitCode);
 
   // A usage error of a subcommand points at that subcommand's help (`agents-md trace fork --help`).
   const pointAtOwnHelp = (command: Command, path: string): void => {

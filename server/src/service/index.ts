@@ -178,6 +178,7 @@ export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.t
 export { buildReport, CLAUSES, type WorkspaceReport, type ContractRow, type ReportContractInput, type ReportSnapshotInput, type ClauseId } from './report/build.ts';
 export { reportText, reportMarkdown, reportJson } from './report/render.ts';
 export { reportHtml, type ReportHtmlOptions } from './report/html.ts';
+export * from './conformance/index.ts';
 export type { ContractDigest } from './model/digest.ts';
 export { workspaceSymbols, type WorkspaceSymbol } from './workspace/symbols.ts';
 export { PROFILES, TARGETS, profileOf, type ProviderProfile, type Target } from './providers/profiles.ts';

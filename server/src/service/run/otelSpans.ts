@@ -81,8 +81,11 @@ export async function traceSpans(events: readonly TraceEvent[], options: TraceSp
   }
   const run = (first.payload['run'] ?? {}) as Record<string, unknown>;
   const runId = str(run['id']) ?? first.checksum;
-  const traceId = (await sha256Hex(`trace\n${runId}`)).slice(0, 32);
-  const spanId = async (key: string) => (await sha256Hex(`span\n${runId}\n${key}`)).slice(0, 16);
+  // An eval run holds one trace per query under one run id: the query tells their spans apart.
+  const queryId = str(first.payload['query_id']);
+  const key = queryId ? `${runId}\n${queryId}` : runId;
+  const traceId = (await sha256Hex(`trace\n${key}`)).slice(0, 32);
+  const spanId = async (id: string) => (await sha256Hex(`span\n${key}\n${id}`)).slice(0, 16);
   const agentName = str(first.payload['contract_name']) ?? 'agent';
   const provider = str(first.payload['provider']);
   const model = str(first.payload['model']);

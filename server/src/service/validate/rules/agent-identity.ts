@@ -97,7 +97,7 @@ const FORBIDS = /(?:\b(?:never|not|don't|no|must not|cannot)\s+(?:ever\s+)?(?:(?
  */
 const LIMITS = /\b(?:before|after|unless|until|more than|at most|once)\b|\d+\s*(?:times|calls)\b|之前|之后|以前|以后|超过|\d+\s*次|成功/i;
 
-function forbidsTool(boundary: string, tool: string): boolean {
+export function forbidsTool(boundary: string, tool: string): boolean {
   if (LIMITS.test(boundary)) return false;
   const at = boundary.indexOf(tool);
   if (at < 0) return true;

@@ -1,0 +1,97 @@
+/**
+ * `agents-md conformance <contract> --traces FILE|DIR` and `--listen 127.0.0.1:PORT`
+ * (docs/conformance.md): production traces graded clause by clause, as text, JSON, SARIF or
+ * Markdown. Exit 0 when no clause is violated, 1 when one is, 2 when an input cannot be read.
+ */
+import { resolve } from 'node:path';
+import { type Command } from 'commander';
+import { ConformanceGrader, conformanceMarkdown, conformanceText, format, type ConformanceReport, type Lang } from '../service/index.ts';
+import { loadContract } from '../node/dryRunHost.ts';
+import { InputError } from '../node/inputError.ts';
+import { readTraces } from '../node/traceSource.ts';
+import { startOtlpReceiver } from '../node/otlpReceiver.ts';
+import { displayPath } from './report.ts';
+import { errorLine } from './terminal.ts';
+import { guarded } from './guarded.ts';
+import { EXIT } from './exitCodes.ts';
+import { formatOption } from './options.ts';
+import { conformanceJson, conformanceSarif } from './format/conformance.ts';
+
+interface ConformanceOptions {
+  readonly traces?: string;
+  readonly listen?: string;
+  readonly format: 'text' | 'json' | 'sarif' | 'markdown';
+}
+
+/** `127.0.0.1:PORT` → the port; anything else is refused (servers listen on the loopback only). */
+export function listenPort(value: string): number {
+  const m = /^(?:127\.0\.0\.1|localhost):(\d{1,5})$/.exec(value.trim());
+  const port = m ? Number(m[1]) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new InputError('conformance.cli.badListen', { value });
+  return port;
+}
+
+/** Resolves when the process is asked to stop (Ctrl+C, SIGTERM). */
+const stopped = () =>
+  new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+
+function render(report: ConformanceReport, file: string, root: string, options: ConformanceOptions, lang: Lang): string {
+  switch (options.format) {
+    case 'json':
+      return conformanceJson(report, file, lang);
+    case 'sarif':
+      return conformanceSarif(report, file, root, lang);
+    case 'markdown':
+      return conformanceMarkdown(report, file, lang);
+    default:
+      return conformanceText(report, file, lang);
+  }
+}
+
+async function runConformance(contract: string, options: ConformanceOptions, lang: Lang): Promise<number> {
+  const cwd = process.cwd();
+  if (!options.traces && !options.listen) throw new InputError('conformance.cli.noTraces');
+  const loaded = await loadContract(resolve(cwd, contract), cwd);
+  const file = displayPath(cwd, loaded.path);
+  const grader = new ConformanceGrader(loaded.model);
+  if (options.traces) {
+    const stats = await readTraces(resolve(cwd, options.traces), (s) => grader.add(s));
+    if (stats.skippedLines > 0) errorLine(format('conformance.cli.skipped', { count: stats.skippedLines }, lang));
+  }
+  if (options.listen) {
+    const receiver = await startOtlpReceiver(listenPort(options.listen), (s) => grader.add(s)).catch((e: NodeJS.ErrnoException) => {
+      throw new InputError('conformance.cli.cannotRead', { file: options.listen!, error: e.code ?? String(e) });
+    });
+    errorLine(format('conformance.cli.listening', { url: receiver.url }, lang));
+    await stopped();
+    await receiver.close();
+  }
+  const report = grader.finish();
+  process.stdout.write(render(report, file, cwd, options, lang));
+  return report.violations > 0 ? EXIT.FAILED : EXIT.OK;
+}
+
+export function registerConformanceCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
+  const t = (id: string) => format(id, {}, lang);
+  program
+    .command('conformance')
+    .description(t('conformance.cli.description'))
+    .argument('<contract>', t('conformance.cli.contract'))
+    .option('--traces <path>', t('conformance.cli.traces'))
+    .option('--listen <address>', t('conformance.cli.listen'))
+    .addOption(formatOption(['text', 'json', 'sarif', 'markdown'], lang))
+    .addHelpText('after', ['', t('conformance.cli.exitCodes')].join('\n'))
+    .action(
+      guarded(setExitCode, lang, async (contract: string, options: ConformanceOptions) => {
+        setExitCode(await runConformance(contract, options, lang));
+      }),
+    );
+}

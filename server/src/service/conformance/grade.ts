@@ -1,0 +1,301 @@
+/**
+ * Grading a contract against observed spans (docs/conformance.md, "Grading"): fed one span at a
+ * time in any order, so that a host can stream a file of a million spans through it; it keeps per
+ * clause counters and at most `MAX_EVIDENCE` violations, and per run only counters, the calls that
+ * still wait for an approval and the verdict on the latest answer. `finish()` grades every clause:
+ * exercised N times, never exercised, or violated (with the runs and span ids), attested or
+ * qualified. Pure.
+ */
+import { compiledSchema } from '../validate/ajv.ts';
+import type { ParsedContract } from '../model/types.ts';
+import { contractClauses, type ContractClauses } from './clauses.ts';
+import { answerOf, argumentsOf, count, decisionsOf, isFinalChat, operationOf, text, toolOf } from './observe.ts';
+import { MAX_EVIDENCE, type ClauseGrade, type ConformanceMessage, type ConformanceReport, type Evidence, type ObservedSpan } from './types.ts';
+
+/** A violation as seen, before its run's id is known. */
+type Seen = Omit<Evidence, 'run'>;
+
+interface Tally {
+  exercised: number;
+  violations: number;
+  evidence: Seen[];
+  /** Qualification message id → count. */
+  qualified: Map<string, number>;
+}
+
+interface PendingCall {
+  readonly spanId: string;
+  readonly tool: string;
+  readonly callId?: string;
+}
+
+interface RunState {
+  run?: string;
+  steps: number;
+  tokens: number;
+  /** The latest model step: when it ended and its tokens (a budget crossed before it was not stopped). */
+  lastStepEnd: number;
+  lastStepTokens: number;
+  root?: { readonly spanId: string; readonly failed: boolean };
+  errorCode?: { readonly code: string; readonly spanId: string };
+  /** Whether the run shows approvals at all (a decision, or the root's `agents_md.approvals.recorded`). */
+  approvalsVisible: boolean;
+  /** Gates that a human decided on: `call:<id>`, `span:<id>` or `tool:<name>` (a HUMAN_IN_THE_LOOP row naming the tool). */
+  decided?: Set<string>;
+  pending?: PendingCall[];
+  /** The latest answer: when it ended, where, and what is wrong with it (undefined: it conforms). */
+  answer?: { readonly endMs: number; readonly fromRoot: boolean; readonly spanId: string; readonly problem?: ConformanceMessage };
+}
+
+/** Runs whose pending approvals are kept in full; beyond it a run keeps counting. */
+const MAX_PENDING = 1000;
+
+/** Grades one contract against a stream of spans. */
+export class ConformanceGrader {
+  private readonly c: ContractClauses;
+  private readonly tallies = new Map<string, Tally>();
+  private readonly runs = new Map<string, RunState>();
+  private spans = 0;
+  /** Whether any run recorded a model step: if none did, the producer does not record them. */
+  private anySteps = false;
+
+  constructor(model: ParsedContract) {
+    this.c = contractClauses(model);
+    for (const clause of this.c.clauses) this.tallies.set(clause.pointer, { exercised: 0, violations: 0, evidence: [], qualified: new Map() });
+  }
+
+  /** Reads one span. */
+  add(span: ObservedSpan): void {
+    this.spans++;
+    const run = this.runOf(span.traceId);
+    for (const d of decisionsOf(span)) {
+      // A decision either way shows the gate held; a call that ran after a rejection has an error status or no result.
+      run.approvalsVisible = true;
+      const decided = (run.decided ??= new Set());
+      if (d.callId) decided.add(`call:${d.callId}`);
+      else if (operationOf(span) === 'execute_tool') decided.add(`span:${span.spanId}`);
+      const hitl = d.scenario ? this.c.view.hitl.find((h) => h.scenario === d.scenario) : undefined;
+      if (hitl) this.exercise(hitl.pointer);
+      for (const tool of hitl ? (this.c.gates.get(hitl.scenario) ?? []) : []) decided.add(`tool:${tool}`);
+      if (d.scenario && this.c.view.tools.has(d.scenario)) decided.add(`tool:${d.scenario}`);
+    }
+    for (const e of span.events) {
+      const pointer = e.name === 'agents_md.protocol' ? text(e.attributes['agents_md.pointer']) : undefined;
+      if (pointer && this.c.view.failures.some((f) => f.pointer === pointer)) this.exercise(pointer);
+    }
+    switch (operationOf(span)) {
+      case 'invoke_agent':
+        this.root(span, run);
+        break;
+      case 'chat':
+      {
+        run.steps++;
+        const tokens = count(span.attributes['gen_ai.usage.input_tokens']) + count(span.attributes['gen_ai.usage.output_tokens']);
+        run.tokens += tokens;
+        if (span.endMs >= run.lastStepEnd) [run.lastStepEnd, run.lastStepTokens] = [span.endMs, tokens];
+        this.anySteps = true;
+        if (isFinalChat(span)) this.answer(span, run, false);
+        break;
+      }
+      case 'execute_tool':
+        this.tool(span, run);
+        break;
+      case 'search_memory':
+        this.pool(span);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The grades, clause by clause in the contract's order. */
+  finish(): ConformanceReport {
+    for (const [traceId, run] of this.runs) this.finishRun(traceId, run);
+    let violations = 0;
+    const clauses = this.c.clauses.map((clause): ClauseGrade => {
+      const t = this.tallies.get(clause.pointer)!;
+      violations += t.violations;
+      if (this.runs.size === 0) t.qualified.set('conformance.qualified.no-runs', 1);
+      return {
+        ...clause,
+        grade: t.violations > 0 ? 'violated' : t.exercised > 0 ? 'exercised' : 'never',
+        exercised: t.exercised,
+        violations: t.violations,
+        verdict: t.qualified.size > 0 ? 'qualified' : 'attested',
+        qualifications: [...t.qualified].map(([id, n]) => ({ id, args: { count: n } })),
+        evidence: t.evidence.map((e) => {
+          const run = this.runs.get(e.traceId)?.run ?? e.traceId;
+          return { run, ...e, message: { id: e.message.id, args: { ...e.message.args, run } } };
+        }),
+      };
+    });
+    return { runs: this.runs.size, spans: this.spans, clauses, violations };
+  }
+
+  private runOf(traceId: string): RunState {
+    let run = this.runs.get(traceId);
+    if (!run) this.runs.set(traceId, (run = { steps: 0, tokens: 0, lastStepEnd: -Infinity, lastStepTokens: 0, approvalsVisible: false }));
+    return run;
+  }
+
+  private root(span: ObservedSpan, run: RunState): void {
+    run.root = { spanId: span.spanId, failed: span.status === 'error' };
+    const conversation = text(span.attributes['gen_ai.conversation.id']);
+    const query = text(span.attributes['agents_md.query.id']);
+    if (conversation) run.run = query ? `${conversation}/${query}` : conversation;
+    if (span.attributes['agents_md.approvals.recorded'] === true) run.approvalsVisible = true;
+    const code = text(span.attributes['agents_md.error_code']);
+    if (code) run.errorCode = { code, spanId: span.spanId };
+    if (span.attributes['gen_ai.output.messages'] !== undefined) this.answer(span, run, true);
+  }
+
+  private tool(span: ObservedSpan, run: RunState): void {
+    const name = toolOf(span);
+    const declared = this.c.view.tools.get(name);
+    const refused = span.status === 'error';
+    const forbidden = this.c.forbidden.get(name);
+    if (this.c.clauses.some((c) => c.kind === 'tools')) this.exercise('/tools');
+    if (forbidden) {
+      this.exercise(forbidden);
+      if (!refused) this.violate(forbidden, span, { id: 'conformance.violation.forbidden-tool', args: { tool: name } });
+      return;
+    }
+    if (!declared) {
+      if (!refused) this.violate('/tools', span, { id: 'conformance.violation.undeclared-tool', args: { tool: name } });
+      return;
+    }
+    this.exercise(declared.pointer);
+    if (declared.inputSchema) this.checkArguments(span, declared.inputSchema, `${declared.pointer}/input_schema`, name, refused);
+    if (declared.requiresApproval && !refused) {
+      const pointer = declared.approvalPointer ?? declared.pointer;
+      this.exercise(pointer);
+      const callId = text(span.attributes['gen_ai.tool.call.id']);
+      run.pending ??= [];
+      if (run.pending.length < MAX_PENDING) run.pending.push({ spanId: span.spanId, tool: name, ...(callId ? { callId } : {}) });
+    }
+  }
+
+  private checkArguments(span: ObservedSpan, schema: Readonly<Record<string, unknown>>, pointer: string, tool: string, refused: boolean): void {
+    const args = argumentsOf(span);
+    if (!args) {
+      this.qualify(pointer, 'conformance.qualified.arguments-not-recorded');
+      return;
+    }
+    this.exercise(pointer);
+    if (refused) return;
+    const detail = 'unparsable' in args ? 'not JSON' : schemaDetail(schema, args.value);
+    if (detail !== undefined) this.violate(pointer, span, { id: 'conformance.violation.arguments', args: { tool, detail } });
+  }
+
+  private pool(span: ObservedSpan): void {
+    const name = text(span.attributes['gen_ai.memory.store.name']) ?? span.name.replace(/^search_memory\s*/, '');
+    const pool = this.c.view.pools.get(name);
+    if (this.c.view.pools.size === 0) return;
+    this.exercise('/memory_pools');
+    if (pool) this.exercise(pool.pointer);
+    else this.violate('/memory_pools', span, { id: 'conformance.violation.undeclared-pool', args: { pool: name } });
+  }
+
+  private answer(span: ObservedSpan, run: RunState, fromRoot: boolean): void {
+    // The run's own answer (on `invoke_agent`) wins over its last model step's.
+    if (run.answer && (run.answer.fromRoot && !fromRoot)) return;
+    if (run.answer && run.answer.fromRoot === fromRoot && run.answer.endMs > span.endMs) return;
+    const schema = this.c.view.outputSchema;
+    const answer = answerOf(span);
+    let problem: ConformanceMessage | undefined;
+    if (schema && answer !== undefined) {
+      let value: unknown;
+      try {
+        value = JSON.parse(answer);
+      } catch {
+        problem = { id: 'conformance.violation.answer-not-json', args: {} };
+      }
+      const detail = problem ? undefined : schemaDetail(schema, value);
+      if (detail !== undefined) problem = { id: 'conformance.violation.answer', args: { detail } };
+    }
+    if (answer === undefined) problem = { id: 'conformance.qualified.answer-not-recorded', args: {} };
+    run.answer = { endMs: span.endMs, fromRoot, spanId: span.spanId, ...(problem ? { problem } : {}) };
+  }
+
+  private finishRun(traceId: string, run: RunState): void {
+    const at = (spanId: string, message: ConformanceMessage): Seen => ({ traceId, spanId, message });
+    const runSpan = run.root?.spanId ?? traceId;
+    const { budgets } = this.c.view;
+    if (budgets.maxStepsPointer) {
+      if (!this.anySteps) this.qualify(budgets.maxStepsPointer, 'conformance.qualified.steps-not-recorded');
+      else this.exercise(budgets.maxStepsPointer);
+      if (run.steps > budgets.maxSteps) this.record(budgets.maxStepsPointer, at(runSpan, { id: 'conformance.violation.steps', args: { steps: run.steps, max: budgets.maxSteps } }));
+    }
+    if (budgets.tokenPointer && budgets.tokenBudget !== undefined && run.tokens > 0) {
+      this.exercise(budgets.tokenPointer);
+      // Crossing the budget in a step is stopped after that step; a model step after it is the overrun.
+      if (run.tokens - run.lastStepTokens > budgets.tokenBudget) this.record(budgets.tokenPointer, at(runSpan, { id: 'conformance.violation.tokens', args: { tokens: run.tokens, max: budgets.tokenBudget } }));
+    }
+    this.finishCode(run, at);
+    for (const call of run.pending ?? []) {
+      const d = run.decided;
+      if (d && (d.has(`span:${call.spanId}`) || d.has(`tool:${call.tool}`) || (call.callId && d.has(`call:${call.callId}`)))) continue;
+      const pointer = this.c.view.tools.get(call.tool)!.approvalPointer ?? this.c.view.tools.get(call.tool)!.pointer;
+      this.record(pointer, at(call.spanId, { id: 'conformance.violation.no-approval', args: { tool: call.tool } }));
+      if (!run.approvalsVisible) this.qualify(pointer, 'conformance.qualified.approvals-not-visible');
+    }
+    // A run that failed, or whose answer a declared FAILURE_PROTOCOL code replaced, gave no answer of its own.
+    if (this.c.view.outputSchema && !run.root?.failed && !(run.errorCode && this.c.codes.has(run.errorCode.code))) {
+      const a = run.answer;
+      if (!a || a.problem?.id === 'conformance.qualified.answer-not-recorded') this.qualify('/output_schema', 'conformance.qualified.answer-not-recorded');
+      else {
+        this.exercise('/output_schema');
+        if (a.problem) this.record('/output_schema', at(a.spanId, a.problem));
+      }
+    }
+  }
+
+  private finishCode(run: RunState, at: (spanId: string, m: ConformanceMessage) => Seen): void {
+    if (this.c.view.failures.length === 0) return;
+    if (!run.root) this.qualify('/failure_protocol', 'conformance.qualified.root-not-recorded');
+    else this.exercise('/failure_protocol');
+    if (!run.errorCode) return;
+    const entry = this.c.codes.get(run.errorCode.code);
+    if (entry) this.exercise(entry);
+    else this.record('/failure_protocol', at(run.errorCode.spanId, { id: 'conformance.violation.error-code', args: { code: run.errorCode.code } }));
+  }
+
+  private exercise(pointer: string): void {
+    const t = this.tallies.get(pointer);
+    if (t) t.exercised++;
+  }
+
+  private qualify(pointer: string, id: string): void {
+    const t = this.tallies.get(pointer);
+    if (t) t.qualified.set(id, (t.qualified.get(id) ?? 0) + 1);
+  }
+
+  /** A violation seen on one span; the run's id is filled in by `finish()` (its root may come later). */
+  private violate(pointer: string, span: ObservedSpan, message: ConformanceMessage): void {
+    this.record(pointer, { traceId: span.traceId, spanId: span.spanId, message });
+  }
+
+  private record(pointer: string, evidence: Seen): void {
+    const t = this.tallies.get(pointer);
+    if (!t) return;
+    t.violations++;
+    if (t.evidence.length < MAX_EVIDENCE) t.evidence.push(evidence);
+  }
+}
+
+/** The first problem of a value against a schema, as text; undefined when it conforms or the schema does not compile. */
+function schemaDetail(schema: Readonly<Record<string, unknown>>, value: unknown): string | undefined {
+  const validate = compiledSchema(schema);
+  if (!validate || validate(value)) return undefined;
+  const e = validate.errors?.[0];
+  if (!e) return 'invalid';
+  const missing = (e.params as { missingProperty?: string }).missingProperty;
+  return e.keyword === 'required' && missing ? `${e.instancePath || '/'} lacks required "${missing}"` : `${e.instancePath || '/'} ${e.message ?? e.keyword}`;
+}
+
+/** Grades a contract against spans already in memory (tests, small traces). */
+export function gradeSpans(model: ParsedContract, spans: Iterable<ObservedSpan>): ConformanceReport {
+  const g = new ConformanceGrader(model);
+  for (const s of spans) g.add(s);
+  return g.finish();
+}

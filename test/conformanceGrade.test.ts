@@ -1,0 +1,73 @@
+// The grading itself (server/src/service/conformance, docs/conformance.md "Grading"): pure, on
+// observed spans; what makes a verdict qualified, per-call approvals keyed by the call id, the
+// boundary that forbids a tool, the token budget's overrun, and that the order of spans is irrelevant.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gradeSpans, parseContract, type ObservedSpan } from '../server/src/service/index.ts';
+import { REPO } from './helpers/cli.ts';
+
+const PROCUREMENT = parseContract(readFileSync(join(REPO, 'samples/procurement-analyzer/AGENTS.md'), 'utf8'));
+const BROKEN = parseContract(readFileSync(join(REPO, 'samples/broken/AGENTS.md'), 'utf8'));
+
+let n = 0;
+const span = (traceId: string, name: string, attributes: ObservedSpan['attributes'], extra: Partial<ObservedSpan> = {}): ObservedSpan => ({ traceId, spanId: (++n).toString(16).padStart(16, '0'), name, endMs: n, attributes, events: [], status: 'unset', ...extra });
+const root = (t: string, a: ObservedSpan['attributes'] = {}) => span(t, 'invoke_agent', { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': t, ...a });
+const tool = (t: string, name: string, a: ObservedSpan['attributes'] = {}, extra: Partial<ObservedSpan> = {}) => span(t, `execute_tool ${name}`, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, ...a }, extra);
+const chat = (t: string, tokens: number) => span(t, 'chat', { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': tokens, 'gen_ai.usage.output_tokens': 0 });
+const grade = (model: typeof PROCUREMENT, spans: ObservedSpan[], pointer: string) => gradeSpans(model, spans).clauses.find((c) => c.pointer === pointer)!;
+
+test('arguments not recorded make the input-schema clause qualified, never a pass', () => {
+  const c = grade(PROCUREMENT, [root('r1'), tool('r1', 'check_inventory')], '/tools/0/input_schema');
+  assert.equal(c.grade, 'never');
+  assert.equal(c.verdict, 'qualified');
+  assert.deepEqual(c.qualifications, [{ id: 'conformance.qualified.arguments-not-recorded', args: { count: 1 } }]);
+});
+
+test('a write without any human decision in its run is a violation, qualified when the run shows no decisions at all', () => {
+  const spans = [root('r1'), tool('r1', 'create_approval_draft', { 'gen_ai.tool.call.id': 'c1', 'gen_ai.tool.call.arguments': '{}' })];
+  const c = grade(PROCUREMENT, spans, '/tools/1/requires_approval');
+  assert.equal(c.grade, 'violated');
+  assert.equal(c.verdict, 'qualified');
+  const attested = grade(PROCUREMENT, [root('r1', { 'agents_md.approvals.recorded': true }), spans[1]!], '/tools/1/requires_approval');
+  assert.equal(attested.verdict, 'attested');
+});
+
+test('a decision keyed by the call id approves that call wherever it is recorded, and only that call', () => {
+  const decision: ObservedSpan['events'][number] = { name: 'agents_md.human_decision', attributes: { 'agents_md.decision': 'approve', 'gen_ai.tool.call.id': 'c1' } };
+  const spans = [
+    root('r1', { 'agents_md.approvals.recorded': true }),
+    span('r1', 'approval', {}, { events: [decision] }),
+    tool('r1', 'create_approval_draft', { 'gen_ai.tool.call.id': 'c1' }),
+    tool('r1', 'create_approval_draft', { 'gen_ai.tool.call.id': 'c2' }),
+  ];
+  const c = grade(PROCUREMENT, spans, '/tools/1/requires_approval');
+  assert.equal(c.violations, 1);
+  assert.equal(c.evidence[0]!.spanId, spans[3]!.spanId);
+});
+
+test('a tool a ❌ boundary forbids is reported at the boundary, not as undeclared; a refused call is no violation', () => {
+  const spans = [root('r1'), tool('r1', 'initiate_payment'), tool('r1', 'initiate_payment', {}, { status: 'error' })];
+  const report = gradeSpans(BROKEN, spans);
+  const violated = report.clauses.filter((c) => c.violations > 0);
+  assert.deepEqual(violated.map((c) => [c.kind, c.name, c.violations]), [['boundary', 'initiate_payment', 1]]);
+});
+
+test('the token budget is overrun when a model step starts after it was crossed', () => {
+  const crossedInLastStep = grade(PROCUREMENT, [root('r1'), chat('r1', 6000), chat('r1', 6000)], '/budgets/token_budget');
+  assert.equal(crossedInLastStep.violations, 0);
+  const kept = grade(PROCUREMENT, [root('r1'), chat('r1', 6000), chat('r1', 6000), chat('r1', 100)], '/budgets/token_budget');
+  assert.equal(kept.violations, 1);
+});
+
+test('grades do not depend on the order the spans arrive in', () => {
+  const decision: ObservedSpan['events'][number] = { name: 'agents_md.human_decision', attributes: { 'agents_md.decision': 'approve', 'gen_ai.tool.call.id': 'c1' } };
+  const spans = [
+    root('r1'), chat('r1', 10), tool('r1', 'check_inventory', { 'gen_ai.tool.call.arguments': '{"sku":"x"}' }), span('r1', 'h', {}, { events: [decision] }),
+    tool('r1', 'create_approval_draft', { 'gen_ai.tool.call.id': 'c1' }), tool('r2', 'nope'), root('r2', { 'agents_md.error_code': 'ZZZ' }), chat('r2', 5),
+  ];
+  const expected = JSON.stringify(gradeSpans(PROCUREMENT, spans));
+  fc.assert(fc.property(fc.shuffledSubarray(spans, { minLength: spans.length, maxLength: spans.length }), (order) => JSON.stringify(gradeSpans(PROCUREMENT, order)) === expected), { numRuns: 50 });
+});
