@@ -7,6 +7,7 @@ import { toDiagnostic } from './convert.ts';
 import { documentReports } from './documentReports.ts';
 import { withPreset, type DocumentStates } from './documentState.ts';
 import { SNAPSHOT_FILE, type ServerContext } from './serverContext.ts';
+import { runSteps } from './steps.ts';
 import { exceedsBytes } from './textSize.ts';
 import type { VersionAdvice } from './versionAdvice.ts';
 import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
@@ -49,13 +50,21 @@ export function registerDiagnostics(ctx: ServerContext, docs: DocumentStates, ad
       return d.map((x) => toDiagnostic(localiseDiagnostic(x, lang), doc.uri, docsBase));
     }
     if (SNAPSHOT_FILE.test(doc.uri)) return (await snapshotDiagnostics(doc.uri, text)).map((d) => toDiagnostic(localiseDiagnostic(d, lang), doc.uri, `${docsFolder}/dry-run.md`));
+    // Parsing and validating yield to edits and requests: the first analysis of a large document
+    // takes seconds, and work for a version edited meanwhile is dropped (docs/performance.md).
+    const stale = () => !!token?.isCancellationRequested || documents.get(doc.uri)?.version !== version;
+    // The trace shows where an analysis was dropped: `analysing`, then `validated` or `dropped … (stage)`.
+    const dropped = (stage: string) => (connection.tracer.log(`dropped ${doc.uri} version ${version} (${stage})`), undefined);
+    connection.tracer.log(`analysing ${doc.uri} version ${version}`);
     const started = performance.now();
-    const state = docs.stateOf(doc);
+    const state = await docs.stateSteps(doc);
     const parsed = performance.now();
+    if (!state || stale()) return dropped('parse');
     const facts = await docs.factsOf(doc, state);
-    if (token?.isCancellationRequested || documents.get(doc.uri)?.version !== version) return undefined;
+    if (stale()) return dropped('facts');
     const validating = performance.now();
-    const diagnostics: ContractDiagnostic[] = session.service!.validate(state.model, withPreset(facts, settings));
+    const diagnostics = await runSteps(session.service!.validateSteps(state.model, withPreset(facts, settings)), stale);
+    if (!diagnostics || stale()) return dropped('validate');
     // One line per validation in the protocol trace (`$/setTrace`; VS Code: `agentsMd.trace.server`), so that
     // coalescing can be seen: a burst of edits shows one validation, of the last version (docs/performance.md).
     const ms = (x: number) => x.toFixed(1);

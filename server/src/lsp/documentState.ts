@@ -2,6 +2,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseContract, type ContractDocument, type ParsedContract, type RegexAnalyzer, type RulePreset, type WorkspaceFacts } from '../service/index.ts';
 import { SNAPSHOT_FILE, type ServerContext } from './serverContext.ts';
 import type { ServerSettings } from './settings.ts';
+import { runSteps } from './steps.ts';
 import { exceedsBytes } from './textSize.ts';
 
 /** What the server keeps per open document: the model of one version, and its facts once gathered. */
@@ -24,6 +25,11 @@ export function contract(doc: TextDocument, state: DocState, facts?: WorkspaceFa
 export interface DocumentStates {
   /** The model of the document's current version, parsed from the previous version's when there is one. */
   stateOf(doc: TextDocument): DocState;
+  /**
+   * `stateOf` in steps that let edits and requests in (the first parse of a large document):
+   * undefined once the document has a newer version.
+   */
+  stateSteps(doc: TextDocument): Promise<DocState | undefined>;
   factsOf(doc: TextDocument, state: DocState): Promise<WorkspaceFacts>;
   /** The facts if they are ready within 200 ms (hover and rename use them when they can). */
   lastFacts(doc: TextDocument, state: DocState): Promise<WorkspaceFacts | undefined>;
@@ -49,6 +55,19 @@ export function documentStates(ctx: ServerContext, regexFor: (uri: string) => Re
       // Over the size limit no feature parses the document (hover, outline…: docs/robustness.md), as diagnostics do not.
       const tooLarge = exceedsBytes(text, settings.sizeLimit(doc.uri)) !== undefined;
       const state: DocState = { version: doc.version, model: tooLarge ? parseContract('') : session.service!.parse(doc.uri, text) };
+      states.set(doc.uri, state);
+      return state;
+    },
+    async stateSteps(doc) {
+      const version = doc.version;
+      const current = () => (states.get(doc.uri)?.version === version ? states.get(doc.uri) : undefined);
+      const text = doc.getText();
+      if (current() || exceedsBytes(text, settings.sizeLimit(doc.uri)) !== undefined) return self.stateOf(doc);
+      // Stale once the document changed, or once a request parsed this version meanwhile.
+      const model = await runSteps(session.service!.parseSteps(doc.uri, text), () => documents.get(doc.uri)?.version !== version || current() !== undefined);
+      if (documents.get(doc.uri)?.version !== version) return undefined;
+      if (model === undefined) return current();
+      const state: DocState = { version, model };
       states.set(doc.uri, state);
       return state;
     },
