@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Root } from 'mdast';
-import { parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
+import { createLanguageService, parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
 import { scanSections } from '../server/src/service/parse/scanSections.ts';
 import { parseMarkdown } from '../server/src/service/parse/markdown.ts';
 import { parseBlocks } from '../server/src/service/parse/blocks.ts';
@@ -220,6 +220,33 @@ test('a model built incrementally after random edits equals the model built from
       }
     }),
     { numRuns: RUNS(70) },
+  );
+});
+
+test('a parse or validation in steps abandoned half way (the document was edited) leaves the next version equal to a fresh one', () => {
+  fc.assert(
+    fc.property(contractArb, fc.array(fc.tuple(editArb, fc.nat(12), fc.nat(40)), { minLength: 1, maxLength: 3 }), (c, edits) => {
+      const service = createLanguageService();
+      const uri = 'file:///w/AGENTS.md';
+      let text = contractOf(c);
+      for (const [e, parseSteps, ruleSteps] of edits) {
+        // The analysis of this version stops after some sections, or after some rules.
+        const parsing = service.parseSteps(uri, text);
+        let r = parsing.next();
+        for (let i = 0; i < parseSteps && !r.done; i++) r = parsing.next();
+        if (r.done) {
+          const validating = service.validateSteps(r.value);
+          for (let i = 0; i < ruleSteps && !validating.next().done; i++);
+          validating.return([]);
+        } else parsing.return(parseContract(''));
+        text = applyEdit(text, e);
+        const next = service.parse(uri, text);
+        const scratch = parseContract(text);
+        assert.deepStrictEqual(snapshot(next), snapshot(scratch));
+        assert.deepStrictEqual(service.validate(next), validateContract(scratch));
+      }
+    }),
+    { numRuns: RUNS(40) },
   );
 });
 

@@ -12,6 +12,7 @@ import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { LspClient } from './helpers/lspClient.ts';
 import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { generateContract } from '../bench/generate.ts';
+import { largeToolsContract } from '../bench/typing.ts';
 
 const serverPath = SERVER_PATH;
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-typing-ws-'));
@@ -235,6 +236,48 @@ test('push: a ReDoS verdict re-diagnoses the document that waited for it, no oth
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal(client.publishedFor(a).length, 2);
     assert.equal(client.publishedFor(b).length, 1, 'b is not diagnosed again: neither its safe verdict nor a’s verdict changes it');
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('the first analysis of a large contract yields to an edit: a request sent while it parses is answered before it ends, and it is dropped for the edited version', async () => {
+  const client = new LspClient(serverPath);
+  client.configuration = withoutReDoSAnalysis;
+  try {
+    await client.initialize(wsUri, true);
+    await client.trace('messages');
+    const uri = `${wsUri}/b/first-seconds.agents.md`;
+    const { text } = largeToolsContract();
+    const lines = text.split('\n');
+    const line = lines.findIndex((l, i) => i > lines.length / 2 && /^### /.test(l));
+    const renamed = `${lines[line]!.replace(/`?$/, '')}_renamed`.replace(/^### `?/, '');
+    await client.open(uri, text, 1);
+    const first = client.pullDiagnostics(uri);
+    first.catch(() => undefined);
+    // As soon as the server has begun the first analysis, the user types: a tool is renamed, and the outline asked for.
+    await client.traced(`analysing ${uri} version 1`);
+    await client.change(uri, 2, [{ range: { start: { line, character: 0 }, end: { line, character: lines[line]!.length } }, text: `### ${renamed}` }]);
+    const symbols = (await client.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as { name: string; children?: { name: string }[] }[];
+    const names = (s: typeof symbols): string[] => s.flatMap((x) => [x.name, ...names((x.children ?? []) as typeof symbols)]);
+    assert.ok(names(symbols).some((n) => n.includes(renamed)), 'the outline is of the edited text');
+    const analyses = (prefix: string) => client.traces.filter((t) => t.message.startsWith(`${prefix} ${uri} version `)).map((t) => t.message);
+    assert.deepEqual(analyses('validated'), [], 'no analysis ended before the request was answered');
+    await assert.rejects(first, /changed/i, 'the pull of version 1 is answered "changed, pull again"');
+    assert.deepEqual(analyses('dropped'), [`dropped ${uri} version 1 (parse)`], 'the analysis of version 1 stopped while parsing');
+    // The diagnostics of the edited version are those of a fresh server.
+    const edited = [...lines.slice(0, line), `### ${renamed}`, ...lines.slice(line + 1)].join('\n');
+    const after = codes(await client.pullUntil(uri, () => true));
+    const fresh = new LspClient(serverPath);
+    fresh.configuration = withoutReDoSAnalysis;
+    try {
+      await fresh.initialize(wsUri, true);
+      await fresh.open(uri, edited, 1);
+      assert.deepEqual(after, codes(await fresh.pullUntil(uri, () => true)));
+    } finally {
+      await fresh.shutdown();
+    }
+    assert.deepEqual(analyses('validated'), [`validated ${uri} version 2`]);
   } finally {
     await client.shutdown();
   }

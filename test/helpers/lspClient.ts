@@ -44,7 +44,11 @@ export class LspClient {
     this.connection.onRequest('workspace/configuration', (p: { items: { scopeUri?: string; section?: string }[] }) => p.items.map((i) => this.configuration(i)));
     this.connection.onRequest('workspace/diagnostic/refresh', () => (this.refreshes++, null));
     this.connection.onRequest('workspace/codeLens/refresh', () => (this.lensRefreshes++, null));
-    this.connection.onNotification('$/logTrace', (p: { message: string; verbose?: string }) => this.traces.push(p));
+    this.connection.onNotification('$/logTrace', (p: { message: string; verbose?: string }) => {
+      this.traces.push(p);
+      for (const w of this.traceWaiters.filter((x) => p.message.startsWith(x.prefix))) w.resolve();
+      this.traceWaiters = this.traceWaiters.filter((x) => !p.message.startsWith(x.prefix));
+    });
     this.connection.listen();
   }
 
@@ -74,6 +78,16 @@ export class LspClient {
   /** Turns the server's protocol trace on (`$/setTrace`), as VS Code does for `agentsMd.trace.server`. */
   trace(value: 'off' | 'messages' | 'verbose') {
     return this.connection.sendNotification('$/setTrace', { value });
+  }
+
+  private traceWaiters: { prefix: string; resolve: () => void }[] = [];
+  /** Resolves when the server traces a message starting with `prefix` (or has already). */
+  traced(prefix: string, timeoutMs = 20_000): Promise<void> {
+    if (this.traces.some((t) => t.message.startsWith(prefix))) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no trace "${prefix}…" within ${timeoutMs} ms`)), timeoutMs);
+      this.traceWaiters.push({ prefix, resolve: () => (clearTimeout(t), resolve()) });
+    });
   }
 
   /** Every diagnostics notification pushed for `uri` so far (push mode). */

@@ -4,9 +4,9 @@
  * (ARCHITECTURE.md). File access comes through the injected `FileSystem` of a `Workspace`.
  */
 import type { ContractDiagnostic } from './types.ts';
-import type { Finding } from './model/types.ts';
-import { parseContract, type ParsedContract } from './parse/parseContract.ts';
-import { validateContract } from './validate/validate.ts';
+import type { Finding, SectionModel } from './model/types.ts';
+import { parseContract, parseContractSteps, type ParsedContract } from './parse/parseContract.ts';
+import { validateContract, validateSteps } from './validate/validate.ts';
 import { decodeText } from './text/decode.ts';
 import { Workspace, type ConfigProblem, type WorkspaceOptions } from './workspace/resolveFacts.ts';
 import { EMPTY_FACTS, type RulePreset, type WorkspaceFacts } from './validate/facts.ts';
@@ -87,12 +87,19 @@ export interface LanguageService extends DocumentFeatures {
    */
   parse(uri: string, text: string): ParsedContract;
   /**
+   * `parse` in steps: yields after each section it builds. The sections of a parse abandoned half
+   * way are kept for the URI's next parse (docs/performance.md, "The first seconds after opening").
+   */
+  parseSteps(uri: string, text: string): Generator<void, ParsedContract>;
+  /**
    * Gathers what validation needs from the workspace (config, other contracts, resources, ReDoS
    * verdicts); `analyzeRegex` replaces the service's analyzer for this call (`false`: no ReDoS analysis).
    */
   facts(uri: string, model: ParsedContract, analyzeRegex?: RegexAnalyzer | false): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }>;
   /** Validates a parsed document against facts gathered before. Synchronous. */
   validate(model: ParsedContract, facts?: WorkspaceFacts, fileFindings?: readonly Finding[]): ContractDiagnostic[];
+  /** `validate` in steps: yields after each rule; the rules run so far are kept for the next version. */
+  validateSteps(model: ParsedContract, facts?: WorkspaceFacts): Generator<void, ContractDiagnostic[]>;
   /**
    * Decodes, parses, gathers facts and validates a file's bytes in one call. `size` is the file's
    * size when the bytes were not read because it is over the limit (docs/robustness.md).
@@ -107,16 +114,34 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   const workspace = new Workspace({ fs: options.fs ?? NO_FILES, roots: options.roots ?? [], ...(options.analyzeRegex ? { analyzeRegex: options.analyzeRegex } : {}) });
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const last = new Map<string, ParsedContract>();
+  /** Sections built by a stepwise parse not finished (abandoned for a newer version). */
+  const spare = new Map<string, SectionModel[]>();
   const service: LanguageService = {
     ...DOCUMENT_FEATURES,
     workspace,
     parse(uri, text) {
-      const model = parseContract(text, last.get(uri));
+      const model = parseContract(text, last.get(uri), spare.get(uri));
+      spare.delete(uri);
       last.set(uri, model);
       return model;
     },
+    *parseSteps(uri, text) {
+      const steps = parseContractSteps(text, last.get(uri), spare.get(uri));
+      const built = [...(spare.get(uri) ?? [])];
+      spare.set(uri, built);
+      for (let r = steps.next(); ; r = steps.next()) {
+        if (r.done) {
+          if (spare.get(uri) === built) spare.delete(uri);
+          last.set(uri, r.value);
+          return r.value;
+        }
+        built.push(r.value);
+        yield;
+      }
+    },
     facts: (uri, model, analyzeRegex) => workspace.facts(uri, model, analyzeRegex),
     validate: (model, facts = EMPTY_FACTS, fileFindings = []) => validateContract(model, facts, fileFindings),
+    validateSteps: (model, facts = EMPTY_FACTS) => validateSteps(model, facts),
     async lintBytes(uri, bytes, size = bytes.length, options = {}) {
       const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
       const empty = parseContract('');
@@ -143,6 +168,7 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
     },
     forget(uri) {
       last.delete(uri);
+      spare.delete(uri);
     },
   };
   return service;

@@ -5,6 +5,7 @@
  * own; spans joined only by `and`/`or` read as one expression; prose around a span stays prose.
  */
 import { parseExpression, type Expr, type SyntaxMessage } from './expression.ts';
+import { Lru } from '../util/lru.ts';
 
 /** Kinds that test nothing on their own: a name, a value, a file, a list or a sum is prose as a condition. */
 const NOT_A_TEST = new Set<Expr['kind']>(['path', 'literal', 'file', 'list', 'arith', 'neg']);
@@ -70,7 +71,10 @@ function syntaxError(text: string, from: number, to: number): ExpressionSyntaxEr
  * when it has no backticks (a Markdown cell that was one code span comes unwrapped). Prose
  * around a span is never checked.
  */
-export function conditionSyntaxErrors(text: string): ExpressionSyntaxError[] {
+export function conditionSyntaxErrors(text: string): readonly ExpressionSyntaxError[] {
+  // By text: a keystroke elsewhere leaves every condition as it was (docs/performance.md).
+  const known = syntaxErrorsByText.get(text);
+  if (known) return known;
   const parts = text.includes('`') ? codeSpans(text) : [{ start: 0, end: text.length }];
   const out: ExpressionSyntaxError[] = [];
   for (const p of parts) {
@@ -78,8 +82,10 @@ export function conditionSyntaxErrors(text: string): ExpressionSyntaxError[] {
     const e = syntaxError(text, p.start, p.end);
     if (e) out.push(e);
   }
+  syntaxErrorsByText.set(text, out);
   return out;
 }
+const syntaxErrorsByText = new Lru<string, readonly ExpressionSyntaxError[]>(2000);
 
 /**
  * Whether a condition holds an expression the dry run cannot evaluate: a code span that is a

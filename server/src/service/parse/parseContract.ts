@@ -17,32 +17,48 @@ export { recognitionOf };
  * and a changed section re-parses with remark only its top-level blocks whose text changed. The result equals a fresh parse of the
  * same text (asserted by test/incremental.test.ts). Never throws.
  */
-export function parseContract(text: string, previous?: ParsedContract): ParsedContract {
+export function parseContract(text: string, previous?: ParsedContract, spare?: readonly SectionModel[]): ParsedContract {
+  const steps = parseContractSteps(text, previous, spare);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `parseContract` in steps: yields each section it builds (not those it reuses), so that a host
+ * can pause between them (the first analysis of a large document yields to edits, docs/performance.md).
+ * `spare` are sections built by a parse that was abandoned: reused as a previous model's are.
+ */
+export function* parseContractSteps(text: string, previous?: ParsedContract, spare: readonly SectionModel[] = []): Generator<SectionModel, ParsedContract> {
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
   const slices = scanSections(body);
   const reusable = new Map<string, SectionModel[]>();
-  if (previous) {
-    for (const s of previous.sections) {
-      const key = `${s.kind}\u0000${s.text}\u0000${s.findings.some((f) => f.code === 'unclosed-fence')}`;
-      const list = reusable.get(key);
-      if (list) list.push(s);
-      else reusable.set(key, [s]);
-    }
+  const earlier = [...(previous?.sections ?? []), ...spare];
+  for (const s of earlier) {
+    const key = `${s.kind}\u0000${s.text}\u0000${s.findings.some((f) => f.code === 'unclosed-fence')}`;
+    const list = reusable.get(key);
+    if (list) list.push(s);
+    else reusable.set(key, [s]);
   }
   // Blocks of the previous version by text: a changed section re-parses only its changed blocks.
   let pool: ReturnType<typeof blockPool> | undefined;
-  const sections = slices.map((slice) => {
+  const sections: SectionModel[] = [];
+  for (const slice of slices) {
     const key = `${slice.kind}\u0000${slice.text}\u0000${!!slice.unclosedFence}`;
     const old = reusable.get(key)?.shift();
     // A BOM shifts the characters of line 0, whichever slice starts there.
     const sliceBom = bom && slice.startLine === 0;
     if (old && old.bom === sliceBom && old.endLine - old.startLine === slice.endLine - slice.startLine && (slice.kind === 'section' || old.startLine === slice.startLine)) {
-      return shiftSection(old, slice.startLine - old.startLine);
+      sections.push(shiftSection(old, slice.startLine - old.startLine));
+      continue;
     }
-    pool ??= previous ? blockPool(previous.sections) : undefined;
-    return buildSection(slice, sliceBom, pool);
-  });
+    pool ??= earlier.length > 0 ? blockPool(earlier) : undefined;
+    const built = buildSection(slice, sliceBom, pool);
+    sections.push(built);
+    yield built;
+  }
   const model = compose(text, sections);
   if (previous) carryOver(model, previous);
   return model;

@@ -34,6 +34,19 @@ function settingOf(s: RuleSetting | undefined): { severity?: Severity | 'off'; o
  * Returns diagnostics sorted by position.
  */
 export function validateContract(model: ParsedContract, facts: WorkspaceFacts = EMPTY_FACTS, fileFindings: readonly Finding[] = []): ContractDiagnostic[] {
+  const steps = validateSteps(model, facts, fileFindings);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `validateContract` in steps: yields after each rule, so that a host can pause between rules
+ * (docs/performance.md). The results of the rules run so far are kept with the model at once: a
+ * validation abandoned half way leaves them for the next version to reuse.
+ */
+export function* validateSteps(model: ParsedContract, facts: WorkspaceFacts = EMPTY_FACTS, fileFindings: readonly Finding[] = []): Generator<void, ContractDiagnostic[]> {
   const partial = model.kind === 'partial';
   // A section skipped as too complex holds content no rule saw: checks that compare sections
   // would guess at it (a missing section, a fallback not found), so they wait, as for a partial contract.
@@ -66,6 +79,7 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
 
   // Rules whose inputs did not change since the document's last validation are not run again (docs/performance.md).
   const results = new RuleResults(model);
+  results.save();
   for (const rule of RULES) {
     if (!rule.check || ((partial || unanalysed) && rule.scope === 'document')) continue;
     const setting = effectiveSetting(rule.code, settings, preset);
@@ -75,9 +89,8 @@ export function validateContract(model: ParsedContract, facts: WorkspaceFacts = 
     } catch (e) {
       findings.push({ code: 'internal-error', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, args: { rule: rule.code, detail: String((e as Error)?.message ?? e) } });
     }
+    yield;
   }
-
-  results.save();
   return toDiagnostics(findings, settings, directives, preset);
 }
 

@@ -1,4 +1,5 @@
 import type { Range } from '../../types.ts';
+import type { ContractModel } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
 import { FM } from './util.ts';
 import { contractView } from '../../model/contractView.ts';
@@ -8,32 +9,32 @@ const TAIL = '; the dry run cannot evaluate it.';
 const HITL_HEAD = '| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n';
 
 /** The text of one line of `text` (0-based). */
-function lineText(text: string, line: number): string {
-  let start = 0;
-  for (let l = 0; l < line; l++) {
-    start = text.indexOf('\n', start) + 1;
-    if (start === 0) return '';
+function lineText(model: ContractModel, line: number): string {
+  // From the offsets of the text's lines, found once per model: scanning the text from its start
+  // for each condition cost 10 ms per keystroke in a 2,000-line contract (docs/performance.md).
+  let starts = lineStarts.get(model);
+  if (!starts) {
+    starts = [0];
+    for (let i = model.text.indexOf('\n'); i >= 0; i = model.text.indexOf('\n', i + 1)) starts.push(i + 1);
+    lineStarts.set(model, starts);
   }
-  const end = text.indexOf('\n', start);
-  return text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '');
+  const start = starts[line];
+  if (start === undefined) return '';
+  const end = starts[line + 1];
+  return model.text.slice(start, end === undefined ? model.text.length : end - 1).replace(/\r$/, '');
 }
+const lineStarts = new WeakMap<ContractModel, number[]>();
 
-/**
- * A condition as written on one line of its span, with its backticks (a Markdown cell or label
- * that was one code span comes unwrapped in the model; a YAML string keeps its quotes), and the
- * character where it starts; undefined for a span over several lines or text without backticks,
- * which is prose by intent.
- */
-function writtenCondition(text: string, span: Range): { readonly text: string; readonly line: number; readonly base: number } | undefined {
+function writtenCondition(model: ContractModel, span: Range): { readonly text: string; readonly line: number; readonly base: number } | undefined {
   if (span.start.line !== span.end.line) return undefined;
-  const written = lineText(text, span.start.line).slice(span.start.character, span.end.character);
+  const written = lineText(model, span.start.line).slice(span.start.character, span.end.character);
   return written.includes('`') ? { text: written, line: span.start.line, base: span.start.character } : undefined;
 }
 
 /** Where a `check`'s syntax error is: inside the span when it holds the value as is, else the whole span. */
-function checkRange(text: string, span: Range, value: string, e: ExpressionSyntaxError): Range {
+function checkRange(model: ContractModel, span: Range, value: string, e: ExpressionSyntaxError): Range {
   if (span.start.line !== span.end.line) return span;
-  const at = lineText(text, span.start.line).slice(span.start.character, span.end.character).indexOf(value);
+  const at = lineText(model, span.start.line).slice(span.start.character, span.end.character).indexOf(value);
   if (at < 0) return span;
   const base = span.start.character + at;
   return { start: { line: span.start.line, character: base + e.start }, end: { line: span.start.line, character: base + e.end } };
@@ -72,7 +73,7 @@ export const expressionSyntax: Rule = {
     const found: { range: Range; error: ExpressionSyntaxError }[] = [];
     for (const c of conditionsOf(view)) {
       const span = locate(c.pointer, true);
-      const w = span && writtenCondition(model.text, span.value);
+      const w = span && writtenCondition(model, span.value);
       for (const error of w ? conditionSyntaxErrors(w.text) : []) {
         found.push({ range: { start: { line: w!.line, character: w!.base + error.start }, end: { line: w!.line, character: w!.base + error.end } }, error });
       }
@@ -80,7 +81,7 @@ export const expressionSyntax: Rule = {
     for (const c of view.constraints) {
       const error = c.check === undefined ? undefined : checkSyntaxError(c.check);
       const span = error && locate(`${c.pointer}/check`, true);
-      if (span) found.push({ range: checkRange(model.text, span.value, c.check!, error), error });
+      if (span) found.push({ range: checkRange(model, span.value, c.check!, error), error });
     }
     for (const { range, error } of found) {
       const variant = error.error.id.replace(/^expr\./, '');
@@ -114,7 +115,7 @@ export const conditionNotEvaluatedRule: Rule = {
   *check({ model, locate }) {
     for (const c of conditionsOf(contractView(model))) {
       const span = locate(c.pointer, true);
-      const w = span && writtenCondition(model.text, span.value);
+      const w = span && writtenCondition(model, span.value);
       // The dry run reads the model's value: a label's `If …` around one code span is not prose.
       if (w && !conditionExpression(c.text) && conditionNotEvaluated(w.text)) yield { code: 'condition-not-evaluated', range: span.value };
     }

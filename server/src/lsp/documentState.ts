@@ -1,0 +1,100 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { parseContract, type ContractDocument, type ParsedContract, type RegexAnalyzer, type RulePreset, type WorkspaceFacts } from '../service/index.ts';
+import { SNAPSHOT_FILE, type ServerContext } from './serverContext.ts';
+import type { ServerSettings } from './settings.ts';
+import { runSteps } from './steps.ts';
+import { exceedsBytes } from './textSize.ts';
+
+/** What the server keeps per open document: the model of one version, and its facts once gathered. */
+export interface DocState {
+  readonly version: number;
+  readonly model: ParsedContract;
+  facts?: Promise<WorkspaceFacts>;
+}
+
+/** The facts with the rule preset: a config file's `extends` wins over the editor setting (docs/rules.md, "Presets"). */
+export function withPreset(facts: WorkspaceFacts, settings: ServerSettings): WorkspaceFacts {
+  const preset: RulePreset = facts.config.preset ?? (settings.preset === 'strict' ? 'strict' : 'recommended');
+  return { ...facts, config: { ...facts.config, preset } };
+}
+
+export function contract(doc: TextDocument, state: DocState, facts?: WorkspaceFacts): ContractDocument {
+  return { uri: doc.uri, model: state.model, ...(facts ? { facts } : {}) };
+}
+
+export interface DocumentStates {
+  /** The model of the document's current version, parsed from the previous version's when there is one. */
+  stateOf(doc: TextDocument): DocState;
+  /**
+   * `stateOf` in steps that let edits and requests in (the first parse of a large document):
+   * undefined once the document has a newer version.
+   */
+  stateSteps(doc: TextDocument): Promise<DocState | undefined>;
+  factsOf(doc: TextDocument, state: DocState): Promise<WorkspaceFacts>;
+  /** The facts if they are ready within 200 ms (hover and rename use them when they can). */
+  lastFacts(doc: TextDocument, state: DocState): Promise<WorkspaceFacts | undefined>;
+  /** `f` of an open contract (not a snapshot) once the service exists, else `fallback`. */
+  withDoc<T>(uri: string, fallback: T, f: (doc: TextDocument, state: DocState) => T): T;
+  /** The cached model of an open contract. */
+  openModel(uri: string): ParsedContract | undefined;
+  /** The facts of these documents (all when undefined) are stale. */
+  dropFacts(uris?: Iterable<string>): void;
+  forget(uri: string): void;
+  clear(): void;
+}
+
+/** The document cache per version. `regexFor(uri)` is the ReDoS analyser one document's facts use. */
+export function documentStates(ctx: ServerContext, regexFor: (uri: string) => RegexAnalyzer): DocumentStates {
+  const states = new Map<string, DocState>();
+  const { documents, session, settings } = ctx;
+  const self: DocumentStates = {
+    stateOf(doc) {
+      const cached = states.get(doc.uri);
+      if (cached && cached.version === doc.version) return cached;
+      const text = doc.getText();
+      // Over the size limit no feature parses the document (hover, outline…: docs/robustness.md), as diagnostics do not.
+      const tooLarge = exceedsBytes(text, settings.sizeLimit(doc.uri)) !== undefined;
+      const state: DocState = { version: doc.version, model: tooLarge ? parseContract('') : session.service!.parse(doc.uri, text) };
+      states.set(doc.uri, state);
+      return state;
+    },
+    async stateSteps(doc) {
+      const version = doc.version;
+      const current = () => (states.get(doc.uri)?.version === version ? states.get(doc.uri) : undefined);
+      const text = doc.getText();
+      if (current() || exceedsBytes(text, settings.sizeLimit(doc.uri)) !== undefined) return self.stateOf(doc);
+      // Stale once the document changed, or once a request parsed this version meanwhile.
+      const model = await runSteps(session.service!.parseSteps(doc.uri, text), () => documents.get(doc.uri)?.version !== version || current() !== undefined);
+      if (documents.get(doc.uri)?.version !== version) return undefined;
+      if (model === undefined) return current();
+      const state: DocState = { version, model };
+      states.set(doc.uri, state);
+      return state;
+    },
+    async factsOf(doc, state) {
+      const s = await settings.of(doc.uri);
+      state.facts ??= session.service!.facts(doc.uri, state.model, s.checkRegexBacktracking ? regexFor(doc.uri) : false);
+      return state.facts;
+    },
+    lastFacts: async (doc, state) => (await Promise.race([self.factsOf(doc, state), new Promise<undefined>((r) => setTimeout(r, 200, undefined))])) ?? undefined,
+    withDoc(uri, fallback, f) {
+      const doc = documents.get(uri);
+      if (!doc || !session.service || SNAPSHOT_FILE.test(uri)) return fallback;
+      return f(doc, self.stateOf(doc));
+    },
+    openModel(uri) {
+      const doc = documents.get(uri);
+      return doc && session.service && !SNAPSHOT_FILE.test(uri) ? self.stateOf(doc).model : undefined;
+    },
+    dropFacts(uris) {
+      if (!uris) for (const s of states.values()) s.facts = undefined;
+      else for (const uri of uris) {
+        const state = states.get(uri);
+        if (state) state.facts = undefined;
+      }
+    },
+    forget: (uri) => void states.delete(uri),
+    clear: () => states.clear(),
+  };
+  return self;
+}
