@@ -7,7 +7,9 @@
  *     other contracts' digests reused;
  *   - report: `buildReport` over the linted contracts and snapshots, and its HTML;
  *   - the real CLI, `agents-md report -f html` on the workspace written to disk (one run, wall
- *     time), in one thread (`--jobs 1`) and on every core (the default from 16 contracts on).
+ *     time), in one thread (`--jobs 1`) and on every core (the default from 16 contracts on);
+ *   - the language server over 1,000 contracts on disk: workspace diagnostics, partial results,
+ *     requests answered meanwhile, peak RSS (bench/workspaceServer.ts).
  * Prints medians and p95 in ms; never fails the build.
  */
 import { execFileSync } from 'node:child_process';
@@ -18,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { buildReport, createLanguageService, readSnapshot, reportHtml, type LintResult } from '../server/src/service/index.ts';
 import { memoryFs } from '../test/helpers/memoryFs.ts';
 import { contractPath, generateWorkspace } from './generateWorkspace.ts';
+import { workspaceServer } from './workspaceServer.ts';
 
 const ROOT = 'file:///ws';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
   await bench(500, 2);
   cliRun(50);
   cliRun(500);
+  await workspaceServer([1000]);
 }
 
 main().catch((e) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LspClient } from './helpers/lspClient.ts';
 import { useSampleServer } from './helpers/sampleServer.ts';
-import { decodeRequest, receiver, spansOf } from './helpers/otlp.ts';
+import { decodeRequest, receiver, spansOf, tricklingReceiver } from './helpers/otlp.ts';
 import type { RunAgentResult } from '../server/src/lsp/customRequests.ts';
 
 const { serverPath, ws, contractUri, snapshotUri } = useSampleServer('otlp');
@@ -21,12 +21,16 @@ async function started(endpoint: string) {
   const client = new LspClient(serverPath);
   client.configuration = (item) => (item.section === 'agentsMd' ? { otlpEndpoint: endpoint } : null);
   const warnings: string[] = [];
+  let warned = () => {};
+  /** Resolves with the first warning (at once if one came already). */
+  const warning = new Promise<string>((resolve) => (warned = () => resolve(warnings[0]!)));
   // The user approves the draft the happy path asks about.
   client.connection.onRequest('agentsMd/humanDecision', () => ({ decision: 'approve' }));
-  client.connection.onNotification('window/showMessage', (p: { type: number; message: string }) => void (p.type === 2 && warnings.push(p.message)));
+  // A warning is a `window/showMessageRequest` (it may carry actions); the user dismisses it.
+  client.connection.onRequest('window/showMessageRequest', (p: { type: number; message: string }) => (p.type === 2 && (warnings.push(p.message), warned()), null));
   await client.initialize(pathToFileURL(ws).href, true, 'en');
   await client.open(contractUri, readFileSync(join(ws, 'AGENTS.md'), 'utf8'));
-  return { client, warnings };
+  return { client, warnings, warning };
 }
 
 const runHappyPath = (client: LspClient, trusted: boolean) =>
@@ -52,6 +56,32 @@ test('agentsMd.otlpEndpoint: each run is sent as GenAI spans, from a trusted wor
     const untrusted = await runHappyPath(client, false);
     assert.equal(untrusted.ok, true);
     assert.equal(otlp.requests.length, 1, 'nothing is sent from an untrusted workspace');
+  } finally {
+    await client.shutdown();
+    await otlp.close();
+  }
+});
+
+test('agentsMd.otlpEndpoint naming a receiver that trickles: the run answers first, the export ends at its one deadline with a warning', async () => {
+  const otlp = await tricklingReceiver();
+  const { client, warnings, warning } = await started(otlp.url);
+  try {
+    const events: string[] = [];
+    const ended = warning.then((w) => events.push(`warning: ${w}`));
+    const result = await runHappyPath(client, true);
+    events.push('answer');
+    assert.equal(result.ok, true, result.summary);
+    // Before (the export awaited in the run): the answer came only after the receiver gave up,
+    // which a trickling one never does.
+    assert.deepEqual(warnings, [], 'the run answered before its export ended');
+    await ended;
+    assert.deepEqual(events.map((e) => e.replace(/:.*/, '')), ['answer', 'warning']);
+    // One export, one deadline for all of it (retries included): the exporter's own timeout is per
+    // attempt and never trips on a trickle.
+    assert.match(events[1]!, /The run happy-path was not sent to the OTLP endpoint http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(agentsMd\.otlpEndpoint\): no answer within 5000 ms/);
+    assert.equal(otlp.requests(), 1);
+    // The server still answers.
+    assert.equal((await runHappyPath(client, false)).ok, true);
   } finally {
     await client.shutdown();
     await otlp.close();

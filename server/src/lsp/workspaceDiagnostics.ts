@@ -1,14 +1,18 @@
 /**
  * `workspace/diagnostic` (docs/workspace.md, "In the editor"): the problems of every contract of
  * the workspace that is not open, so that the Problems view lists them too. Computed only when the
- * client pulls, one contract at a time, yielding to the event loop between contracts; an edit (the
- * user typing, a file event) ends the pass early with what it has, and the client pulls again.
+ * client pulls, one contract at a time, yielding to the event loop between contracts (a hover or a
+ * `workspace/symbol` sent meanwhile is answered between two contracts); an edit (the user typing, a
+ * file event) ends the pass early with what it has, and the client pulls again. With a partial
+ * result token (VS Code sends one) the reports are streamed as they are made, at most every
+ * `PARTIAL_EVERY_MS`, and the final answer is empty: the Problems view fills while the pass runs
+ * (docs/robustness.md, "Workspace scale"). Nothing of a contract is kept but its diagnostics.
  * Results are kept per contract in a bounded cache with a result id derived from the items, so an
  * unchanged contract is answered `unchanged`. When nothing changed since the last complete pass,
  * the request is held (a long poll) until something does.
  */
 import { createHash } from 'node:crypto';
-import type { CancellationToken, Connection, Diagnostic, WorkspaceDocumentDiagnosticReport } from 'vscode-languageserver';
+import type { CancellationToken, Connection, Diagnostic, ResultProgressReporter, WorkspaceDiagnosticReportPartialResult, WorkspaceDocumentDiagnosticReport } from 'vscode-languageserver';
 import { Lru } from '../service/index.ts';
 
 export interface WorkspaceDiagnosticsHost {
@@ -24,6 +28,33 @@ export interface WorkspaceDiagnosticsHost {
 const CACHE_SIZE = 4096;
 /** Quiet time after an edit before a held pull starts a new pass (ms). */
 const QUIET_MS = 300;
+/** With a partial result token: reports made are sent at most this often (ms), and when the pass ends. */
+const PARTIAL_EVERY_MS = 100;
+
+/**
+ * Where a pass puts its reports: into the final answer, or, with a partial result token, streamed
+ * in batches (the final answer is then empty, as LSP asks of streamed results).
+ */
+function reportSink(progress: ResultProgressReporter<WorkspaceDiagnosticReportPartialResult> | undefined) {
+  const held: WorkspaceDocumentDiagnosticReport[] = [];
+  let sentAt = Date.now();
+  const flush = () => {
+    if (!progress || held.length === 0) return;
+    progress.report({ items: held.splice(0) });
+    sentAt = Date.now();
+  };
+  return {
+    push(report: WorkspaceDocumentDiagnosticReport) {
+      held.push(report);
+      if (Date.now() - sentAt >= PARTIAL_EVERY_MS) flush();
+    },
+    /** The pass's answer: what is left, or nothing once streamed. */
+    end() {
+      flush();
+      return { items: progress ? [] : held };
+    },
+  };
+}
 
 export interface WorkspaceDiagnostics {
   /** Something that diagnostics depend on changed (an edit, a file event, settings). */
@@ -57,43 +88,43 @@ export function registerWorkspaceDiagnostics(connection: Connection, host: Works
       wakers.add(settle);
     });
 
-  connection.languages.diagnostics.onWorkspace(async (params, token) => {
+  connection.languages.diagnostics.onWorkspace(async (params, token, _work, progress) => {
     const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
     if (completedAt === generation && previous.size > 0) await nextChange(token);
     const start = generation;
-    const reports: WorkspaceDocumentDiagnosticReport[] = [];
+    const sink = reportSink(progress);
     const contracts = await host.contractUris();
     for (const uri of contracts) {
       // Typing wins: the pass stops at the first edit and returns what it has.
-      if (token.isCancellationRequested || generation !== start) return { items: reports };
+      if (token.isCancellationRequested || generation !== start) return sink.end();
       if (host.isOpen(uri)) continue;
       let entry = cache.get(uri);
       if (!entry || entry.generation !== start) {
         await new Promise((r) => setImmediate(r));
-        if (token.isCancellationRequested || generation !== start) return { items: reports };
+        if (token.isCancellationRequested || generation !== start) return sink.end();
         const items = await host.diagnose(uri).catch((): Diagnostic[] => []);
         const resultId = createHash('sha256').update(JSON.stringify(items)).digest('hex').slice(0, 16);
         entry = { generation: start, resultId, items };
         cache.set(uri, entry);
       }
-      reports.push(
+      sink.push(
         previous.get(uri) === entry.resultId
           ? { kind: 'unchanged', uri, version: null, resultId: entry.resultId }
           : { kind: 'full', uri, version: null, resultId: entry.resultId, items: entry.items },
       );
     }
-    if (generation !== start) return { items: reports };
+    if (generation !== start) return sink.end();
     // A contract that went (deleted, moved, excluded), or a document closed whose file went: an
     // empty report clears what the client shows.
     const listed = new Set(contracts);
     const gone = [...[...previous.keys()].filter((uri) => cache.get(uri)), ...closedSince].filter((uri) => !listed.has(uri) && !host.isOpen(uri));
     for (const uri of new Set(gone)) {
       cache.delete(uri);
-      reports.push({ kind: 'full', uri, version: null, items: [] });
+      sink.push({ kind: 'full', uri, version: null, items: [] });
     }
     closedSince.clear();
     completedAt = start;
-    return { items: reports };
+    return sink.end();
   });
 
   const edited = () => {

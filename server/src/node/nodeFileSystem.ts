@@ -4,6 +4,7 @@
  * through the bounded reader (regular files only, size checked first, links kept inside their
  * workspace folder) and scans are bounded walks (docs/robustness.md).
  */
+import { readdir as readdirCallback, type Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { glob } from 'tinyglobby';
@@ -13,8 +14,11 @@ import { isWithin, readRegularFile } from './paths.ts';
 
 /** Largest file the service reads through the file system (resources are hashed up to this size). */
 export const MAX_READ_BYTES = 64 * 1024 * 1024;
-/** Deepest folder a scan enters, and most files it returns. */
-export const WALK_LIMITS = { depth: 32, files: 10_000 } as const;
+/**
+ * Deepest folder a scan enters, most files it returns, and most folder entries it reads (files and
+ * folders seen, whether they match or not): a workspace folder of `file:///` is a walk of the disk.
+ */
+export const WALK_LIMITS = { depth: 32, files: 10_000, entries: 100_000 } as const;
 
 /** The `file:` URI of an absolute path. */
 export function fileUri(path: string): string {
@@ -37,13 +41,14 @@ export function uriToPath(uri: string): string | undefined {
  * (`.github/**`), as shells and most linters do. A bounded walk: at most `WALK_LIMITS.depth`
  * folders deep and `WALK_LIMITS.files` files; symbolic links are followed, but a file whose real
  * path lies outside `folder` is left out, and each real file is listed once (a link loop or a
- * second link to it does not list it again).
+ * second link to it does not list it again). The walk itself stops once it has read `entries`
+ * folder entries (`WALK_LIMITS.entries`): the cut applies while walking, not to what a whole walk found.
  */
-export async function globFiles(folder: string, include: readonly string[], exclude: readonly string[]): Promise<string[]> {
+export async function globFiles(folder: string, include: readonly string[], exclude: readonly string[], entries: number = WALK_LIMITS.entries): Promise<string[]> {
   if (include.length === 0) return [];
   try {
     const top = await realpath(folder);
-    const found = await glob([...include], { cwd: folder, ignore: [...exclude], absolute: true, onlyFiles: true, expandDirectories: false, deep: WALK_LIMITS.depth });
+    const found = await glob([...include], { cwd: folder, ignore: [...exclude], absolute: true, onlyFiles: true, expandDirectories: false, deep: WALK_LIMITS.depth, ...entryBudget(entries) });
     const seen = new Set<string>();
     const out: string[] = [];
     for (const f of found.sort()) {
@@ -57,6 +62,27 @@ export async function globFiles(folder: string, include: readonly string[], excl
   } catch {
     return [];
   }
+}
+
+/**
+ * The glob's file system with a budget of folder entries: each folder read spends its entries; the
+ * read that overspends is cut to what is left and stops the walk (no folder is read after it).
+ */
+function entryBudget(entries: number) {
+  let left = entries;
+  const stop = new AbortController();
+  type Done = (error: NodeJS.ErrnoException | null, found: Dirent[]) => void;
+  const read = (path: string, options: { withFileTypes: true }, done: Done) => {
+    if (stop.signal.aborted) return done(null, []);
+    readdirCallback(path, options, (error, found) => {
+      if (error) return done(error, []);
+      if (found.length >= left) stop.abort();
+      const kept = found.slice(0, Math.max(0, left));
+      left -= found.length;
+      done(null, kept);
+    });
+  };
+  return { fs: { readdir: read as never }, signal: stop.signal };
 }
 
 /**

@@ -264,7 +264,11 @@ export class Workspace {
     const contracts: ContractDigest[] = [];
     if (needsOthers && this.options.roots.length > 0) {
       const others = (await this.listContracts(config)).filter((u) => u !== uri);
-      for (const s of await Promise.all(others.map((u) => this.summaryOf(u)))) {
+      // One contract at a time: each summary is a parse, and a read between two of them lets the
+      // server answer other requests; all read at once made one uninterrupted run of parses
+      // (1,000 contracts: a hover waited 24 s; docs/robustness.md, "Workspace scale").
+      for (const other of others) {
+        const s = await this.summaryOf(other);
         for (const p of s.pools) add(externalPools, p);
         for (const a of s.agents) add(externalAgents, a);
         if (s.digest) contracts.push(s.digest);
