@@ -22,6 +22,7 @@ import pkg from '../../../package.json' with { type: 'json' };
 import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 import { registerContractsOverview } from './contractsOverview.ts';
 import { registerScaffold } from './scaffold.ts';
+import { registerConformance } from './conformance.ts';
 import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
 import { documentReports } from './documentReports.ts';
 import { warmUp } from './warmUp.ts';
@@ -395,6 +396,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   registerWorkspaceSymbols(connection, () => service);
   registerContractsOverview(connection, { lang: () => lang, service: () => service, roots: rootPaths, read: (uri) => fs.readFile(uri) });
   registerScaffold(connection, documents);
+  registerConformance(connection, { lang: () => lang, model: openModel, roots: rootPaths });
   connection.onDocumentSymbol((p, token) => withDoc(p.textDocument.uri, [], (doc, s) => service!.documentSymbols(contract(doc, s), { lang }, token).map(toDocumentSymbol)));
   connection.languages.semanticTokens.on((p) =>
     withDoc(p.textDocument.uri, { data: [] }, (_, s) => {
