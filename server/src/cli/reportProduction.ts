@@ -6,20 +6,14 @@
  * the traces (the first finds each run's agent, the second grades), so memory stays bounded by the
  * number of runs, as `agents-md conformance` is.
  */
-import { ConformanceGrader, type ContractRow, type ObservedSpan, type ParsedContract, type ProductionSummary } from '../service/index.ts';
+import { agentNameOf, ConformanceGrader, type ContractRow, type ParsedContract, type ProductionSummary } from '../service/index.ts';
 import { readTraces, type TraceReadStats } from '../node/traceSource.ts';
-
-const agentOf = (span: ObservedSpan): string | undefined => {
-  const op = span.attributes['gen_ai.operation.name'] ?? span.name.split(' ')[0];
-  const name = span.attributes['gen_ai.agent.name'];
-  return op === 'invoke_agent' && typeof name === 'string' ? name.toLowerCase() : undefined;
-};
 
 /** Each contract's production grades by URI, and what reading the traces skipped. */
 export async function gradeProduction(traces: string, rows: readonly ContractRow[], models: ReadonlyMap<string, ParsedContract>): Promise<{ byUri: Map<string, ProductionSummary>; stats: TraceReadStats }> {
   const runAgent = new Map<string, string>();
   await readTraces(traces, (s) => {
-    const agent = agentOf(s);
+    const agent = agentNameOf(s);
     if (agent !== undefined) runAgent.set(s.traceId, agent);
   });
   const graders = new Map<string, { uri: string; grader: ConformanceGrader }>();
