@@ -39,6 +39,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/freeformNote.test.ts',
   'test/lintWorkers.test.ts',
   'test/lsp.test.ts',
+  'test/lspConformance.test.ts',
   'test/lspDiff.test.ts',
   'test/lspEditor.test.ts',
   'test/lspOtlp.test.ts',

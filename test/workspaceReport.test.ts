@@ -7,7 +7,11 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useCliBundle } from './helpers/cli.ts';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { REPO, useCliBundle } from './helpers/cli.ts';
+import { runScenario, SCENARIOS } from './fixtures/conformance/agent.ts';
 import { generateWorkspace } from '../bench/generateWorkspace.ts';
 import type { WorkspaceReport } from '../server/src/service/index.ts';
 
@@ -105,4 +109,34 @@ test('--jobs: the contracts linted on worker threads give the same report as one
   const bad = await cli.run(small, 'report', '--jobs', 'many');
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--jobs must be a whole number from 1 to 64, not many/);
+});
+
+test('--traces: a production column, each run graded against the contract of its agent (docs/workspace.md)', async () => {
+  const memory = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'fixture-agent' }), spanProcessors: [new SimpleSpanProcessor(memory)] });
+  for (const s of SCENARIOS) runScenario(provider.getTracer('fixture-agent'), s);
+  const dir = scratch.workspace({
+    'procurement/AGENTS.md': readFileSync(join(REPO, 'samples/procurement-analyzer/AGENTS.md'), 'utf8'),
+    'diagnosis/AGENTS.md': readFileSync(join(REPO, 'samples/device-diagnosis/AGENTS.md'), 'utf8'),
+    'traces/spans.jsonl': `${new TextDecoder().decode(JsonTraceSerializer.serializeRequest(memory.getFinishedSpans()))}\n`,
+  });
+  const r = await cli.run(dir, 'report', 'procurement', 'diagnosis', '--traces', 'traces', '--format', 'json');
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout) as WorkspaceReport;
+  assert.equal(report.production, true);
+  const procurement = report.contracts.find((c) => c.path === 'procurement/AGENTS.md')!.production!;
+  // The fixture agent is ProcurementAnalyzer: its runs and planted violations are that contract's only.
+  assert.equal(procurement.runs, SCENARIOS.length);
+  assert.equal(procurement.violations, 6);
+  assert.ok(procurement.exercised > 0 && procurement.exercised < procurement.clauses, JSON.stringify(procurement));
+  assert.equal(report.contracts.find((c) => c.path === 'diagnosis/AGENTS.md')!.production!.runs, 0);
+  const text = await cli.run(dir, 'report', 'procurement', 'diagnosis', '--traces', 'traces');
+  assert.match(text.stdout, /^Contract +Queries +Exercised +Not exercised +Production$/m);
+  assert.match(text.stdout, new RegExp(`^procurement/AGENTS\\.md .* ${SCENARIOS.length} runs, 6 violations, ${procurement.exercised} of ${procurement.clauses} clauses exercised$`, 'm'));
+  assert.match(text.stdout, /^diagnosis\/AGENTS\.md .* no runs$/m);
+  const without = await cli.run(dir, 'report', 'procurement', 'diagnosis');
+  assert.doesNotMatch(without.stdout, /Production/);
+  const missing = await cli.run(dir, 'report', 'procurement', '--traces', 'nowhere');
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /Cannot read .*nowhere/);
 });

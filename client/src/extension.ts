@@ -9,6 +9,7 @@ import { StatusItem } from './statusItem.ts';
 import { registerHumanDecisions, registerRunAgent } from './runAgent.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerScaffold } from './scaffold.ts';
+import { registerConformance } from './conformance.ts';
 import { registerContractsOverview } from './views/contractsView.ts';
 import { registerRuleDocs, type DocLinks } from './ruleDocs.ts';
 import { REVEAL_COMMAND, revealLocation } from './views/nodeTree.ts';
@@ -117,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerRunAgent(context, running);
   registerSemanticDiff(context, running);
   registerScaffold(context, running);
+  registerConformance(context, running);
   registerContractsOverview(context, running, isContract);
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(maybeStart),

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { buildReport, createLanguageService, format, reportHtml, reportJson, reportMarkdown, reportText, type Lang } from '../service/index.ts';
+import { buildReport, createLanguageService, format, withProduction, reportHtml, reportJson, reportMarkdown, reportText, type Lang } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { lintFiles } from './lintFiles.ts';
@@ -17,6 +17,7 @@ import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem
 import { reportSnapshots } from '../node/reportSnapshots.ts';
 import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { displayPath } from './report.ts';
+import { gradeProduction } from './reportProduction.ts';
 import { formatOption, withColorOptions } from './options.ts';
 import { errorLine } from './terminal.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
@@ -31,6 +32,8 @@ interface ReportOptions {
   readonly root?: string;
   /** Worker threads (docs/workspace.md, "Scale"); default one per core for many contracts. */
   readonly jobs?: number;
+  /** Production traces (a file or folder) for the production column (docs/workspace.md). */
+  readonly traces?: string;
 }
 
 async function runReport(paths: readonly string[], options: ReportOptions, lang: Lang): Promise<number> {
@@ -56,7 +59,18 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
 
   const contracts = run.reports.filter((r) => r.model && r.model.kind !== 'freeform').map((r) => ({ uri: r.uri, path: displayPath(root, r.path), model: r.model!, diagnostics: r.diagnostics }));
   const { config } = await service.workspace.configFor(fileUri(resolve(root, 'AGENTS.md')));
-  const report = buildReport(contracts, await reportSnapshots(root, new Set(contracts.map((c) => c.uri))), config.resourceRoots);
+  let report = buildReport(contracts, await reportSnapshots(root, new Set(contracts.map((c) => c.uri))), config.resourceRoots);
+  if (options.traces) {
+    const graded = await gradeProduction(resolve(cwd, options.traces), report.contracts, new Map(contracts.map((c) => [c.uri, c.model]))).catch((e: unknown) => {
+      if (!(e instanceof InputError)) throw e;
+      errorLine(e.text(lang));
+      return undefined;
+    });
+    if (!graded) return EXIT.USAGE;
+    const { byUri, stats } = graded;
+    if (stats.skippedLines > 0) errorLine(format('conformance.cli.skipped', { count: stats.skippedLines }, lang));
+    report = withProduction(report, byUri);
+  }
   const render = { text: reportText, json: reportJson, markdown: reportMarkdown, html: reportHtml }[options.format];
   const output = render(report, lang);
   if (options.output) {
@@ -85,6 +99,7 @@ export function registerReportCommand(program: Command, lang: Lang, setExitCode:
     .addOption(formatOption(FORMATS, lang))
     .option('-o, --output <file>', t('cli.option.output'))
     .option('--root <dir>', t('cli.option.root'))
+    .option('--traces <path>', t('cli.report.traces'))
     .addOption(jobsOption(lang));
   // The same output options as every command (docs/cli.md).
   withColorOptions(report, lang)

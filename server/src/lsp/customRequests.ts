@@ -1,9 +1,10 @@
 /**
  * The custom requests and notifications between the VS Code client and the language server, beyond
- * LSP: the dry run (docs/dry-run.md) and the semantic diff (docs/semantic-diff.md). Both sides import these names and
+ * LSP: the dry run (docs/dry-run.md), the semantic diff (docs/semantic-diff.md) and conformance (docs/conformance.md). Both sides import these names and
  * shapes, so the two cannot drift. URIs are strings; ranges are LSP ranges.
  */
-import type { ViewLocation, ViewNode, ViewNodeKind } from '../service/index.ts';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import type { Range, ViewLocation, ViewNode, ViewNodeKind } from '../service/index.ts';
 
 export type { ViewLocation, ViewNode, ViewNodeKind };
 
@@ -189,4 +190,39 @@ export interface ContractsOverviewResult {
   readonly html: string;
   /** The contracts on the page (URIs): the only files its links may open. */
   readonly contracts: readonly string[];
+}
+
+/**
+ * Client → server: the open contract graded against production traces (docs/conformance.md,
+ * "In the editor"). With `traces` the server reads and grades them and keeps the grades for the
+ * document; without it, the kept grades placed on the document's current text (after edits), or
+ * null when it was never checked. Cancellable.
+ */
+export const CONFORMANCE = 'agentsMd/conformance';
+export interface ConformanceParams {
+  readonly uri: string;
+  /** A trace file or folder: an absolute path or a `file:` URI. */
+  readonly traces?: string;
+}
+export interface ConformanceClauseView {
+  /** The clause's JSON Pointer into the contract data. */
+  readonly pointer: string;
+  readonly range: Range;
+  /** The clause in the user's language ("approval of `create_approval_draft`"). */
+  readonly label: string;
+  readonly grade: 'exercised' | 'never' | 'violated';
+  readonly violations: number;
+  /** The code lens text: grade and verdict ("exercised 12× · attested"). */
+  readonly lens: string;
+  /** The qualifications, when the verdict is qualified ('' otherwise). */
+  readonly detail: string;
+}
+export interface ConformanceViewResult {
+  /** The trace file or folder graded, as a path. */
+  readonly traces: string;
+  /** One line: runs, spans, violations, clauses exercised. */
+  readonly summary: string;
+  readonly clauses: readonly ConformanceClauseView[];
+  /** One per violated clause (source `agents-md conformance`), each run and span as related information. */
+  readonly diagnostics: readonly Diagnostic[];
 }

@@ -2,6 +2,7 @@ import type { Connection } from 'vscode-languageserver';
 import { diffPolicyOf, type RegexAnalyzer } from '../service/index.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { registerCodeActions } from './codeActions.ts';
+import { registerConformance } from './conformance.ts';
 import { registerContractsOverview } from './contractsOverview.ts';
 import { registerDiagnostics } from './diagnostics.ts';
 import { documentStates } from './documentState.ts';
@@ -47,6 +48,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   registerWorkspaceSymbols(connection, () => session.service);
   registerContractsOverview(connection, { lang: () => session.lang, service: () => session.service, roots: ctx.rootPaths, read: (uri) => ctx.fs.readFile(uri) });
   registerScaffold(connection, documents);
+  registerConformance(connection, { lang: () => session.lang, model: (uri) => docs.openModel(uri), roots: ctx.rootPaths });
   registerOutline(ctx, docs);
   registerCodeActions(ctx, docs);
 

@@ -2,6 +2,7 @@
 import './messages.ts';
 export { ConformanceGrader, gradeSpans } from './grade.ts';
 export { contractClauses } from './clauses.ts';
+export { agentNameOf } from './observe.ts';
 export { otlpRequestSpans, dryRunSpans, fromSpanData } from './spans.ts';
 export { conformanceText, conformanceMarkdown, clauseLabel, gradeLabel, verdictLabel, summaryLine as conformanceSummary } from './render.ts';
 export { MAX_EVIDENCE } from './types.ts';

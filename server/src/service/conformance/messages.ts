@@ -44,6 +44,9 @@ export const CONFORMANCE_MESSAGES = registerMessages('conformance', {
   'conformance.text.clause.qualified': '{place}  {clause}: {grade} ({verdict}: {reasons})',
   'conformance.text.evidence': '{message} [span {span}]',
   'conformance.lens': 'seen {count}× · {violations, plural, one {# violation} other {# violations}}',
+  'conformance.lens.clause': '{grade} · {verdict}',
+  'conformance.diagnostic': '{clause} violated {violations, plural, one {once} other {# times}} in production traces: {message}',
+  'conformance.related': 'run {run} · trace {trace} · span {span}: {message}',
   // The `conformance` command's own texts (help, errors), kept with the feature's.
   'conformance.cli.description': 'Grade a contract clause by clause against production traces (OTLP JSON or dry-run trace JSONL): exercised, never exercised or violated, attested or qualified.',
   'conformance.cli.contract': 'the AGENTS.md contract',

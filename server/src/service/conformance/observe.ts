@@ -19,6 +19,12 @@ export function operationOf(span: ObservedSpan): Operation {
   return OPERATIONS.has(name) ? (name as Operation) : 'other';
 }
 
+/** The agent an `invoke_agent` span names (`gen_ai.agent.name`, lower-cased: matched case aside); undefined on other spans. */
+export function agentNameOf(span: ObservedSpan): string | undefined {
+  const name = span.attributes['gen_ai.agent.name'];
+  return operationOf(span) === 'invoke_agent' && typeof name === 'string' ? name.toLowerCase() : undefined;
+}
+
 export const text = (v: ObservedValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 export const count = (v: ObservedValue | undefined): number => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : 0);
 

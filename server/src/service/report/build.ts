@@ -40,6 +40,15 @@ export interface CoverageItem {
   readonly exercised: boolean;
 }
 
+/** What production traces showed for a contract (`agents-md report --traces`, docs/conformance.md). */
+export interface ProductionSummary {
+  readonly runs: number;
+  readonly violations: number;
+  /** Clauses exercised or violated, of `clauses` gradable ones. */
+  readonly exercised: number;
+  readonly clauses: number;
+}
+
 export interface ContractRow {
   readonly uri: string;
   readonly path: string;
@@ -52,6 +61,8 @@ export interface ContractRow {
   readonly snapshots: number;
   readonly queries: number;
   readonly coverage: readonly CoverageItem[];
+  /** Production traces' grades, when the report was given traces. */
+  readonly production?: ProductionSummary;
   /** Cross-contract findings on this contract. */
   readonly findings: readonly { readonly code: string; readonly messageId: string; readonly args: Readonly<Record<string, string | number>>; readonly message: string; readonly line: number }[];
 }
@@ -67,6 +78,8 @@ export interface SharedNode {
 
 export interface WorkspaceReport {
   readonly clauses: readonly ClauseId[];
+  /** Whether the report was given production traces (a production column per contract). */
+  readonly production?: boolean;
   readonly contracts: readonly ContractRow[];
   /** Pools and resources used by two contracts or more. */
   readonly shared: readonly SharedNode[];
@@ -193,4 +206,10 @@ export function buildReport(contracts: readonly ReportContractInput[], snapshots
     shared,
     totals: { contracts: rows.length, covered, findings, exercised: items.filter((i) => i.exercised).length, exercisable: items.length },
   };
+}
+
+/** The report with a production column: each contract's grades by its URI (none: no run of its agent). */
+export function withProduction(report: WorkspaceReport, byUri: ReadonlyMap<string, ProductionSummary>): WorkspaceReport {
+  const none: ProductionSummary = { runs: 0, violations: 0, exercised: 0, clauses: 0 };
+  return { ...report, production: true, contracts: report.contracts.map((r) => ({ ...r, production: byUri.get(r.uri) ?? none })) };
 }

@@ -49,12 +49,13 @@ export function reportTables(report: WorkspaceReport, l: ReportLabels) {
       ...report.contracts.map((r) => [r.path, r.agent ?? '—', r.version ?? '—', l.audit(r), list(r.clauseIds)]),
     ],
     dryRun: [
-      [t('report.column.contract'), t('report.column.queries'), t('report.column.exercised'), t('report.column.notExercised')],
+      [t('report.column.contract'), t('report.column.queries'), t('report.column.exercised'), t('report.column.notExercised'), ...(report.production ? [t('report.column.production')] : [])],
       ...report.contracts.map((r) => [
         r.path,
         String(r.queries),
         t('report.count', { count: r.coverage.filter((i) => i.exercised).length, total: r.coverage.length }),
         list(r.coverage.filter((i) => !i.exercised).map(l.item)),
+        ...(report.production ? [r.production && r.production.runs > 0 ? t('report.production', { ...r.production }) : t('report.production.none')] : []),
       ]),
     ],
   };
