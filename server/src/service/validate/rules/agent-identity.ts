@@ -69,9 +69,10 @@ export const undeclaredTool: Rule = {
   *check({ model, data, locate }) {
     const refs = referencesOf(model);
     const tools = locate('/tools');
+    const banned = new Set(boundaryForms(model).filter((b) => b.kind === 'forbid').map((b) => b.tool));
     for (const c of refs.candidates) {
       // A tool a ❌ boundary forbids must not be declared (forbidden-tool-declared): its absence is right.
-      if (forbiddenByBoundary(data, c.pointer, c.name)) continue;
+      if (forbiddenByBoundary(data, c.pointer, c.name) || (banned.has(c.name) && c.pointer.startsWith('/identity/hard_boundaries/'))) continue;
       yield { code: 'undeclared-tool', range: c.range, args: { name: c.name }, ...(tools ? { related: [{ range: tools.value, messageId: 'related.toolsDeclared' }] } : {}) };
     }
     for (const r of refs.references) {
