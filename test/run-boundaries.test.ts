@@ -6,7 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseContract } from '../server/src/service/index.ts';
-import { runQuery } from '../server/src/service/run/engine.ts';
+import { readFileSync } from 'node:fs';
+import { runQuery, scriptedDecisions } from '../server/src/service/run/engine.ts';
+import { boundaryForms } from '../server/src/service/model/boundaries.ts';
 import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
 import type { HumanRequest } from '../server/src/service/run/runTypes.ts';
 import { describeEvent } from '../server/src/service/run/timeline.ts';
@@ -105,4 +107,21 @@ test('the outcome message names the boundary, in English and Chinese', async () 
   assert.equal(r.outcome.message, 'The model called refund_order, which the hard boundary "Never call `refund_order` before `get_order`" refuses: get_order has not been called yet in this run.');
   const end = r.events.find((e) => e.event_type === 'task_end')!;
   assert.equal(end.payload['pointer'], '/identity/hard_boundaries/0');
+});
+
+test('samples/device-diagnosis uses every form, and each query of its snapshot meets its expectations in process', async () => {
+  const text = readFileSync(new URL('../samples/device-diagnosis/AGENTS.md', import.meta.url), 'utf8');
+  const contract = parseContract(text);
+  assert.deepEqual([...new Set(boundaryForms(contract).map((b) => b.kind))].sort(), ['after-success', 'count', 'forbid', 'order']);
+  const read = readSnapshot(readFileSync(new URL('../samples/device-diagnosis/snapshots/diagnosis.snapshot.yaml', import.meta.url), 'utf8'), { contract });
+  assert.ok(read.snapshot, JSON.stringify(read.diagnostics));
+  const refused: string[] = [];
+  for (const q of read.snapshot.queries) {
+    const r = await runQuery({ contract, query: q, now: read.snapshot.now ?? '2024-06-20T06:00:00Z', provider: createScriptedModel(q.model), decide: scriptedDecisions(q.human) });
+    const got = { outcome: r.outcome.status, code: r.outcome.code, ...(q.expect?.errorCode ? { errorCode: r.outcome.protocol?.errorCode } : {}), ...(q.expect?.tools ? { tools: r.stats.tools } : {}) };
+    assert.deepEqual(got, { outcome: q.expect?.outcome, code: q.expect?.code, ...(q.expect?.errorCode ? { errorCode: q.expect.errorCode } : {}), ...(q.expect?.tools ? { tools: q.expect.tools } : {}) }, q.id);
+    if (r.outcome.code === 'BOUNDARY_VIOLATED') refused.push(`${q.id}: ${r.outcome.clause?.pointer}`);
+  }
+  // Each limiting form refuses one query: the order, "only after success" and the count.
+  assert.deepEqual(refused, ['ticket-before-manual: /identity/hard_boundaries/3', 'ticket-after-failed-lookup: /identity/hard_boundaries/4', 'third-manual-lookup: /identity/hard_boundaries/5']);
 });

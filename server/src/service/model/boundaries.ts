@@ -32,6 +32,8 @@ const SUCCESS = '(?:has\\s+)?(?:succeeded|succeeds|returned successfully|complet
 const ZH_NO = '(?:禁止|不得|不要|不可|不能|严禁|勿)';
 const ZH_CALL = '(?:调用|使用|执行)\\s*(?:工具)?';
 const ZH_RUN = '(?:每次运行|每次对话|每轮运行|单次运行)(?:中|内)?';
+/** The end of an outright prohibition: at most a reason in parentheses and a full stop. */
+const END = '\\s*(?:[(（][^()（）]*[)）])?\\s*[.。]?$';
 const ZH_MAX = '(?:不得|不能|不可|禁止)超过';
 
 /** Each pattern, the form it gives, and which groups hold the tool, the earlier tool and the number. */
@@ -47,8 +49,8 @@ const FORMS: readonly { re: RegExp; kind: BoundaryForm['kind']; tool: number; fi
   { re: new RegExp(`^(?:never|do not|don't|must not)\\s+(?:make\\s+)?more than\\s+${NUM}\\s+calls?\\s+(?:of|to)\\s+${T}`, 'i'), kind: 'count', tool: 2, max: 1 },
   { re: new RegExp(`^(?:${ZH_RUN})?\\s*${ZH_CALL}\\s*${T}\\s*(?:的次数)?\\s*(?:${ZH_RUN})?\\s*${ZH_MAX}\\s*(\\d+)\\s*次`), kind: 'count', tool: 1, max: 2 },
   { re: new RegExp(`^${T}\\s*${ZH_RUN}\\s*(?:最多|至多)${ZH_CALL}?\\s*(\\d+)\\s*次`), kind: 'count', tool: 1, max: 2 },
-  { re: new RegExp(`^${NEVER}${CALL}${T}\\s*[.。]?$`, 'i'), kind: 'forbid', tool: 1 },
-  { re: new RegExp(`^${ZH_NO}${ZH_CALL}\\s*${T}\\s*[.。]?$`), kind: 'forbid', tool: 1 },
+  { re: new RegExp(`^${NEVER}${CALL}${T}${END}`, 'i'), kind: 'forbid', tool: 1 },
+  { re: new RegExp(`^${ZH_NO}${ZH_CALL}\\s*${T}${END}`), kind: 'forbid', tool: 1 },
 ];
 
 const WORDS: Record<string, number> = { once: 1, twice: 2 };
