@@ -125,3 +125,18 @@ test('samples/device-diagnosis uses every form, and each query of its snapshot m
   // Each limiting form refuses one query: the order, "only after success" and the count.
   assert.deepEqual(refused, ['ticket-before-manual: /identity/hard_boundaries/3', 'ticket-after-failed-lookup: /identity/hard_boundaries/4', 'third-manual-lookup: /identity/hard_boundaries/5']);
 });
+
+test('the Cedar check skips a call an order boundary refused (Cedar has no history), and still compares an outright prohibition', async () => {
+  const { checkTrace } = await import('../server/src/node/cedarCheck.ts');
+  const { cedarExport } = await import('../server/src/service/export/cedar.ts');
+  const order = withBoundaries('Never call `refund_order` before `get_order`');
+  const { r } = await runSteps(order, REFUND() + FINAL);
+  assert.equal(r.outcome.code, 'BOUNDARY_VIOLATED');
+  const x = cedarExport(parseContract(order), { file: 'AGENTS.md' });
+  assert.deepEqual(checkTrace(x, { name: 't', events: r.events, data: {}, file: () => undefined }, new Set()), []);
+  const never = withBoundaries('Never call `refund_order`');
+  const banned = await runSteps(never, REFUND() + FINAL);
+  const y = cedarExport(parseContract(never), { file: 'AGENTS.md', forbidden: [{ name: 'refund_order', line: 8 }] });
+  const verdicts = checkTrace(y, { name: 't', events: banned.r.events, data: {}, file: () => undefined }, new Set(['refund_order']));
+  assert.deepEqual(verdicts.map((v) => [v.tool, v.expected, v.cedar, v.verdict]), [['refund_order', 'refused', 'refused', 'equal']]);
+});
