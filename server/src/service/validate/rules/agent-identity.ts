@@ -171,7 +171,7 @@ export const boundaryContradiction: Rule = {
   examples: {
     bad: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`export_user_data\` unless \`verify_identity\` succeeded\n  - ❌ Never call \`verify_identity\` before \`export_user_data\`\n\n${ORDER_TOOLS}`,
     good: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`export_user_data\` unless \`verify_identity\` succeeded\n  - ❌ Never call \`verify_identity\` more than 2 times per run\n\n${ORDER_TOOLS}`,
-    at: `  - ❌ ⟦Never call \`export_user_data\` unless \`verify_identity\` succeeded⟧`,
+    at: `  - ⟦❌ Never call \`export_user_data\` unless \`verify_identity\` succeeded⟧`,
   },
   *check({ model, locate }) {
     const all = boundaryForms(model);
