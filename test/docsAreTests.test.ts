@@ -30,6 +30,7 @@ const KNOWN_GOOD: Readonly<Record<string, readonly string[]>> = {
   'role-completeness': ['resource-missing', 'undeclared-tool'],
   'undeclared-tool': ['tool-missing-schema'],
   'forbidden-tool-declared': ['tool-missing-schema'],
+  'boundary-contradiction': ['tool-missing-schema'],
   'template-unknown-entity': ['schema', 'unknown-pool'],
   'invalid-json-schema': ['confidence-range'],
   'tool-name-verb': ['tool-description-usage', 'tool-missing-schema'],

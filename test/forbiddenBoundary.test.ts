@@ -26,3 +26,33 @@ test('order, count and "only after success" boundaries do not forbid the tool (f
   // Only the plain "never call" forbids the tool outright.
   assert.deepEqual(await codes(doc), ['forbidden-tool-declared cancel_booking']);
 });
+
+const boundaryCodes = async (text: string) =>
+  (await lint(text)).diagnostics.filter((d) => ['undeclared-tool', 'forbidden-tool-declared', 'boundary-contradiction'].includes(d.code)).map((d) => `${d.code} ${text.split('\n')[d.range.start.line]!.slice(d.range.start.character, d.range.end.character)}`);
+const toolsOf = (...names: string[]) => `## TOOLS\n\n${names.map((t) => `### \`${t}\`\n\n- **Description**: Does ${t}.\n`).join('\n')}`;
+const withItems = (items: string[], tools: string) => `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n${items.map((i) => `  - ❌ ${i}`).join('\n')}\n\n${tools}`;
+
+test('a checkable boundary that names an undeclared tool is reported on that name, whichever side it is on, in English and Chinese', async () => {
+  const doc = withItems(['Never call `export_user_data` unless `verify_identiy` succeeded', '在 `rebook_pateint` 之前禁止调用 `cancel_booking`', '每次运行调用 `read_salaries` 不得超过 2 次'], toolsOf('export_user_data', 'verify_identity', 'cancel_booking', 'rebook_patient', 'read_salary'));
+  assert.deepEqual(await boundaryCodes(doc), ['undeclared-tool verify_identiy', 'undeclared-tool rebook_pateint', 'undeclared-tool read_salaries']);
+});
+
+test('boundary-contradiction: a tool after itself, after a forbidden tool, two tools each after the other, at most 0 calls', async () => {
+  const tools = toolsOf('export_user_data', 'verify_identity', 'cancel_booking', 'read_salary');
+  const item = (i: string) => `❌ ${i}`;
+  assert.deepEqual(await boundaryCodes(withItems(['Never call `read_salary` before `read_salary`'], tools)), [`boundary-contradiction ${item('Never call `read_salary` before `read_salary`')}`]);
+  assert.deepEqual(await boundaryCodes(withItems(['Never call `read_salary` more than 0 times per run'], tools)), [`boundary-contradiction ${item('Never call `read_salary` more than 0 times per run')}`]);
+  const forbidden = await boundaryCodes(withItems(['Never call `cancel_booking` before `rebook_patient`', 'Never call `rebook_patient`'], tools));
+  assert.deepEqual(forbidden, [`boundary-contradiction ${item('Never call `cancel_booking` before `rebook_patient`')}`]);
+  const cycle = await boundaryCodes(withItems(['Never call `export_user_data` unless `verify_identity` succeeded', '在 `export_user_data` 之前禁止调用 `verify_identity`'], tools));
+  assert.equal(cycle.length, 2);
+  assert.ok(cycle.every((c) => c.startsWith('boundary-contradiction ')));
+});
+
+test('every checkable form, in English and Chinese, lints clean when its tools are declared', async () => {
+  const doc = withItems(
+    ['Never call `cancel_booking` before `rebook_patient`', 'Never call `read_salary` more than 2 times per run', 'Never make more than 3 calls of `send_sms` per run', 'Never call `export_user_data` unless `verify_identity` succeeded', '在 `rebook_patient` 之前禁止调用 `cancel_booking`', '每次运行调用 `read_salary` 不得超过 2 次', '只有在 `verify_identity` 成功之后才能调用 `export_user_data`', 'Never call `wire_funds`', '禁止调用 `delete_account`'],
+    toolsOf('cancel_booking', 'rebook_patient', 'read_salary', 'send_sms', 'export_user_data', 'verify_identity'),
+  );
+  assert.deepEqual(await boundaryCodes(doc), []);
+});

@@ -70,6 +70,7 @@ const EXPECTED = [
   'duplicate-key 25:3-25:11', //                  second `**Name**`
   'unknown-field 30:3-30:12', //                  `**Owner**`
   'forbidden-tool-declared 37:19-37:35', //       ❌ Never call `initiate_payment`
+  'boundary-contradiction 38:5-38:77', //        ❌ Never call `create_purchase_order` unless … (after a forbidden tool)
   'undeclared-tool 39:16-39:29', //               ✅ May use `inventory_api`
   'write-role-unauthorized 50:33-50:36', //       `LLM` + Human Reviewer
   'write-role-unauthorized 50:39-50:53', //       LLM + `Human Reviewer`

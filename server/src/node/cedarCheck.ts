@@ -102,7 +102,9 @@ export function checkTrace(x: CedarExport, input: TraceInput, forbidden: Readonl
     const code = String(result?.payload['code'] ?? '');
     const args = parseArgs(e.payload['arguments']);
     const tool = String(e.payload['tool']);
-    if (UNDECIDED.has(code) || !args) {
+    // Order, count and "only after success" boundaries depend on the run's history, which Cedar's
+    // per-call policies do not see (docs/enforcement.md): only an outright prohibition is compared.
+    if (UNDECIDED.has(code) || (code === 'BOUNDARY_VIOLATED' && !forbidden.has(tool)) || !args) {
       i += window.length - 1;
       continue;
     }

@@ -40,6 +40,8 @@ const REASONS: Record<RuleId, string> = {
   'boundary-removed': 'Hard boundary removed: "{text}". The agent is no longer told not to do this.',
   'boundary-reworded': 'Hard boundary reworded: "{before}" → "{after}".',
   'boundary-narrowed': 'Hard boundary reworded and no longer names {names}: "{before}" → "{after}".',
+  'boundary-loosened': 'Hard boundary loosened: "{before}" → "{after}". The dry run now lets through calls of `{tool}` it refused.',
+  'boundary-tightened': 'Hard boundary tightened: "{before}" → "{after}". The dry run now refuses calls of `{tool}` it let through.',
   'confirmation-added': 'Now needs confirmation: "{text}".',
   'confirmation-removed': 'No longer needs confirmation: "{text}".',
   'confirmation-reworded': 'Needs-confirmation item reworded: "{before}" → "{after}".',

@@ -12,6 +12,7 @@ import { matchItems } from './match.ts';
 import { brief, codeNames, lostNames, normText, words } from './normalise.ts';
 import type { RuleId } from './rules.ts';
 import type { ItemKind } from './types.ts';
+import { formChange, formKey as formOf } from './boundaryForms.ts';
 
 /** How much a statement lets the agent do. */
 type Level = 'forbidden' | 'confirm' | 'allowed';
@@ -64,11 +65,15 @@ const MOVED: Record<string, RuleId> = {
   'confirm>forbidden': 'confirmation-to-boundary',
 };
 
+/** A checkable boundary's identity: its tool and what limits it (docs/semantic-diff.md, "Checkable boundaries"). */
+// Checkable boundaries pair only by what they limit, never by similar wording: `x` at most twice and `y` at most once are two boundaries.
+const formKey = (s: Statement): string | undefined => (s.level === 'forbidden' ? formOf(s.text) : undefined);
+
 /** Compares the statements of two AGENT_IDENTITY values; `scope` is the identity section's. */
 export function diffPermissions(d: DiffBuilder, scope: Scope, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): void {
   const xs = statements(before);
   const ys = statements(after);
-  const m = matchItems(xs, ys, { keys: [(s) => s.core], similar: { words: (s) => words(s.core), threshold: REWORDED } });
+  const m = matchItems(xs, ys, { keys: [(s) => s.core, formKey], similar: { words: (s) => (formKey(s) ? undefined : words(s.core)), threshold: REWORDED } });
   const pointer = (side: string, s: Statement) => `${side}/${s.field}/${s.index}`;
   const emit = (rule: RuleId, kind: 'added' | 'removed' | 'changed', x: Statement | undefined, y: Statement | undefined, args: Record<string, string> = {}) => {
     const s = (y ?? x)!;
@@ -82,7 +87,24 @@ export function diffPermissions(d: DiffBuilder, scope: Scope, before: Record<str
       args,
     });
   };
-  for (const { before: x, after: y, by } of m.pairs) {
+  // A checkable boundary whose form changed (a count raised, an order made "only after success",
+  // a prohibition made a limit) is one change that loosens or tightens, even when reworded past matching.
+  const removed = m.removed.map((r) => r.item);
+  const added = m.added.map((a) => a.item);
+  const pairs: { before: Statement; after: Statement; by: string }[] = [...m.pairs];
+  for (const x of [...removed]) {
+    const y = x.level === 'forbidden' ? added.find((a) => a.level === 'forbidden' && formChange(x.text, a.text)) : undefined;
+    if (!y) continue;
+    removed.splice(removed.indexOf(x), 1);
+    added.splice(added.indexOf(y), 1);
+    pairs.push({ before: x, after: y, by: 'form' });
+  }
+  for (const { before: x, after: y, by } of pairs) {
+    const form = x.level === 'forbidden' && y.level === 'forbidden' ? formChange(x.text, y.text) : undefined;
+    if (form) {
+      emit(form.rule, 'changed', x, y, { tool: form.tool });
+      continue;
+    }
     if (x.level !== y.level) {
       emit(MOVED[`${x.level}>${y.level}`]!, 'changed', x, y);
       continue;
@@ -94,6 +116,6 @@ export function diffPermissions(d: DiffBuilder, scope: Scope, before: Record<str
     const rule: RuleId = !names ? REWORD[y.level] : y.level === 'allowed' ? 'permission-widened' : y.level === 'confirm' ? 'confirmation-narrowed' : 'boundary-narrowed';
     emit(rule, 'changed', x, y, names ? { names } : {});
   }
-  for (const r of m.removed) emit(REMOVED[r.item.level], 'removed', r.item, undefined);
-  for (const a of m.added) emit(ADDED[a.item.level], 'added', undefined, a.item);
+  for (const x of removed) emit(REMOVED[x.level], 'removed', x, undefined);
+  for (const y of added) emit(ADDED[y.level], 'added', undefined, y);
 }

@@ -20,7 +20,7 @@ export const DEFAULT_DIFF_POLICY: DiffPolicy = { weakenedGuarantee: 'breaking', 
 
 /** The rules that remove or weaken a guarantee of the contract. */
 export const GUARANTEE_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
-  'boundary-removed', 'boundary-narrowed', 'boundary-lifted-to-confirmation', 'boundary-lifted-to-permission',
+  'boundary-removed', 'boundary-narrowed', 'boundary-loosened', 'boundary-lifted-to-confirmation', 'boundary-lifted-to-permission',
   'confirmation-removed', 'confirmation-narrowed', 'confirmation-dropped',
   'hitl-gate-removed', 'hitl-trigger-narrowed', 'hitl-timeout-loosened',
   'guard-removed', 'guard-check-removed',

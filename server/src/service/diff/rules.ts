@@ -64,6 +64,8 @@ export const IMPACT_RULES = {
   'boundary-removed': rule('identity', RI, 'minor'),
   'boundary-reworded': rule('identity', N, 'patch'),
   'boundary-narrowed': rule('identity', RI, 'minor'),
+  'boundary-loosened': rule('identity', RI, 'minor'),
+  'boundary-tightened': rule('identity', RR, 'minor'),
   'confirmation-added': rule('identity', RR, 'minor'),
   'confirmation-removed': rule('identity', RI, 'minor'),
   'confirmation-reworded': rule('identity', N, 'patch'),

@@ -5,6 +5,7 @@ import { locate } from './locate.ts';
 import { innerRange, textAt } from './text.ts';
 import { codeSpans, splitInlineList } from './values.ts';
 import { normaliseName, unquote } from './names.ts';
+import { boundaryTools, parseBoundary } from './boundaries.ts';
 
 /** A name declared in the contract: a tool, pool, role, entity, HITL scenario, layer or resource. */
 export interface Declaration {
@@ -105,6 +106,7 @@ type Mention =
   /** A backticked identifier; `candidate`: it reads as a tool call in prose (`use \`x\``) should it name nothing. */
   | { readonly type: 'ident'; readonly name: string; readonly range: Range; readonly pointer: string; readonly candidate: boolean };
 
+const BOUNDARY_ITEM = /^\/identity\/hard_boundaries\/\d+$/;
 const proseKinds = /^\/(?:identity\/hard_boundaries|identity\/may_act_directly|identity\/needs_confirmation|human_in_the_loop\/\d+\/(?:required_action|trigger_condition)|constraints\/\d+\/rule|budgets)/;
 
 /**
@@ -122,6 +124,9 @@ function mentionsOf(model: ParsedContract, key: string, owner: SectionModel): re
   for (const { pointer, span } of stringSpans(value, key, owner)) {
     const raw = textAt(model, span.value);
     if (!raw.includes('`') && !raw.includes('{{')) continue;
+    // Every tool a checkable boundary names is a tool reference (docs/contract-format.md, "Checkable boundaries").
+    const form = BOUNDARY_ITEM.test(pointer) ? parseBoundary(raw) : undefined;
+    const bounded = new Set(form ? boundaryTools(form) : []);
     for (const m of raw.matchAll(TEMPLATE)) {
       const v = TEMPLATE_VAR.exec(m[1]!);
       const range = innerRange(model, span.value, m.index!, m.index! + m[0].length);
@@ -133,7 +138,7 @@ function mentionsOf(model: ParsedContract, key: string, owner: SectionModel): re
         const range = innerRange(model, span.value, tok.start, tok.start + tok.text.length);
         if (FILE_LIKE.test(tok.text)) mentions.push({ type: 'resource', name: tok.text, range, pointer });
         else if (IDENT.test(tok.text)) {
-          const candidate = proseKinds.test(pointer) && tok.start === c.start && tok.text === c.text && USE_VERB.test(raw.slice(0, c.start - 1));
+          const candidate = proseKinds.test(pointer) && tok.start === c.start && tok.text === c.text && (USE_VERB.test(raw.slice(0, c.start - 1)) || bounded.has(tok.text));
           mentions.push({ type: 'ident', name: tok.text, range, pointer, candidate });
         }
       }

@@ -127,6 +127,7 @@ function message(e: TraceEvent, lang: string): { id: string; args: Record<string
       if (e.status === 'success') return { id: p['identical'] === true ? 'timeline.tool_result.success.identical' : 'timeline.tool_result.success', args: { tool: str(p['tool']), result: preview(p['result']) } };
       if (e.status === 'timeout') return { id: 'timeline.tool_result.timeout', args: { tool: str(p['tool']), ms: Number(p['ms'] ?? 0), limit: Number(p['limit'] ?? 0) } };
       if (p['code'] === 'LOOP_DETECTED') return { id: 'timeline.tool_result.loop', args: { tool: str(p['tool']), detail: field('detail') } };
+      if (p['code'] === 'BOUNDARY_VIOLATED') return { id: 'timeline.tool_result.boundary', args: { tool: str(p['tool']), detail: field('detail'), boundary: str(p['boundary']).replace(/^\s*❌\s*/u, '') } };
       return { id: `timeline.tool_result.${e.status === 'invalid' ? 'invalid' : 'failure'}`, args: { tool: str(p['tool']), code: str(p['code']), detail: preview(withoutCode(field('detail'), str(p['code'])), 200) } };
     case 'validation': {
       const status = e.status === 'success' || e.status === 'skipped' || e.status === 'unknown' ? e.status : 'invalid';

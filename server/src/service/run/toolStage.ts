@@ -16,6 +16,7 @@ import { Finish, LOOP_REPEATS, MAX_CONSECUTIVE_FAILURES, type Failure } from './
 import type { RunState } from './runState.ts';
 import { ask, checkpoint, humanFailure } from './humanStage.ts';
 import { checkBudgets } from './budgetStage.ts';
+import { brokenBoundary, recordExecuted } from './boundaryStage.ts';
 
 /** The checks of a tool call's arguments and result, as the trace names them. */
 const INPUT_SCHEMA: MessageRef = { id: 'check.input-schema', args: {} };
@@ -79,6 +80,13 @@ export async function toolCall(s: RunState, call: ToolCall, approved: boolean): 
   if (problem && inputDetail) {
     return callFailed(s, call, tool.name, 'INVALID_INPUT', { id: 'feedback.invalid-input', args: { tool: tool.name, expected: problem.expected, got: problem.got } }, {}, 'invalid', ref, withArgMessages({}, { detail: inputDetail }), `${tool.pointer}/input_schema`);
   }
+  const broken = brokenBoundary(s, tool.name);
+  if (broken) {
+    // Refused before any human is asked or the mock answers: the run ends at the boundary.
+    const { boundary, detail } = broken;
+    await s.emit('tool_result', 'executor', 'failure', { call_id: call.id, call_ref: ref, tool: tool.name, code: 'BOUNDARY_VIOLATED', ...messageFields('detail', detail), boundary: boundary.text, pointer: boundary.pointer });
+    throw new Finish({ code: 'BOUNDARY_VIOLATED', ...withArgMessages({ tool: tool.name, boundary: boundary.text.replace(/^\s*❌\s*/u, '') }, { detail }), pointer: boundary.pointer });
+  }
   const key = `${tool.name}\u0000${canonicalJson(args)}`;
   const seen = s.callCounts.get(key) ?? { count: 0 };
   seen.count++;
@@ -103,6 +111,7 @@ export async function toolCall(s: RunState, call: ToolCall, approved: boolean): 
   const found = findMock(s.o.query.tools[tool.name], args);
   if (!found) throw new Finish({ code: 'TOOL_NOT_MOCKED', args: { tool: tool.name, arguments: short(args) }, pointer: tool.pointer });
   const mock = nextAnswer(s, found);
+  recordExecuted(s, tool.name);
   // A real wait (--real-delays) stops at the time budget: the tool's answer never came.
   if (await s.sim.pass(Math.min(mock.delayMs, tool.timeoutMs), s.o.signal)) checkBudgets(s);
   if (mock.delayMs > tool.timeoutMs) {

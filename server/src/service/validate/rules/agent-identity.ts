@@ -3,6 +3,7 @@ import type { Finding } from '../../model/types.ts';
 import { arr, FM, obj, str } from './util.ts';
 import { referencesOf } from '../../model/references.ts';
 import { DECLARED, declareToolFix, nearToolFix } from './declareTool.ts';
+import { boundaryForms, parseBoundary, type Boundary } from '../../model/boundaries.ts';
 
 const ID_GOOD = `## AGENT_IDENTITY
 
@@ -68,9 +69,10 @@ export const undeclaredTool: Rule = {
   *check({ model, data, locate }) {
     const refs = referencesOf(model);
     const tools = locate('/tools');
+    const banned = new Set(boundaryForms(model).filter((b) => b.kind === 'forbid').map((b) => b.tool));
     for (const c of refs.candidates) {
       // A tool a ❌ boundary forbids must not be declared (forbidden-tool-declared): its absence is right.
-      if (forbiddenByBoundary(data, c.pointer, c.name)) continue;
+      if (forbiddenByBoundary(data, c.pointer, c.name) || (banned.has(c.name) && c.pointer.startsWith('/identity/hard_boundaries/'))) continue;
       yield { code: 'undeclared-tool', range: c.range, args: { name: c.name }, ...(tools ? { related: [{ range: tools.value, messageId: 'related.toolsDeclared' }] } : {}) };
     }
     for (const r of refs.references) {
@@ -91,13 +93,16 @@ export const undeclaredTool: Rule = {
 const FORBIDS = /(?:\b(?:never|not|don't|no|must not|cannot)\s+(?:ever\s+)?(?:(?:call|use|invoke|run|execute|trigger|expose)\b(?:\s+the)?(?:\s+tool)?)?|禁止|不得|不要|不可|严禁|勿)\s*(?:调用|使用|执行|运行)?\s*(?:工具)?\s*[`'"]?$/i;
 
 /**
- * Order, count and "only after success" boundaries ("Never call `a` before `b`", "more than 2
+ * Order, count and "only after success" boundaries in a form the dry run does not check (the
+ * checkable ones are parsed in model/boundaries.ts) ("Never call `a` before `b`", "more than 2
  * times per run", "unless `b` succeeded", "在 `b` 之前", "不得超过 2 次", "成功之后") limit a tool
  * the contract declares; they do not forbid it (docs/contract-format.md, AGENT_IDENTITY).
  */
 const LIMITS = /\b(?:before|after|unless|until|more than|at most|once)\b|\d+\s*(?:times|calls)\b|之前|之后|以前|以后|超过|\d+\s*次|成功/i;
 
 export function forbidsTool(boundary: string, tool: string): boolean {
+  const form = parseBoundary(boundary);
+  if (form) return form.kind === 'forbid' && form.tool === tool;
   if (LIMITS.test(boundary)) return false;
   const at = boundary.indexOf(tool);
   if (at < 0) return true;
@@ -137,4 +142,45 @@ export const forbiddenToolDeclared: Rule = {
   },
 };
 
-export const AGENT_IDENTITY_RULES: readonly Rule[] = [roleCompleteness, undeclaredTool, forbiddenToolDeclared];
+/** Why a checkable boundary can never be met: the message variant and its names. */
+function contradiction(b: Boundary, all: readonly Boundary[]): { variant?: string; args: Record<string, string> } | undefined {
+  if (b.kind === 'count' && b.max === 0) return { variant: 'zero', args: { tool: b.tool } };
+  if (b.kind !== 'order' && b.kind !== 'after-success') return undefined;
+  const args = { tool: b.tool, first: b.first };
+  if (b.first === b.tool) return { variant: 'self', args };
+  if (all.some((o) => o.tool === b.first && (o.kind === 'forbid' || (o.kind === 'count' && o.max === 0)))) return { variant: 'forbidden', args };
+  if (all.some((o) => (o.kind === 'order' || o.kind === 'after-success') && o.tool === b.first && o.first === b.tool)) return { args };
+  return undefined;
+}
+
+const ORDER_TOOLS = `## TOOLS\n\n### \`verify_identity\`\n\n- **Description**: Checks the caller's identity.\n\n### \`export_user_data\`\n\n- **Description**: Exports the caller's data.\n`;
+
+export const boundaryContradiction: Rule = {
+  code: 'boundary-contradiction',
+  severity: 'error',
+  scope: 'document',
+  summary: 'An order, count or "only after success" boundary can be met.',
+  description: 'A checkable ❌ boundary (docs/contract-format.md, "Checkable boundaries") that can never be met forbids more than it says: a tool that must come after itself, after a tool that is forbidden, or after a tool that must come after it can never be called, and "at most 0 calls" is a prohibition in disguise. The dry run refuses every such call (BOUNDARY_VIOLATED); say what is meant instead.',
+  source: 'docs/contract-format.md §8 (checkable boundaries)',
+  messages: {
+    default: 'This boundary can never be met: `{tool}` must come after `{first}`, and another boundary puts `{first}` after `{tool}`, so neither can ever be called.',
+    self: 'This boundary can never be met: `{tool}` must come after itself, so it can never be called.',
+    forbidden: 'This boundary can never be met: `{tool}` may only come after `{first}`, which a ❌ boundary forbids, so `{tool}` can never be called.',
+    zero: 'At most 0 calls of `{tool}` forbids it outright: write "❌ Never call `{tool}`" and remove it from TOOLS.',
+  },
+  examples: {
+    bad: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`export_user_data\` unless \`verify_identity\` succeeded\n  - ❌ Never call \`verify_identity\` before \`export_user_data\`\n\n${ORDER_TOOLS}`,
+    good: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ❌ Never call \`export_user_data\` unless \`verify_identity\` succeeded\n  - ❌ Never call \`verify_identity\` more than 2 times per run\n\n${ORDER_TOOLS}`,
+    at: `  - ⟦❌ Never call \`export_user_data\` unless \`verify_identity\` succeeded⟧`,
+  },
+  *check({ model, locate }) {
+    const all = boundaryForms(model);
+    for (const b of all) {
+      const why = contradiction(b, all);
+      const at = why ? locate(b.pointer) : undefined;
+      if (why && at) yield { code: 'boundary-contradiction', range: at.value, args: why.args, ...(why.variant ? { variant: why.variant } : {}) };
+    }
+  },
+};
+
+export const AGENT_IDENTITY_RULES: readonly Rule[] = [roleCompleteness, undeclaredTool, forbiddenToolDeclared, boundaryContradiction];
