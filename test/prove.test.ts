@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format, parseContract, proveContract, replayWitness, witnessSnapshot, readSnapshot } from '../server/src/service/index.ts';
-import { contractView } from '../server/src/service/model/contractView.ts';
 import { REPO } from './helpers/cli.ts';
 
 const CORPUS = join(REPO, 'test', 'prove-corpus');
@@ -49,10 +48,10 @@ test('every witness of the corpus replays as a dry run and shows the violation',
     for (const f of await proveContract(model)) {
       if (!f.witness) continue;
       // The snapshot is one `agents-md run` reads: no error diagnostics.
-      const raw = witnessSnapshot(contractView(model), f, 'AGENTS.md')!;
+      const raw = witnessSnapshot(model, f, 'AGENTS.md')!;
       const read = readSnapshot(JSON.stringify(raw), { lang: 'json', contract: model });
       assert.deepEqual(read.diagnostics.filter((d) => d.severity === 'error'), [], name);
-      const r = await replayWitness(model, contractView(model), f);
+      const r = await replayWitness(model, f);
       assert.equal(r?.confirmed, true, `${name}: ${f.obligation}`);
       replayed++;
     }
@@ -63,7 +62,7 @@ test('every witness of the corpus replays as a dry run and shows the violation',
 test('a threshold gate is bypassed at its boundary: the call runs with no human asked', async () => {
   const model = load(join(CORPUS, '01-threshold-bypass'));
   const [f] = await proveContract(model);
-  const r = await replayWitness(model, contractView(model), f!);
+  const r = await replayWitness(model, f!);
   const types = r!.events.map((e) => e.event_type);
   assert.ok(types.includes('tool_result'));
   assert.ok(!types.includes('human_input'));

@@ -20,7 +20,7 @@ export async function proveContract(model: ParsedContract): Promise<ProveFinding
   const candidates = [...ungatedSideEffects(c), ...deadGates(c), ...shadowedGates(c), ...vacuousGuards(c)];
   const out: ProveFinding[] = [];
   for (const f of candidates) {
-    const replay = await replayWitness(model, c.view, f);
+    const replay = await replayWitness(model, f);
     if (!replay || replay.confirmed) out.push(f);
   }
   return out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

@@ -9,7 +9,7 @@ import { readSnapshot } from '../run/snapshotValidate.ts';
 import { runQuery, scriptedDecisions } from '../run/engine.ts';
 import { createScriptedModel } from '../run/scriptedLlm.ts';
 import type { TraceEvent } from '../run/trace.ts';
-import type { ContractView } from '../model/contractView.ts';
+import { contractView, type ContractView } from '../model/contractView.ts';
 import { sampleValue } from './domain.ts';
 import { matchTrigger } from '../run/boot.ts';
 import type { ProveFinding } from './types.ts';
@@ -59,14 +59,15 @@ function sampleQuery(view: ContractView): string {
 }
 
 /** A snapshot (plain data, as written to a `.snapshot.json` file) that replays the finding's witness. */
-export function witnessSnapshot(view: ContractView, finding: ProveFinding, contract: string): Record<string, unknown> | undefined {
+export function witnessSnapshot(model: ParsedContract, finding: ProveFinding, contract: string): Record<string, unknown> | undefined {
+  const view = contractView(model);
   const w = finding.witness;
   if (!w) return undefined;
   const answer = w.kind === 'answer' ? w.answer : (sampleValue(view.outputSchema) ?? 'done');
   // Token counts of one each: the witness is about a gate or a guard, not the token budget.
   const usage = { prompt_tokens: 1, completion_tokens: 1 };
   const final = { final: answer, usage };
-  const query: Record<string, unknown> = { id: WITNESS_QUERY, description: `agents-md prove: ${finding.obligation} (${finding.pointer})`, query: sampleQuery(view), ...entitiesOf(view) };
+  const query: Record<string, unknown> = { id: WITNESS_QUERY, description: `prove: ${finding.obligation} ${finding.pointer}`, query: sampleQuery(view), ...entitiesOf(view) };
   const tools: Record<string, unknown> = {};
   if (w.kind === 'call') {
     query['data'] = w.data;
@@ -74,7 +75,7 @@ export function witnessSnapshot(view: ContractView, finding: ProveFinding, contr
     tools[w.tool] = [{ output: sampleValue(view.tools.get(w.tool)?.outputSchema) }];
     // Pauses the witness does not expect are answered "timeout": the engine then stops the call.
   } else query['model'] = [final];
-  return { contract, description: `Witness of agents-md prove (docs/prove.md)`, now: NOW, pools: pools(view), tools, queries: [query] };
+  return { contract, now: NOW, pools: pools(view), tools, queries: [query] };
 }
 
 /**
@@ -94,8 +95,8 @@ function shows(finding: ProveFinding, events: readonly TraceEvent[]): boolean {
 }
 
 /** Runs the witness snapshot; undefined when the finding has no witness. */
-export async function replayWitness(model: ParsedContract, view: ContractView, finding: ProveFinding): Promise<{ confirmed: boolean; events: readonly TraceEvent[] } | undefined> {
-  const raw = witnessSnapshot(view, finding, 'AGENTS.md');
+export async function replayWitness(model: ParsedContract, finding: ProveFinding): Promise<{ confirmed: boolean; events: readonly TraceEvent[] } | undefined> {
+  const raw = witnessSnapshot(model, finding, 'AGENTS.md');
   if (!raw) return undefined;
   const read = readSnapshot(JSON.stringify(raw), { lang: 'json', contract: model });
   const query = read.snapshot?.queries[0];

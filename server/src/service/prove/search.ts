@@ -46,29 +46,31 @@ export function search(domains: readonly Domain[], base: Readonly<Record<string,
   return { found, exhaustive: total <= MAX_INPUTS, tried };
 }
 
-/** What the candidates cannot cover in a condition: `{what}` words for the qualified result (functions, MATCHES, files, arithmetic, paths). */
+/** What the candidates cannot cover in a condition, as code (`len()`, `MATCHES`, a file, an operator, a path): the `{what}` of a qualified result. */
 export function unmodelled(expr: Expr): string[] {
   const out = new Set<string>();
   const walk = (e: Expr): void => {
     switch (e.kind) {
       case 'call':
-        out.add(`function ${e.fn}()`);
+        out.add(`${e.fn}()`);
         break;
       case 'matches':
         out.add('MATCHES');
         break;
       case 'file':
-        out.add(`file ${e.name}`);
+        out.add(e.name);
         break;
       case 'arith':
+        out.add(e.op);
+        break;
       case 'neg':
-        out.add('arithmetic');
+        out.add('-');
         break;
       case 'path':
-        if (e.steps.length > 0 && !(e.root === 'output' && e.steps.length === 1 && 'field' in e.steps[0]!)) out.add(`path ${e.text}`);
+        if (e.steps.length > 0 && !(e.root === 'output' && e.steps.length === 1 && 'field' in e.steps[0]!)) out.add(e.text);
         break;
       case 'compare':
-        if (e.left.kind !== 'literal' && e.right.kind !== 'literal') out.add(`comparison of two names`);
+        if (e.left.kind === 'path' && e.right.kind === 'path') out.add(`${e.left.text} ${e.op} ${e.right.text}`);
         break;
     }
     for (const c of children(e)) walk(c);
