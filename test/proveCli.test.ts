@@ -1,14 +1,17 @@
 /**
- * `agents-md prove` as a user runs it (docs/prove.md): text and JSON, the exit codes, Chinese
+ * `agents-md prove` as a user runs it (docs/prove.md): text, JSON and SARIF (checked by the SARIF
+ * Multitool when `npm ci --prefix tools/sarif` installed it), the exit codes, Chinese
  * messages, and `--replay DIR` writing each witness as a snapshot that `agents-md run` plays to
  * the violation.
  * Run: node --import tsx --test test/proveCli.test.ts
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type * as Sarif from 'sarif';
 import { REPO, useCliBundle } from './helpers/cli.ts';
+import { MULTITOOL_MISSING, sarifMultitool, sarifProblems, validateSarif } from './helpers/sarifMultitool.ts';
 
 const { bundle: tool, scratch } = useCliBundle('prove');
 const BYPASS = 'test/prove-corpus/01-threshold-bypass/AGENTS.md';
@@ -56,4 +59,29 @@ test('--replay writes each witness as a snapshot that agents-md run plays: the c
   assert.deepEqual(JSON.parse(String(call?.payload['arguments'])), { invoice_id: 'x', amount: 50000, currency: 'USD' });
   assert.ok(events.some((e) => e.event_type === 'tool_result' && e.payload['tool'] === 'pay_invoice' && e.status === 'success'));
   assert.ok(!events.some((e) => e.event_type === 'human_input'));
+});
+
+async function sarifRun() {
+  const dir = scratch.workspace({ 'AGENTS.md': readFileSync(join(REPO, BYPASS), 'utf8') });
+  return { dir, r: await tool.run(dir, 'prove', 'AGENTS.md', '-f', 'sarif') };
+}
+
+test('prove -f sarif: one result per finding at its clause, the obligation as the rule, the witness in its properties', async () => {
+  const { r } = await sarifRun();
+  assert.equal(r.code, 1, r.stderr);
+  const log = JSON.parse(r.stdout) as Sarif.Log;
+  const run = log.runs[0]!;
+  assert.deepEqual(run.tool.driver.rules?.map((x) => x.id), ['prove/ungated-side-effect', 'prove/dead-gate', 'prove/shadowed-gate', 'prove/vacuous-guard']);
+  const [res] = run.results!;
+  assert.equal(res!.ruleId, 'prove/ungated-side-effect');
+  assert.equal(res!.locations![0]!.physicalLocation!.artifactLocation!.uri, 'AGENTS.md');
+  assert.equal(res!.locations![0]!.physicalLocation!.region!.startLine, 23);
+  assert.deepEqual((res!.properties!['witness'] as { input: unknown }).input, { invoice_id: 'x', amount: 50000, currency: 'USD' });
+});
+
+test('prove -f sarif passes the SARIF Multitool with GitHub code scanning\'s rules', { skip: sarifMultitool() ? false : MULTITOOL_MISSING }, async () => {
+  const multitool = sarifMultitool()!;
+  const { dir, r } = await sarifRun();
+  writeFileSync(join(dir, 'prove.sarif'), r.stdout);
+  assert.deepEqual(sarifProblems(validateSarif(multitool, [join(dir, 'prove.sarif')], join(dir, 'validation.sarif'))), []);
 });

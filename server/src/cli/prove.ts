@@ -1,6 +1,6 @@
 /**
  * `agents-md prove <contract...>` (docs/prove.md): the obligations of each contract with their
- * witnesses, as text or JSON; `--replay DIR` writes each witness as a snapshot `agents-md run`
+ * witnesses, as text, JSON or SARIF; `--replay DIR` writes each witness as a snapshot `agents-md run`
  * plays. Exit 0 when no contract has a finding, 1 when one has, 2 when an input cannot be read.
  */
 import { mkdirSync } from 'node:fs';
@@ -13,15 +13,11 @@ import { displayPath } from './report.ts';
 import { guarded } from './guarded.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import { formatOption } from './options.ts';
+import { proveJson, proveSarif, type Proved } from './format/prove.ts';
 
 interface ProveOptions {
-  readonly format: 'text' | 'json';
+  readonly format: 'text' | 'json' | 'sarif';
   readonly replay?: string;
-}
-
-interface Proved {
-  readonly file: string;
-  readonly findings: readonly (ProveFinding & { readonly snapshot?: string })[];
 }
 
 const slash = (p: string) => p.split('\\').join('/');
@@ -69,26 +65,6 @@ function formatText(all: readonly Proved[], lang: Lang): string {
   return `${lines.join('\n')}\n`;
 }
 
-function formatJson(all: readonly Proved[], lang: Lang): string {
-  const files = all.map((p) => ({
-    file: p.file,
-    findings: p.findings.map((f) => ({
-      obligation: f.obligation,
-      line: f.range.start.line + 1,
-      column: f.range.start.character + 1,
-      pointer: f.pointer,
-      message: text(f.message, lang),
-      messageId: f.message.id,
-      args: f.message.args,
-      proved: f.proved,
-      qualified: f.qualified.map((q) => text(q, lang)),
-      ...(f.witness ? { witness: f.witness } : {}),
-      ...(f.snapshot ? { snapshot: f.snapshot } : {}),
-    })),
-  }));
-  return `${JSON.stringify({ files }, null, 2)}\n`;
-}
-
 export function registerProveCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
   const t = (id: string) => format(id, {}, lang);
   program
@@ -96,7 +72,7 @@ export function registerProveCommand(program: Command, lang: Lang, setExitCode: 
     .description(t('cli.prove.description'))
     .argument('<contracts...>', t('cli.prove.contracts'))
     .option('--replay <dir>', t('cli.prove.replay'))
-    .addOption(formatOption(['text', 'json'], lang))
+    .addOption(formatOption(['text', 'json', 'sarif'], lang))
     .addHelpText('after', exitCodesHelp('prove', lang))
     .action(
       guarded(setExitCode, lang, async (contracts: string[], options: ProveOptions) => {
@@ -104,7 +80,7 @@ export function registerProveCommand(program: Command, lang: Lang, setExitCode: 
         const replayDir = options.replay ? resolve(cwd, options.replay) : undefined;
         const all: Proved[] = [];
         for (const c of contracts) all.push(await proveFile(resolve(cwd, c), cwd, replayDir));
-        process.stdout.write(options.format === 'json' ? formatJson(all, lang) : formatText(all, lang));
+        process.stdout.write(options.format === 'json' ? proveJson(all, lang) : options.format === 'sarif' ? proveSarif(all, cwd, lang) : formatText(all, lang));
         setExitCode(all.some((p) => p.findings.length > 0) ? EXIT.FAILED : EXIT.OK);
       }),
     );
