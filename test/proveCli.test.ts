@@ -85,3 +85,14 @@ test('prove -f sarif passes the SARIF Multitool with GitHub code scanning\'s rul
   writeFileSync(join(dir, 'prove.sarif'), r.stdout);
   assert.deepEqual(sarifProblems(validateSarif(multitool, [join(dir, 'prove.sarif')], join(dir, 'validation.sarif'))), []);
 });
+
+test('the witnesses feed the Cedar check: run each witness, then export --to cedar --check decides its calls as the dry run did', async () => {
+  const dir = scratch.workspace({ 'AGENTS.md': readFileSync(join(REPO, 'test/prove-corpus/09-shadowed-gates/AGENTS.md'), 'utf8').replace('- **Requires Approval**: true\n', '') });
+  const r = await tool.run(dir, 'prove', 'AGENTS.md', '--replay', 'witnesses', '-f', 'json');
+  const findings = (JSON.parse(r.stdout) as { files: { findings: { obligation: string; snapshot?: string }[] }[] }).files[0]!.findings;
+  assert.deepEqual(findings.map((f) => f.obligation), ['ungated-side-effect', 'shadowed-gate']);
+  for (const f of findings) await tool.run(dir, 'run', 'AGENTS.md', '--snapshot', f.snapshot!);
+  const check = await tool.run(dir, 'export', 'AGENTS.md', '--to', 'cedar', '--check', '.agents-md/runs');
+  assert.equal(check.code, 0, check.stdout + check.stderr);
+  assert.match(check.stdout + check.stderr, /2 traces, 2 tool calls: 2 decided alike, 0 stricter in Cedar \(clauses that require a human\), 0 different/);
+});
