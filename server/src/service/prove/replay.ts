@@ -1,5 +1,5 @@
 /**
- * Every witness as a dry run (docs/prove.md, "Replaying a witness"): a snapshot in the format
+ * Every witness as a dry run (docs/prove.md, "Usage", `--replay`): a snapshot in the format
  * `agents-md run` reads, whose scripted model makes the witness call (or gives the witness
  * answer), and the check that the run shows the violation. A finding whose replay shows the
  * engine stopping it is not reported.
