@@ -13,6 +13,7 @@ const COMMAND: Record<keyof typeof EXIT_HELP, string> = {
   diff: 'diff',
   run: 'run',
   eval: 'eval',
+  prove: 'prove',
   traceVerify: 'trace verify',
   traceReplay: 'trace replay',
   traceExport: 'trace export',

@@ -39,6 +39,10 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
     mayImport: ['server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/model/', 'server/src/service/validate/', 'server/src/service/run/'],
   },
   {
+    path: 'server/src/service/prove/',
+    mayImport: ['server/src/service/types.ts', 'server/src/service/l10n/', 'server/src/service/model/', 'server/src/service/parse/', 'server/src/service/run/'],
+  },
+  {
     path: 'server/src/service/report/',
     mayImport: ['server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/model/', 'server/src/service/validate/', 'server/src/service/run/'],
   },
@@ -64,7 +68,7 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
       'server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/',
       'server/src/service/model/', 'server/src/service/parse/', 'server/src/service/validate/', 'server/src/service/workspace/', 'server/src/service/run/',
       'server/src/service/diff/', 'server/src/service/features/', 'server/src/service/report/', 'server/src/service/providers/', 'server/src/service/export/',
-      'server/src/service/conformance/',
+      'server/src/service/conformance/', 'server/src/service/prove/',
     ],
   },
   { path: 'server/src/node/', mayImport: ['server/src/service/index.ts'] },

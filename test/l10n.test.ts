@@ -169,6 +169,7 @@ test('every message id written in the sources is defined by a catalogue', () => 
     'report.clause.': ['pii', 'residency', 'audit', 'hitl', 'budgets', 'failureCodes'],
     'report.item.': ['tool', 'scenario', 'code'],
     'report.kind.': ['pool', 'resource'],
+    'prove.obligation.': ['ungated-side-effect', 'dead-gate', 'shadowed-gate', 'vacuous-guard'],
   };
   assert.deepEqual([...families].filter((p) => !values[p]), [], 'an id family this test does not know: add its values above');
   for (const [prefix, vs] of Object.entries(values)) for (const v of vs) assert.ok(englishTemplate(prefix + v), prefix + v);

@@ -50,6 +50,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/mcp.test.ts',
   'test/otlp-export.test.ts',
   'test/preCommit.test.ts',
+  'test/proveCli.test.ts',
   'test/providers.test.ts',
   'test/run-cli.test.ts',
   'test/run-hardening.test.ts',

@@ -4,7 +4,7 @@ import './messages.ts';
 /** The exit codes of every `agents-md` command: one table (docs/cli.md, "Exit codes"). */
 export const EXIT = {
   OK: 0,
-  /** lint: errors, or more warnings than --max-warnings allows; diff: a change matched --fail-on; run: `failure`; eval: a query did not give its expected outcome; trace: broken, or a replay that differs. */
+  /** lint: errors, or more warnings than --max-warnings allows; prove: a finding; diff: a change matched --fail-on; run: `failure`; eval: a query did not give its expected outcome; trace: broken, or a replay that differs. */
   FAILED: 1,
   /** Usage errors, unreadable inputs, invalid configuration, git failures, internal errors. */
   USAGE: 2,
@@ -26,6 +26,7 @@ export const EXIT_HELP = {
   eval: [[EXIT.OK, 'cli.exit.eval.0'], [EXIT.FAILED, 'cli.exit.eval.1'], [EXIT.USAGE, 'cli.exit.eval.2']],
   traceVerify: [[EXIT.OK, 'cli.exit.trace-verify.0'], [EXIT.FAILED, 'cli.exit.trace-verify.1'], [EXIT.USAGE, 'cli.exit.trace-verify.2'], [EXIT.PARTIAL, 'cli.exit.trace-verify.3']],
   traceReplay: [[EXIT.OK, 'cli.exit.trace-replay.0'], [EXIT.FAILED, 'cli.exit.trace-replay.1'], [EXIT.USAGE, 'cli.exit.trace-replay.2']],
+  prove: [[EXIT.OK, 'cli.exit.prove.0'], [EXIT.FAILED, 'cli.exit.prove.1'], [EXIT.USAGE, 'cli.exit.prove.2']],
   traceExport: [[EXIT.OK, 'cli.exit.trace-export.0'], [EXIT.FAILED, 'cli.exit.trace-export.1'], [EXIT.USAGE, 'cli.exit.trace-export.2']],
 } as const satisfies Record<string, readonly (readonly [number, string])[]>;
 

@@ -36,6 +36,7 @@ import { registerExportCommand } from './export.ts';
 import { registerMcpCommand } from './mcp.ts';
 import { registerCheckMcpCommand } from './checkMcp.ts';
 import { registerConformanceCommand } from './conformance.ts';
+import { registerProveCommand } from './prove.ts';
 import { printStats } from './stats.ts';
 import './messages.ts';
 
@@ -183,6 +184,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   registerMcpCommand(program, lang, setExitCode);
   registerCheckMcpCommand(program, lang, setExitCode);
   registerConformanceCommand(program, lang, setExitCode);
+  registerProveCommand(program, lang, setExitCode);
 
   // A usage error of a subcommand points at that subcommand's help (`agents-md trace fork --help`).
   const pointAtOwnHelp = (command: Command, path: string): void => {

@@ -13,7 +13,7 @@
 export type MessageSet = Readonly<Record<string, string>>;
 
 /** Every message set, by name, in the order of the generated English bundle. */
-export const MESSAGE_SET_NAMES = ['rules', 'related', 'features', 'config', 'cli', 'docs', 'model', 'diff', 'run', 'report', 'providers', 'files', 'conformance'] as const;
+export const MESSAGE_SET_NAMES = ['rules', 'related', 'features', 'config', 'cli', 'docs', 'model', 'diff', 'run', 'report', 'providers', 'files', 'conformance', 'prove'] as const;
 export type MessageSetName = (typeof MESSAGE_SET_NAMES)[number];
 
 const sets = new Map<MessageSetName, MessageSet>();

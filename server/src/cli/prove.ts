@@ -1,0 +1,88 @@
+/**
+ * `agents-md prove <contract...>` (docs/prove.md): the obligations of each contract with their
+ * witnesses, as text, JSON or SARIF; `--replay DIR` writes each witness as a snapshot `agents-md run`
+ * plays. Exit 0 when no contract has a finding, 1 when one has, 2 when an input cannot be read.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { type Command } from 'commander';
+import { format, proveContract, witnessSnapshot, WITNESS_QUERY, type Lang, type ProveFinding } from '../service/index.ts';
+import { loadContract } from '../node/dryRunHost.ts';
+import { writeFileAtomic } from '../node/atomicWrite.ts';
+import { displayPath } from './report.ts';
+import { guarded } from './guarded.ts';
+import { EXIT, exitCodesHelp } from './exitCodes.ts';
+import { formatOption } from './options.ts';
+import { proveJson, proveSarif, type Proved } from './format/prove.ts';
+
+interface ProveOptions {
+  readonly format: 'text' | 'json' | 'sarif';
+  readonly replay?: string;
+}
+
+const slash = (p: string) => p.split('\\').join('/');
+
+/** The findings of one contract; with `replayDir`, each witness written as a snapshot beside the others. */
+async function proveFile(path: string, cwd: string, replayDir: string | undefined): Promise<Proved> {
+  const loaded = await loadContract(path, cwd);
+  const file = displayPath(cwd, loaded.path);
+  const findings = await proveContract(loaded.model);
+  if (!replayDir) return { file, findings };
+  const stem = slash(file).replace(/\.md$/i, '').replace(/[^\p{L}\p{N}_-]+/gu, '_');
+  return {
+    file,
+    findings: findings.map((f, i) => {
+      const target = join(replayDir, `${stem}.${f.obligation}.${i + 1}.snapshot.json`);
+      const raw = witnessSnapshot(loaded.model, f, slash(relative(dirname(target), loaded.path)));
+      if (!raw) return f;
+      mkdirSync(replayDir, { recursive: true });
+      writeFileAtomic(target, `${JSON.stringify(raw, null, 2)}\n`, {}, displayPath(cwd, target));
+      return { ...f, snapshot: displayPath(cwd, target) };
+    }),
+  };
+}
+
+/** A finding's further lines, under its first. */
+const indented = (s: string) => s.replace(/^/gm, '    ');
+
+const text = (m: { id: string; args: Readonly<Record<string, string | number>> }, lang: Lang) => format(m.id, m.args, lang);
+
+function result(f: ProveFinding, lang: Lang): string {
+  return f.proved ? format('prove.result.proved', {}, lang) : format('prove.result.qualified', { reasons: f.qualified.map((q) => text(q, lang)).join('; ') }, lang);
+}
+
+function formatText(all: readonly Proved[], lang: Lang): string {
+  const lines: string[] = [];
+  for (const p of all) {
+    for (const f of p.findings) {
+      lines.push(`${p.file}:${f.range.start.line + 1}:${f.range.start.character + 1}  ${f.obligation}  ${text(f.message, lang)}`, indented(result(f, lang)));
+      if (f.witness) lines.push(indented(format('prove.witness', { witness: JSON.stringify(f.witness.kind === 'call' ? { tool: f.witness.tool, arguments: f.witness.input, ...(Object.keys(f.witness.data).length ? { data: f.witness.data } : {}) } : { answer: f.witness.answer }) }, lang)));
+      if (f.snapshot) lines.push(indented(format('prove.replay', { command: `agents-md run ${p.file} --snapshot ${f.snapshot} --query ${WITNESS_QUERY}` }, lang)));
+    }
+  }
+  const count = all.reduce((n, p) => n + p.findings.length, 0);
+  lines.push(format('prove.summary', { count, files: all.length }, lang));
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerProveCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
+  const t = (id: string) => format(id, {}, lang);
+  program
+    .command('prove')
+    .description(t('cli.prove.description'))
+    .argument('<contracts...>', t('cli.prove.contracts'))
+    .option('--replay <dir>', t('cli.prove.replay'))
+    .addOption(formatOption(['text', 'json', 'sarif'], lang))
+    .addHelpText('after', exitCodesHelp('prove', lang))
+    .action(
+      guarded(setExitCode, lang, async (contracts: string[], options: ProveOptions) => {
+        const cwd = process.cwd();
+        const replayDir = options.replay ? resolve(cwd, options.replay) : undefined;
+        const all: Proved[] = [];
+        for (const c of contracts) all.push(await proveFile(resolve(cwd, c), cwd, replayDir));
+        process.stdout.write(options.format === 'json' ? proveJson(all, lang) : options.format === 'sarif' ? proveSarif(all, cwd, lang) : formatText(all, lang));
+        setExitCode(all.some((p) => p.findings.length > 0) ? EXIT.FAILED : EXIT.OK);
+      }),
+    );
+}
+

@@ -1,0 +1,27 @@
+/**
+ * `agents-md prove` (docs/prove.md): the obligations of one contract, each finding with its
+ * witness replayed as a dry run; a finding whose replay shows the engine stopping it is dropped.
+ */
+import type { ParsedContract } from '../parse/parseContract.ts';
+import { proveContext } from './context.ts';
+import { deadGates, shadowedGates, ungatedSideEffects } from './gates.ts';
+import { vacuousGuards } from './guards.ts';
+import { replayWitness } from './replay.ts';
+import type { ProveFinding } from './types.ts';
+import './messages.ts';
+
+export { witnessSnapshot, replayWitness, WITNESS_QUERY } from './replay.ts';
+export { OBLIGATIONS, type Obligation, type ProveFinding, type ProveMessage, type Witness } from './types.ts';
+export { PROVE_MESSAGES } from './messages.ts';
+
+/** The findings of one contract, in the contract's order; each witness replayed and confirmed. */
+export async function proveContract(model: ParsedContract): Promise<ProveFinding[]> {
+  const c = proveContext(model);
+  const candidates = [...ungatedSideEffects(c), ...deadGates(c), ...shadowedGates(c), ...vacuousGuards(c)];
+  const out: ProveFinding[] = [];
+  for (const f of candidates) {
+    const replay = await replayWitness(model, f);
+    if (!replay || replay.confirmed) out.push(f);
+  }
+  return out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}

@@ -1,0 +1,92 @@
+/**
+ * `agents-md prove` in the service (docs/prove.md): the corpus under test/prove-corpus (one folder
+ * per case: a contract and the findings expected, with their witnesses), every witness replayed as
+ * a dry run through the snapshot format `agents-md run` reads, and the samples.
+ * Run: node --import tsx --test test/prove.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { format, parseContract, proveContract, replayWitness, witnessSnapshot, readSnapshot } from '../server/src/service/index.ts';
+import { REPO } from './helpers/cli.ts';
+
+const CORPUS = join(REPO, 'test', 'prove-corpus');
+const cases = readdirSync(CORPUS).sort();
+const load = (dir: string) => parseContract(readFileSync(join(dir, 'AGENTS.md'), 'utf8'));
+
+interface Expected {
+  readonly obligation: string;
+  readonly proved: boolean;
+  readonly qualified?: string[];
+  readonly witness?: unknown;
+}
+
+test('the corpus has true and false cases of every obligation, English and Chinese (at least 20)', () => {
+  assert.ok(cases.length >= 20, cases.join(', '));
+  const expected = cases.flatMap((c) => JSON.parse(readFileSync(join(CORPUS, c, 'expected.json'), 'utf8')) as Expected[]);
+  for (const o of ['ungated-side-effect', 'dead-gate', 'shadowed-gate', 'vacuous-guard']) assert.ok(expected.some((e) => e.obligation === o), o);
+  assert.ok(cases.filter((c) => readFileSync(join(CORPUS, c, 'expected.json'), 'utf8').trim() === '[]').length >= 5);
+});
+
+for (const name of cases) {
+  test(`corpus ${name}: the expected findings, witnesses and results`, async () => {
+    const dir = join(CORPUS, name);
+    const got = await proveContract(load(dir));
+    const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Expected[];
+    assert.deepEqual(
+      got.map((f) => ({ obligation: f.obligation, proved: f.proved, ...(f.qualified.length ? { qualified: [...new Set(f.qualified.map((q) => q.id))] } : {}), ...(f.witness ? { witness: f.witness } : {}) })),
+      expected,
+    );
+  });
+}
+
+test('every witness of the corpus replays as a dry run and shows the violation', async () => {
+  let replayed = 0;
+  for (const name of cases) {
+    const model = load(join(CORPUS, name));
+    for (const f of await proveContract(model)) {
+      if (!f.witness) continue;
+      // The snapshot is one `agents-md run` reads: no error diagnostics.
+      const raw = witnessSnapshot(model, f, 'AGENTS.md')!;
+      const read = readSnapshot(JSON.stringify(raw), { lang: 'json', contract: model });
+      assert.deepEqual(read.diagnostics.filter((d) => d.severity === 'error'), [], name);
+      const r = await replayWitness(model, f);
+      assert.equal(r?.confirmed, true, `${name}: ${f.obligation}`);
+      replayed++;
+    }
+  }
+  assert.ok(replayed >= 10, String(replayed));
+});
+
+test('a threshold gate is bypassed at its boundary: the call runs with no human asked', async () => {
+  const model = load(join(CORPUS, '01-threshold-bypass'));
+  const [f] = await proveContract(model);
+  const r = await replayWitness(model, f!);
+  const types = r!.events.map((e) => e.event_type);
+  assert.ok(types.includes('tool_result'));
+  assert.ok(!types.includes('human_input'));
+  assert.equal(f!.message.id, 'prove.ungated-side-effect');
+  assert.match(format(f!.message.id, f!.message.args, 'en'), /runs without a human for \{"invoice_id":"x","amount":50000,"currency":"USD"\}/);
+  assert.match(format(f!.message.id, f!.message.args, 'zh-cn'), /pay_invoice/);
+  assert.equal(f!.range.start.line, readFileSync(join(CORPUS, '01-threshold-bypass', 'AGENTS.md'), 'utf8').split('\n').findIndex((l) => l.includes('### `pay_invoice`')));
+});
+
+test('a gate approved by the tool flag is not a finding: its replay would pause (the engine stops it)', async () => {
+  assert.deepEqual(await proveContract(load(join(CORPUS, '02-approval-flag'))), []);
+});
+
+test('the clean samples have no findings; samples/broken has the vacuous guard on output.vendor', async () => {
+  for (const s of ['procurement-analyzer', 'device-diagnosis', 'contract-extraction', 'after-sales-zh', 'coding-agent']) {
+    assert.deepEqual(await proveContract(load(join(REPO, 'samples', s))), [], s);
+  }
+  const broken = await proveContract(load(join(REPO, 'samples', 'broken')));
+  assert.deepEqual(broken.map((f) => [f.obligation, f.message.args['property']]), [['vacuous-guard', 'vendor']]);
+});
+
+test('a condition over 30 names ends (the search is bounded) and still finds the bypass', async () => {
+  const text = readFileSync(join(CORPUS, '01-threshold-bypass', 'AGENTS.md'), 'utf8').replace('| Big payment | `amount > 50000` |', `| Big payment | \`amount > 50000 OR ${Array.from({ length: 30 }, (_, i) => `a${i} > ${i}`).join(' OR ')}\` |`);
+  const [f] = await proveContract(parseContract(text));
+  assert.equal(f?.obligation, 'ungated-side-effect');
+  assert.equal(f!.witness?.kind, 'call');
+});
