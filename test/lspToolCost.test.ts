@@ -55,7 +55,7 @@ after(() => {
 
 const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle));
 
-test('hover on TOOLS and on a tool, and the TOOLS code lens, show the tokens each request carries and the share of the budget', async () => {
+test('hover on TOOLS and the TOOLS code lens show one figure, the tool definitions sent with every request, in words; a tool its own', async () => {
   const text = contract(2000);
   const cost = requestCost(parseContract(text));
   assert.ok(cost.tools > 0 && cost.systemPrompt > 0 && cost.total > cost.tools);
@@ -67,15 +67,18 @@ test('hover on TOOLS and on a tool, and the TOOLS code lens, show the tokens eac
 
     const section = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: toolsLine, character: 5 } });
     const sectionText = (section.contents as { value: string }).value;
-    assert.ok(sectionText.includes(`Every request carries ${cost.total} tokens (o200k_base): tool definitions ${cost.tools}, system prompt ${cost.systemPrompt}.`), sectionText);
-    assert.ok(sectionText.includes(`${Math.round((cost.total / 2000) * 100)}% of the token budget of 2000, at every step.`), sectionText);
+    const figure = `Tool definitions sent with every request: ${cost.tools} tokens, ${Math.round((cost.tools / 2000) * 100)}% of the token budget`;
+    assert.ok(sectionText.includes(figure), sectionText);
+    // One figure (issue 26 point 10): the lens and the hover never disagree, no tokenizer or schema type names.
+    assert.deepEqual([...sectionText.matchAll(/(\d+) tokens/g)].map((m) => Number(m[1])), [cost.tools], sectionText);
+    assert.doesNotMatch(sectionText, /o200k_base|· array/);
 
     // Each tool: its own definition; the longer description costs more.
     const own = async (name: string) => {
       const line = lineOf(text, `### \`${name}\``);
       const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line, character: 7 } });
       const value = (h.contents as { value: string }).value;
-      const m = /Its definition: (\d+) tokens per request \(o200k_base\)\./.exec(value);
+      const m = /Its definition, sent with every request: (\d+) tokens\./.exec(value);
       assert.ok(m, value);
       return Number(m[1]);
     };
@@ -86,16 +89,16 @@ test('hover on TOOLS and on a tool, and the TOOLS code lens, show the tokens eac
     assert.ok(stock > price, `${stock} > ${price}`);
 
     const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-    const lens = lenses.find((l) => /^Tools:/.test(l.command?.title ?? ''));
+    const lens = lenses.find((l) => /^Tool definitions/.test(l.command?.title ?? ''));
     assert.ok(lens, JSON.stringify(lenses));
-    assert.equal(lens.command!.title, `Tools: ${cost.tools} tokens per request, ${Math.round((cost.tools / 2000) * 100)}% of budget`);
+    assert.equal(lens.command!.title, figure);
     assert.equal(lens.range.start.line, toolsLine);
 
     // Without a token budget the lens gives the count alone; an edit updates it.
     const unbudgeted = contract();
     client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: unbudgeted }] });
     const after = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-    assert.ok(after.some((l) => l.command?.title === `Tools: ${requestCost(parseContract(unbudgeted)).tools} tokens per request`), JSON.stringify(after.map((l) => l.command?.title)));
+    assert.ok(after.some((l) => l.command?.title === `Tool definitions sent with every request: ${requestCost(parseContract(unbudgeted)).tools} tokens`), JSON.stringify(after.map((l) => l.command?.title)));
     assert.equal(await client.shutdown(), 0);
   } finally {
     client.kill();
@@ -110,9 +113,10 @@ test('in Chinese: the hover and the lens are translated whole', async () => {
     await client.initialize(pathToFileURL(ws).href, true, 'zh-cn');
     await client.open(uri, text);
     const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-    assert.ok(lenses.some((l) => l.command?.title === `工具：每个请求 ${cost.tools} 个 token，占预算的 ${Math.round((cost.tools / 2000) * 100)}%`), JSON.stringify(lenses.map((l) => l.command?.title)));
+    const figure = `随每个请求发送的工具定义：${cost.tools} 个 token，占 token 预算的 ${Math.round((cost.tools / 2000) * 100)}%`;
+    assert.ok(lenses.some((l) => l.command?.title === figure), JSON.stringify(lenses.map((l) => l.command?.title)));
     const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: lineOf(text, '## TOOLS'), character: 5 } });
-    assert.match((h.contents as { value: string }).value, new RegExp(`每个请求都携带 ${cost.total} 个 token`));
+    assert.ok((h.contents as { value: string }).value.includes(figure), (h.contents as { value: string }).value);
     assert.equal(await client.shutdown(), 0);
   } finally {
     client.kill();

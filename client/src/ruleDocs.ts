@@ -1,7 +1,8 @@
 /**
  * Rule codes and doc links lead to rendered text (docs/vscode.md, "Rule documentation"): a rule
- * code in a problem opens that rule's own text, in the user's language, in the Markdown preview;
- * a hover's link to the format doc opens the doc shipped with the extension in the preview.
+ * code in a problem opens that rule's own text, in the user's language, in a locked Markdown
+ * preview beside the contract; a hover's link to the format doc opens the doc shipped with the
+ * extension the same way.
  * VS Code opens a diagnostic's code link with its opener, which runs no commands: the links go
  * through the extension's URI handler instead (`<scheme>://<extension id>/rule?code=…`).
  */
@@ -25,11 +26,14 @@ export interface DocLinks {
 
 export function registerRuleDocs(context: vscode.ExtensionContext, client: () => Promise<LanguageClient>): DocLinks {
   const base = `${vscode.env.uriScheme}://${context.extension.id}`;
-  const openRule = (code: string) => vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.from({ scheme: RULE_SCHEME, path: `/${code}.md` }));
+  // A locked preview: an unlocked one follows the active editor, and turned into "Preview AGENTS.md"
+  // as soon as the user clicked back on the contract.
+  const preview = (uri: vscode.Uri) => vscode.commands.executeCommand('markdown.showLockedPreviewToSide', uri);
+  const openRule = (code: string) => preview(vscode.Uri.from({ scheme: RULE_SCHEME, path: `/${code}.md` }));
   const openDoc = (file: string, fragment: string) => {
     if (!SHIPPED_DOCS.has(file)) return;
     const uri = vscode.Uri.joinPath(context.extensionUri, 'docs', file).with({ fragment });
-    return vscode.commands.executeCommand('markdown.showPreview', uri);
+    return preview(uri);
   };
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(RULE_SCHEME, {

@@ -85,7 +85,7 @@ test('e2e start: New AGENTS.md Contract writes a contract with no problem; a rul
   await preview.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
   const tabs = ((await page.locator('.tabs-container .tab').allInnerTexts()) as string[]).map((s) => s.trim());
   t.diagnostic(`tabs after the click: ${JSON.stringify(tabs)}`);
-  assert.ok(tabs.some((s) => /Preview duplicate-section/.test(s)), 'the Markdown preview of the rule');
+  assert.ok(tabs.some((s) => /Preview\]? duplicate-section/.test(s)), 'the Markdown preview of the rule');
   assert.ok(!tabs.some((s) => /^rules\.md/.test(s)), 'not raw docs/rules.md');
   const frameText = await until('the rule text in the preview', async () => {
     for (const f of page.frames()) {
@@ -113,6 +113,13 @@ test('e2e start: New AGENTS.md Contract writes a contract with no problem; a rul
   await press(page, 'Control+J');
   // Keys go to the workbench, not to the rule preview's frame (F1 there opens nothing).
   await page.locator('.tabs-container .tab[data-resource-name="AGENTS.md"]').first().click();
+  // Back on the contract, the rule's page stays the rule's (issue 26 point 6): a preview that follows
+  // the active editor turned into "Preview AGENTS.md".
+  await waitForSelector(page, '.tabs-container .tab.active[data-resource-name="AGENTS.md"]', { what: 'the contract active again' });
+  const after = ((await page.locator('.tabs-container .tab').allInnerTexts()) as string[]).map((s) => s.trim());
+  t.diagnostic(`tabs back on the contract: ${JSON.stringify(after)}; screenshot: ${await screenshot(page, 'start-rule-kept')}`);
+  assert.ok(after.some((s) => /Preview\]? duplicate-section/.test(s)), 'the rule page is still there');
+  assert.ok(!after.some((s) => /Preview\]? AGENTS\.md/.test(s)), 'the rule page did not turn into the contract preview');
   await runCommand(page, 'Welcome: Open Walkthrough...');
   const ours = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: NLS['walkthrough.title']! }).first();
   await ours.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });

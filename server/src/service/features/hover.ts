@@ -28,7 +28,8 @@ export function schemaDocs(schema: JsonSchema, key: string | undefined, lang = '
   const desc = annotation(schema, 'markdownDescription', lang) ?? annotation(schema, 'description', lang);
   const type = Array.isArray(schema['type']) ? (schema['type'] as string[]).join(' | ') : (schema['type'] as string | undefined);
   const out: string[] = [];
-  out.push(`**${title ?? key ?? ''}**${key ? ` · \`${key}\`` : ''}${type ? ` · ${type}` : ''}`);
+  // A section's title alone: its JSON type ("array") means nothing to the domain expert reading it.
+  out.push(`**${title ?? key ?? ''}**${key ? ` · \`${key}\`` : ''}${key && type ? ` · ${type}` : ''}`);
   if (desc) out.push('', desc);
   const aliases = (schema['x-aliases'] as string[] | undefined) ?? [];
   if (aliases.length) out.push('', format('hover.labels', { labels: aliases.map((a) => `\`${a}\``).join(', ') }, lang));

@@ -32,11 +32,10 @@ export const FEATURE_MESSAGES = {
   'hover.notDeclared': 'Not declared in this contract.',
   'hover.field': '{label}: {value}',
   'hover.pattern': 'Pattern: `{pattern}`',
-  'hover.cost.request': 'Every request carries {total} tokens ({encoding}): tool definitions {tools}, system prompt {prompt}.',
-  'hover.cost.budget': '{percent}% of the token budget of {budget}, at every step.',
-  'hover.cost.tool': 'Its definition: {tokens} tokens per request ({encoding}).',
-  'lens.cost': 'Tools: {tokens} tokens per request',
-  'lens.cost.budget': 'Tools: {tokens} tokens per request, {percent}% of budget',
+  // One figure in the lens and the hover on TOOLS (docs/providers.md, "Token cost"): what the tool definitions add to every request.
+  'lens.cost': 'Tool definitions sent with every request: {tokens} tokens',
+  'lens.cost.budget': 'Tool definitions sent with every request: {tokens} tokens, {percent}% of the token budget',
+  'hover.cost.tool': 'Its definition, sent with every request: {tokens} tokens.',
 
   'completion.name.tool': 'tool, line {line}',
   'completion.name.pool': 'memory pool, line {line}',

@@ -1,7 +1,9 @@
 /**
  * What the tools cost, where the editor shows it (docs/providers.md, "Token cost"): the hover on
  * the TOOLS title and on a tool's name, and a code lens on the TOOLS title. The counts are the
- * ones `agents-md lint --stats` prints (export/cost.ts, gpt-tokenizer's `o200k_base`).
+ * ones `agents-md lint --stats` prints (export/cost.ts). The lens and the hover on TOOLS give one
+ * figure, said in words: the tool definitions sent with every request (issue 26: two unnamed
+ * totals read as a contradiction).
  */
 import type { Range } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
@@ -16,29 +18,29 @@ export interface LensEntry {
 
 const toolsSection = (model: ParsedContract) => (model.kind !== 'freeform' ? model.sections.find((s) => s.spec?.key === 'tools' && s.titleRange) : undefined);
 
-/** The lines the hover on the TOOLS title adds: tokens per request, and the share of the budget. */
-export function toolsSectionCost(model: ParsedContract, lang: string): string[] {
+/** The one figure of the TOOLS title's hover and code lens: the tool definitions' tokens per request, and their share of the budget. */
+function toolsFigure(model: ParsedContract, lang: string): string {
   const c = requestCost(model);
-  const percent = budgetPercent(c.total, c.budget);
-  return [
-    format('hover.cost.request', { total: c.total, tools: c.tools, prompt: c.systemPrompt, encoding: c.encoding }, lang),
-    ...(percent !== undefined ? [format('hover.cost.budget', { percent, budget: c.budget! }, lang)] : []),
-  ];
+  const percent = budgetPercent(c.tools, c.budget);
+  return percent !== undefined ? format('lens.cost.budget', { tokens: c.tools, percent }, lang) : format('lens.cost', { tokens: c.tools }, lang);
+}
+
+/** The line the hover on the TOOLS title adds: the same figure as the code lens. */
+export function toolsSectionCost(model: ParsedContract, lang: string): string[] {
+  return [toolsFigure(model, lang)];
 }
 
 /** The line the hover on a tool adds: its own definition's tokens; undefined for a name that is no tool of the contract. */
 export function toolCost(model: ParsedContract, name: string, lang: string): string | undefined {
   const c = requestCost(model);
   const tokens = c.byTool.get(name);
-  return tokens === undefined ? undefined : format('hover.cost.tool', { tokens, encoding: c.encoding }, lang);
+  return tokens === undefined ? undefined : format('hover.cost.tool', { tokens }, lang);
 }
 
 /** The code lens on the TOOLS title: the tool definitions' tokens per request and their share of the budget. */
 export function costLenses(model: ParsedContract, lang = 'en'): LensEntry[] {
   const section = toolsSection(model);
   if (!section?.titleRange) return [];
-  const c = requestCost(model);
-  const percent = budgetPercent(c.tools, c.budget);
-  const title = percent !== undefined ? format('lens.cost.budget', { tokens: c.tools, percent }, lang) : format('lens.cost', { tokens: c.tools }, lang);
+  const title = toolsFigure(model, lang);
   return [{ range: { start: section.titleRange.start, end: section.titleRange.start }, title }];
 }

@@ -2,12 +2,13 @@
  * The editor's trace view as a `ViewNode` tree (docs/vscode.md): one node per query run, its
  * outcome as the label; under it every event of the trace as the timeline words it (timeline.ts,
  * the same words as `agents-md run`), failures highlighted and expanded, each linked to the
- * contract clause it names; an event's payload fields as its children. Every label is in `lang`.
+ * contract clause it names; an event's readable payload fields as its children, in `lang`, and
+ * the raw fields (pointers, codes, ids) under a "details" node. Every label is in `lang`.
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { locate } from '../model/locate.ts';
 import { normaliseName } from '../model/names.ts';
-import { describeEvent, preview } from '../run/timeline.ts';
+import { describeEvent, fieldText, preview } from '../run/timeline.ts';
 import { outcomeText, runMessage } from '../run/runMessage.ts';
 import type { EventStatus, TraceEvent } from '../run/trace.ts';
 import type { Outcome } from '../run/engine.ts';
@@ -33,8 +34,19 @@ export interface TraceTreeOptions {
 
 const FAILED = new Set<EventStatus>(['failure', 'invalid', 'timeout']);
 
-function payloadNodes(e: TraceEvent, id: string): ViewNode[] {
-  return Object.entries(e.payload).map(([key, value]) => ({ id: `${id}/${key}`, label: key, description: preview(value, 200), kind: 'info' as const }));
+/** Fields a reader acts on, shown with a label in the user's language (`view.field.<key>`); the rest are raw ids. */
+const READABLE = new Set(['message', 'reason', 'detail', 'check', 'text', 'answer', 'tool', 'arguments', 'output', 'result', 'pool', 'subject', 'scenario', 'condition', 'decision', 'decided_by', 'sla', 'on_timeout', 'entity', 'value', 'count', 'outcome', 'stats', 'timing', 'query', 'severity', 'channel', 'expected', 'got', 'state', 'trigger']);
+
+/**
+ * An event's payload: the readable fields with localised labels and texts (a message field in
+ * `lang`, not its English copy), then one "details" node with every raw field as the trace has it.
+ */
+function payloadNodes(e: TraceEvent, id: string, lang: string): ViewNode[] {
+  const keys = Object.keys(e.payload);
+  const readable = keys.filter((k) => READABLE.has(k)).map((key): ViewNode => ({ id: `${id}/${key}`, label: runMessage(`view.field.${key}`, {}, lang), description: fieldText(e, key, lang), kind: 'info' }));
+  if (keys.length === 0) return readable;
+  const raw = keys.map((key): ViewNode => ({ id: `${id}/details/${key}`, label: key, description: preview(e.payload[key], 200), kind: 'info' }));
+  return [...readable, { id: `${id}/details`, label: runMessage('view.details', {}, lang), kind: 'group', children: raw }];
 }
 
 interface Draft {
@@ -78,10 +90,10 @@ export function traceTree(runs: readonly TraceRun[], options: TraceTreeOptions):
         };
         const last = drafts[drafts.length - 1];
         if (line.nested && last) {
-          last.nested.push(i === 0 ? { ...node, children: payloadNodes(e, id) } : node);
+          last.nested.push(i === 0 ? { ...node, children: payloadNodes(e, id, lang) } : node);
           last.failed ||= FAILED.has(line.status);
         } else {
-          drafts.push({ node, nested: [], payload: i === 0 ? payloadNodes(e, id) : [], failed: FAILED.has(line.status) });
+          drafts.push({ node, nested: [], payload: i === 0 ? payloadNodes(e, id, lang) : [], failed: FAILED.has(line.status) });
         }
       });
     }

@@ -76,6 +76,12 @@ function endMessage(p: Record<string, any>, lang: string): string {
   return outcomeText({ messageId: p['message_id'], args: (p['args'] ?? {}) as RunArgs, ...(p['arg_messages'] ? { argMessages: p['arg_messages'] as Record<string, MessageRef> } : {}), ...protocol }, lang);
 }
 
+/** One payload field of an event as a reader sees it in `lang`: a message field localised, other values previewed. */
+export function fieldText(e: TraceEvent, key: string, lang: string): string {
+  if (e.event_type === 'task_end' && key === 'message') return endMessage(e.payload, lang);
+  return typeof e.payload[`${key}_id`] === 'string' ? payloadText(e.payload, key, lang) : preview(e.payload[key], 200);
+}
+
 /** The message id and arguments of an event's main line; arguments that are words of the run's messages are in `lang`. */
 function message(e: TraceEvent, lang: string): { id: string; args: Record<string, string | number> } {
   const p = e.payload as Record<string, any>;
