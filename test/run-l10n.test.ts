@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { displayWidth, parseContract } from '../server/src/service/index.ts';
 import { englishTemplate } from '../server/src/service/index.ts';
-import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
-import { runQuery, scriptedDecisions } from '../server/src/service/run/engine.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
-import { describeEvent } from '../server/src/service/run/timeline.ts';
-import { firstDifference } from '../server/src/service/run/replay.ts';
-import type { TraceEvent } from '../server/src/service/run/trace.ts';
+import { readSnapshot } from '../server/src/service/run/snapshot/snapshotValidate.ts';
+import { runQuery, scriptedDecisions } from '../server/src/service/run/engine/engine.ts';
+import { createScriptedModel } from '../server/src/service/run/llm/scriptedLlm.ts';
+import { describeEvent } from '../server/src/service/run/trace/timeline.ts';
+import { firstDifference } from '../server/src/service/run/trace/replay.ts';
+import type { TraceEvent } from '../server/src/service/run/trace/trace.ts';
 import { MESSAGES } from '../server/src/service/run/messages.ts';
 import { CliUnderTest, repo, type CliRun } from './helpers/cliProcess.ts';
 // The CLI's own messages (server/src/cli/messages.ts) are registered by the CLI, not by the service.
