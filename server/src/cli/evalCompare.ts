@@ -5,7 +5,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { alignColumns, compareEvalRuns, type EvalFigures, evalFigures, type Lang, type QueryChange, type QueryReport, runMessage } from '../service/index.ts';
+import { compareEvalRuns, type EvalFigures, evalFigures, type Lang, type QueryChange, type QueryReport, runMessage } from '../service/index.ts';
+import { alignColumns } from '../service/host.ts';
 import { readRegularFile } from '../node/paths.ts';
 import { RUNS_DIR } from '../node/runFolder.ts';
 import { InputError } from '../node/inputError.ts';

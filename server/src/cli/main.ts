@@ -1,6 +1,8 @@
 /**
  * The `agents-md` command line: `lint` and `rules` here; `diff`, `run`, `eval`, `trace`, `report`,
- * `export` and `mcp` each register from their own module. A thin adapter over the language service; bundled by esbuild.mjs into dist/cli.cjs and started by
+ * `export`, `mcp`, `check-mcp` and `conformance` each register from their own module; output
+ * formats come from format/registry.ts. A thin adapter over the language service; bundled by
+ * esbuild.mjs into dist/cli.cjs and started by
  * bin/agents-md.cjs, which calls `main()` and exits with the code it returns. Every text it
  * prints is in the display language (`--lang`, else the locale: cli/lang.ts).
  */

@@ -4,7 +4,7 @@
  * that commander lets us replace. Plain data, registered as the `cli` message set of the service's
  * registry when the CLI loads (the service never imports the CLI); formatted with `--lang`.
  */
-import { registerMessages } from '../service/index.ts';
+import { registerMessages } from '../service/host.ts';
 
 export const CLI_MESSAGES = {
   'cli.description': 'Check AGENTS.md agent contracts: structure, schemas, cross-references.',

@@ -3,9 +3,8 @@
  * output format is in format/registry.ts): colours, the model endpoint to trust, and "run `agents-md <command> --help`" after a
  * usage error.
  */
-import { type Command, Option } from 'commander';
+import { type Command } from 'commander';
 import { format, type Lang } from '../service/index.ts';
-import { TOOL_NAME } from './meta.ts';
 import './messages.ts';
 
 /** The `--color` / `--no-color` options, worded as `lint`'s. */

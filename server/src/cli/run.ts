@@ -19,7 +19,7 @@ import { clauseLocation, formatEvent } from './format/timeline.ts';
 import { displayPath } from './report.ts';
 import { TOOL_NAME } from './meta.ts';
 import { errorLine, useColor } from './terminal.ts';
-import { EXIT, exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
+import { exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import './messages.ts';
 

@@ -10,8 +10,8 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type ContractDiagnostic, createScriptedModel, firstDifference, forkOf, format, type Lang, localiseDiagnostic, recordedDecisions, recordedProvider, refText, runPageHtml, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
-import { executeQuery, InputError, loadContract, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
+import { type ContractDiagnostic, createScriptedModel, firstDifference, forkOf, format, type Lang, localiseDiagnostic, recordedDecisions, recordedProvider, refText, runPageHtml, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification } from '../service/index.ts';
+import { executeQuery, InputError, createRunFolder } from '../node/dryRunHost.ts';
 import { forkTrace, loadTraceRun, type TraceRun } from '../node/traceRun.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
@@ -23,7 +23,6 @@ import { guarded } from './guarded.ts';
 import { displayPath } from './report.ts';
 import { errorLine, useColor } from './terminal.ts';
 import { contractOf, readTrace } from './traceFile.ts';
-import { runInfo } from '../node/traceRun.ts';
 import { exportCommand, type ExportOptions } from './traceExport.ts';
 import './messages.ts';
 

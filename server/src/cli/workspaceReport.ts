@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import { type Command } from 'commander';
 import { buildReport, createLanguageService, format, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type WorkspaceReport } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';

@@ -1,7 +1,10 @@
 /**
- * The AGENTS.md contract language service: parse → model → validate, with no dependency on
- * VS Code or LSP. The CLI, the language server and tests are thin adapters over it
- * (ARCHITECTURE.md). File access comes through the injected `FileSystem` of a `Workspace`.
+ * The AGENTS.md contract language service's front door: `createLanguageService()`, the functions
+ * of whole contracts (diff, dry run, trace, report, export, conformance) and their types, with no
+ * dependency on VS Code or LSP. The CLI, the language server and tests are thin adapters over it
+ * (ARCHITECTURE.md). File access comes through the injected `FileSystem` of a `Workspace`. The
+ * utilities hosts share with the service (caches, hashes, display width, the message registry,
+ * the ReDoS analyzer) are the second entry, `host.ts`.
  */
 import type { ContractDiagnostic } from './types.ts';
 import type { Finding } from './model/types.ts';
@@ -26,11 +29,10 @@ export type { Rule, RuleMeta } from './validate/rule.ts';
 export { parseContract } from './parse/parseContract.ts';
 export { contractLikeSection } from './model/recognition.ts';
 export { validateContract } from './validate/validate.ts';
-export { recheckAnalyzer, analyzeWithRecheck, memoised, RECHECK_ANALYZER_ID, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
+export type { RegexAnalyzer } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './schema/sections.ts';
 export { format, type MessageArgs } from './l10n/format.ts';
-export { englishMessages, englishTemplate, duplicateMessageIds, registeredMessageSets, registerMessages, MESSAGE_SET_NAMES } from './l10n/registry.ts';
 // Every owner of a message set, so that `format()` knows all of them (l10n/registry.ts).
 import './validate/messages.ts';
 import './model/relatedMessages.ts';
@@ -45,7 +47,6 @@ import './export/messages.ts';
 export { localiseDiagnostic } from './l10n/diagnostics.ts';
 export { resolveLang, langFromEnvironment, type Lang } from './l10n/lang.ts';
 export { ruleDocId, ruleMessageId } from './validate/messages.ts';
-export { displayWidth, padEndDisplay, alignColumns, wrapDisplay } from './text/width.ts';
 export { locate } from './model/locate.ts';
 
 /** Default size above which a file is not analysed (bytes). */
@@ -188,4 +189,3 @@ export { cedarExport, hitlApproval, toolApproval, rolesOf, type CedarExport, typ
 export type { CedarType } from './export/cedarExpr.ts';
 export { resourceValues } from './run/engine/resourceValues.ts';
 export { mcpDrift } from './export/mcpDrift.ts';
-export { Lru } from './util/lru.ts';

@@ -3,7 +3,8 @@
  * report in the display language with its columns aligned by display width, JSON (the same in
  * every language) and JUnit XML for CI dashboards.
  */
-import { alignColumns, runMessage, type EvalFigures, type PassRate, type PathDrift, type QueryReport } from '../../service/index.ts';
+import { runMessage, type EvalFigures, type PassRate, type PathDrift, type QueryReport } from '../../service/index.ts';
+import { alignColumns } from '../../service/host.ts';
 import { displayPath } from '../report.ts';
 import { indented } from '../terminal.ts';
 import type { Formatters } from './registry.ts';

@@ -1,6 +1,6 @@
 /**
  * The dry run's public surface (docs/dry-run.md): snapshots, the engine, the scripted
- * model, the trace (events, verification, replay and fork), the timeline, eval figures and the
+ * LLM, the trace (events, verification, replay and fork), the timeline, eval figures and the
  * messages. Hosts (the CLI, the language server, the MCP server) import it from the service index.
  */
 export type { ChatMessage, ModelProvider, ModelRequest, ModelStep, TokenUsage, ToolCall, ToolSpec } from './llm/llmProvider.ts';
@@ -20,9 +20,8 @@ export { verifyTrace, type TraceProblem, type TraceVerification } from './trace/
 export { traceSpans, type SpanAttributes, type SpanAttributeValue, type SpanData, type SpanEventData, type TraceSpansOptions } from './trace/otelSpans.ts';
 export { eventsUpTo, firstDifference, forkOf, recordedDecisions, recordedProvider, stepMessages } from './trace/replay.ts';
 export { describeEvent, type TimelineLine } from './trace/timeline.ts';
-export { escapeHtml, runPageHtml, type RunPageInput, type RunPageRun } from './trace/runPage.ts';
+export { runPageHtml, type RunPageInput, type RunPageRun } from './trace/runPage.ts';
 export { compareEvalRuns, passRates, type PassRate, type QueryChange, type QueryComparison } from './eval/evalCompare.ts';
 export { checkExpectation, evalFigures, pathDistance, pathDrift, type EvalFigures, type Mismatch, type PathDrift, type QueryReport } from './eval/evaluate.ts';
 export { MESSAGES, OUTCOME_CODES, RUN_MESSAGES, type OutcomeCode, type OutcomeStatus } from './messages.ts';
 export { outcomeText, refText, runMessage, type MessageRef } from './runMessage.ts';
-export { sha256Hex } from '../util/sha256.ts';
