@@ -11,10 +11,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseContract } from '../server/src/service/index.ts';
-import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
-import { runQuery, scriptedDecisions } from '../server/src/service/run/engine.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
-import type { Snapshot } from '../server/src/service/run/snapshot.ts';
+import { readSnapshot } from '../server/src/service/run/snapshot/snapshotValidate.ts';
+import { runQuery, scriptedDecisions } from '../server/src/service/run/engine/engine.ts';
+import { createScriptedModel } from '../server/src/service/run/llm/scriptedLlm.ts';
+import type { Snapshot } from '../server/src/service/run/snapshot/snapshot.ts';
 import { parse as parseYaml } from 'yaml';
 import { mulberry32 } from './generate.ts';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { englishMessages } from '../server/src/service/index.ts';
+import { englishMessages } from '../server/src/service/host.ts';
 // The CLI's own message set is registered by the CLI, which the service never imports.
 import '../server/src/cli/messages.ts';
 

@@ -71,11 +71,15 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
       'server/src/service/conformance/', 'server/src/service/prove/',
     ],
   },
-  { path: 'server/src/node/', mayImport: ['server/src/service/index.ts'] },
-  { path: 'server/src/mcp/', mayImport: ['server/src/service/index.ts', 'server/src/node/'] },
-  { path: 'server/src/cli/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'server/src/mcp/', 'package.json'] },
-  { path: 'server/src/action/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'server/src/cli/'] },
-  { path: 'server/src/lsp/', mayImport: ['server/src/service/index.ts', 'server/src/node/', 'package.json'] },
+  {
+    path: 'server/src/service/host.ts',
+    mayImport: ['server/src/service/util/', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/workspace/', 'server/src/service/run/'],
+  },
+  { path: 'server/src/node/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts'] },
+  { path: 'server/src/mcp/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/'] },
+  { path: 'server/src/cli/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/', 'server/src/mcp/', 'package.json'] },
+  { path: 'server/src/action/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/', 'server/src/cli/'] },
+  { path: 'server/src/lsp/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/', 'package.json'] },
   { path: 'server/src/server.ts', mayImport: ['server/src/lsp/'] },
   { path: 'client/src/', mayImport: ['server/src/lsp/customRequests.ts'] },
 ];
@@ -176,4 +180,10 @@ test('no source file is over 450 lines (ARCHITECTURE.md, "Invariants")', () => {
     .filter((x) => x.lines > 450)
     .map((x) => `${x.f}: ${x.lines} lines`);
   assert.deepEqual(long, []);
+});
+
+test('the front door exports no host utility; they are the second entry, service/host.ts (ARCHITECTURE.md, "Entry points")', async () => {
+  const front = await import('../server/src/service/index.ts');
+  const host = await import('../server/src/service/host.ts');
+  assert.deepEqual(Object.keys(host).filter((name) => name in front), []);
 });

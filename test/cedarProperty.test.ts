@@ -1,6 +1,6 @@
 /**
  * The Cedar translation of conditions (service/export/cedarExpr.ts) decides as the dry run's
- * evaluator (run/expression.ts), property-tested with fast-check: for random conditions over
+ * evaluator (run/engine/expression.ts), property-tested with fast-check: for random conditions over
  * arguments and request names, some of them missing, the HITL row holds a call back in Cedar
  * (official engine) exactly when the dry run finds the condition true.
  * Run: node --import tsx --test test/cedarProperty.test.ts
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { cedarExport, parseContract } from '../server/src/service/index.ts';
 import { conditionExpression } from '../server/src/service/model/condition.ts';
-import { evaluate } from '../server/src/service/run/expression.ts';
+import { evaluate } from '../server/src/service/run/engine/expression.ts';
 import { decideCall } from '../server/src/node/cedarEngine.ts';
 
 const leaf = fc.oneof(

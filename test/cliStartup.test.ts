@@ -9,7 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { useCliBundle, REPO } from './helpers/cli.ts';
 import { diskCachedAnalyzer } from '../server/src/node/regexVerdictCache.ts';
-import { RECHECK_ANALYZER_ID, type RegexAnalyzer } from '../server/src/service/index.ts';
+import { type RegexAnalyzer } from '../server/src/service/index.ts';
+import { RECHECK_ANALYZER_ID } from '../server/src/service/host.ts';
 
 const { bundle, scratch } = useCliBundle('cli-startup');
 

@@ -5,7 +5,7 @@
 // Run: node --import tsx --test test/expressionArithmetic.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluate, type Scope } from '../server/src/service/run/expression.ts';
+import { evaluate, type Scope } from '../server/src/service/run/engine/expression.ts';
 import { parseExpression, type Expr } from '../server/src/service/model/expression.ts';
 import { conditionExpression } from '../server/src/service/model/condition.ts';
 import { lintExample as lint } from './helpers/lintExample.ts';

@@ -9,7 +9,8 @@ import { useCliBundle } from './helpers/cli.ts';
 import { generateWorkspace } from '../bench/generateWorkspace.ts';
 import { lintInWorkers, workerCount } from '../server/src/cli/lintPool.ts';
 import { lintFiles } from '../server/src/cli/lintFiles.ts';
-import { createLanguageService, recheckAnalyzer } from '../server/src/service/index.ts';
+import { createLanguageService } from '../server/src/service/index.ts';
+import { recheckAnalyzer } from '../server/src/service/host.ts';
 import { createNodeFileSystem, fileUri } from '../server/src/node/nodeFileSystem.ts';
 
 const { bundle, scratch } = useCliBundle('lint-workers');

@@ -10,10 +10,10 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { createOpenAiProvider, type OpenAiProviderOptions } from '../server/src/node/openaiProvider.ts';
 import { createModelProvider, type ModelHost } from '../server/src/node/llmConfig.ts';
-import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ToolSpec } from '../server/src/service/run/llmProvider.ts';
-import { DEFAULT_MODEL_SETTINGS, MODEL_SETTINGS_SCHEMA, resolveModelSettings } from '../server/src/service/run/llmSettings.ts';
+import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ToolSpec } from '../server/src/service/run/llm/llmProvider.ts';
+import { DEFAULT_MODEL_SETTINGS, MODEL_SETTINGS_SCHEMA, resolveModelSettings } from '../server/src/service/run/llm/llmSettings.ts';
 import { format } from '../server/src/service/index.ts';
-import { estimateTokens } from '../server/src/service/run/estimateTokens.ts';
+import { estimateTokens } from '../server/src/service/run/llm/estimateTokens.ts';
 import { RUNS } from './helpers/properties.ts';
 
 const KEY = 'sk-test-7f3a9c1e5b2d4f6a8c0e';

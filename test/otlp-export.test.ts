@@ -10,9 +10,9 @@ import { useCliBundle } from './helpers/cli.ts';
 import { checkOtlpJson, decodeRequest, fromOtlpJson, receiver, REQUEST, spansOf } from './helpers/otlp.ts';
 import { CONTRACT, SNAPSHOT } from './helpers/dryRun.ts';
 import { parseContract, traceSpans, type SpanData, type TraceEvent } from '../server/src/service/index.ts';
-import { runQuery, scriptedDecisions } from '../server/src/service/run/engine.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
-import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
+import { runQuery, scriptedDecisions } from '../server/src/service/run/engine/engine.ts';
+import { createScriptedModel } from '../server/src/service/run/llm/scriptedLlm.ts';
+import { readSnapshot } from '../server/src/service/run/snapshot/snapshotValidate.ts';
 
 const { bundle: tool, scratch: folders } = useCliBundle('otlp-export');
 

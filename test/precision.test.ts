@@ -12,7 +12,8 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createLanguageService, recheckAnalyzer, type LintResult } from '../server/src/service/index.ts';
+import { createLanguageService, type LintResult } from '../server/src/service/index.ts';
+import { recheckAnalyzer } from '../server/src/service/host.ts';
 import { createNodeFileSystem } from '../server/src/node/nodeFileSystem.ts';
 
 const ROOT = new URL('..', import.meta.url);

@@ -139,7 +139,7 @@ test('a misspelt section title is a warning with its fix, since the section is d
 test('the dry run checks a language constraint that follows the user against the script of the query', async () => {
   const { parseContract } = await import('../server/src/service/parse/parseContract.ts');
   const { contractView } = await import('../server/src/service/model/contractView.ts');
-  const { verifyOutput } = await import('../server/src/service/run/verify.ts');
+  const { verifyOutput } = await import('../server/src/service/run/engine/verify.ts');
   const text = edit(edit(EXAMPLE, '- type: language\n  language: en', '- type: language\n  language: same-as-input'), '  format: json\n  schema:', '  format: text\n  schema:');
   const view = contractView(parseContract(text));
   const verify = (answer: string, query: string) => {

@@ -7,13 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseContract } from '../server/src/service/index.ts';
 import { readFileSync } from 'node:fs';
-import { runQuery, scriptedDecisions } from '../server/src/service/run/engine.ts';
+import { runQuery, scriptedDecisions } from '../server/src/service/run/engine/engine.ts';
 import { boundaryForms } from '../server/src/service/model/boundaries.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
-import type { HumanRequest } from '../server/src/service/run/runTypes.ts';
-import { describeEvent } from '../server/src/service/run/timeline.ts';
+import { createScriptedModel } from '../server/src/service/run/llm/scriptedLlm.ts';
+import type { HumanRequest } from '../server/src/service/run/engine/runTypes.ts';
+import { describeEvent } from '../server/src/service/run/trace/timeline.ts';
 import { CONTRACT, SNAPSHOT } from './helpers/dryRun.ts';
-import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
+import { readSnapshot } from '../server/src/service/run/snapshot/snapshotValidate.ts';
 
 /** CONTRACT with these ❌ items as its Hard Boundaries. */
 const withBoundaries = (...items: string[]) => CONTRACT.replace('- **Core Mandate**: "Answer order questions from the order log."', `- **Core Mandate**: "Answer order questions from the order log."\n- **Hard Boundaries**:\n${items.map((i) => `  - ❌ ${i}`).join('\n')}`);

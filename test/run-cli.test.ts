@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { readSnapshot } from '../server/src/service/run/snapshotValidate.ts';
+import { readSnapshot } from '../server/src/service/run/snapshot/snapshotValidate.ts';
 import { RunFolder } from '../server/src/node/runFolder.ts';
 import { CONTRACT } from './helpers/dryRun.ts';
 import { CliUnderTest, repo, type CliRun } from './helpers/cliProcess.ts';

@@ -6,17 +6,17 @@
 import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { evaluate, type Scope } from '../server/src/service/run/expression.ts';
+import { evaluate, type Scope } from '../server/src/service/run/engine/expression.ts';
 import { parseExpression } from '../server/src/service/model/expression.ts';
 import { conditionExpression } from '../server/src/service/model/condition.ts';
-import { resolveTemplate, retrieve } from '../server/src/service/run/retrieval.ts';
-import { parseCsv, resourceValues } from '../server/src/service/run/resourceValues.ts';
-import { ModelError, type ModelProvider } from '../server/src/service/run/llmProvider.ts';
+import { resolveTemplate, retrieve } from '../server/src/service/run/engine/retrieval.ts';
+import { parseCsv, resourceValues } from '../server/src/service/run/engine/resourceValues.ts';
+import { ModelError, type ModelProvider } from '../server/src/service/run/llm/llmProvider.ts';
 import { OUTCOME_CODES, MESSAGES } from '../server/src/service/run/messages.ts';
 import { template } from '../server/src/service/l10n/format.ts';
 import { RUN_PREFIX, runMessage } from '../server/src/service/run/runMessage.ts';
-import { EVENT_TYPES } from '../server/src/service/run/trace.ts';
-import { describeEvent } from '../server/src/service/run/timeline.ts';
+import { EVENT_TYPES } from '../server/src/service/run/trace/trace.ts';
+import { describeEvent } from '../server/src/service/run/trace/timeline.ts';
 import { parseContract } from '../server/src/service/index.ts';
 import { CONTRACT, contract, run, snapshot } from './helpers/dryRun.ts';
 
@@ -146,7 +146,7 @@ describe('the pipeline', () => {
         step: async (req) => {
           const last = req.messages[req.messages.length - 1]!;
           if (last.role === 'tool' && !seen) seen = last.content;
-          const { createScriptedModel } = await import('../server/src/service/run/scriptedLlm.ts');
+          const { createScriptedModel } = await import('../server/src/service/run/llm/scriptedLlm.ts');
           return createScriptedModel(recovered.model).step(req);
         },
       },
@@ -228,7 +228,7 @@ describe('the pipeline', () => {
   test('LOOP_DETECTED on the third identical call; the second is told its result is identical', async () => {
     const q = snapshot(`  - id: loop\n    query: where is order ORD-123\n    model:\n      - { call: get_order, arguments: { order_id: ORD-123 }, repeat: 5 }\n`).queries[0]!;
     let second = '';
-    const { createScriptedModel } = await import('../server/src/service/run/scriptedLlm.ts');
+    const { createScriptedModel } = await import('../server/src/service/run/llm/scriptedLlm.ts');
     const r = await run(q, {
       provider: {
         id: 'spy',

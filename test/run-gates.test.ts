@@ -6,12 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseContract } from '../server/src/service/index.ts';
-import { runQuery } from '../server/src/service/run/engine.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
-import { recordedDecisions, firstDifference } from '../server/src/service/run/replay.ts';
-import type { HumanRequest } from '../server/src/service/run/runTypes.ts';
-import type { HumanDecision } from '../server/src/service/run/snapshot.ts';
-import { describeEvent } from '../server/src/service/run/timeline.ts';
+import { runQuery } from '../server/src/service/run/engine/engine.ts';
+import { createScriptedModel } from '../server/src/service/run/llm/scriptedLlm.ts';
+import { recordedDecisions, firstDifference } from '../server/src/service/run/trace/replay.ts';
+import type { HumanRequest } from '../server/src/service/run/engine/runTypes.ts';
+import type { HumanDecision } from '../server/src/service/run/snapshot/snapshot.ts';
+import { describeEvent } from '../server/src/service/run/trace/timeline.ts';
 import { CONTRACT, snapshot } from './helpers/dryRun.ts';
 
 const TWO_REFUNDS = `  - id: two

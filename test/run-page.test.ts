@@ -5,7 +5,7 @@
 // Run: node --import tsx --test test/run-page.test.ts
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeHtml, runPageHtml } from '../server/src/service/run/runPage.ts';
+import { escapeHtml, runPageHtml } from '../server/src/service/run/trace/runPage.ts';
 import { contract, run, snapshot } from './helpers/dryRun.ts';
 
 const q = (yaml: string) => snapshot(yaml).queries[0]!;

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { readSnapshot, validateSnapshot } from '../server/src/service/run/snapshotValidate.ts';
+import { readSnapshot, validateSnapshot } from '../server/src/service/run/snapshot/snapshotValidate.ts';
 import { contract, SNAPSHOT } from './helpers/dryRun.ts';
 import { RUNS } from './helpers/properties.ts';
 

@@ -5,10 +5,10 @@
 // Run: node --import tsx --test test/run-timeline.test.ts
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEvent, shortNumber, shortTime } from '../server/src/service/run/timeline.ts';
-import type { TraceEvent } from '../server/src/service/run/trace.ts';
+import { describeEvent, shortNumber, shortTime } from '../server/src/service/run/trace/timeline.ts';
+import type { TraceEvent } from '../server/src/service/run/trace/trace.ts';
 import { run, snapshot } from './helpers/dryRun.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
+import { createScriptedModel } from '../server/src/service/run/llm/scriptedLlm.ts';
 
 const lines = (events: readonly TraceEvent[], lang = 'en') => events.flatMap((e) => describeEvent(e, lang).map((l) => ({ id: e.event_id, type: e.event_type, status: l.status, text: l.text })));
 const q = (yaml: string) => snapshot(yaml).queries[0]!;
@@ -135,7 +135,7 @@ describe('FAILURE_PROTOCOL forms', () => {
 
 describe('eval assertions', () => {
   test('answer, trajectory, calls and clauses: met, and missed with what the run did', async () => {
-    const { checkExpectation } = await import('../server/src/service/run/evaluate.ts');
+    const { checkExpectation } = await import('../server/src/service/run/eval/evaluate.ts');
     const query = q(`  - id: a\n    query: refund order ORD-123\n    model:\n      - { call: get_order, arguments: { order_id: ORD-123 } }\n      - { call: refund_order, arguments: { order_id: ORD-123, amount: 500 } }\n      - final: { status: shipped }\n    human: { Big refund: approve }\n`);
     const r = await run(query);
     assert.equal(r.outcome.code, 'OK');
@@ -175,7 +175,7 @@ describe('eval assertions', () => {
   });
 
   test('the snapshot schema accepts the assertions and rejects unknown ones', async () => {
-    const { readSnapshot } = await import('../server/src/service/run/snapshotValidate.ts');
+    const { readSnapshot } = await import('../server/src/service/run/snapshot/snapshotValidate.ts');
     const { contract, SNAPSHOT } = await import('./helpers/dryRun.ts');
     const good = readSnapshot(`${SNAPSHOT}    expect:\n      answer: { check: "output.status = 'shipped'" }\n      trajectory: { tools: [get_order], order: in_order }\n      calls: [{ tool: get_order, arguments: { order_id: ORD-123 } }]\n      clauses: [/human_in_the_loop/0]\n`, { contract });
     assert.deepEqual(good.diagnostics.filter((d) => d.severity === 'error'), []);

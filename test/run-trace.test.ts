@@ -4,11 +4,11 @@
 // Run: node --import tsx --test test/run-trace.test.ts
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventLine, sameEvent, type TraceEvent } from '../server/src/service/run/trace.ts';
-import { verifyTrace } from '../server/src/service/run/traceVerify.ts';
-import { eventsUpTo, firstDifference, recordedDecisions, recordedProvider } from '../server/src/service/run/replay.ts';
-import { createScriptedModel } from '../server/src/service/run/scriptedLlm.ts';
-import { scriptedDecisions } from '../server/src/service/run/engine.ts';
+import { eventLine, sameEvent, type TraceEvent } from '../server/src/service/run/trace/trace.ts';
+import { verifyTrace } from '../server/src/service/run/trace/traceVerify.ts';
+import { eventsUpTo, firstDifference, recordedDecisions, recordedProvider } from '../server/src/service/run/trace/replay.ts';
+import { createScriptedModel } from '../server/src/service/run/llm/scriptedLlm.ts';
+import { scriptedDecisions } from '../server/src/service/run/engine/engine.ts';
 import { run, snapshot } from './helpers/dryRun.ts';
 
 const REFUND = `  - id: refund\n    query: refund order ORD-123\n    model:\n      - { call: get_order, arguments: { order_id: ORD-123 } }\n      - { call: refund_order, arguments: { order_id: ORD-123, amount: 20 } }\n      - final: { status: shipped }\n    human: { refund_order: approve }\n`;
@@ -107,7 +107,7 @@ describe('replay and fork', () => {
     const original = await run(q);
     const prefix = eventsUpTo(original.events, original.events.find((e) => e.event_type === 'human_input')!.event_id)!;
     const other = snapshot(REFUND.replace('amount: 20', 'amount: 21')).queries[0]!;
-    const { runQuery } = await import('../server/src/service/run/engine.ts');
+    const { runQuery } = await import('../server/src/service/run/engine/engine.ts');
     const { contract } = await import('./helpers/dryRun.ts');
     const fork = await runQuery({ contract, query: other, now: '2024-06-12T08:00:00Z', provider: createScriptedModel(other.model), decide: scriptedDecisions(other.human), fork: { prefix, namespace: 'f/', payload: {} } });
     assert.ok(fork.divergence, 'divergence reported');

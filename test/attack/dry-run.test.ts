@@ -7,8 +7,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONTRACT, run, snapshot } from '../helpers/dryRun.ts';
 import { createLanguageService, parseContract, type TraceEvent } from '../../server/src/service/index.ts';
-import { eventChecksum } from '../../server/src/service/run/trace.ts';
-import { verifyTrace } from '../../server/src/service/run/traceVerify.ts';
+import { eventChecksum } from '../../server/src/service/run/trace/trace.ts';
+import { verifyTrace } from '../../server/src/service/run/trace/traceVerify.ts';
 
 const REFUND = snapshot(`  - id: r\n    query: refund order ORD-123\n    model:\n      - { call: refund_order, arguments: { order_id: ORD-123, amount: 500 } }\n      - final: { status: paid }\n`).queries[0]!;
 

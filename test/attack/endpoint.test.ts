@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOpenAiProvider } from '../../server/src/node/openaiProvider.ts';
-import { ModelError } from '../../server/src/service/run/llmProvider.ts';
+import { ModelError } from '../../server/src/service/run/llm/llmProvider.ts';
 
 const KEY = 'sk-proj-0123456789abcdefghijklmnopqrstuvwxyzABCD';
 /** Shortest fragment of the key that counts as leaked. */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { useCliBundle } from '../helpers/cli.ts';
 import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
 import { eventLine, type TraceEvent } from '../../server/src/service/index.ts';
-import { eventChecksum } from '../../server/src/service/run/trace.ts';
+import { eventChecksum } from '../../server/src/service/run/trace/trace.ts';
 
 const { bundle: cli, scratch } = useCliBundle('attack-cli');
 const KEY = 'sk-test-0123456789abcdef';

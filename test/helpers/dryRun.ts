@@ -5,10 +5,10 @@
  * entries by code and by prose, budgets and PII fields.
  */
 import { parseContract, type ParsedContract } from '../../server/src/service/index.ts';
-import { readSnapshot } from '../../server/src/service/run/snapshotValidate.ts';
-import { runQuery, scriptedDecisions, type RunOptions, type RunResult } from '../../server/src/service/run/engine.ts';
-import { createScriptedModel } from '../../server/src/service/run/scriptedLlm.ts';
-import type { Snapshot, SnapshotQuery } from '../../server/src/service/run/snapshot.ts';
+import { readSnapshot } from '../../server/src/service/run/snapshot/snapshotValidate.ts';
+import { runQuery, scriptedDecisions, type RunOptions, type RunResult } from '../../server/src/service/run/engine/engine.ts';
+import { createScriptedModel } from '../../server/src/service/run/llm/scriptedLlm.ts';
+import type { Snapshot, SnapshotQuery } from '../../server/src/service/run/snapshot/snapshot.ts';
 
 export const CONTRACT = `---
 contract: true

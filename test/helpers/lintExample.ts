@@ -1,4 +1,5 @@
-import { createLanguageService, recheckAnalyzer, type LintResult, type Rule } from '../../server/src/service/index.ts';
+import { createLanguageService, type LintResult, type Rule } from '../../server/src/service/index.ts';
+import { recheckAnalyzer } from '../../server/src/service/host.ts';
 import { memoryFs } from './memoryFs.ts';
 
 const ROOT = 'file:///ws';

@@ -12,7 +12,7 @@ import type { LanguageClient } from 'vscode-languageclient/node.js';
 import { revealLocation } from './nodeTree.ts';
 import { FORK_RUN, RUN_PAGE, type ForkRunResult, type RunPageResult, type ViewLocation } from '../../../server/src/lsp/customRequests.ts';
 
-/** What the page posts (see the page's script in server/src/service/run/runPage.ts). */
+/** What the page posts (see the page's script in server/src/service/run/trace/runPage.ts). */
 type PageMessage = { readonly type: 'reveal'; readonly pointer: string } | { readonly type: 'fork'; readonly run: number; readonly at: string; readonly decision?: 'approve' | 'reject' };
 
 /** The one run view panel, reused for every run shown. */

@@ -16,11 +16,10 @@ import { loadContract } from '../node/dryRunHost.ts';
 import { fileUri } from '../node/nodeFileSystem.ts';
 import { InputError } from '../node/inputError.ts';
 import { countSeverities, type FileReport } from './report.ts';
-import { formatText } from './format/text.ts';
-import { formatJson } from './format/json.ts';
-import { formatSarif } from './format/sarif.ts';
+import { LINT_FORMATS } from './format/lint.ts';
+import { render, withFormatOptions, type FormatOptions } from './format/registry.ts';
 import { forbiddenTools } from './cedar.ts';
-import { formatOption, withColorOptions } from './options.ts';
+import { withColorOptions } from './options.ts';
 import { useColor } from './terminal.ts';
 import { guarded } from './guarded.ts';
 import { EXIT } from './exitCodes.ts';
@@ -31,8 +30,7 @@ const TIMEOUT_MS = 30_000;
 /** Most pages of `tools/list` read (a server that pages forever is cut off). */
 const MAX_PAGES = 100;
 
-interface CheckOptions {
-  readonly format: 'text' | 'json' | 'sarif';
+interface CheckOptions extends FormatOptions {
   readonly url?: string;
   readonly color?: boolean;
 }
@@ -80,11 +78,8 @@ async function runCheck(contract: string, server: readonly string[], options: Ch
   const tools = await listTools(transportFor(server, options.url));
   const diagnostics = mcpDrift(loaded.model, tools, forbiddenTools(loaded.model));
   const reports: FileReport[] = [{ path: loaded.path, uri: fileUri(loaded.path), text: loaded.text, diagnostics }];
-  const out =
-    options.format === 'json' ? formatJson(reports, cwd, lang)
-    : options.format === 'sarif' ? formatSarif(reports, { root: cwd, configProblems: [], problems: [], lang })
-    : formatText(reports, { cwd, color: useColor(options.color), lang });
-  process.stdout.write(out);
+  // The drift is findings in the contract, so it has lint's formats.
+  process.stdout.write(render(LINT_FORMATS, options, { shown: reports, root: cwd, configProblems: [], problems: [], nothingLinted: false }, { cwd, color: useColor(options.color), lang }));
   return countSeverities(reports).error > 0 ? EXIT.FAILED : EXIT.OK;
 }
 
@@ -95,8 +90,8 @@ export function registerCheckMcpCommand(program: Command, lang: Lang, setExitCod
     .description(t('cli.checkMcp.description'))
     .usage(t('cli.usage.checkMcp'))
     .argument('<contract>', t('cli.checkMcp.contract'))
-    .argument('[server...]', t('cli.checkMcp.server'))
-    .addOption(formatOption(['text', 'json', 'sarif'], lang))
+    .argument('[server...]', t('cli.checkMcp.server'));
+  withFormatOptions(command, LINT_FORMATS, lang)
     .option('--url <url>', t('cli.checkMcp.url'));
   withColorOptions(command, lang)
     .addHelpText('after', ['', t('cli.checkMcp.exitCodes')].join('\n'))

@@ -8,7 +8,8 @@
  * shown as commander wrote it.
  */
 import type { Command, Help, Option } from 'commander';
-import { displayWidth, format, wrapDisplay } from '../service/index.ts';
+import { format } from '../service/index.ts';
+import { displayWidth, wrapDisplay } from '../service/host.ts';
 import './messages.ts';
 
 const TITLES: Readonly<Record<string, string>> = { 'Usage:': 'cli.help.usage', 'Arguments:': 'cli.help.arguments', 'Options:': 'cli.help.options', 'Commands:': 'cli.help.commands' };

@@ -14,13 +14,12 @@ import { displayPath } from './report.ts';
 import { errorLine } from './terminal.ts';
 import { guarded } from './guarded.ts';
 import { EXIT } from './exitCodes.ts';
-import { formatOption } from './options.ts';
+import { render, withFormatOptions, type FormatOptions, type Formatters } from './format/registry.ts';
 import { conformanceJson, conformanceSarif } from './format/conformance.ts';
 
-interface ConformanceOptions {
+interface ConformanceOptions extends FormatOptions {
   readonly traces?: string;
   readonly listen?: string;
-  readonly format: 'text' | 'json' | 'sarif' | 'markdown';
 }
 
 /** `127.0.0.1:PORT` → the port; anything else is refused (servers listen on the loopback only). */
@@ -43,18 +42,19 @@ const stopped = () =>
     process.on('SIGTERM', stop);
   });
 
-function render(report: ConformanceReport, file: string, root: string, options: ConformanceOptions, lang: Lang): string {
-  switch (options.format) {
-    case 'json':
-      return conformanceJson(report, file, lang);
-    case 'sarif':
-      return conformanceSarif(report, file, root, lang);
-    case 'markdown':
-      return conformanceMarkdown(report, file, lang);
-    default:
-      return conformanceText(report, file, lang);
-  }
+/** The graded report, the contract's path as shown and the root SARIF's paths are relative to. */
+interface Graded {
+  readonly report: ConformanceReport;
+  readonly file: string;
+  readonly root: string;
 }
+
+const CONFORMANCE_FORMATS: Formatters<Graded> = {
+  text: (g, c) => conformanceText(g.report, g.file, c.lang),
+  json: (g, c) => conformanceJson(g.report, g.file, c.lang),
+  sarif: (g, c) => conformanceSarif(g.report, g.file, g.root, c.lang),
+  markdown: (g, c) => conformanceMarkdown(g.report, g.file, c.lang),
+};
 
 async function runConformance(contract: string, options: ConformanceOptions, lang: Lang): Promise<number> {
   const cwd = process.cwd();
@@ -75,19 +75,19 @@ async function runConformance(contract: string, options: ConformanceOptions, lan
     await receiver.close();
   }
   const report = grader.finish();
-  process.stdout.write(render(report, file, cwd, options, lang));
+  process.stdout.write(render(CONFORMANCE_FORMATS, options, { report, file, root: cwd }, { cwd, color: false, lang }));
   return report.violations > 0 ? EXIT.FAILED : EXIT.OK;
 }
 
 export function registerConformanceCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
   const t = (id: string) => format(id, {}, lang);
-  program
+  const command = program
     .command('conformance')
     .description(t('conformance.cli.description'))
     .argument('<contract>', t('conformance.cli.contract'))
     .option('--traces <path>', t('conformance.cli.traces'))
-    .option('--listen <address>', t('conformance.cli.listen'))
-    .addOption(formatOption(['text', 'json', 'sarif', 'markdown'], lang))
+    .option('--listen <address>', t('conformance.cli.listen'));
+  withFormatOptions(command, CONFORMANCE_FORMATS, lang)
     .addHelpText('after', ['', t('conformance.cli.exitCodes')].join('\n'))
     .action(
       guarded(setExitCode, lang, async (contract: string, options: ConformanceOptions) => {

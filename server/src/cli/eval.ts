@@ -6,30 +6,27 @@
  * language, its columns aligned by display width; the JSON report is the same in every language.
  */
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
-import { alignColumns, evalFigures, format, type Lang, passRates, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { type Command } from 'commander';
+import { evalFigures, format, type Lang, passRates, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
 import { readRunJson, runsWith } from '../node/runFolder.ts';
 import { createRunFolder } from '../node/dryRunHost.ts';
 import { findSnapshots, loadEvalWork, runEvalWork } from './evalQueries.ts';
 import { compareCommand } from './evalCompare.ts';
 import { InputError } from '../node/inputError.ts';
-import { displayPath } from './report.ts';
 import { cliModel } from './run.ts';
 import { withColorOptions, withTrustOption } from './options.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
-import { errorLine, indented, progressLine, useColor } from './terminal.ts';
-import { painter } from './format/text.ts';
-import { junitXml } from './format/junit.ts';
+import { errorLine, progressLine, useColor } from './terminal.ts';
+import { EVAL_FORMATS, type EvalOutput } from './format/eval.ts';
+import { chosenFormat, render, withFormatOptions, type FormatOptions } from './format/registry.ts';
 import './messages.ts';
 
 /** The name of eval run folders (`<stamp>-eval`), where the previous run for drift is looked for. */
 const EVAL_RUN = 'eval';
 
-interface EvalOptions {
+interface EvalOptions extends FormatOptions {
   readonly root?: string;
-  readonly json?: boolean;
-  readonly format?: string;
   readonly color?: boolean;
   readonly repeat?: string;
   readonly compare?: boolean;
@@ -45,17 +42,14 @@ function repeatOf(value: string | undefined): number {
   return n;
 }
 
-const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
-
 async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitCode: (code: number) => void): Promise<void> {
   if (o.compare) return compareCommand(paths, o, lang, setExitCode);
   const repeat = repeatOf(o.repeat);
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
-  const paint = painter(useColor(o.color));
   const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => runMessage(id, args, lang);
   const err = (s: string) => process.stderr.write(`${s}\n`);
-  const progress = Boolean(process.stderr.isTTY) && !o.json && (o.format ?? 'text') === 'text';
+  const progress = Boolean(process.stderr.isTTY) && chosenFormat(o) === 'text';
   const { files, problems } = await findSnapshots(paths.length > 0 ? paths : ['.'], cwd, lang);
   for (const p of problems) errorLine(p);
   let usage = problems.length > 0;
@@ -101,41 +95,8 @@ async function evalCommand(paths: string[], o: EvalOptions, lang: Lang, setExitC
   const rates = repeat > 1 ? passRates(reports) : undefined;
   folder.writeJson('eval.json', { run_id: folder.id, figures, ...(rates ? { repeat, pass_rates: rates } : {}), ...(drift ? { drift: { previous: previousId, ...drift } } : {}), queries: reports });
 
-  if (o.format === 'junit') {
-    process.stdout.write(junitXml(folder.id, reports, (m) => t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual })));
-  } else if (o.json || o.format === 'json') {
-    process.stdout.write(`${JSON.stringify({ run_id: folder.id, figures, ...(rates ? { repeat, pass_rates: rates } : {}), drift: drift ? { previous: previousId, ...drift } : null, queries: reports }, null, 2)}\n`);
-  } else {
-    const out = (s: string) => process.stdout.write(`${s}\n`);
-    // One row per query (mark, snapshot › query, status, code), aligned by display width; its mismatches under it.
-    // Repeated: one row per query (its first run's outcome) with its pass rate; the mismatches of every run, each once.
-    const shown = first(reports);
-    const rows = shown.map((r, i) => {
-      const rate = rates?.[i];
-      const mark = (rate ? rate.passed === rate.runs : r.mismatches.length === 0) ? paint('green', t('eval.pass')) : paint('red', t('eval.fail'));
-      const row = [mark, `${r.snapshot} › ${r.query}`, runMessage(`status.${r.status}`, {}, lang), r.errorCode ? `${r.code} / ${r.errorCode}` : r.code];
-      return rate ? [...row, t('eval.pass-rate', { passed: rate.passed, runs: rate.runs })] : row;
-    });
-    if (rows.length > 0) alignColumns(rows).split('\n').forEach((row, i) => {
-      out(row);
-      const mismatches = reports.filter((r) => r.key === shown[i]!.key).flatMap((r) => r.mismatches.map((m) => t('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual })));
-      for (const m of new Set(mismatches)) out(indented(m, 4));
-    });
-    out('');
-    // Repeated: runs and queries counted apart (27 runs are not 27 queries).
-    if (rates) out(t('eval.summary-runs', { queries: rates.length, repeat, passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
-    else out(t('eval.summary', { passed: figures.passed, total: figures.total, failed: figures.total - figures.passed }));
-    if (rates) out(t('eval.pass-rates', { runs: repeat, passing: rates.filter((r) => r.passed === r.runs).length, queries: rates.length }));
-    out(t('eval.figures', { successRate: percent(figures.successRate), rounds: figures.averageRounds.toFixed(2), tokens: figures.totalTokens, avgTokens: Math.round(figures.averageTokens), humanRate: percent(figures.humanInterventionRate) }));
-    if (drift && previousId) {
-      out(t('eval.drift', { previous: previousId, changed: drift.changed.length, compared: drift.compared, distance: drift.meanDistance.toFixed(3) }));
-      for (const c of drift.changed) {
-        const [snapshot, query] = [c.key.slice(0, c.key.lastIndexOf('#')), c.key.slice(c.key.lastIndexOf('#') + 1)];
-        out(indented(t('eval.drift-query', { snapshot, query, before: c.before.join(' → '), after: c.after.join(' → ') }), 2));
-      }
-    } else out(t('eval.drift-none', { runs: displayPath(cwd, resolve(root, '.agents-md/runs')) }));
-    out(t('eval.runs', { dir: displayPath(cwd, folder.dir) }));
-  }
+  const result: EvalOutput = { runId: folder.id, figures, repeat, rates, previousId, drift, reports, runsDir: resolve(root, '.agents-md/runs'), folderDir: folder.dir };
+  process.stdout.write(render(EVAL_FORMATS, o, result, { cwd, lang, color: useColor(o.color) }));
   setExitCode(usage ? EXIT.USAGE : figures.passed < figures.total ? EXIT.FAILED : EXIT.OK);
 }
 
@@ -148,11 +109,9 @@ export function registerEvalCommand(program: Command, setExitCode: (code: number
     .usage(t('cli.help.eval.usage'))
     .argument('[paths...]', t('cli.help.eval.paths'))
     .option('--root <dir>', t('cli.help.eval.root'))
-    .option('--json', t('cli.help.eval.json'))
     .option('--repeat <n>', t('cli.help.eval.repeat'))
-    .option('--compare', t('cli.help.eval.compare'))
-    .addOption(new Option('--format <format>', t('cli.help.eval.format')).choices(['text', 'json', 'junit']));
-  withColorOptions(withTrustOption(command, lang), lang)
+    .option('--compare', t('cli.help.eval.compare'));
+  withColorOptions(withTrustOption(withFormatOptions(command, EVAL_FORMATS, lang), lang), lang)
     .addHelpText('after', exitCodesHelp('eval', lang))
     .action(guarded(setExitCode, lang, (paths: string[], options: EvalOptions) => evalCommand(paths, options, lang, setExitCode)));
 }

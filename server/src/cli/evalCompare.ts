@@ -5,13 +5,15 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { alignColumns, compareEvalRuns, type EvalFigures, evalFigures, type Lang, type QueryChange, type QueryReport, runMessage } from '../service/index.ts';
+import { compareEvalRuns, type EvalFigures, evalFigures, type Lang, type QueryChange, type QueryReport, runMessage } from '../service/index.ts';
+import { alignColumns } from '../service/host.ts';
 import { readRegularFile } from '../node/paths.ts';
 import { RUNS_DIR } from '../node/runFolder.ts';
 import { InputError } from '../node/inputError.ts';
 import { displayPath } from './report.ts';
 import { EXIT } from './exitCodes.ts';
 import { indented } from './terminal.ts';
+import { chosenFormat, type FormatOptions } from './format/registry.ts';
 
 /** An eval run as `eval` wrote it. */
 interface EvalRun {
@@ -42,7 +44,7 @@ const LABEL: Readonly<Record<QueryChange, string>> = { broken: 'eval.compare.bro
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /** Compares two eval runs; exit 1 when a query that met its expectations in A fails or is gone in B. */
-export function compareCommand(paths: readonly string[], o: { root?: string; json?: boolean; format?: string }, lang: Lang, setExitCode: (code: number) => void): void {
+export function compareCommand(paths: readonly string[], o: { root?: string } & FormatOptions, lang: Lang, setExitCode: (code: number) => void): void {
   const cwd = process.cwd();
   const root = resolve(cwd, o.root ?? '.');
   const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => runMessage(id, args, lang);
@@ -53,7 +55,7 @@ export function compareCommand(paths: readonly string[], o: { root?: string; jso
   const count = (c: QueryChange) => comparisons.filter((x) => x.change === c).length;
   const regressions = comparisons.filter((x) => x.change === 'broken' || (x.change === 'removed' && x.before!.mismatches.length === 0)).length;
   setExitCode(regressions > 0 ? EXIT.FAILED : EXIT.OK);
-  if (o.json || o.format === 'json') {
+  if (chosenFormat(o) === 'json') {
     const side = (r?: QueryReport) => (r ? { status: r.status, code: r.code, error_code: r.errorCode ?? null, passed: r.mismatches.length === 0, path: r.path, steps: r.steps, tokens: r.tokens } : null);
     const queries = comparisons.map((c) => ({ key: c.key, change: c.change, differences: c.differences, a: side(c.before), b: side(c.after) }));
     process.stdout.write(`${JSON.stringify({ a: a.id, b: b.id, figures: { a: figures[0], b: figures[1] }, queries }, null, 2)}\n`);

@@ -1,6 +1,8 @@
 /**
  * The `agents-md` command line: `lint` and `rules` here; `diff`, `run`, `eval`, `trace`, `report`,
- * `export` and `mcp` each register from their own module. A thin adapter over the language service; bundled by esbuild.mjs into dist/cli.cjs and started by
+ * `export`, `mcp`, `check-mcp` and `conformance` each register from their own module; output
+ * formats come from format/registry.ts. A thin adapter over the language service; bundled by
+ * esbuild.mjs into dist/cli.cjs and started by
  * bin/agents-md.cjs, which calls `main()` and exits with the code it returns. Every text it
  * prints is in the display language (`--lang`, else the locale: cli/lang.ts).
  */
@@ -16,19 +18,15 @@ import { fixFiles } from './fixFiles.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { countSeverities, displayPath, type FileReport } from './report.ts';
-import { formatText } from './format/text.ts';
-import { formatJson } from './format/json.ts';
-import { formatSarif } from './format/sarif.ts';
-import { formatCodeQuality } from './format/codeQuality.ts';
-import { formatGithub } from './format/github.ts';
-import { formatRulesJson, formatRulesText } from './format/rules.ts';
+import { LINT_FORMATS, RULES_FORMATS } from './format/lint.ts';
+import { render, withFormatOptions, type FormatOptions } from './format/registry.ts';
 import { cliLang } from './lang.ts';
 import { localiseCommander } from './commanderText.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import { registerDiffCommand } from './diff/command.ts';
 import { errorLine, guardOutput, useColor } from './terminal.ts';
 import { registerRunCommand } from './run.ts';
-import { formatOption, withColorOptions } from './options.ts';
+import { withColorOptions } from './options.ts';
 import { registerEvalCommand } from './eval.ts';
 import { registerTraceCommand } from './trace.ts';
 import { registerReportCommand } from './workspaceReport.ts';
@@ -42,12 +40,8 @@ import './messages.ts';
 
 export { EXIT } from './exitCodes.ts';
 
-const FORMATS = ['text', 'json', 'sarif', 'codequality', 'github'] as const;
-type Format = (typeof FORMATS)[number];
-
-interface LintOptions {
+interface LintOptions extends FormatOptions {
   readonly lang: Lang;
-  readonly format: Format;
   readonly root?: string;
   readonly maxWarnings?: number;
   readonly quiet?: boolean;
@@ -99,24 +93,8 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
 
   const counts = countSeverities(run.reports);
   const shown: FileReport[] = options.quiet ? run.reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : run.reports;
-  let output: string;
-  switch (options.format) {
-    case 'json':
-      output = formatJson(shown, cwd, options.lang);
-      break;
-    case 'sarif':
-      output = formatSarif(shown, { root, configProblems: [...configProblems.values()], problems, lang: options.lang });
-      break;
-    case 'codequality':
-      output = formatCodeQuality(shown, root, options.lang);
-      break;
-    case 'github':
-      output = formatGithub(shown, root, options.lang);
-      break;
-    default:
-      // Nothing linted because of the problems above: no "✔ no problems in 0 files" beside them.
-      output = run.reports.length === 0 && (problems.length > 0 || configProblems.size > 0) ? '' : formatText(shown, { cwd, color: useColor(options.color), lang: options.lang });
-  }
+  const nothingLinted = run.reports.length === 0 && (problems.length > 0 || configProblems.size > 0);
+  const output = render(LINT_FORMATS, options, { shown, root, configProblems: [...configProblems.values()], problems, nothingLinted }, { cwd, color: useColor(options.color), lang: options.lang });
   process.stdout.write(output);
   if (options.stats) printStats(run.reports, cwd, options.lang);
 
@@ -130,7 +108,8 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
   return code;
 }
 
-function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command {
+/** The program with every command, its texts in `lang`; `setExitCode` receives the exit code of the command run. */
+export function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command {
   const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => format(id, args, lang);
   const exitCodes = exitCodesHelp('lint', lang);
   const program = localiseCommander(new Command(TOOL_NAME), lang)
@@ -145,12 +124,7 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
     .showHelpAfterError(t('cli.helpAfterError', { tool: TOOL_NAME }))
     .addHelpText('after', exitCodes);
 
-  const lint = program
-    .command('lint')
-    .description(t('cli.lint.description'))
-    .usage(t('cli.usage.lint'))
-    .argument('[paths...]', t('cli.lint.paths'))
-    .addOption(formatOption(FORMATS, lang))
+  const lint = withFormatOptions(program.command('lint').description(t('cli.lint.description')).usage(t('cli.usage.lint')).argument('[paths...]', t('cli.lint.paths')), LINT_FORMATS, lang)
     .option('--root <dir>', t('cli.option.root'))
     .option('--max-warnings <n>', t('cli.option.maxWarnings'), countParser(lang))
     .option('-q, --quiet', t('cli.option.quiet'))
@@ -166,12 +140,11 @@ function buildProgram(lang: Lang, setExitCode: (code: number) => void): Command 
   const rules = program
     .command('rules')
     .description(t('cli.rules.description'))
-    .usage(t('cli.usage.rules'))
-    .addOption(formatOption(['text', 'json'], lang));
+    .usage(t('cli.usage.rules'));
   // The same output options as every command (docs/cli.md); the reference has no colours to turn off.
-  withColorOptions(rules, lang)
-    .action((options: { format: 'text' | 'json' }) => {
-      process.stdout.write(options.format === 'json' ? formatRulesJson(lang) : formatRulesText(lang));
+  withColorOptions(withFormatOptions(rules, RULES_FORMATS, lang), lang)
+    .action((options: FormatOptions) => {
+      process.stdout.write(render(RULES_FORMATS, options, undefined, { cwd: process.cwd(), color: false, lang }));
       setExitCode(EXIT.OK);
     });
 

@@ -4,7 +4,7 @@
  * that commander lets us replace. Plain data, registered as the `cli` message set of the service's
  * registry when the CLI loads (the service never imports the CLI); formatted with `--lang`.
  */
-import { registerMessages } from '../service/index.ts';
+import { registerMessages } from '../service/host.ts';
 
 export const CLI_MESSAGES = {
   'cli.description': 'Check AGENTS.md agent contracts: structure, schemas, cross-references.',
@@ -17,6 +17,7 @@ export const CLI_MESSAGES = {
     "Lint contract files. Directories are searched with the configuration's contracts.include globs (default **/AGENTS.md and **/*.agents.md, without node_modules and .git); files named explicitly are linted whatever their name; globs are expanded. Without paths, lints the current directory.",
   'cli.lint.paths': 'files, directories or glob patterns (default: .)',
   'cli.option.format': 'output format',
+  'cli.option.json': 'the same as -f json',
   'cli.option.root': 'workspace root: where configuration lookup stops, cross-file references and resources are resolved, SARIF paths are relative to (default: the current directory)',
   'cli.option.maxWarnings': 'exit 1 when more than n warnings are found (info and hints do not count)',
   'cli.option.quiet': 'report errors only',
@@ -91,13 +92,10 @@ export const CLI_MESSAGES = {
   'cli.help.run.scripted': "play the snapshot's script, whatever model endpoint the configuration names (replays a recorded run offline)",
   'cli.help.run.approve': "answer every human pause of the run with approve (instead of the snapshot's decisions)",
   'cli.help.run.reject': 'answer every human pause of the run with reject',
-  'cli.help.run.json': 'print the result as JSON instead of the timeline',
   'cli.help.eval': 'Run every query of the snapshots found (*.snapshot.yaml, *.snapshot.yml, *.snapshot.json), check each against its expectations, and report success rate, average rounds, tokens, human-intervention rate and path drift against the previous eval run.',
   'cli.help.eval.usage': '[options] [paths...]',
   'cli.help.eval.paths': 'snapshot files or directories to search (default: .)',
   'cli.help.eval.root': 'workspace root: runs are written under <root>/.agents-md/runs, where the previous eval run is found (default: the current directory)',
-  'cli.help.eval.json': 'print the report as JSON',
-  'cli.help.eval.format': 'report format: text (default), json, or junit (JUnit XML for CI dashboards)',
   'cli.help.eval.repeat': 'run every query n times (a live model answers differently each time) and report each query\'s pass rate (default 1)',
   'cli.help.eval.compare': 'run nothing: compare two eval runs query by query, given as the two paths (run ids under .agents-md/runs, run folders or eval.json files)',
   'cli.help.trace': 'Check, show, replay or fork the trace of a dry run (.agents-md/runs/*/trace.jsonl).',

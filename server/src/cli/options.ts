@@ -1,17 +1,11 @@
 /**
- * The options several commands share, declared once with their help texts (docs/cli.md): output
- * format, colours, the model endpoint to trust, and "run `agents-md <command> --help`" after a
+ * The options several commands share, declared once with their help texts (docs/cli.md; the
+ * output format is in format/registry.ts): colours, the model endpoint to trust, and "run `agents-md <command> --help`" after a
  * usage error.
  */
-import { type Command, Option } from 'commander';
+import { type Command } from 'commander';
 import { format, type Lang } from '../service/index.ts';
-import { TOOL_NAME } from './meta.ts';
 import './messages.ts';
-
-/** `-f, --format <format>` with `choices`, `text` by default. */
-export function formatOption(choices: readonly string[], lang: Lang): Option {
-  return new Option('-f, --format <format>', format('cli.option.format', {}, lang)).choices(choices).default('text');
-}
 
 /** The `--color` / `--no-color` options, worded as `lint`'s. */
 export function withColorOptions(command: Command, lang: Lang): Command {

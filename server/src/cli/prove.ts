@@ -12,13 +12,18 @@ import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { displayPath } from './report.ts';
 import { guarded } from './guarded.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
-import { formatOption } from './options.ts';
+import { render, withFormatOptions, type FormatOptions, type Formatters } from './format/registry.ts';
 import { proveJson, proveSarif, type Proved } from './format/prove.ts';
 
-interface ProveOptions {
-  readonly format: 'text' | 'json' | 'sarif';
+interface ProveOptions extends FormatOptions {
   readonly replay?: string;
 }
+
+const PROVE_FORMATS: Formatters<readonly Proved[]> = {
+  text: (all, c) => formatText(all, c.lang),
+  json: (all, c) => proveJson(all, c.lang),
+  sarif: (all, c) => proveSarif(all, c.cwd, c.lang),
+};
 
 const slash = (p: string) => p.split('\\').join('/');
 
@@ -67,12 +72,8 @@ function formatText(all: readonly Proved[], lang: Lang): string {
 
 export function registerProveCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
   const t = (id: string) => format(id, {}, lang);
-  program
-    .command('prove')
-    .description(t('cli.prove.description'))
-    .argument('<contracts...>', t('cli.prove.contracts'))
+  withFormatOptions(program.command('prove').description(t('cli.prove.description')).argument('<contracts...>', t('cli.prove.contracts')), PROVE_FORMATS, lang)
     .option('--replay <dir>', t('cli.prove.replay'))
-    .addOption(formatOption(['text', 'json', 'sarif'], lang))
     .addHelpText('after', exitCodesHelp('prove', lang))
     .action(
       guarded(setExitCode, lang, async (contracts: string[], options: ProveOptions) => {
@@ -80,7 +81,7 @@ export function registerProveCommand(program: Command, lang: Lang, setExitCode: 
         const replayDir = options.replay ? resolve(cwd, options.replay) : undefined;
         const all: Proved[] = [];
         for (const c of contracts) all.push(await proveFile(resolve(cwd, c), cwd, replayDir));
-        process.stdout.write(options.format === 'json' ? proveJson(all, lang) : options.format === 'sarif' ? proveSarif(all, cwd, lang) : formatText(all, lang));
+        process.stdout.write(render(PROVE_FORMATS, options, all, { cwd, lang, color: false }));
         setExitCode(all.some((p) => p.findings.length > 0) ? EXIT.FAILED : EXIT.OK);
       }),
     );

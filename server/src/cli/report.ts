@@ -1,5 +1,4 @@
 /** What the formatters receive: the diagnostics of each linted file, and small shared helpers. */
-import { relative, sep } from 'node:path';
 import type { ContractDiagnostic, ParsedContract, Range, Severity } from '../service/index.ts';
 
 /** The result of linting one file. */

@@ -14,19 +14,19 @@ import { configuredModel, trustedEndpoints } from '../node/llmConfig.ts';
 import { contractForSnapshot, executeQuery, fixedDecision, InputError, loadContract, loadSnapshot, resourceReader, storedPath, createRunFolder } from '../node/dryRunHost.ts';
 import { samePath } from '../node/paths.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
+import { chosenFormat, render, withFormatOptions, type FormatOptions, type Formatters } from './format/registry.ts';
 import { clauseLocation, formatEvent } from './format/timeline.ts';
 import { displayPath } from './report.ts';
 import { TOOL_NAME } from './meta.ts';
 import { errorLine, useColor } from './terminal.ts';
-import { EXIT, exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
+import { exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import './messages.ts';
 
 
-interface RunCliOptions {
+interface RunCliOptions extends FormatOptions {
   readonly snapshot: string;
   readonly query?: string;
-  readonly json?: boolean;
   readonly root?: string;
   readonly approve?: boolean;
   readonly reject?: boolean;
@@ -43,7 +43,18 @@ export function flagDecision(o: { approve?: boolean; reject?: boolean }): HumanD
   return o.approve ? 'approve' : o.reject ? 'reject' : undefined;
 }
 
-/** The result as `--json` prints it (and `result.json` keeps it): ids, arguments and the English message, whatever the display language. */
+/** A finished run (or fork): its result as JSON, and the closing line of the text format (whose timeline is printed while the run happens). */
+export interface RunOutput {
+  readonly json: Record<string, unknown>;
+  readonly closing: string;
+}
+
+export const RUN_FORMATS: Formatters<RunOutput> = {
+  text: (r) => `${r.closing}\n`,
+  json: (r) => `${JSON.stringify(r.json, null, 2)}\n`,
+};
+
+/** The result as `-f json` prints it (and `result.json` keeps it): ids, arguments and the English message, whatever the display language. */
 export function resultJson(r: RunResult & { tracePath: string }, cwd: string, contract: { path: string; model: ParsedContract }, extra: Record<string, unknown>): Record<string, unknown> {
   const where = (pointer?: string) => clauseLocation({ color: false, contract: { model: contract.model, displayPath: displayPath(cwd, contract.path) } }, pointer);
   const o = r.outcome;
@@ -103,12 +114,11 @@ async function runCommand(contractArg: string, o: RunCliOptions, lang: Lang, set
       ...(decision ? { decide: fixedDecision(decision) } : {}),
       signal: controller.signal,
       ...(o.realDelays ? { realDelays: true } : {}),
-      ...(o.json ? {} : { onEvent: (e) => void process.stdout.write(formatEvent(e, timeline).map((l) => `${l}\n`).join('')) }),
+      ...(chosenFormat(o) === 'json' ? {} : { onEvent: (e) => void process.stdout.write(formatEvent(e, timeline).map((l) => `${l}\n`).join('')) }),
     });
     const json = resultJson(result, cwd, contract, { run_id: folder.id, contract: displayPath(cwd, contract.path), snapshot: displayPath(cwd, snapshot.path), query: query.id });
     folder.writeJson('result.json', { ...json, contract: storedPath(root, contract.path), snapshot: storedPath(root, snapshot.path), trace: storedPath(root, result.tracePath) });
-    if (o.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-    else process.stdout.write(`${runMessage('run.trace', { path: displayPath(cwd, result.tracePath) }, lang)}\n`);
+    process.stdout.write(render(RUN_FORMATS, o, { json, closing: runMessage('run.trace', { path: displayPath(cwd, result.tracePath) }, lang) }, { cwd, lang, color: timeline.color }));
     if (o.record) recordRun(snapshot.path, file, query, result, lang);
     setExitCode(RUN_EXIT[result.outcome.status]);
   } finally {
@@ -152,16 +162,15 @@ export async function cliModel(root: string, contractPath: string, flags: readon
 
 /**
  * The options `run` and `trace fork` share: decisions for every pause (`help`: the messages
- * describing `--approve` and `--reject` for this command), JSON output, colours, and the exit
+ * describing `--approve` and `--reject` for this command), the output format, colours, and the exit
  * codes in the help.
  */
 export function withRunOutputOptions(command: Command, help: { readonly approve: string; readonly reject: string }, lang: Lang): Command {
   const t = (id: string) => format(id, {}, lang);
   command
     .addOption(new Option('--approve', t(help.approve)).conflicts('reject'))
-    .addOption(new Option('--reject', t(help.reject)).conflicts('approve'))
-    .option('--json', t('cli.help.run.json'));
-  return withColorOptions(command, lang).addHelpText('after', exitCodesHelp('run', lang));
+    .addOption(new Option('--reject', t(help.reject)).conflicts('approve'));
+  return withColorOptions(withFormatOptions(command, RUN_FORMATS, lang), lang).addHelpText('after', exitCodesHelp('run', lang));
 }
 
 /** Registers `run` on the program, its help and output in `lang`. */

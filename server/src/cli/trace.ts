@@ -10,19 +10,19 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type ContractDiagnostic, createScriptedModel, firstDifference, forkOf, format, type Lang, localiseDiagnostic, recordedDecisions, recordedProvider, refText, runPageHtml, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification, verifyTrace } from '../service/index.ts';
-import { executeQuery, InputError, loadContract, type LoadedContract, createRunFolder } from '../node/dryRunHost.ts';
+import { type ContractDiagnostic, createScriptedModel, firstDifference, forkOf, format, type Lang, localiseDiagnostic, recordedDecisions, recordedProvider, refText, runPageHtml, stepMessages, runMessage, scriptedDecisions, type TraceEvent, type TraceVerification } from '../service/index.ts';
+import { executeQuery, InputError, createRunFolder } from '../node/dryRunHost.ts';
 import { forkTrace, loadTraceRun, type TraceRun } from '../node/traceRun.ts';
 import { formatDiagnostics } from './snapshotReport.ts';
 import { formatEvent } from './format/timeline.ts';
-import { flagDecision, resultJson, withRunOutputOptions } from './run.ts';
+import { flagDecision, resultJson, RUN_FORMATS, withRunOutputOptions } from './run.ts';
+import { chosenFormat, render, type FormatOptions } from './format/registry.ts';
 import { withColorOptions } from './options.ts';
 import { EXIT, exitCodesHelp, RUN_EXIT } from './exitCodes.ts';
 import { guarded } from './guarded.ts';
 import { displayPath } from './report.ts';
 import { errorLine, useColor } from './terminal.ts';
 import { contractOf, readTrace } from './traceFile.ts';
-import { runInfo } from '../node/traceRun.ts';
 import { exportCommand, type ExportOptions } from './traceExport.ts';
 import './messages.ts';
 
@@ -162,13 +162,12 @@ async function replayCommand(file: string, o: { root?: string }, lang: Lang, set
   setExitCode(diff ? EXIT.FAILED : EXIT.OK);
 }
 
-interface ForkOptions {
+interface ForkOptions extends FormatOptions {
   readonly at: string;
   readonly snapshot?: string;
   readonly root?: string;
   readonly approve?: boolean;
   readonly reject?: boolean;
-  readonly json?: boolean;
   readonly color?: boolean;
   readonly set?: readonly string[];
 }
@@ -191,15 +190,15 @@ async function forkCommand(file: string, o: ForkOptions, lang: Lang, setExitCode
     ...(o.snapshot ? { snapshotArg: o.snapshot } : {}),
     ...loadListeners(cwd, lang),
     loaded: (r) => noteChanged(r, lang),
-    ...(o.json ? {} : { onEvent: (e: TraceEvent, r: TraceRun) => void process.stdout.write(formatEvent(e, { ...timeline, contract: { model: r.contract.model, displayPath: displayPath(cwd, r.contract.path) } }).map((l) => `${l}\n`).join('')) }),
+    ...(chosenFormat(o) === 'json' ? {} : { onEvent: (e: TraceEvent, r: TraceRun) => void process.stdout.write(formatEvent(e, { ...timeline, contract: { model: r.contract.model, displayPath: displayPath(cwd, r.contract.path) } }).map((l) => `${l}\n`).join('')) }),
   });
   if (result.divergence) {
     errorLine(runMessage('trace.fork-diverged', { at: o.at, index: (result.divergence as { index: number }).index + 1 }, lang));
     setExitCode(EXIT.FAILED);
     return;
   }
-  if (o.json) process.stdout.write(`${JSON.stringify(resultJson(result, cwd, run.contract, { run_id: folder.id, forked_from: run.info.id, at: o.at }), null, 2)}\n`);
-  else process.stdout.write(`${runMessage('trace.fork', { file: displayPath(cwd, path), at: o.at, path: displayPath(cwd, result.tracePath) }, lang)}\n`);
+  const json = resultJson(result, cwd, run.contract, { run_id: folder.id, forked_from: run.info.id, at: o.at });
+  process.stdout.write(render(RUN_FORMATS, o, { json, closing: runMessage('trace.fork', { file: displayPath(cwd, path), at: o.at, path: displayPath(cwd, result.tracePath) }, lang) }, { cwd, lang, color: timeline.color }));
   setExitCode(RUN_EXIT[result.outcome.status]);
 }
 

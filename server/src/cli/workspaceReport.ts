@@ -8,8 +8,8 @@ import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
-import { buildReport, createLanguageService, format, withProduction, reportHtml, reportJson, reportMarkdown, reportText, type Lang } from '../service/index.ts';
+import { type Command } from 'commander';
+import { buildReport, createLanguageService, format, withProduction, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type WorkspaceReport } from '../service/index.ts';
 import { collectFiles } from './collectFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { lintFiles } from './lintFiles.ts';
@@ -18,16 +18,21 @@ import { reportSnapshots } from '../node/reportSnapshots.ts';
 import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { displayPath } from './report.ts';
 import { gradeProduction } from './reportProduction.ts';
-import { formatOption, withColorOptions } from './options.ts';
-import { errorLine } from './terminal.ts';
+import { withColorOptions } from './options.ts';
+import { errorLine, useColor } from './terminal.ts';
+import { render, withFormatOptions, type FormatOptions, type Formatters } from './format/registry.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import './messages.ts';
 
-const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
-type ReportFormat = (typeof FORMATS)[number];
+const REPORT_FORMATS: Formatters<WorkspaceReport> = {
+  text: (r, c) => reportText(r, c.lang),
+  json: (r, c) => reportJson(r, c.lang),
+  markdown: (r, c) => reportMarkdown(r, c.lang),
+  html: (r, c) => reportHtml(r, c.lang),
+};
 
-interface ReportOptions {
-  readonly format: ReportFormat;
+interface ReportOptions extends FormatOptions {
+  readonly color?: boolean;
   readonly output?: string;
   readonly root?: string;
   /** Worker threads (docs/workspace.md, "Scale"); default one per core for many contracts. */
@@ -71,8 +76,7 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
     if (stats.skippedLines > 0) errorLine(format('conformance.cli.skipped', { count: stats.skippedLines }, lang));
     report = withProduction(report, byUri);
   }
-  const render = { text: reportText, json: reportJson, markdown: reportMarkdown, html: reportHtml }[options.format];
-  const output = render(report, lang);
+  const output = render(REPORT_FORMATS, options, report, { cwd, lang, color: useColor(options.color) });
   if (options.output) {
     const file = resolve(cwd, options.output);
     try {
@@ -91,12 +95,7 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
 
 export function registerReportCommand(program: Command, lang: Lang, setExitCode: (code: number) => void): void {
   const t = (id: string) => format(id, {}, lang);
-  const report = program
-    .command('report')
-    .description(t('cli.report.description'))
-    .usage(t('cli.usage.lint'))
-    .argument('[paths...]', t('cli.lint.paths'))
-    .addOption(formatOption(FORMATS, lang))
+  const report = withFormatOptions(program.command('report').description(t('cli.report.description')).usage(t('cli.usage.lint')).argument('[paths...]', t('cli.lint.paths')), REPORT_FORMATS, lang)
     .option('-o, --output <file>', t('cli.option.output'))
     .option('--root <dir>', t('cli.option.root'))
     .option('--traces <path>', t('cli.report.traces'))

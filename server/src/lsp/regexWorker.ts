@@ -4,7 +4,7 @@
  * thread: when it exits after idling, all the memory recheck took goes back to the system (a
  * terminated worker thread left about 100 MB in the server).
  */
-import { analyzeWithRecheck } from '../service/index.ts';
+import { analyzeWithRecheck } from '../service/host.ts';
 
 process.on('message', (m: { id: number; pattern: string }) => {
   void analyzeWithRecheck(m.pattern).then((verdict) => process.send?.({ id: m.id, verdict }));

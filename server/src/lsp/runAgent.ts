@@ -8,10 +8,8 @@
 import { dirname, relative } from 'node:path';
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type CodeLens, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import {
-  checkExpectation, createScriptedModel, locate, ModelError, parseContract, runMessage, sha256Hex, traceSpans, traceTree,
-  type HumanAnswer, type HumanDecision, type LensEntry, type ModelProvider, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun,
-} from '../service/index.ts';
+import { checkExpectation, createScriptedModel, locate, ModelError, parseContract, runMessage, traceSpans, traceTree, type HumanAnswer, type HumanDecision, type LensEntry, type ModelProvider, type ModelSettings, type ParsedContract, type Snapshot, type TraceEvent, type TraceRun } from '../service/index.ts';
+import { sha256Hex } from '../service/host.ts';
 import {
   contractForSnapshot, executeQuery, InputError, loadSnapshot, resourceReader, type LoadedContract, createRunFolder,
 } from '../node/dryRunHost.ts';

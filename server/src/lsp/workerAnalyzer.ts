@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { memoised, type RegexAnalyzer } from '../service/index.ts';
+import { type RegexAnalyzer } from '../service/index.ts';
+import { memoised } from '../service/host.ts';
 
 type Verdict = Awaited<ReturnType<RegexAnalyzer>>;
 

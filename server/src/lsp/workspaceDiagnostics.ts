@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CancellationToken, Connection, Diagnostic, ResultProgressReporter, WorkspaceDiagnosticReportPartialResult, WorkspaceDocumentDiagnosticReport } from 'vscode-languageserver';
-import { Lru } from '../service/index.ts';
+import { Lru } from '../service/host.ts';
 
 export interface WorkspaceDiagnosticsHost {
   /** Every contract of the workspace (the configuration's globs). */

@@ -1,5 +1,5 @@
 /**
- * Builds the dry run's `ModelProvider` from model settings (service/run/llmSettings.ts), with
+ * Builds the dry run's `ModelProvider` from model settings (service/run/llm/llmSettings.ts), with
  * the API key and the workspace's trust supplied by the host (the key is passed per
  * run and never stored). See docs/model-providers.md.
  */

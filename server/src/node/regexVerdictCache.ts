@@ -8,7 +8,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { recheckAnalyzer, RECHECK_ANALYZER_ID, type RegexAnalyzer } from '../service/index.ts';
+import { type RegexAnalyzer } from '../service/index.ts';
+import { recheckAnalyzer, RECHECK_ANALYZER_ID } from '../service/host.ts';
 
 type Verdict = Awaited<ReturnType<RegexAnalyzer>>;
 

@@ -1,7 +1,10 @@
 /**
- * The AGENTS.md contract language service: parse → model → validate, with no dependency on
- * VS Code or LSP. The CLI, the language server and tests are thin adapters over it
- * (ARCHITECTURE.md). File access comes through the injected `FileSystem` of a `Workspace`.
+ * The AGENTS.md contract language service's front door: `createLanguageService()`, the functions
+ * of whole contracts (diff, dry run, trace, report, export, conformance) and their types, with no
+ * dependency on VS Code or LSP. The CLI, the language server and tests are thin adapters over it
+ * (ARCHITECTURE.md). File access comes through the injected `FileSystem` of a `Workspace`. The
+ * utilities hosts share with the service (caches, hashes, display width, the message registry,
+ * the ReDoS analyzer) are the second entry, `host.ts`.
  */
 import type { ContractDiagnostic } from './types.ts';
 import type { Finding, SectionModel } from './model/types.ts';
@@ -26,11 +29,10 @@ export type { Rule, RuleMeta } from './validate/rule.ts';
 export { parseContract } from './parse/parseContract.ts';
 export { contractLikeSection } from './model/recognition.ts';
 export { validateContract } from './validate/validate.ts';
-export { recheckAnalyzer, analyzeWithRecheck, memoised, RECHECK_ANALYZER_ID, type RegexAnalyzer } from './workspace/regexAnalysis.ts';
+export type { RegexAnalyzer } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './schema/sections.ts';
 export { format, type MessageArgs } from './l10n/format.ts';
-export { englishMessages, englishTemplate, duplicateMessageIds, registeredMessageSets, registerMessages, MESSAGE_SET_NAMES } from './l10n/registry.ts';
 // Every owner of a message set, so that `format()` knows all of them (l10n/registry.ts).
 import './validate/messages.ts';
 import './model/relatedMessages.ts';
@@ -38,14 +40,13 @@ import './features/messages.ts';
 import './workspace/messages.ts';
 import './l10n/docsMessages.ts';
 export { fileErrorReason } from './l10n/fileMessages.ts';
-import './run/llmMessages.ts';
+import './run/llm/llmMessages.ts';
 import './diff/messages.ts';
 import './run/messages.ts';
 import './export/messages.ts';
 export { localiseDiagnostic } from './l10n/diagnostics.ts';
 export { resolveLang, langFromEnvironment, type Lang } from './l10n/lang.ts';
 export { ruleDocId, ruleMessageId } from './validate/messages.ts';
-export { displayWidth, padEndDisplay, alignColumns, wrapDisplay } from './text/width.ts';
 export { locate } from './model/locate.ts';
 
 /** Default size above which a file is not analysed (bytes). */
@@ -181,7 +182,7 @@ export { applyEdits, type DiagnosticRef } from './features/codeActions.ts';
 export { sectionSkeleton } from './features/snippets.ts';
 export { fence, ruleMarkdown, ruleSection } from './features/ruleDoc.ts';
 export { AGENT_KINDS, agentName, contractSkeleton, convertToContract, type AgentKind, type SkeletonOptions } from './features/scaffold.ts';
-export { snapshotSkeleton, type SnapshotSkeletonOptions } from './run/snapshotSkeleton.ts';
+export { snapshotSkeleton, type SnapshotSkeletonOptions } from './run/snapshot/snapshotSkeleton.ts';
 export { nameAt } from './features/navigation.ts';
 export { crossContractPlaces, type SharedName } from './features/crossContract.ts';
 export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
@@ -213,6 +214,5 @@ export { requestCost, type RequestCost } from './export/cost.ts';
 export { cedarExport, hitlApproval, toolApproval, rolesOf, type CedarExport, type ForbiddenTool, type HumanClause } from './export/cedar.ts';
 export type { CedarType } from './export/cedarExpr.ts';
 export { proveContract, replayWitness, witnessSnapshot, OBLIGATIONS, WITNESS_QUERY, type Obligation, type ProveFinding, type ProveMessage, type Witness } from './prove/index.ts';
-export { resourceValues } from './run/resourceValues.ts';
+export { resourceValues } from './run/engine/resourceValues.ts';
 export { mcpDrift } from './export/mcpDrift.ts';
-export { Lru } from './util/lru.ts';

@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { formatOption, withColorOptions } from '../options.ts';
+import { withColorOptions } from '../options.ts';
+import { render, withFormatOptions, type FormatOptions, type Formatters } from '../format/registry.ts';
 import { contractLikeSection, diffContracts, diffMessage, format, type DiffMessageId, type Lang } from '../../service/index.ts';
 import { EXIT, exitCodesHelp } from '../exitCodes.ts';
 import { displayPath } from '../report.ts';
@@ -20,13 +21,16 @@ import { versionLabel, type DiffReport } from './report.ts';
 import { GATES, trippedGates, type Gate } from './gates.ts';
 import '../messages.ts';
 
-const FORMATS = ['text', 'json', 'markdown'] as const;
+const DIFF_FORMATS: Formatters<DiffReport> = {
+  text: (r, c) => formatDiffText(r, { color: c.color, lang: c.lang }),
+  json: (r, c) => formatDiffJson(r, c.lang),
+  markdown: (r, c) => formatDiffMarkdown(r, c.lang),
+};
 
-interface DiffOptions {
+interface DiffOptions extends FormatOptions {
   readonly lang: Lang;
   readonly against?: string;
   readonly index?: boolean;
-  readonly format: (typeof FORMATS)[number];
   readonly failOn?: readonly Gate[];
   readonly color?: boolean;
 }
@@ -73,11 +77,7 @@ async function runDiff(file: string, other: string | undefined, options: DiffOpt
   // The project's diff policy: the configuration nearest to the newer version, up to the working directory.
   const policy = await diffPolicyFor(sources[1].path, process.cwd());
   const report: DiffReport = { before: before.version, after: after.version, diff: diffContracts(before.model, after.model, policy) };
-  const output =
-    options.format === 'json' ? formatDiffJson(report, lang)
-    : options.format === 'markdown' ? formatDiffMarkdown(report, lang)
-    : formatDiffText(report, { color: useColor(options.color), lang });
-  process.stdout.write(output);
+  process.stdout.write(render(DIFF_FORMATS, options, report, { cwd: process.cwd(), lang, color: useColor(options.color) }));
 
   const tripped = trippedGates(report.diff, new Set(options.failOn ?? []));
   for (const t of tripped) errorLine(diffMessage(t.messageId, t.args, lang));
@@ -97,8 +97,8 @@ export function registerDiffCommand(program: Command, lang: Lang, setExitCode: (
     .argument('<file>', t('cli.help.diff.argument.file'))
     .argument('[after]', t('cli.help.diff.argument.after'))
     .option('--against <ref>', t('cli.help.diff.option.against'))
-    .option('--index', t('cli.help.diff.option.index'))
-    .addOption(formatOption(FORMATS, lang))
+    .option('--index', t('cli.help.diff.option.index'));
+  withFormatOptions(diff, DIFF_FORMATS, lang)
     .option('--fail-on <kinds>', t('cli.help.diff.option.failOn'), gateParser(lang));
   withColorOptions(diff, lang)
     .addHelpText('after', exitCodesHelp('diff', lang))

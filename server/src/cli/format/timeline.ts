@@ -4,7 +4,8 @@
  * as 1-based `file:line:col`. Lines are produced event by event so that a run prints as it goes.
  * Words and labels are in the display language; the label column is padded by display width.
  */
-import { describeEvent, type EventStatus, locate, padEndDisplay, type ParsedContract, runMessage, type TraceEvent } from '../../service/index.ts';
+import { describeEvent, type EventStatus, locate, type ParsedContract, runMessage, type TraceEvent } from '../../service/index.ts';
+import { padEndDisplay } from '../../service/host.ts';
 import { oneBased } from '../report.ts';
 
 const ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, gray: 90, bold: 1, dim: 2 } as const;

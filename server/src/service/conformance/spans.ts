@@ -4,8 +4,8 @@
  * `trace export --otlp` write it, or a decoded protobuf request) and a dry run's own trace
  * (its events mapped by `traceSpans`, the same spans `trace export --otlp` sends). Pure.
  */
-import { traceSpans, type SpanData } from '../run/otelSpans.ts';
-import type { TraceEvent } from '../run/trace.ts';
+import { traceSpans, type SpanData } from '../run/trace/otelSpans.ts';
+import type { TraceEvent } from '../run/trace/trace.ts';
 import type { ObservedSpan, ObservedValue } from './types.ts';
 
 type Json = Record<string, unknown>;

@@ -8,7 +8,7 @@ import type { ParsedContract } from '../parse/parseContract.ts';
 import { contractView, type ContractView, type ToolView } from '../model/contractView.ts';
 import { arr, obj, str } from '../model/data.ts';
 import { normaliseName } from '../model/names.ts';
-import { buildSystemPrompt } from '../run/prompt.ts';
+import { buildSystemPrompt } from '../run/engine/prompt.ts';
 import { runMessage } from '../run/runMessage.ts';
 import { PROFILES } from '../providers/profiles.ts';
 import { schemaProblems, toolProblems } from '../providers/check.ts';

@@ -10,7 +10,7 @@ import { contractView, type ToolView } from '../model/contractView.ts';
 import { locate } from '../model/locate.ts';
 import { arr, obj, str } from '../model/data.ts';
 import { normaliseName } from '../model/names.ts';
-import { equal } from '../run/expression.ts';
+import { equal } from '../run/engine/expression.ts';
 import { format } from '../l10n/format.ts';
 import { ZERO_RANGE, type ContractDiagnostic, type Range, type Severity } from '../types.ts';
 import type { ForbiddenTool } from './cedar.ts';

@@ -8,10 +8,10 @@
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { locate } from '../model/locate.ts';
 import { normaliseName } from '../model/names.ts';
-import { describeEvent, fieldText, preview } from '../run/timeline.ts';
+import { describeEvent, fieldText, preview } from '../run/trace/timeline.ts';
 import { outcomeText, runMessage } from '../run/runMessage.ts';
-import type { EventStatus, TraceEvent } from '../run/trace.ts';
-import type { Outcome } from '../run/engine.ts';
+import type { EventStatus, TraceEvent } from '../run/trace/trace.ts';
+import type { Outcome } from '../run/engine/engine.ts';
 import type { ViewLocation, ViewNode, ViewNodeKind } from './viewNode.ts';
 
 const STATUS_KIND: Record<EventStatus, ViewNodeKind> = { success: 'ok', failure: 'error', invalid: 'error', timeout: 'error', pending: 'paused', skipped: 'info', unknown: 'warning' };

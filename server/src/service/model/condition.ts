@@ -97,7 +97,7 @@ export function conditionNotEvaluated(text: string): boolean {
   return codeSpans(text).some((p) => conditionExpression(text.slice(p.start, p.end)) !== undefined);
 }
 
-/** The syntax error of a safety guard's `check`, which is an expression as a whole (run/verify.ts parses it as written). */
+/** The syntax error of a safety guard's `check`, which is an expression as a whole (run/engine/verify.ts parses it as written). */
 export function checkSyntaxError(text: string): ExpressionSyntaxError | undefined {
   return syntaxError(text, 0, text.length);
 }

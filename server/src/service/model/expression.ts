@@ -3,7 +3,7 @@
  * conditions of HUMAN_IN_THE_LOOP rows and FAILURE_PROTOCOL entries and of the `check` of a
  * safety guard, beside the model so that the validator and the dry run read a condition alike.
  * Parsing is pure, bounded (input length, nesting depth) and never throws; the dry run evaluates
- * (run/expression.ts).
+ * (run/engine/expression.ts).
  */
 import { FILE_LIKE } from './references.ts';
 

@@ -1,6 +1,6 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
-import type { Finding, PointerSpan } from '../model/types.ts';
+import type { PointerSpan } from '../model/types.ts';
 import { Lru } from '../util/lru.ts';
 
 /** Offsets [start, end) inside the parsed YAML text. */

@@ -8,8 +8,8 @@ import { contractView, type ContractView, type HitlView, type ToolView } from '.
 import { locate } from '../model/locate.ts';
 import { arr, obj, str } from '../model/data.ts';
 import type { Expr } from '../model/expression.ts';
-import { conditionOf } from '../run/failureProtocol.ts';
-import type { Scope } from '../run/expression.ts';
+import { conditionOf } from '../run/engine/failureProtocol.ts';
+import type { Scope } from '../run/engine/expression.ts';
 import type { Range } from '../types.ts';
 import { constantsByName, domainOf, sampleValue, type Domain } from './domain.ts';
 import { namesRead, unmodelled } from './search.ts';

@@ -6,8 +6,8 @@
  */
 import type { ToolView } from '../model/contractView.ts';
 import { arr, obj } from '../model/data.ts';
-import { evaluate } from '../run/expression.ts';
-import { schemaProblem } from '../run/tools.ts';
+import { evaluate } from '../run/engine/expression.ts';
+import { schemaProblem } from '../run/engine/tools.ts';
 import { boundaryScore, callDomains, callScope, qualifications, sideEffects, splitInput, type Gate, type ProveContext } from './context.ts';
 import { namesRead, search } from './search.ts';
 import type { ProveFinding } from './types.ts';

@@ -6,8 +6,8 @@
  */
 import { arr, obj } from '../model/data.ts';
 import { parseExpression } from '../model/expression.ts';
-import { evaluate } from '../run/expression.ts';
-import { schemaProblem } from '../run/tools.ts';
+import { evaluate } from '../run/engine/expression.ts';
+import { schemaProblem } from '../run/engine/tools.ts';
 import type { ProveContext } from './context.ts';
 import { constantsByName, domainOf, sampleValue } from './domain.ts';
 import { namesRead, search, unmodelled } from './search.ts';

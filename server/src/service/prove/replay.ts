@@ -5,13 +5,13 @@
  * engine stopping it is not reported.
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { readSnapshot } from '../run/snapshotValidate.ts';
-import { runQuery, scriptedDecisions } from '../run/engine.ts';
-import { createScriptedModel } from '../run/scriptedLlm.ts';
-import type { TraceEvent } from '../run/trace.ts';
+import { readSnapshot } from '../run/snapshot/snapshotValidate.ts';
+import { runQuery, scriptedDecisions } from '../run/engine/engine.ts';
+import { createScriptedModel } from '../run/llm/scriptedLlm.ts';
+import type { TraceEvent } from '../run/trace/trace.ts';
 import { contractView, type ContractView } from '../model/contractView.ts';
 import { sampleValue } from './domain.ts';
-import { matchTrigger } from '../run/boot.ts';
+import { matchTrigger } from '../run/engine/boot.ts';
 import type { ProveFinding } from './types.ts';
 
 /** The fixed clock of witness runs, so that a replay is the same every time. */

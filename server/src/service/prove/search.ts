@@ -5,7 +5,7 @@
  * Which parts of a condition the candidates cover is said by `unmodelled`. Pure.
  */
 import type { Expr } from '../model/expression.ts';
-import { exprPaths } from '../run/expression.ts';
+import { exprPaths } from '../run/engine/expression.ts';
 import { ABSENT, type Domain } from './domain.ts';
 
 /** Most combinations one search tries; beyond, the result is qualified. */

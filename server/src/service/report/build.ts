@@ -6,7 +6,7 @@
  */
 import type { ContractDiagnostic } from '../types.ts';
 import type { ParsedContract } from '../model/types.ts';
-import type { Snapshot } from '../run/snapshot.ts';
+import type { Snapshot } from '../run/snapshot/snapshot.ts';
 import { digestOf, resourceKey, type ContractContent } from '../model/digest.ts';
 import { referencesOf } from '../model/references.ts';
 import { normaliseName } from '../model/names.ts';

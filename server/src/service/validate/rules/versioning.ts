@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { arr, FM, obj, str } from './util.ts';
+import { arr, obj, str } from './util.ts';
 import { normaliseVersion, SEMVER } from '../../model/version.ts';
 import { sectionByKey } from '../../schema/sections.ts';
 import { appendSection, lineAfter, sectionSkeleton } from '../fixText.ts';
