@@ -33,7 +33,7 @@ test('Run agent: code lens, snapshots, a HITL pause answered by the user, the st
   const { client, decisions, progress } = await started();
   try {
     const lenses = await client.request<{ command: { title: string; command: string; arguments: unknown[] } }[]>('textDocument/codeLens', { textDocument: { uri: contractUri } });
-    assert.deepEqual(lenses.map((l) => [l.command.title.replace(/\d+/g, 'N'), l.command.command, l.command.arguments]), [['▶ Run agent', 'agentsMd.runAgent', [contractUri]], ['Tools: N tokens per request, N% of budget', '', undefined]]);
+    assert.deepEqual(lenses.map((l) => [l.command.title.replace(/\d+/g, 'N'), l.command.command, l.command.arguments]), [['▶ Run agent', 'agentsMd.runAgent', [contractUri]], ['Tool definitions sent with every request: N tokens, N% of the token budget', '', undefined]]);
 
     const { snapshots } = await client.request<ListSnapshotsResult>('agentsMd/listSnapshots', { uri: contractUri });
     assert.deepEqual(snapshots.map((s) => s.label), ['snapshots/procurement.snapshot.yaml']);

@@ -158,8 +158,8 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('  - id: repair-ticket', '  - id: repair-ticket\n    human: { create_repair_ticket: reject }').replace(/\n    human:\n      create_repair_ticket: approve\n/, '\n'));
     const r = await cli(ws, 'eval');
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /^✗ FAIL {2}snapshots\/diagnosis\.snapshot\.yaml › repair-ticket {13}failure {3}HUMAN_REJECTED\n {4}expected outcome success, got failure$/m);
-    assert.match(r.stdout, /path drift against \S+-eval: 1 of 9 queries took another path/);
+    assert.match(r.stdout, /^✗ FAIL {2}snapshots\/diagnosis\.snapshot\.yaml › repair-ticket +failure {3}HUMAN_REJECTED\n {4}expected outcome success, got failure$/m);
+    assert.match(r.stdout, /path drift against \S+-eval: 1 of 12 queries took another path/);
     assert.match(r.stdout, /repair-ticket: tool:query_manual_section → human:approve → tool:create_repair_ticket → final {2}⇒ {2}tool:query_manual_section → human:reject → HUMAN_REJECTED/);
   });
 

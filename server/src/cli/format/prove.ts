@@ -6,7 +6,22 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type * as Sarif from 'sarif';
 import { format, OBLIGATIONS, type Lang, type ProveFinding } from '../../service/index.ts';
 import { REPOSITORY_URL, TOOL_NAME, TOOL_VERSION } from '../meta.ts';
-import { SARIF_SCHEMA, SRCROOT } from './sarif.ts';
+import { pascalCase, SARIF_SCHEMA, sentence, SRCROOT } from './sarif.ts';
+
+/** An obligation as a SARIF rule: GitHub code scanning wants a name, a full description and help. */
+function obligationRule(o: (typeof OBLIGATIONS)[number], lang: Lang): Sarif.ReportingDescriptor {
+  const summary = sentence(format(`prove.obligation.${o}`, {}, lang));
+  const helpUri = `${REPOSITORY_URL}/blob/main/docs/prove.md#${o}`;
+  return {
+    id: `prove/${o}`,
+    name: pascalCase(o),
+    shortDescription: { text: summary },
+    fullDescription: { text: summary },
+    help: { text: `${summary} ${helpUri}`, markdown: `${summary} [docs/prove.md](${helpUri})` },
+    helpUri,
+    defaultConfiguration: { level: 'error' },
+  };
+}
 
 /** The findings of one contract, and where each witness snapshot was written (`--replay`). */
 export interface Proved {
@@ -51,7 +66,7 @@ export function proveSarif(all: readonly Proved[], root: string, lang: Lang): st
     })),
   );
   const run: Sarif.Run = {
-    tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, informationUri: REPOSITORY_URL, rules: OBLIGATIONS.map((o) => ({ id: `prove/${o}`, shortDescription: { text: format(`prove.obligation.${o}`, {}, lang) }, helpUri: `${REPOSITORY_URL}/blob/main/docs/prove.md#${o}` })) } },
+    tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, informationUri: REPOSITORY_URL, rules: OBLIGATIONS.map((o) => obligationRule(o, lang)) } },
     originalUriBaseIds: { [SRCROOT]: { uri: `${root.split(sep).join('/').replace(/\/?$/, '/')}`.replace(/^(?!file:)/, 'file://') } },
     language: lang,
     results,

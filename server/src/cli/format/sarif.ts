@@ -36,7 +36,7 @@ export function sarifLevel(severity: Severity): Sarif.ReportingConfiguration.lev
 }
 
 /** `rule-code` → `RuleCode`: SARIF's friendly rule name. */
-function pascalCase(code: string): string {
+export function pascalCase(code: string): string {
   return code
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
@@ -45,7 +45,7 @@ function pascalCase(code: string): string {
 }
 
 /** SARIF wants plain-text messages to be sentences ending with a period (a Chinese one, 。, counts). */
-function sentence(s: string): string {
+export function sentence(s: string): string {
   const t = s.trim();
   return /[.!?。！？]$/.test(t) ? t : `${t}.`;
 }
