@@ -45,7 +45,11 @@ function parseBlock(text: string, pool: BlockPool | undefined): Root {
  * tree remark gives for the whole text (test/incremental.test.ts). Throws what remark throws.
  */
 export function parseBlocks(text: string, starts: readonly number[], pool?: BlockPool): { blocks: MarkdownBlock[]; tree: Root } {
-  const cuts = [0, ...starts.filter((o) => o > 0 && o < text.length), text.length];
+  // micromark drops a U+FEFF that starts its input: a block starting with one (a stray BOM inside
+  // the text) is read together with the block before it, as remark reads the whole text.
+  const cuts = [0, ...starts.filter((o) => o > 0 && o < text.length && text.charCodeAt(o) !== 0xfeff), text.length];
+  // remark's offsets do not count a leading U+FEFF either: later blocks shift by one less.
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const blocks: MarkdownBlock[] = [];
   const children: RootContent[] = [];
   let line = 0;
@@ -54,7 +58,7 @@ export function parseBlocks(text: string, starts: readonly number[], pool?: Bloc
     const part = text.slice(from, cuts[i + 1]);
     const block = pool?.byText.get(part) ?? { text: part, tree: parseBlock(part, pool) };
     blocks.push(block);
-    for (const c of block.tree.children) children.push(line === 0 && from === 0 ? c : shifted(c, line, from));
+    for (const c of block.tree.children) children.push(line === 0 && from === 0 ? c : shifted(c, line, from - bom));
     line += countBreaks(part);
   }
   const end = blocks.length > 0 ? blocks[blocks.length - 1]!.tree.position?.end : undefined;
@@ -63,7 +67,7 @@ export function parseBlocks(text: string, starts: readonly number[], pool?: Bloc
   const tree: Root = {
     type: 'root',
     children,
-    position: { start: { line: 1, column: 1, offset: 0 }, end: end ? shiftPoint(end, lastLine, lastFrom) : { line: 1, column: 1, offset: 0 } },
+    position: { start: { line: 1, column: 1, offset: 0 }, end: end ? shiftPoint(end, lastLine, lastFrom > 0 ? lastFrom - bom : 0) : { line: 1, column: 1, offset: 0 } },
   };
   return { blocks, tree };
 }
