@@ -63,6 +63,8 @@ export function registerScaffold(context: vscode.ExtensionContext, client: () =>
       title: vscode.l10n.t('New AGENTS.md contract'),
       prompt: vscode.l10n.t('The agent\'s name'),
       placeHolder: 'order_helper',
+      // A two-step flow started from the walkthrough: a toast or the walkthrough taking focus must not close it.
+      ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Give the agent a name.')),
     });
     if (!name) return;
@@ -70,7 +72,7 @@ export function registerScaffold(context: vscode.ExtensionContext, client: () =>
       { agentKind: 'read-only', label: vscode.l10n.t('Read-only'), detail: vscode.l10n.t('Answers from its memory and reads with tools; changes nothing.') },
       { agentKind: 'acting', label: vscode.l10n.t('Acting'), detail: vscode.l10n.t('Also changes something, after a human approved it.') },
     ];
-    const kind = await vscode.window.showQuickPick(kinds, { title: vscode.l10n.t('New AGENTS.md contract'), placeHolder: vscode.l10n.t('What may the agent do?') });
+    const kind = await vscode.window.showQuickPick(kinds, { title: vscode.l10n.t('New AGENTS.md contract'), placeHolder: vscode.l10n.t('What may the agent do?'), ignoreFocusOut: true });
     if (!kind) return;
     const r = await (await client()).sendRequest<NewContractResult>(NEW_CONTRACT, { name, kind: kind.agentKind } satisfies NewContractParams);
     const target = await freeUri([vscode.Uri.joinPath(folder.uri, 'AGENTS.md'), vscode.Uri.joinPath(folder.uri, r.name, 'AGENTS.md')]);
