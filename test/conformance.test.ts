@@ -19,20 +19,10 @@ import { REPO, useCliBundle } from './helpers/cli.ts';
 import { otlpJson } from '../server/src/node/otlpExport.ts';
 import { TOOL_NAME, TOOL_VERSION } from '../server/src/cli/meta.ts';
 import { parseContract, traceSpans, type TraceEvent } from '../server/src/service/index.ts';
-import { runScenario, SCENARIOS } from './fixtures/conformance/agent.ts';
+import { PLANTED, runScenario, SCENARIOS } from './fixtures/conformance/agent.ts';
 
 const { bundle: tool, scratch: folders } = useCliBundle('conformance');
 const CONTRACT = readFileSync(join(REPO, 'samples/procurement-analyzer/AGENTS.md'), 'utf8');
-
-/** Each planted violation: the clause it breaks and the run that breaks it. */
-const EXPECTED: Readonly<Record<string, string>> = {
-  '/tools': 'undeclared-tool',
-  '/tools/1/requires_approval': 'write-without-approval',
-  '/budgets/max_steps': 'step-overrun',
-  '/failure_protocol': 'unknown-error-code',
-  '/tools/0/input_schema': 'argument-outside-schema',
-  '/output_schema': 'answer-missing-field',
-};
 
 /** The fixture agent's spans, as the SDK finished them. */
 function agentSpans(): ReadableSpan[] {
@@ -56,7 +46,7 @@ function assertPlanted(stdout: string): void {
   const report = JSON.parse(stdout) as { runs: number; clauses: JsonClause[] };
   assert.equal(report.runs, SCENARIOS.length);
   const violated = report.clauses.filter((c) => c.violations > 0);
-  assert.deepEqual(Object.fromEntries(violated.map((c) => [c.pointer, c.evidence.map((e) => e.run).join(',')])), EXPECTED);
+  assert.deepEqual(Object.fromEntries(violated.map((c) => [c.pointer, c.evidence.map((e) => e.run).join(',')])), PLANTED);
   for (const c of violated) {
     assert.equal(c.violations, 1, c.pointer);
     assert.equal(c.verdict, 'attested', `${c.pointer}: the fixture records arguments, answers and decisions`);

@@ -17,23 +17,13 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { LspClient } from './helpers/lspClient.ts';
 import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { REPO } from './helpers/cli.ts';
-import { runScenario, SCENARIOS } from './fixtures/conformance/agent.ts';
+import { PLANTED, runScenario, SCENARIOS } from './fixtures/conformance/agent.ts';
 import { CONFORMANCE, type ConformanceViewResult } from '../server/src/lsp/customRequests.ts';
 
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-conformance-'));
 const uri = `${pathToFileURL(ws).href}/AGENTS.md`;
 const TEXT = readFileSync(join(REPO, 'samples/procurement-analyzer/AGENTS.md'), 'utf8');
 const tracesDir = join(ws, 'traces');
-
-/** Each planted violation: its clause and its run (as in test/conformance.test.ts). */
-const PLANTED: Readonly<Record<string, string>> = {
-  '/tools': 'undeclared-tool',
-  '/tools/1/requires_approval': 'write-without-approval',
-  '/budgets/max_steps': 'step-overrun',
-  '/failure_protocol': 'unknown-error-code',
-  '/tools/0/input_schema': 'argument-outside-schema',
-  '/output_schema': 'answer-missing-field',
-};
 
 before(() => {
   ensureBundles();

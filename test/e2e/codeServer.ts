@@ -759,3 +759,21 @@ export async function startWorkbench(t: TestContext, name: string, opts: StartCo
   await openWorkbench(page, server.url);
   return { server, page, passed: () => (ok = true) };
 }
+
+/**
+ * Runs a command from the palette (F1) by its title, opening it again until the command is listed
+ * (right after start-up the extension's commands may not be known yet).
+ */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const input = '.quick-input-widget .quick-input-box input';
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title.split(': ').pop()! }).first();
+  await until(`the command palette lists ${title}`, async () => {
+    await press(page, 'F1');
+    await waitForSelector(page, input, { what: 'command palette' });
+    await page.locator(input).fill(`>${title}`);
+    if (await row.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false)) return true;
+    await press(page, 'Escape');
+    return undefined;
+  }, 3 * DEFAULT_TIMEOUT_MS);
+  await press(page, 'Enter');
+}

@@ -14,30 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, hoverOver, lineOf, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, statusBarItem, until, waitForSelector, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, hoverOver, lineOf, packageRepoExtension, press, REPO_DIR, runCommand, screenshot, startWorkbench, statusBarItem, until, waitForSelector, type Page,
 } from './codeServer.ts';
 
 const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;
 const skip = e2eSkipReason();
-
-/**
- * Runs a command from the palette (F1) by its title. The palette lists the commands known when it
- * opens; right after start-up the extension's may not be known yet, so it is opened again until
- * the command is listed.
- */
-async function runCommand(page: Page, title: string): Promise<void> {
-  const input = '.quick-input-widget .quick-input-box input';
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title.split(': ').pop()! }).first();
-  await until(`the command palette lists ${title}`, async () => {
-    await press(page, 'F1');
-    await waitForSelector(page, input, { what: 'command palette' });
-    await page.locator(input).fill(`>${title}`);
-    if (await row.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false)) return true;
-    await press(page, 'Escape');
-    return undefined;
-  }, 3 * DEFAULT_TIMEOUT_MS);
-  await press(page, 'Enter');
-}
 
 test('e2e start: New AGENTS.md Contract writes a contract with no problem; a rule code opens its own text; the walkthrough', { skip, timeout: 600_000 }, async (t: TestContext) => {
   const { vsix, ms } = await packageRepoExtension();

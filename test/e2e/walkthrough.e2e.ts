@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, runQueryToQuestion, screenshot, startWorkbench, until, waitForSelector, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, runCommand, runQueryToQuestion, screenshot, startWorkbench, until, waitForSelector, type Page,
 } from './codeServer.ts';
 
 const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;
@@ -28,21 +28,6 @@ const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 let vsixPromise: Promise<string> | undefined;
 /** The .vsix under test, packaged once; E2E_VSIX=path.vsix tests a given package (an older build, to see a test fail). */
 const packaged = () => (vsixPromise ??= process.env.E2E_VSIX ? Promise.resolve(process.env.E2E_VSIX) : packageRepoExtension().then((r) => r.vsix));
-
-/** Runs a command from the palette (F1) by its title, opening it again until the command is listed. */
-async function runCommand(page: Page, title: string): Promise<void> {
-  const input = '.quick-input-widget .quick-input-box input';
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title.split(': ').pop()! }).first();
-  await until(`the command palette lists ${title}`, async () => {
-    await press(page, 'F1');
-    await waitForSelector(page, input, { what: 'command palette' });
-    await page.locator(input).fill(`>${title}`);
-    if (await row.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false)) return true;
-    await press(page, 'Escape');
-    return undefined;
-  }, 3 * DEFAULT_TIMEOUT_MS);
-  await press(page, 'Enter');
-}
 
 /** A step of our walkthrough, by its title. */
 const step = (page: Page, id: string) => page.locator('.getting-started-step').filter({ hasText: NLS[`walkthrough.step.${id}.title`]! }).first();
