@@ -289,7 +289,7 @@ test('incremental parsing below the section: an edit inside TOOLS re-parses only
 
 // Edits at the places where one block ends and the next starts: blank lines removed or added,
 // a heading or fence marker typed at the start of a block, a line of a block moved into the next.
-const BOUNDARY_EDITS = ['', 'text', '- item', '  continued', '```', '### next_tool', '| a | b |', '<!--', '> quote', '---', '[ref]: https://example.com', '    code'];
+const BOUNDARY_EDITS = ['', 'text', '- item', '  continued', '```', '### next_tool', '| a | b |', '<!--', '> quote', '---', '[ref]: https://example.com', '- [^1]: a note', 'see [ref] and [^1]', '    code'];
 const boundaryEditArb = fc.record({ pick: fc.nat(), op: fc.constantFrom('delete' as const, 'insert' as const, 'replace' as const, 'joinNext' as const), content: fc.constantFrom(...BOUNDARY_EDITS) });
 
 /** Lines where a block starts (as the scanner cuts) and the lines just before them. */
@@ -340,6 +340,13 @@ function assertBlocksEqualWhole(text: string): void {
     assert.deepStrictEqual(parseBlocks(slice.text, starts).tree, parseMarkdown(slice.text), `slice at line ${slice.startLine}`);
   }
 }
+
+test('a link reference definition in one block turns `[ref]` in another into a link, as remark reads the whole slice', () => {
+  // The property's counterexample (CI, seed -1349383769): a definition, and `[ref]` in a paragraph blocks away.
+  let text = contractOf({ seed: 3, lines: 385, crlf: false, bom: false });
+  for (const pick of [1892027941, 78149632]) text = applyBoundaryEdit(text, { pick, op: 'replace', content: '[ref]: https://example.com' });
+  assertBlocksEqualWhole(text);
+});
 
 test('a stray BOM at the start of a block (a line inserted above a BOM) is read as remark reads the whole slice', () => {
   // The property's counterexample: micromark drops a U+FEFF only at the start of its input.

@@ -30,6 +30,12 @@ function tableHead(text: string): string {
   return second < 0 ? text : text.slice(0, second);
 }
 
+/**
+ * What every link reference or footnote definition holds (`[label]: destination`, `[^1]: note`),
+ * also inside a list item or quote and with a label over several lines.
+ */
+const DEFINITION = /\]:/;
+
 /** One block's tree: a fenced block without remark, a table from its previous version row by row, else remark. */
 function parseBlock(text: string, pool: BlockPool | undefined): Root {
   const fenced = fencedBlock(text);
@@ -47,7 +53,9 @@ function parseBlock(text: string, pool: BlockPool | undefined): Root {
 export function parseBlocks(text: string, starts: readonly number[], pool?: BlockPool): { blocks: MarkdownBlock[]; tree: Root } {
   // micromark drops a U+FEFF that starts its input: a block starting with one (a stray BOM inside
   // the text) is read together with the block before it, as remark reads the whole text.
-  const cuts = [0, ...starts.filter((o) => o > 0 && o < text.length && text.charCodeAt(o) !== 0xfeff), text.length];
+  // A link reference definition changes how `[label]` reads in every other block: such a slice is one block.
+  const inner = DEFINITION.test(text) ? [] : starts.filter((o) => o > 0 && o < text.length && text.charCodeAt(o) !== 0xfeff);
+  const cuts = [0, ...inner, text.length];
   // remark's offsets do not count a leading U+FEFF either: later blocks shift by one less.
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const blocks: MarkdownBlock[] = [];
