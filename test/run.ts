@@ -2,7 +2,8 @@
  * `npm run test:all`: every test, as CI runs it (.ci/run, after `npm test`). Builds the CLI and
  * server bundles once for the run (helpers/bundles.ts), then runs node's test runner over the
  * quick loop at full property scale (test/quick.ts, FC_RUNS_SCALE=1) and every process suite
- * (test/suites.ts), one process each. Arguments go to node (`-- --test-name-pattern=…`).
+ * (test/suites.ts), one process each. Arguments go to node (`-- --test-name-pattern=…`), except
+ * `--process-suites`: the process suites alone (.ci/run, which has run `npm test` at full scale).
  * Run: node --import tsx test/run.ts
  */
 import { spawnSync } from 'node:child_process';
@@ -16,7 +17,9 @@ let status = 1;
 try {
   buildBundles(dir);
   const env = { ...process.env, AGENTS_MD_TEST_BUNDLE: dir, FC_RUNS_SCALE: process.env['FC_RUNS_SCALE'] ?? '1' };
-  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...process.argv.slice(2), 'test/quick.ts', ...PROCESS_SUITES];
+  const processOnly = process.argv.includes('--process-suites');
+  const nodeArgs = process.argv.slice(2).filter((a) => a !== '--process-suites');
+  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...nodeArgs, ...(processOnly ? [] : ['test/quick.ts']), ...PROCESS_SUITES];
   status = spawnSync(process.execPath, args, { cwd: repo, env, stdio: 'inherit' }).status ?? 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
