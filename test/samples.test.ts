@@ -95,30 +95,31 @@ const EXPECTED = [
   'tool-description-usage 148:20-148:46', //      Look up order information.
   'tool-param-examples 177:5-177:8', //           sku: { type: string }
   'tool-needs-approval 191:21-191:29', //         Side Effects: external (send_vendor_email)
-  'tool-write-safety 213:21-213:26', //           Side Effects: write (create_purchase_order)
-  'tool-missing-schema 231:5-231:26', //          ### `lookup_contract_pdf`
-  'invalid-json-schema 256:20-256:26', //         type: integr
-  'tool-input-unfed 273:5-273:18', //             rate_sheet_id
-  'json-syntax 309:1-309:2', //                   the `]` after the trailing comma (what JSON.parse rejects)
-  'guard-field-undeclared 317:10-317:49', //     "output.vendor IN vendor_whitelist.csv"
-  'confidence-range 333:3-333:19', //             confidence_score
-  'failure-code-missing 343:3-343:55', //         **If Memory retrieval returns >5 conflicting facts**
-  'condition-not-evaluated 348:3-348:56', //      **If `len(urgency_reason) > 200` or if it is rambly**
-  'failure-code-duplicate 348:87-348:113', //     Return error_code `URG001` (second entry)
-  'hitl-needs-fallback 358:3-358:24', //          New vendor onboarding
-  'hitl-needs-fallback 359:3-359:31', //          Payment to high-risk country
-  'expression-syntax 359:64-359:71', //          ,'YYY') in IN ('XXX','YYY'): a list is written [ ]
-  'unrecognised-content 363:3-363:47', //         Payments above 100,000 USD also need the CTO
-  'prose-rules 367:1-367:332', //                 the 331-character paragraph
-  'budgets-incomplete 369:4-369:11', //           `BUDGETS`
-  'tool-tokens-budget 372:21-372:24', //          Token Budget: `500` (the tool definitions take most of it)
-  'schema 373:18-373:24', //                      Max Steps: `twenty`
-  'compliance-unknown-clause 385:32-385:57', //   `ISO 27001 Annex A.9.4.2` (with its backticks)
-  'resource-hash-mismatch 393:28-393:92', //      the recorded hash of vendor_whitelist.csv
-  'resource-missing 394:4-394:27', //             vendor_whitelist_v3.csv
-  'duplicate-section 404:4-404:20', //            second SEMANTIC_ANCHORS
-  'unknown-section 410:4-410:21', //              VERSIONING & AUDT
-  'unclosed-fence 423:1-423:8', //                ```text
+  'tool-timeout-over-budget 193:16-193:19', //    NEW: 10m
+  'tool-write-safety 214:21-214:26', //           Side Effects: write (create_purchase_order)
+  'tool-missing-schema 232:5-232:26', //          ### `lookup_contract_pdf`
+  'invalid-json-schema 257:20-257:26', //         type: integr
+  'tool-input-unfed 274:5-274:18', //             rate_sheet_id
+  'json-syntax 310:1-310:2', //                   the `]` after the trailing comma (what JSON.parse rejects)
+  'guard-field-undeclared 318:10-318:49', //      "output.vendor IN vendor_whitelist.csv"
+  'confidence-range 334:3-334:19', //             confidence_score
+  'failure-code-missing 344:3-344:55', //         **If Memory retrieval returns >5 conflicting facts**
+  'condition-not-evaluated 349:3-349:56', //      **If `len(urgency_reason) > 200` or if it is rambly**
+  'failure-code-duplicate 349:87-349:113', //     Return error_code `URG001` (second entry)
+  'hitl-needs-fallback 359:3-359:24', //          New vendor onboarding
+  'hitl-needs-fallback 360:3-360:31', //          Payment to high-risk country
+  'expression-syntax 360:64-360:71', //           ,'YYY') in IN ('XXX','YYY'): a list is written [ ]
+  'unrecognised-content 364:3-364:47', //         Payments above 100,000 USD also need the CTO
+  'prose-rules 368:1-368:332', //                 the 331-character paragraph
+  'budgets-incomplete 370:4-370:11', //           `BUDGETS`
+  'tool-tokens-budget 373:21-373:24', //          Token Budget: `500` (the tool definitions take most of it)
+  'schema 374:18-374:24', //                      Max Steps: `twenty`
+  'compliance-unknown-clause 386:32-386:57', //   `ISO 27001 Annex A.9.4.2` (with its backticks)
+  'resource-hash-mismatch 394:28-394:92', //      the recorded hash of vendor_whitelist.csv
+  'resource-missing 395:4-395:27', //             vendor_whitelist_v3.csv
+  'duplicate-section 405:4-405:20', //            second SEMANTIC_ANCHORS
+  'unknown-section 411:4-411:21', //              VERSIONING & AUDT
+  'unclosed-fence 424:1-424:8', //                ```text
 ];
 
 test('samples/broken/AGENTS.md gets exactly the expected diagnostics (UPDATE_EXPECT=1 rewrites EXPECTED)', () => {

@@ -3,6 +3,7 @@ import { FM, misspelt, obj } from './util.ts';
 import type { ParsedContract } from '../../parse/parseContract.ts';
 import { lineIndexOf } from '../../model/text.ts';
 import { at, endOfContent, lineAfter, pos, siblingLine } from '../fixText.ts';
+import { contractView } from '../../model/contractView.ts';
 
 export const budgetsIncomplete: Rule = {
   code: 'budgets-incomplete',
@@ -52,4 +53,56 @@ function missingBudgets(model: ParsedContract): { key: string; label: string; va
   ].filter((m) => b[m.key] === undefined && !misspelt(model, 'budgets', m.key));
 }
 
-export const BUDGETS_RULES: readonly Rule[] = [budgetsIncomplete];
+const TOOL = (timeout: string) =>
+  `## TOOLS\n\n### \`lookup_record\`\n\n- **Description**: Reads one record by its id.\n- **Side Effects**: read\n- **Timeout**: ${timeout}\n\n\`\`\`yaml\ninput_schema:\n  type: object\n  required: [record_id]\n  properties:\n    record_id: { type: string, examples: [R-1] }\noutput_schema:\n  type: object\n\`\`\`\n\n`;
+const RUN_TIMEOUT = `## BUDGETS\n\n- **Max Steps**: 20\n- **Token Budget**: 10000\n- **Timeout**: 2m\n`;
+
+export const toolTimeoutOverBudget: Rule = {
+  code: 'tool-timeout-over-budget',
+  severity: 'warning',
+  fixKind: 'quickfix',
+  summary: "No tool's timeout is longer than the run's whole timeout.",
+  description: "BUDGETS' **Timeout** ends the whole run; a tool's own timeout (its **Timeout** in TOOLS, or its entry in **Tool Timeouts**) bounds one call. A tool allowed to wait longer than the run never reaches its own timeout: the run's timeout fires first, so the FAILURE_PROTOCOL entry written for that tool's timeout never applies and the caller gets the run's timeout instead. Give the tool a timeout shorter than the run's.",
+  source: 'docs/contract-format.md §9, BUDGETS',
+  messages: {
+    default: '`{tool}` may wait {toolTimeout} for one call, longer than the whole run may take ({runTimeout}, the Timeout of BUDGETS): the run ends first and this timeout never applies. Make it no longer than {runTimeout}.',
+    runDefault: '`{tool}` may wait {toolTimeout} for one call, longer than the whole run may take ({runTimeout}, the default when BUDGETS sets no Timeout): the run ends first and this timeout never applies. Make it no longer than {runTimeout}, or give the run a longer Timeout.',
+  },
+  examples: {
+    bad: `${FM}\n${TOOL('5m')}${RUN_TIMEOUT}`,
+    good: `${FM}\n${TOOL('2m')}${RUN_TIMEOUT}`,
+    at: `- **Timeout**: ⟦5m⟧`,
+    fixed: true,
+  },
+  *check({ model, locate }) {
+    const view = contractView(model);
+    const run = view.budgets;
+    // Without a BUDGETS **Timeout** the run still ends, at the dry run's default (docs/dry-run.md).
+    const runSpan = run.timeoutPointer ? locate(run.timeoutPointer, true) : undefined;
+    const runTimeout = runSpan ? textAt(model, runSpan.value) : `${run.timeoutMs / 60_000}m`;
+    for (const tool of view.tools.values()) {
+      if (!tool.timeoutPointer || tool.timeoutMs <= run.timeoutMs) continue;
+      const span = locate(tool.timeoutPointer, true);
+      if (!span) continue;
+      yield {
+        code: 'tool-timeout-over-budget',
+        range: span.value,
+        args: { tool: tool.name, toolTimeout: textAt(model, span.value), runTimeout },
+        ...(runSpan ? { related: [{ range: runSpan.value, messageId: 'related.declaredHere' }] } : { variant: 'runDefault' }),
+      };
+    }
+  },
+  fix: (d) => {
+    // The run's own timeout text: the tool may then wait as long as the run, never longer.
+    const runTimeout = d.args?.['runTimeout'];
+    if (runTimeout === undefined) return undefined;
+    return { titleId: 'action.changeValue', titleArgs: { value: String(runTimeout) }, edits: [{ range: d.range, newText: String(runTimeout) }], safe: false };
+  },
+};
+
+/** The source text of a one-line range (a value as the author wrote it: `5m`, `300s`). */
+function textAt(model: ParsedContract, range: { start: { line: number; character: number }; end: { line: number; character: number } }): string {
+  return lineIndexOf(model).lineText(range.start.line).slice(range.start.character, range.start.line === range.end.line ? range.end.character : undefined);
+}
+
+export const BUDGETS_RULES: readonly Rule[] = [budgetsIncomplete, toolTimeoutOverBudget];
