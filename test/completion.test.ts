@@ -52,6 +52,17 @@ test('sections the contract lacks sort before those it has', () => {
   assert.ok(sort('## SEMANTIC_ANCHORS') < sort('## TOOLS'));
 });
 
+test('a title typed after `## ` is not offered a section the contract already has: no duplicate-section by Enter', () => {
+  // A fresh tester (issue 26): `## TOOSL` below TOOLS offered "TOOLS", and Enter made a second TOOLS.
+  const { items } = complete(`${BASE}\n## TOOSL‸\n`);
+  const titles = items.filter((c) => c.kind === 'section').map((c) => c.label);
+  assert.ok(!titles.includes('TOOLS') && !titles.includes('AGENT_IDENTITY'), titles.join(', '));
+  assert.ok(titles.includes('SEMANTIC_ANCHORS'), 'a section it lacks is still offered');
+  // Retyping the title of a section on its own line still offers that section.
+  const own = complete(BASE.replace('## TOOLS', '## TOO‸'));
+  assert.ok(own.items.some((c) => c.label === 'TOOLS'), 'its own title');
+});
+
 test('after "**Requires Approval**: `" only tools are offered', () => {
   const { items } = complete(BASE.replace('- **Requires Approval**: `update_record`', '- **Requires Approval**: `‸'));
   assert.deepEqual(items.map((c) => c.label).sort(), ['lookup_record', 'update_record']);

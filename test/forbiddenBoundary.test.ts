@@ -15,6 +15,12 @@ test('undeclared-tool does not fire on a tool a ❌ boundary forbids, in English
   assert.deepEqual(await codes(doc), ['undeclared-tool inventory_api']);
 });
 
+test('undeclared-tool reads the Chinese ways of saying "may use": 可以用, 可以使用, 借助, 调取', async () => {
+  // A fresh tester's phrasing (issue 26): "✅ 可以用 `refund_api` 给订单退款" went unreported.
+  const doc = `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ 可以用 \`refund_api\` 给订单退款\n  - ✅ 可以使用 \`order_api\` 查询订单\n  - ✅ 借助 \`stock_api\` 查库存\n  - ✅ 调取 \`ledger_api\` 的记录\n  - ✅ 订单号 \`order_id\` 必须有效\n\n## TOOLS\n\n### \`check_stock\`\n\n- **Description**: Returns stock per SKU.\n`;
+  assert.deepEqual(await codes(doc), ['undeclared-tool refund_api', 'undeclared-tool order_api', 'undeclared-tool stock_api', 'undeclared-tool ledger_api']);
+});
+
 test('the Good example of forbidden-tool-declared is clean under undeclared-tool too', async () => {
   const rule = ruleByCode('forbidden-tool-declared')!;
   assert.deepEqual(await codes(rule.examples.good), []);

@@ -101,17 +101,15 @@ export function completion(model: ParsedContract, position: Position, options: F
 
   m = /^ {0,3}##[ \t]+([^#]*)$/.exec(before);
   if (m) {
-    const present = new Set(model.sections.map((s) => s.spec?.key).filter(Boolean));
+    // A section the contract already has elsewhere is not offered: accepting it would make a
+    // duplicate-section (a misspelt `## TOOSL` below TOOLS is a section to merge, not to rename).
+    const elsewhere = new Set(model.sections.filter((s) => s.titleRange?.start.line !== line).map((s) => s.spec?.key).filter(Boolean));
     const range = r(line, position.character - m[1]!.length, lineText.length);
-    return SECTIONS.map((s, i) => ({
-      label: s.title,
-      kind: 'section',
-      detail: annotation(s.schema, 'title', lang) ?? s.title,
-      documentation: schemaDocs(s.schema, undefined, lang),
-      insertText: s.title,
-      range,
-      sortText: `${present.has(s.key) ? 1 : 0}${String(i).padStart(3, '0')}`,
-    }));
+    return SECTIONS.flatMap((s) =>
+      elsewhere.has(s.key)
+        ? []
+        : [{ label: s.title, kind: 'section' as const, detail: annotation(s.schema, 'title', lang) ?? s.title, documentation: schemaDocs(s.schema, undefined, lang), insertText: s.title, range }],
+    );
   }
 
   m = /\{\{\s*([\p{L}\p{N}_]*)$/u.exec(before);

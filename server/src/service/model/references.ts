@@ -52,8 +52,11 @@ export interface ReferenceIndex {
 const IDENT = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 /** The name-like tokens of a code span that is not one name (`query_a(x)` → `query_a`, `x`). */
 const TOKEN = /[\p{L}\p{N}_./-]+/gu;
-/** A backticked identifier right after one of these words names a tool (docs/contract-format.md §8). */
-const USE_VERB = /(?:\b(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs|running|execute|executes|query|queries)|使用|调用|运行|执行)\s*$/i;
+/**
+ * A backticked identifier right after one of these words names a tool (docs/contract-format.md §8).
+ * Chinese: 用 alone too (`可以用 \`x\``, as common as 使用 / 调用), 借助, 调取.
+ */
+const USE_VERB = /(?:\b(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs|running|execute|executes|query|queries)|用|运行|执行|借助|调取)\s*$/i;
 /** A backticked span that names a resource file (docs/contract-format.md §8). */
 export const FILE_LIKE = /^(?!\w+:\/\/)[\p{L}\p{N}_./-]*[\p{L}\p{N}_-]\.(?:csv|tsv|json|jsonl|ya?ml|md|txt|pdf|xlsx?|parquet|sql|xml|html?)$/iu;
 const TEMPLATE = /\{\{([^{}]*)\}\}/g;
