@@ -1,6 +1,7 @@
 import { LSPErrorCodes, ResponseError, type CancellationToken, type Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { decodeText, format, localiseDiagnostic, parseContract, readSnapshot, type ContractDiagnostic, type FileSystem } from '../service/index.ts';
+import { parseContract, readSnapshot, type ContractDiagnostic, type FileSystem } from '../service/index.ts';
+import { decodeText, format, localiseDiagnostic } from '../service/host.ts';
 import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { toDiagnostic } from './convert.ts';

@@ -1,5 +1,6 @@
 import { CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, TextDocumentSyncKind, type FileEvent, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
-import { HIGHLIGHT_TYPES, resolveLang } from '../service/index.ts';
+import { HIGHLIGHT_TYPES } from '../service/index.ts';
+import { resolveLang } from '../service/host.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { FIX_ALL_KIND } from './codeActions.ts';
 import type { Diagnostics } from './diagnostics.ts';

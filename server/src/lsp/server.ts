@@ -1,5 +1,6 @@
 import type { Connection } from 'vscode-languageserver';
-import { diffPolicyOf, type RegexAnalyzer } from '../service/index.ts';
+import { type RegexAnalyzer } from '../service/index.ts';
+import { diffPolicyOf } from '../service/host.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { registerCodeActions } from './codeActions.ts';
 import { registerConformance } from './conformance.ts';
