@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { spliceBetween } from './splice.ts';
-import { DIFF_MESSAGES, IMPACT_RULES, SECTIONS, type DiffRuleId } from '../server/src/service/index.ts';
+import { SECTIONS } from '../server/src/service/index.ts';
+import { DIFF_MESSAGES, IMPACT_RULES, type DiffRuleId } from '../server/src/service/host.ts';
 
 const DOC = new URL('../docs/semantic-diff.md', import.meta.url);
 const CORPUS = new URL('../test/diff-corpus/', import.meta.url);

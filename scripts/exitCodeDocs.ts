@@ -1,4 +1,4 @@
-import { format } from '../server/src/service/index.ts';
+import { format } from '../server/src/service/host.ts';
 import { EXIT, EXIT_HELP } from '../server/src/cli/exitCodes.ts';
 import { spliceBetween } from './splice.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { renderRuleDocs } from './ruleDocs.ts';
 import { renderSemanticDiffDoc } from './diffDocs.ts';
-import { DIFF_MESSAGES, IMPACT_RULES, RULES, type DiffRuleId } from '../server/src/service/index.ts';
+import { DIFF_MESSAGES, IMPACT_RULES, RULES, type DiffRuleId } from '../server/src/service/host.ts';
 import { renderEnglishBundle } from './l10nBundle.ts';
 import { renderLocalisationDoc } from './localisationDoc.ts';
 import { renderDryRunDoc } from './outcomeDocs.ts';

@@ -12,8 +12,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createLanguageService, RULES, type ContractDiagnostic, type RulePreset } from '../server/src/service/index.ts';
-import { recheckAnalyzer } from '../server/src/service/host.ts';
+import { createLanguageService, type ContractDiagnostic, type RulePreset } from '../server/src/service/index.ts';
+import { RULES, recheckAnalyzer } from '../server/src/service/host.ts';
 import { createNodeFileSystem } from '../server/src/node/nodeFileSystem.ts';
 
 export const CORPUS_DIR = new URL('../test/corpus/independent/', import.meta.url);

@@ -1,4 +1,5 @@
-import { RULES, ruleSection, fence } from '../server/src/service/index.ts';
+import { ruleSection, fence } from '../server/src/service/index.ts';
+import { RULES } from '../server/src/service/host.ts';
 import { format } from '../server/src/service/l10n/format.ts';
 import { ruleDocId } from '../server/src/service/validate/messages.ts';
 import { readFileSync } from 'node:fs';

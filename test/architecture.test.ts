@@ -68,12 +68,22 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
       'server/src/service/util/', 'server/src/service/types.ts', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/schema/',
       'server/src/service/model/', 'server/src/service/parse/', 'server/src/service/validate/', 'server/src/service/workspace/', 'server/src/service/run/',
       'server/src/service/diff/', 'server/src/service/features/', 'server/src/service/report/', 'server/src/service/providers/', 'server/src/service/export/',
-      'server/src/service/conformance/', 'server/src/service/prove/',
+      'server/src/service/conformance/', 'server/src/service/prove/', 'server/src/service/messageSets.ts',
+    ],
+  },
+  {
+    path: 'server/src/service/messageSets.ts',
+    mayImport: [
+      'server/src/service/l10n/', 'server/src/service/model/', 'server/src/service/validate/', 'server/src/service/workspace/', 'server/src/service/run/',
+      'server/src/service/diff/', 'server/src/service/features/', 'server/src/service/export/',
     ],
   },
   {
     path: 'server/src/service/host.ts',
-    mayImport: ['server/src/service/util/', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/workspace/', 'server/src/service/run/'],
+    mayImport: [
+      'server/src/service/util/', 'server/src/service/text/', 'server/src/service/l10n/', 'server/src/service/validate/', 'server/src/service/workspace/',
+      'server/src/service/run/', 'server/src/service/diff/', 'server/src/service/messageSets.ts',
+    ],
   },
   { path: 'server/src/node/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts'] },
   { path: 'server/src/mcp/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/'] },

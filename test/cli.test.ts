@@ -13,7 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as Sarif from 'sarif';
-import { RULES } from '../server/src/service/index.ts';
+import { RULES } from '../server/src/service/host.ts';
 import { displayWidth } from '../server/src/service/text/width.ts';
 import { REPO, useCliBundle, type Run } from './helpers/cli.ts';
 import { BAD_BUDGETS_CONTRACT, ONE_WARNING_BUDGETS } from './helpers/fixtures.ts';

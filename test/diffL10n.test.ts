@@ -9,9 +9,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  diffContracts, diffSectionTitle, diffSummary, localiseChange, localiseDiagnostic, localiseDiff, parseContract, versionAdviceDiagnostics, type SemanticDiff,
-} from '../server/src/service/index.ts';
+import { diffContracts, parseContract, versionAdviceDiagnostics, type SemanticDiff } from '../server/src/service/index.ts';
+import { diffSectionTitle, diffSummary, localiseChange, localiseDiagnostic, localiseDiff } from '../server/src/service/host.ts';
 import { template } from '../server/src/service/l10n/format.ts';
 import { placeholders } from '../server/src/service/l10n/template.ts';
 import { REPO, useCliBundle } from './helpers/cli.ts';

@@ -14,7 +14,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RULES, type LintResult } from '../server/src/service/index.ts';
+import { type LintResult } from '../server/src/service/index.ts';
+import { RULES } from '../server/src/service/host.ts';
 import { exampleWorkspace, lintExample } from './helpers/lintExample.ts';
 
 /** Findings a fragment cannot avoid: the sections it leaves out and the audit row of its version. */

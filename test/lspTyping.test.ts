@@ -172,8 +172,8 @@ test('push: a burst of 20 edits yields one validation and one notification, for 
     const pushed = await client.nextPublished(uri, 30_000);
     assert.equal(pushed.version, last);
     assert.deepEqual(codes(pushed.diagnostics), expected);
-    // Give a late, stale notification time to show up: none does.
-    await new Promise((r) => setTimeout(r, 500));
+    // A late, stale notification would arrive before the server says it has settled: none does.
+    await client.settled();
     assert.deepEqual(client.publishedFor(uri).map((p) => p.version), [1, last]);
     assert.deepEqual(validatedVersions(client, uri), [1, last]);
   } finally {
@@ -233,7 +233,8 @@ test('push: a ReDoS verdict re-diagnoses the document that waited for it, no oth
     assert.ok(!(await aFirst).diagnostics.some((x) => x.code === 'intent-pattern-redos'), 'the first diagnostics do not wait for the analysis');
     const verdict = await client.nextPublished(a, 60_000);
     assert.ok(verdict.diagnostics.some((x) => x.code === 'intent-pattern-redos'), 'the verdict arrives as a new notification');
-    await new Promise((r) => setTimeout(r, 1000));
+    // Anything more (a third notification for a, one for b) would arrive before the server settles.
+    await client.settled();
     assert.equal(client.publishedFor(a).length, 2);
     assert.equal(client.publishedFor(b).length, 1, 'b is not diagnosed again: neither its safe verdict nor a’s verdict changes it');
   } finally {

@@ -6,7 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyEdits, parseContract, RULES, type ContractDiagnostic } from '../server/src/service/index.ts';
+import { applyEdits, parseContract, type ContractDiagnostic } from '../server/src/service/index.ts';
+import { RULES } from '../server/src/service/host.ts';
 import { lintExample } from './helpers/lintExample.ts';
 
 const FM = '---\ncontract: true\nname: demo\nversion: 1.0.0\n---\n';

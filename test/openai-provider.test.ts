@@ -12,7 +12,7 @@ import { createOpenAiProvider, type OpenAiProviderOptions } from '../server/src/
 import { createModelProvider, type ModelHost } from '../server/src/node/llmConfig.ts';
 import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ToolSpec } from '../server/src/service/run/llm/llmProvider.ts';
 import { DEFAULT_MODEL_SETTINGS, MODEL_SETTINGS_SCHEMA, resolveModelSettings } from '../server/src/service/run/llm/llmSettings.ts';
-import { format } from '../server/src/service/index.ts';
+import { format } from '../server/src/service/host.ts';
 import { estimateTokens } from '../server/src/service/run/llm/estimateTokens.ts';
 import { RUNS } from './helpers/properties.ts';
 

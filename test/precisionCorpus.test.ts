@@ -13,7 +13,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RULES } from '../server/src/service/index.ts';
+import { RULES } from '../server/src/service/host.ts';
 import { adjudication, measure, storedFigures, CORPUS_DIR, type Measurement } from '../scripts/precisionCorpus.ts';
 
 let m: Measurement;

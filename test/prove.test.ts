@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { format, parseContract, proveContract, replayWitness, witnessSnapshot, readSnapshot } from '../server/src/service/index.ts';
+import { parseContract, proveContract, replayWitness, witnessSnapshot, readSnapshot } from '../server/src/service/index.ts';
+import { format } from '../server/src/service/host.ts';
 import { REPO } from './helpers/cli.ts';
 
 const CORPUS = join(REPO, 'test', 'prove-corpus');

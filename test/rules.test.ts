@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RULES } from '../server/src/service/index.ts';
+import { RULES } from '../server/src/service/host.ts';
 import { exampleWorkspace, lintExample as lint } from './helpers/lintExample.ts';
 
 // Each rule's documented examples are its fixtures (docs/rules.md).

@@ -5,7 +5,8 @@
  */
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLanguageService, localiseDiagnostic, type ContractDiagnostic } from '../server/src/service/index.ts';
+import { createLanguageService, type ContractDiagnostic } from '../server/src/service/index.ts';
+import { localiseDiagnostic } from '../server/src/service/host.ts';
 import { WORKSPACE_RULES } from '../server/src/service/validate/rules/workspace.ts';
 import { contractPath, FAULTS, generateWorkspace, LINES } from '../bench/generateWorkspace.ts';
 import { memoryFs } from './helpers/memoryFs.ts';

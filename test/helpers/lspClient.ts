@@ -148,6 +148,14 @@ export class LspClient {
     }
   }
 
+  /**
+   * Resolves once the server has nothing under way that could still send or change diagnostics
+   * (`agentsMd/settled`): whatever it was going to send has arrived by then.
+   */
+  async settled(): Promise<void> {
+    await this.connection.sendRequest('agentsMd/settled', {});
+  }
+
   request<T>(method: string, params: unknown): Promise<T> {
     return this.connection.sendRequest(method, params) as Promise<T>;
   }

@@ -6,7 +6,8 @@
  * Talks to the GitHub REST API through Octokit at `GITHUB_API_URL` (GitHub Enterprise too).
  */
 import { Octokit } from '@octokit/rest';
-import { diffMessage, format, type Lang } from '../service/index.ts';
+import { type Lang } from '../service/index.ts';
+import { diffMessage, format } from '../service/host.ts';
 import { formatDiffMarkdown } from '../cli/format/diffMarkdown.ts';
 import type { Review } from './review.ts';
 import { evalLines } from './evalComment.ts';

@@ -3,7 +3,8 @@
  * snapshots at the base commit and in the pull request side by side, the queries that took another
  * path from one to the other, and the queries that miss their expectations in the pull request.
  */
-import { diffMessage, runMessage, type DiffMessageId, type EvalFigures, type Lang } from '../service/index.ts';
+import { runMessage, type EvalFigures, type Lang } from '../service/index.ts';
+import { diffMessage, type DiffMessageId } from '../service/host.ts';
 import type { ContractEval } from './evalVersions.ts';
 import { mdArgs, mdMessage } from '../cli/format/markdownText.ts';
 

@@ -6,7 +6,8 @@
  * (evalVersions.ts). Plain data for the comment (comment.ts) and the gates.
  */
 import { join } from 'node:path';
-import { createLanguageService, diffContracts, DIFF_PREFIX, type Lang } from '../service/index.ts';
+import { createLanguageService, diffContracts, type Lang } from '../service/index.ts';
+import { DIFF_PREFIX } from '../service/host.ts';
 import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
 import { diffPolicyFor, loadVersion } from '../node/diffInputs.ts';
 import { git } from './git.ts';

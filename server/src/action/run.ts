@@ -7,7 +7,8 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { diffMessage, resolveLang, type Lang } from '../service/index.ts';
+import { type Lang } from '../service/index.ts';
+import { diffMessage, resolveLang } from '../service/host.ts';
 import { formatSarif } from '../cli/format/sarif.ts';
 import { formatGithub } from '../cli/format/github.ts';
 import { workflowCommand } from '../cli/format/workflowCommand.ts';

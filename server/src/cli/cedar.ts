@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { cedarExport, format, validateContract, verifyTrace, type CedarExport, type ForbiddenTool, type Lang, type ParsedContract } from '../service/index.ts';
+import { cedarExport, validateContract, verifyTrace, type CedarExport, type ForbiddenTool, type Lang, type ParsedContract } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { validateExport, type Decision } from '../node/cedarEngine.ts';
 import { checkTrace, type CallVerdict } from '../node/cedarCheck.ts';
 import { loadTraceRun, runInfo } from '../node/traceRun.ts';

@@ -8,8 +8,7 @@
  * shown as commander wrote it.
  */
 import type { Command, Help, Option } from 'commander';
-import { format } from '../service/index.ts';
-import { displayWidth, wrapDisplay } from '../service/host.ts';
+import { format, displayWidth, wrapDisplay } from '../service/host.ts';
 import './messages.ts';
 
 const TITLES: Readonly<Record<string, string>> = { 'Usage:': 'cli.help.usage', 'Arguments:': 'cli.help.arguments', 'Options:': 'cli.help.options', 'Commands:': 'cli.help.commands' };

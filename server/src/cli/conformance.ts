@@ -5,7 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { type Command } from 'commander';
-import { ConformanceGrader, conformanceMarkdown, conformanceText, format, type ConformanceReport, type Lang } from '../service/index.ts';
+import { ConformanceGrader, conformanceMarkdown, conformanceText, type ConformanceReport, type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { loadContract } from '../node/dryRunHost.ts';
 import { InputError } from '../node/inputError.ts';
 import { readTraces } from '../node/traceSource.ts';

@@ -7,7 +7,8 @@
  */
 import { resolve } from 'node:path';
 import { type Command } from 'commander';
-import { evalFigures, format, type Lang, passRates, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { evalFigures, type Lang, passRates, pathDrift, type QueryReport, runMessage } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { readRunJson, runsWith } from '../node/runFolder.ts';
 import { createRunFolder } from '../node/dryRunHost.ts';
 import { findSnapshots, loadEvalWork, runEvalWork } from './evalQueries.ts';

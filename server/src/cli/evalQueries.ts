@@ -5,7 +5,8 @@
  */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkExpectation, fileErrorReason, format, type Lang, type ModelProvider, type QueryReport, runMessage, type Snapshot, type SnapshotQuery } from '../service/index.ts';
+import { checkExpectation, type Lang, type ModelProvider, type QueryReport, runMessage, type Snapshot, type SnapshotQuery } from '../service/index.ts';
+import { fileErrorReason, format } from '../service/host.ts';
 import { globFiles, unreadableFolders } from '../node/nodeFileSystem.ts';
 import { slug, type RunFolder } from '../node/runFolder.ts';
 import { contractForSnapshot, executeQuery, InputError, loadContract, loadSnapshot, resourceReader, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS, storedPath, type LoadedContract, type LoadedSnapshot } from '../node/dryRunHost.ts';

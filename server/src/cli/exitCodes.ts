@@ -1,4 +1,5 @@
-import { format, type Lang } from '../service/index.ts';
+import { type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import './messages.ts';
 
 /** The exit codes of every `agents-md` command: one table (docs/cli.md, "Exit codes"). */

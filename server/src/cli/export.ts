@@ -6,7 +6,8 @@
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { EXPORT_TARGETS, exportContract, format, type ExportTarget, type Lang } from '../service/index.ts';
+import { EXPORT_TARGETS, exportContract, type ExportTarget, type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { loadContract } from '../node/dryRunHost.ts';
 import { InputError } from '../node/inputError.ts';
 import { displayPath } from './report.ts';

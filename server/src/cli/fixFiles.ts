@@ -6,7 +6,8 @@
  * read, it keeps its old bytes and the failure is a problem of the run (exit 2).
  */
 import { readFile } from 'node:fs/promises';
-import { applyEdits, decodeText, NOT_CANCELLED, type Lang, type LanguageService } from '../service/index.ts';
+import { applyEdits, NOT_CANCELLED, type Lang, type LanguageService } from '../service/index.ts';
+import { decodeText } from '../service/host.ts';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';

@@ -3,7 +3,8 @@
  * command line, else the environment's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`, then Intl). It is
  * read before commander parses, because the help texts commander prints must already be in it.
  */
-import { langFromEnvironment, resolveLang, type Lang } from '../service/index.ts';
+import { type Lang } from '../service/index.ts';
+import { langFromEnvironment, resolveLang } from '../service/host.ts';
 
 /** The language to use, and the `--lang` value that named no shipped language, if any. */
 export interface CliLang {

@@ -5,7 +5,8 @@
  * others are linted regardless; a file over the size limit is reported as `file-too-large` unread.
  */
 import { stat } from 'node:fs/promises';
-import { decodeText, DEFAULT_MAX_FILE_BYTES, fileErrorReason, format, type ConfigProblem, type LanguageService } from '../service/index.ts';
+import { DEFAULT_MAX_FILE_BYTES, type ConfigProblem, type LanguageService } from '../service/index.ts';
+import { decodeText, fileErrorReason, format } from '../service/host.ts';
 import { fileUri } from '../node/nodeFileSystem.ts';
 import { readRegularFile } from '../node/paths.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';

@@ -10,7 +10,8 @@ import { InvalidArgumentError, Option } from 'commander';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { format, type ContractSummary, type Lang } from '../service/index.ts';
+import { type ContractSummary, type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { collectRun, type LintOne, type LintRun } from './lintFiles.ts';
 
 /** Files in flight per worker: enough to overlap reading with linting, few enough to bound memory. */

@@ -9,7 +9,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { createLanguageService, format, type ConfigProblem, type Lang } from '../service/index.ts';
+import { createLanguageService, type ConfigProblem, type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { collectFiles } from './collectFiles.ts';
 import { lintFiles } from './lintFiles.ts';

@@ -6,7 +6,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { format, type Lang } from '../service/index.ts';
+import { type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { TOOL_VERSION } from './meta.ts';
 import { errorLine } from './terminal.ts';
 import { EXIT } from './exitCodes.ts';

@@ -4,7 +4,8 @@
  * usage error.
  */
 import { type Command } from 'commander';
-import { format, type Lang } from '../service/index.ts';
+import { type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import './messages.ts';
 
 /** The `--color` / `--no-color` options, worded as `lint`'s. */

@@ -6,7 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type Command } from 'commander';
-import { format, proveContract, witnessSnapshot, WITNESS_QUERY, type Lang, type ProveFinding } from '../service/index.ts';
+import { proveContract, witnessSnapshot, WITNESS_QUERY, type Lang, type ProveFinding } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { loadContract } from '../node/dryRunHost.ts';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { displayPath } from './report.ts';

@@ -1,5 +1,6 @@
 /** The CLI's lines for a snapshot's diagnostics. */
-import { format, localiseDiagnostic, type ContractDiagnostic } from '../service/index.ts';
+import { type ContractDiagnostic } from '../service/index.ts';
+import { format, localiseDiagnostic } from '../service/host.ts';
 import { displayPath, oneBased } from './report.ts';
 
 /**

@@ -1,5 +1,6 @@
 /** `agents-md lint --stats`: per contract, the tokens each model request carries (docs/providers.md, "Token cost"), on standard error. */
-import { format, requestCost, type Lang } from '../service/index.ts';
+import { requestCost, type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import type { FileReport } from './report.ts';
 import { displayPath } from './report.ts';
 import { errorLine } from './terminal.ts';

@@ -4,7 +4,8 @@
  * (protobuf) to a collector. The contract's PII fields are applied again to what leaves.
  */
 import { resolve } from 'node:path';
-import { format, traceSpans, type Lang } from '../service/index.ts';
+import { traceSpans, type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { InputError } from '../node/dryRunHost.ts';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { EXIT } from './exitCodes.ts';

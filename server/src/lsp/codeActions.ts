@@ -1,5 +1,6 @@
 import { CodeActionKind, type CodeAction } from 'vscode-languageserver';
-import { format, NOT_CANCELLED } from '../service/index.ts';
+import { NOT_CANCELLED } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { contract, withPreset, type DocumentStates } from './documentState.ts';
 import { SNAPSHOT_FILE, type ServerContext } from './serverContext.ts';
 

@@ -8,7 +8,8 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { DiagnosticSeverity, ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection, type Diagnostic } from 'vscode-languageserver';
-import { ConformanceGrader, clauseLabel, conformanceSummary, contractClauses, format, gradeLabel, verdictLabel, type ClauseGrade, type ConformanceReport, type ParsedContract } from '../service/index.ts';
+import { ConformanceGrader, clauseLabel, conformanceSummary, contractClauses, gradeLabel, verdictLabel, type ClauseGrade, type ConformanceReport, type ParsedContract } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { uriToPath } from '../node/nodeFileSystem.ts';
 import { InputError } from '../node/inputError.ts';
 import { readTraces } from '../node/traceSource.ts';

@@ -5,7 +5,8 @@
  * service's `reportHtml` as the interactive page, whose links the client opens.
  */
 import type { CancellationToken, Connection } from 'vscode-languageserver';
-import { buildReport, format, reportHtml, type LanguageService, type ReportContractInput } from '../service/index.ts';
+import { buildReport, reportHtml, type LanguageService, type ReportContractInput } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { join } from 'node:path';
 import { displayPath } from '../node/paths.ts';

@@ -226,3 +226,12 @@ export interface ConformanceViewResult {
   /** One per violated clause (source `agents-md conformance`), each run and span as related information. */
   readonly diagnostics: readonly Diagnostic[];
 }
+
+/**
+ * Client → server: answered once the server has nothing under way that could still send or change
+ * diagnostics (docs/performance.md, "Knowing the server has settled"); a test's way to know that
+ * nothing more is coming.
+ */
+export const SETTLED = 'agentsMd/settled';
+export type SettledParams = Record<string, never>;
+export type SettledResult = Record<string, never>;

@@ -1,6 +1,7 @@
 import { LSPErrorCodes, ResponseError, type CancellationToken, type Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { decodeText, format, localiseDiagnostic, parseContract, readSnapshot, type ContractDiagnostic, type FileSystem } from '../service/index.ts';
+import { parseContract, readSnapshot, type ContractDiagnostic, type FileSystem } from '../service/index.ts';
+import { decodeText, format, localiseDiagnostic } from '../service/host.ts';
 import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot } from '../node/dryRunHost.ts';
 import { toDiagnostic } from './convert.ts';
@@ -40,7 +41,7 @@ async function snapshotDiagnostics(fs: FileSystem, uri: string, text: string): P
 /** Contracts that are not open (docs/workspace.md, "In the editor"): read from disk, linted as the CLI does. */
 function openElsewhere(ctx: ServerContext) {
   const { session, settings: resourceSettings, fs } = ctx;
-  return registerWorkspaceDiagnostics(ctx.connection, {
+  return registerWorkspaceDiagnostics(ctx.connection, ctx.pending, {
     contractUris: async () => (session.service ? session.service.workspace.contractUris() : []),
     isOpen: (uri) => ctx.documents.get(uri) !== undefined,
     diagnose: async (uri) => {
@@ -111,23 +112,27 @@ export function registerDiagnostics(ctx: ServerContext, docs: DocumentStates, ad
 
   const diagnose = (doc: TextDocument, token?: CancellationToken) => diagnoseOpen(ctx, docs, advice, doc, token);
 
-  const pushTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  // Each timer and the validation it starts count as pending work until the notification is sent or dropped.
+  const pushTimers = new Map<string, { timer: ReturnType<typeof setTimeout>; end: () => void }>();
   const schedulePush = (doc: TextDocument) => {
     if (session.pull) return;
-    clearTimeout(pushTimers.get(doc.uri));
-    pushTimers.set(
-      doc.uri,
-      setTimeout(() => {
-        pushTimers.delete(doc.uri);
-        const current = documents.get(doc.uri);
-        if (!current) return;
-        // The document object is updated in place on change: keep the version diagnosed.
-        const version = current.version;
-        void diagnose(current).then((items) => {
+    const previous = pushTimers.get(doc.uri);
+    clearTimeout(previous?.timer);
+    previous?.end();
+    const end = ctx.pending.begin();
+    const timer = setTimeout(() => {
+      pushTimers.delete(doc.uri);
+      const current = documents.get(doc.uri);
+      if (!current) return end();
+      // The document object is updated in place on change: keep the version diagnosed.
+      const version = current.version;
+      void diagnose(current)
+        .then((items) => {
           if (items && documents.get(current.uri)?.version === version) void connection.sendDiagnostics({ uri: current.uri, version, diagnostics: items });
-        });
-      }, 30),
-    );
+        })
+        .finally(end);
+    }, 30);
+    pushTimers.set(doc.uri, { timer, end });
   };
 
   const workspaceDiagnostics = openElsewhere(ctx);

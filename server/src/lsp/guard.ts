@@ -10,7 +10,7 @@
  * completes is logged.
  */
 import { ErrorCodes, type DataCallback, type Disposable, type Message, type MessageReader, type MessageWriter, type RequestMessage } from 'vscode-languageserver/node.js';
-import { format } from '../service/index.ts';
+import { format } from '../service/host.ts';
 
 /** A problem: where in the params, and the JSON type expected there. */
 interface Problem {

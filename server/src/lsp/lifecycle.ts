@@ -1,5 +1,6 @@
-import { CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
-import { HIGHLIGHT_TYPES, resolveLang } from '../service/index.ts';
+import { CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, TextDocumentSyncKind, type FileEvent, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
+import { HIGHLIGHT_TYPES } from '../service/index.ts';
+import { resolveLang } from '../service/host.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { FIX_ALL_KIND } from './codeActions.ts';
 import type { Diagnostics } from './diagnostics.ts';
@@ -62,17 +63,19 @@ export function registerInitialize(ctx: ServerContext, docs: DocumentStates, dia
 /** Settings and watched files that change diagnostics; open documents edited and closed. */
 export function registerDocumentEvents(ctx: ServerContext, docs: DocumentStates, diagnostics: Diagnostics, advice: VersionAdvice): void {
   const { connection, documents, session } = ctx;
-  connection.onDidChangeConfiguration(async () => {
+  connection.onDidChangeConfiguration(() => {
     // Clients send this once right after `initialized` too: refresh only when a setting of a
     // document already diagnosed really changed, so the first diagnostics are not cancelled.
-    if (await ctx.settings.reload()) diagnostics.refreshAll();
+    void ctx.pending.track(ctx.settings.reload().then((changed) => changed && diagnostics.refreshAll()));
   });
 
-  connection.onDidChangeWatchedFiles(async (params) => {
+  // Reading a file event is pending work (`agentsMd/settled`): it may refresh diagnostics.
+  connection.onDidChangeWatchedFiles((params) => void ctx.pending.track(watchedFilesChanged(params.changes)));
+  const watchedFilesChanged = async (events: readonly FileEvent[]) => {
     // Saving an open document writes what the server already has (its changes came as didChange):
     // not a change of a dependency. Refreshing on it made the client drop every file's
     // diagnostics until they were computed again, on each (auto)save.
-    const changes = await relevantChanges(params.changes, {
+    const changes = await relevantChanges(events, {
       contracts: session.service?.workspace.lastListed() ?? [],
       isOpen: (uri) => !!documents.get(uri),
       isFolder: async (uri) => (await ctx.fs.stat(uri).catch(() => undefined))?.type === 'directory',
@@ -80,7 +83,7 @@ export function registerDocumentEvents(ctx: ServerContext, docs: DocumentStates,
     if (changes.length === 0) return;
     for (const c of changes) session.service?.workspace.invalidate(c.uri, c.type === FileChangeType.Changed ? 'changed' : 'structure');
     diagnostics.refreshAll();
-  });
+  };
 
   documents.onDidChangeContent((e) => {
     // Other contracts read this document's declarations; only its summary is stale.

@@ -7,10 +7,8 @@
 import { ResponseError, ErrorCodes, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import {
-  diffContracts, diffMessage, diffSummary, diffTree, parseContract, versionAdviceDiagnostics,
-  type ContractDiagnostic, type DiffPolicy, type ParsedContract,
-} from '../service/index.ts';
+import { diffContracts, diffTree, parseContract, versionAdviceDiagnostics, type ContractDiagnostic, type DiffPolicy, type ParsedContract } from '../service/index.ts';
+import { diffMessage, diffSummary } from '../service/host.ts';
 import { sourceLabel, type GitSource } from '../node/gitRevision.ts';
 import { InputError } from '../node/inputError.ts';
 import { loadVersion, type LoadedVersion, type VersionSource } from '../node/diffInputs.ts';

@@ -1,5 +1,6 @@
 import type { Connection } from 'vscode-languageserver';
-import { diffPolicyOf, type RegexAnalyzer } from '../service/index.ts';
+import { type RegexAnalyzer } from '../service/index.ts';
+import { diffPolicyOf } from '../service/host.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
 import { registerCodeActions } from './codeActions.ts';
 import { registerConformance } from './conformance.ts';
@@ -15,6 +16,7 @@ import { registerRunPage } from './runPage.ts';
 import { registerScaffold } from './scaffold.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { serverContext } from './serverContext.ts';
+import { registerSettled } from './settled.ts';
 import { versionAdvice } from './versionAdvice.ts';
 import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
 
@@ -34,7 +36,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   const { documents, session } = ctx;
   // The ReDoS analysis never holds up diagnostics: a pattern not analysed yet counts as unknown
   // until its verdict arrives, which refreshes the diagnostics of the documents that use it (docs/performance.md).
-  const regexFor = backgroundAnalyzer(analyzeRegex, (uris) => diagnostics.refreshSome(uris));
+  const regexFor = backgroundAnalyzer((pattern) => ctx.pending.track(analyzeRegex(pattern)), (uris) => diagnostics.refreshSome(uris));
   const docs = documentStates(ctx, regexFor);
   const semanticDiff = registerSemanticDiff(connection, documents, () => session.lang, async (uri) => diffPolicyOf((await session.service!.workspace.configFor(uri)).config.diff));
   const advice = versionAdvice(ctx, docs, (uri, model) => semanticDiff.headAdvice(uri, model), (uri) => diagnostics.refreshOne(uri));
@@ -51,6 +53,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   registerConformance(connection, { lang: () => session.lang, model: (uri) => docs.openModel(uri), roots: ctx.rootPaths });
   registerOutline(ctx, docs);
   registerCodeActions(ctx, docs);
+  registerSettled(connection, ctx.pending);
 
   documents.listen(connection);
   connection.listen();

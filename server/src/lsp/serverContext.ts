@@ -3,6 +3,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguageService, type FileSystem, type Lang, type LanguageService } from '../service/index.ts';
 import { createNodeFileSystem, uriToPath } from '../node/nodeFileSystem.ts';
 import { overlayFileSystem } from './overlayFileSystem.ts';
+import { pendingWork, type PendingWork } from './settled.ts';
 import { settingsStore, type SettingsStore } from './settings.ts';
 
 /** Dry-run snapshots (docs/dry-run.md, "Naming"): checked by the server, not only by a schema. */
@@ -34,6 +35,8 @@ export interface ServerContext {
   readonly rootPaths: () => string[];
   /** A language service over the current workspace folders. */
   readonly makeService: () => LanguageService;
+  /** Work under way that can still send or change diagnostics (`agentsMd/settled` waits for it). */
+  readonly pending: PendingWork;
 }
 
 export function serverContext(connection: Connection, docsFolder: string): ServerContext {
@@ -44,5 +47,6 @@ export function serverContext(connection: Connection, docsFolder: string): Serve
   return {
     connection, documents, settings: settingsStore(connection), fs, docsFolder, session, rootPaths,
     makeService: () => createLanguageService({ fs, roots: session.roots }),
+    pending: pendingWork(),
   };
 }

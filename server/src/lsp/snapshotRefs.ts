@@ -4,7 +4,8 @@
  * dry run does not break silently.
  */
 import { dirname, relative } from 'node:path';
-import { crossContractPlaces, decodeText, readSnapshot, snapshotNames, type FileSystem, type LocationResult, type SharedName, type Workspace } from '../service/index.ts';
+import { crossContractPlaces, readSnapshot, snapshotNames, type FileSystem, type LocationResult, type SharedName, type Workspace } from '../service/index.ts';
+import { decodeText } from '../service/host.ts';
 import { contractForSnapshot, SNAPSHOT_EXCLUDES, SNAPSHOT_GLOBS } from '../node/dryRunHost.ts';
 import { fileUri, globFiles, uriToPath } from '../node/nodeFileSystem.ts';
 import { isWithin, samePath } from '../node/paths.ts';

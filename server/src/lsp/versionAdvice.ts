@@ -25,30 +25,39 @@ export function versionAdvice(
   changed: (uri: string) => void,
 ): VersionAdvice {
   const advice = new Map<string, { version: number; items: readonly ContractDiagnostic[] }>();
-  const adviceTimers = new Map<string, { version: number; timer: ReturnType<typeof setTimeout> }>();
+  // A timer and the advice it computes count as pending work (`agentsMd/settled`): the advice may change diagnostics.
+  const adviceTimers = new Map<string, { version: number; timer: ReturnType<typeof setTimeout>; end: () => void }>();
+  const cancel = (uri: string) => {
+    const waiting = adviceTimers.get(uri);
+    clearTimeout(waiting?.timer);
+    waiting?.end();
+    adviceTimers.delete(uri);
+  };
   return {
     schedule(uri, version) {
       // Computed for this version already, or waiting for typing to pause at this version.
       if (advice.get(uri)?.version === version || adviceTimers.get(uri)?.version === version) return;
-      clearTimeout(adviceTimers.get(uri)?.timer);
+      cancel(uri);
+      const end = ctx.pending.begin();
       const timer = setTimeout(() => {
         adviceTimers.delete(uri);
         const doc = ctx.documents.get(uri);
-        if (!doc || doc.version !== version) return;
-        void headAdvice(uri, docs.stateOf(doc).model).then((items) => {
-          if (ctx.documents.get(uri)?.version !== version) return;
-          const before = advice.get(uri)?.items ?? [];
-          advice.set(uri, { version, items });
-          if (JSON.stringify(before) !== JSON.stringify(items)) changed(uri);
-        });
+        if (!doc || doc.version !== version) return end();
+        void headAdvice(uri, docs.stateOf(doc).model)
+          .then((items) => {
+            if (ctx.documents.get(uri)?.version !== version) return;
+            const before = advice.get(uri)?.items ?? [];
+            advice.set(uri, { version, items });
+            if (JSON.stringify(before) !== JSON.stringify(items)) changed(uri);
+          })
+          .finally(end);
       }, ADVICE_DELAY_MS);
-      adviceTimers.set(uri, { version, timer });
+      adviceTimers.set(uri, { version, timer, end });
     },
     items: (uri) => advice.get(uri)?.items ?? [],
     forget(uri) {
       advice.delete(uri);
-      clearTimeout(adviceTimers.get(uri)?.timer);
-      adviceTimers.delete(uri);
+      cancel(uri);
     },
   };
 }

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { CancellationToken, Connection, Diagnostic, ResultProgressReporter, WorkspaceDiagnosticReportPartialResult, WorkspaceDocumentDiagnosticReport } from 'vscode-languageserver';
 import { Lru } from '../service/host.ts';
+import type { PendingWork } from './settled.ts';
 
 export interface WorkspaceDiagnosticsHost {
   /** Every contract of the workspace (the configuration's globs). */
@@ -63,7 +64,11 @@ export interface WorkspaceDiagnostics {
   closed(uri: string): void;
 }
 
-export function registerWorkspaceDiagnostics(connection: Connection, host: WorkspaceDiagnosticsHost): WorkspaceDiagnostics {
+/**
+ * `pending` counts a pass and a held pull woken by an edit as work under way (`agentsMd/settled`);
+ * a pull held because nothing changed is not.
+ */
+export function registerWorkspaceDiagnostics(connection: Connection, pending: PendingWork, host: WorkspaceDiagnosticsHost): WorkspaceDiagnostics {
   const cache = new Lru<string, { generation: number; resultId: string; items: Diagnostic[] }>(CACHE_SIZE);
   let generation = 0;
   let completedAt = -1;
@@ -76,14 +81,16 @@ export function registerWorkspaceDiagnostics(connection: Connection, host: Works
   const nextChange = (token: CancellationToken) =>
     new Promise<void>((resolve) => {
       const since = generation;
+      let woken: (() => void) | undefined;
       const settle = () => {
         if (token.isCancellationRequested) return done();
         if (generation === since) return;
+        woken ??= pending.begin();
         const wait = lastEdit + QUIET_MS - Date.now();
         if (wait <= 0) return done();
         setTimeout(settle, wait);
       };
-      const done = () => (wakers.delete(settle), sub.dispose(), resolve());
+      const done = () => (wakers.delete(settle), sub.dispose(), woken?.(), resolve());
       const sub = token.onCancellationRequested(settle);
       wakers.add(settle);
     });
@@ -91,6 +98,16 @@ export function registerWorkspaceDiagnostics(connection: Connection, host: Works
   connection.languages.diagnostics.onWorkspace(async (params, token, _work, progress) => {
     const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
     if (completedAt === generation && previous.size > 0) await nextChange(token);
+    const end = pending.begin();
+    try {
+      return await pass(previous, token, progress);
+    } finally {
+      end();
+    }
+  });
+
+  /** One pass over the workspace's contracts, from the cache where a contract's result is current. */
+  const pass = async (previous: ReadonlyMap<string, string>, token: CancellationToken, progress: ResultProgressReporter<WorkspaceDiagnosticReportPartialResult> | undefined) => {
     const start = generation;
     const sink = reportSink(progress);
     const contracts = await host.contractUris();
@@ -125,7 +142,7 @@ export function registerWorkspaceDiagnostics(connection: Connection, host: Works
     closedSince.clear();
     completedAt = start;
     return sink.end();
-  });
+  };
 
   const edited = () => {
     generation++;

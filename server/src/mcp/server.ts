@@ -7,7 +7,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
-import { format, type Lang } from '../service/index.ts';
+import { type Lang } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { InputError } from '../node/inputError.ts';
 import { createMcpContext, diffTool, dryRunTool, explainRuleTool, lintTool, listNamesTool, type McpContext } from './tools.ts';
 

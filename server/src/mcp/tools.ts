@@ -8,8 +8,8 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createLanguageService, describeEvent, runMessage, diffContracts, diffSummary, format, localiseDiagnostic, localiseDiff, NOT_CANCELLED, outcomeText, ruleByCode, ruleDocId, type ContractDiagnostic, type FileSystem, type LanguageService, type Lang, type SymbolEntry } from '../service/index.ts';
-import { recheckAnalyzer } from '../service/host.ts';
+import { createLanguageService, describeEvent, runMessage, diffContracts, NOT_CANCELLED, outcomeText, type ContractDiagnostic, type FileSystem, type LanguageService, type Lang, type SymbolEntry } from '../service/index.ts';
+import { diffSummary, format, localiseDiagnostic, localiseDiff, ruleByCode, ruleDocId, recheckAnalyzer } from '../service/host.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot, createRunFolder, executeQuery, loadContract, loadSnapshot, resourceReader, storedPath } from '../node/dryRunHost.ts';
 import { diffPolicyFor } from '../node/diffInputs.ts';

@@ -7,10 +7,8 @@
  * applies to a file (its configuration's `diff` setting).
  */
 import { dirname, resolve } from 'node:path';
-import {
-  decodeText, DIFF_PREFIX, diffPolicyOf, parseContract, DEFAULT_MAX_FILE_BYTES, Workspace,
-  type DiffMessageId, type DiffPolicy, type ParsedContract,
-} from '../service/index.ts';
+import { parseContract, DEFAULT_MAX_FILE_BYTES, Workspace, type DiffPolicy, type ParsedContract } from '../service/index.ts';
+import { decodeText, DIFF_PREFIX, diffPolicyOf, type DiffMessageId } from '../service/host.ts';
 import { GitError, readAtRevision, sourceLabel, type GitSource } from './gitRevision.ts';
 import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
 import { readRegularFile } from './paths.ts';

@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
 import { TraceWriter } from './traceWriter.ts';
-import { createLanguageService, createScriptedModel, type Decide, decodeText, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
-import { sha256Hex } from '../service/host.ts';
+import { createLanguageService, createScriptedModel, type Decide, type EventSink, type HumanDecision, type ModelProvider, parseContract, type ParsedContract, readSnapshot, runQuery, type RunResult, scriptedDecisions, type Snapshot, type SnapshotQuery, type SnapshotRead, type TraceEvent } from '../service/index.ts';
+import { decodeText, sha256Hex } from '../service/host.ts';
 import { RunFolder, RUNS_DIR } from './runFolder.ts';
 import { InputError } from './inputError.ts';
 

@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { basename, dirname, resolve } from 'node:path';
-import { diffMessage, type DiffMessageId } from '../service/index.ts';
+import { diffMessage, type DiffMessageId } from '../service/host.ts';
 
 /** Where to read the older version from: a commit-ish (`HEAD`, `main`, `a1b2c3d`), or the index. */
 export type GitSource = { readonly ref: string } | 'index';

@@ -4,7 +4,7 @@
  * `run.host.binary.snapshot` or `diff.input.tooLarge`, and `args`). `message` is its English text;
  * `text(lang)` gives it in the reader's language. The CLI prints it and exits 2 (cli/guarded.ts).
  */
-import { fileErrorReason, format, type MessageArgs } from '../service/index.ts';
+import { fileErrorReason, format, type MessageArgs } from '../service/host.ts';
 
 /** `args` with a file's error code (`error`, `reason`) as a phrase in `lang` (service/l10n/fileMessages.ts). */
 const readable = (args: MessageArgs, lang: string): MessageArgs => Object.fromEntries(Object.entries(args).map(([k, v]) => [k, (k === 'error' || k === 'reason') && typeof v === 'string' ? fileErrorReason(v, lang) : v]));

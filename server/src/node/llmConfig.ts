@@ -5,7 +5,8 @@
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLanguageService, createScriptedModel, format, ModelError, resolveModelSettings, type ModelProvider, type ModelSettings, type SnapshotQuery } from '../service/index.ts';
+import { createLanguageService, createScriptedModel, ModelError, resolveModelSettings, type ModelProvider, type ModelSettings, type SnapshotQuery } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { bareUrl, createOpenAiProvider } from './openaiProvider.ts';
 import { createNodeFileSystem, fileUri } from './nodeFileSystem.ts';
 import { displayPath, isWithin } from './paths.ts';

@@ -4,7 +4,8 @@
  * streaming. See docs/model-providers.md.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { estimateTokens, format, ModelError, type ChatMessage, type ModelMessageId, type ModelProvider, type ModelRequest, type ModelStep, type ToolCall } from '../service/index.ts';
+import { estimateTokens, ModelError, type ChatMessage, type ModelMessageId, type ModelProvider, type ModelRequest, type ModelStep, type ToolCall } from '../service/index.ts';
+import { format } from '../service/host.ts';
 import { secretRedactor } from './redactSecret.ts';
 
 /** Options of `createOpenAiProvider`. Times are milliseconds. */

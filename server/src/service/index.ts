@@ -3,8 +3,9 @@
  * of whole contracts (diff, dry run, trace, report, export, conformance) and their types, with no
  * dependency on VS Code or LSP. The CLI, the language server and tests are thin adapters over it
  * (ARCHITECTURE.md). File access comes through the injected `FileSystem` of a `Workspace`. The
- * utilities hosts share with the service (caches, hashes, display width, the message registry,
- * the ReDoS analyzer) are the second entry, `host.ts`.
+ * utilities hosts share with the service (caches, hashes, display width, decoding, messages and
+ * their localisation, the rule catalogue, the diff's wording and policy, the ReDoS analyzer) are
+ * the second entry, `host.ts`.
  */
 import type { ContractDiagnostic } from './types.ts';
 import type { Finding, SectionModel } from './model/types.ts';
@@ -24,29 +25,15 @@ export type { FileSystem } from './workspace/fileSystem.ts';
 export type { WorkspaceFacts, ResolvedConfig, RulePreset } from './validate/facts.ts';
 export type { ConfigProblem, ContractSummary } from './workspace/resolveFacts.ts';
 export { Workspace, CONFIG_NAMES } from './workspace/resolveFacts.ts';
-export { RULES, ruleByCode } from './validate/catalogue.ts';
 export type { Rule, RuleMeta } from './validate/rule.ts';
 export { parseContract } from './parse/parseContract.ts';
 export { contractLikeSection } from './model/recognition.ts';
 export { validateContract } from './validate/validate.ts';
 export type { RegexAnalyzer } from './workspace/regexAnalysis.ts';
-export { decodeText } from './text/decode.ts';
 export { SECTIONS } from './schema/sections.ts';
-export { format, type MessageArgs } from './l10n/format.ts';
-// Every owner of a message set, so that `format()` knows all of them (l10n/registry.ts).
-import './validate/messages.ts';
-import './model/relatedMessages.ts';
-import './features/messages.ts';
-import './workspace/messages.ts';
-import './l10n/docsMessages.ts';
-export { fileErrorReason } from './l10n/fileMessages.ts';
-import './run/llm/llmMessages.ts';
-import './diff/messages.ts';
-import './run/messages.ts';
-import './export/messages.ts';
-export { localiseDiagnostic } from './l10n/diagnostics.ts';
-export { resolveLang, langFromEnvironment, type Lang } from './l10n/lang.ts';
-export { ruleDocId, ruleMessageId } from './validate/messages.ts';
+// Every owner of a message set registered, so that `format()` knows all of them.
+import './messageSets.ts';
+export type { Lang } from './l10n/lang.ts';
 export { locate } from './model/locate.ts';
 
 /** Default size above which a file is not analysed (bytes). */
@@ -188,14 +175,8 @@ export { crossContractPlaces, type SharedName } from './features/crossContract.t
 export { highlights, HIGHLIGHT_TYPES, type Highlight, type HighlightType } from './features/highlights.ts';
 export type * from './features/types.ts';
 export { diffContracts } from './diff/diffContracts.ts';
-export { DEFAULT_DIFF_POLICY, GUARANTEE_RULES, classify as classifyDiffRule, diffPolicyOf, type DiffPolicy } from './diff/policy.ts';
-export { wordDiff } from './diff/wordDiff.ts';
+export type { DiffPolicy } from './diff/policy.ts';
 export { versionAdviceDiagnostics } from './diff/diagnostics.ts';
-export { IMPACT_RULES, BUMPS, type RuleId as DiffRuleId, type ImpactRule } from './diff/rules.ts';
-export { DIFF_MESSAGES, type DiffMessageId } from './diff/messages.ts';
-export { diffMessage, DIFF_PREFIX } from './diff/diffMessage.ts';
-export { localiseAdvice, localiseChange, localiseDiff } from './diff/localise.ts';
-export { diffSectionTitle, diffSummary } from './diff/labels.ts';
 export type * from './diff/types.ts';
 export { diffTree, type DiffTreeOptions } from './features/diffTree.ts';
 export * from './run/index.ts';

@@ -3,7 +3,8 @@
  * diff trips, as catalogue messages. Shared by `agents-md diff` and the GitHub Action. `risk` also
  * trips on a removed or weakened guarantee that the diff policy makes breaking (docs/semantic-diff.md §6).
  */
-import type { DiffMessageId, SemanticDiff } from '../../service/index.ts';
+import type { SemanticDiff } from '../../service/index.ts';
+import type { DiffMessageId } from '../../service/host.ts';
 
 export const GATES = ['breaking', 'risk', 'bump'] as const;
 export type Gate = (typeof GATES)[number];

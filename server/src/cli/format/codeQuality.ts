@@ -5,7 +5,8 @@
  * problem does (the rule, the file and the English message, like SARIF's).
  */
 import { createHash } from 'node:crypto';
-import { localiseDiagnostic, type Severity } from '../../service/index.ts';
+import { type Severity } from '../../service/index.ts';
+import { localiseDiagnostic } from '../../service/host.ts';
 import { displayPath, oneBased, sortDiagnostics, type FileReport } from '../report.ts';
 
 /** GitLab's severities: `info`, `minor`, `major`, `critical`, `blocker`. */

@@ -5,7 +5,8 @@
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type * as Sarif from 'sarif';
-import { clauseLabel, conformanceSummary, format, gradeLabel, type ConformanceReport } from '../../service/index.ts';
+import { clauseLabel, conformanceSummary, gradeLabel, type ConformanceReport } from '../../service/index.ts';
+import { format } from '../../service/host.ts';
 import { REPOSITORY_URL, TOOL_NAME, TOOL_VERSION } from '../meta.ts';
 import { SARIF_SCHEMA, SRCROOT } from './sarif.ts';
 

@@ -5,7 +5,8 @@
  * JSON, each `message` is in the display language, and the ids and `args` that rebuild it
  * (`reasonId`, `messageId`) are the same in every language.
  */
-import { localiseDiff, type DiffSide } from '../../service/index.ts';
+import { type DiffSide } from '../../service/index.ts';
+import { localiseDiff } from '../../service/host.ts';
 import { oneBased } from '../report.ts';
 import type { DiffReport } from '../diff/report.ts';
 

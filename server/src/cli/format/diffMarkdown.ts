@@ -4,7 +4,8 @@
  * severe first, in the display language. Everything from the contracts is escaped
  * (markdownText.ts): messages are made from their ids with escaped arguments.
  */
-import { diffMessage, diffSectionTitle, type Change, type DiffMessageId, type Impact } from '../../service/index.ts';
+import { type Change, type Impact } from '../../service/index.ts';
+import { diffMessage, diffSectionTitle, type DiffMessageId } from '../../service/host.ts';
 import { versionLabel, whereShown, type DiffReport } from '../diff/report.ts';
 import { wordLine, type WordStyle } from './diffWords.ts';
 import { literalName, mdArgs, mdCode, mdMessage, mdText } from './markdownText.ts';

@@ -4,7 +4,8 @@
  * the old place of a removal), then the version advice and a summary line. Every label and
  * reason comes from the diff's messages, in the display language.
  */
-import { diffMessage, diffSectionTitle, diffSummary, localiseDiff, type Impact } from '../../service/index.ts';
+import { type Impact } from '../../service/index.ts';
+import { diffMessage, diffSectionTitle, diffSummary, localiseDiff } from '../../service/host.ts';
 import { painter, oneLine, type Style } from './text.ts';
 import { versionLabel, whereShown, type DiffReport } from '../diff/report.ts';
 import { followsLine, wordLine, type WordStyle } from './diffWords.ts';

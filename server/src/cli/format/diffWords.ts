@@ -3,7 +3,8 @@
  * as one line each, for the text and Markdown reports (docs/semantic-diff.md §8). Long unchanged
  * runs are shortened to their ends, so that the line shows what changed.
  */
-import { diffMessage, diffSectionTitle, type Change, type WordSegment } from '../../service/index.ts';
+import { type Change, type WordSegment } from '../../service/index.ts';
+import { diffMessage, diffSectionTitle } from '../../service/host.ts';
 
 /** Characters kept at each end of a long unchanged run. */
 const CONTEXT = 30;

@@ -3,7 +3,8 @@
  * per problem (`::error file=…,line=…,col=…,title=…::message`), which GitHub shows in the log and
  * on the pull request's changed lines. Paths are relative to the workspace root.
  */
-import { localiseDiagnostic, type Severity } from '../../service/index.ts';
+import { type Severity } from '../../service/index.ts';
+import { localiseDiagnostic } from '../../service/host.ts';
 import { displayPath, oneBased, sortDiagnostics, type FileReport } from '../report.ts';
 import { workflowCommand } from './workflowCommand.ts';
 

@@ -5,7 +5,8 @@
  * 1-based (end exclusive). `file` is relative to the working directory. `message` is in the
  * display language; `messageId` and `args` (the message's id and arguments) are the same in all.
  */
-import { localiseDiagnostic, type ContractDiagnostic, type RelatedLocation } from '../../service/index.ts';
+import { type ContractDiagnostic, type RelatedLocation } from '../../service/index.ts';
+import { localiseDiagnostic } from '../../service/host.ts';
 import { uriToPath } from '../../node/nodeFileSystem.ts';
 import { displayPath, oneBased, type FileReport, type OneBasedRange } from '../report.ts';
 

@@ -4,7 +4,8 @@
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type * as Sarif from 'sarif';
-import { format, OBLIGATIONS, type Lang, type ProveFinding } from '../../service/index.ts';
+import { OBLIGATIONS, type Lang, type ProveFinding } from '../../service/index.ts';
+import { format } from '../../service/host.ts';
 import { REPOSITORY_URL, TOOL_NAME, TOOL_VERSION } from '../meta.ts';
 import { pascalCase, SARIF_SCHEMA, sentence, SRCROOT } from './sarif.ts';
 

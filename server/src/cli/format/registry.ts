@@ -4,7 +4,8 @@
  * with `--json` as the alias of `-f json` wherever JSON is one of them.
  */
 import { type Command, Option } from 'commander';
-import { format, type Lang } from '../../service/index.ts';
+import { type Lang } from '../../service/index.ts';
+import { format } from '../../service/host.ts';
 import '../messages.ts';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'junit', 'markdown', 'html', 'codequality', 'github'] as const;

@@ -1,6 +1,5 @@
 /** The `rules` command's output: the rule catalogue as aligned columns (display width) or as JSON, in the display language. */
-import { RULES, format, ruleDocId } from '../../service/index.ts';
-import { alignColumns } from '../../service/host.ts';
+import { RULES, format, ruleDocId, alignColumns } from '../../service/host.ts';
 import { ruleHelpUri } from '../meta.ts';
 
 export function formatRulesText(lang = 'en'): string {

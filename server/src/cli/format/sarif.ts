@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import type * as Sarif from 'sarif';
-import { RULES, format, localiseDiagnostic, ruleDocId, type ConfigProblem, type ContractDiagnostic, type Range, type Rule, type Severity } from '../../service/index.ts';
+import { type ConfigProblem, type ContractDiagnostic, type Range, type Rule, type Severity } from '../../service/index.ts';
+import { RULES, format, localiseDiagnostic, ruleDocId } from '../../service/host.ts';
 import { fileUri, uriToPath } from '../../node/nodeFileSystem.ts';
 import { REPOSITORY_URL, ruleHelpUri, TOOL_NAME, TOOL_VERSION } from '../meta.ts';
 import type { FileReport } from '../report.ts';

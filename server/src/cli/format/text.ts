@@ -3,7 +3,8 @@
  * and column, path relative to the working directory), files in path order, then a summary line.
  * Severity names, messages and the summary are in the display language.
  */
-import { format, localiseDiagnostic, type Severity } from '../../service/index.ts';
+import { type Severity } from '../../service/index.ts';
+import { format, localiseDiagnostic } from '../../service/host.ts';
 import { countSeverities, displayPath, oneBased, type FileReport } from '../report.ts';
 import '../messages.ts';
 

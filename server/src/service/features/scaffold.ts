@@ -82,12 +82,30 @@ output_schema:
     revision_id: { type: string }
 \`\`\``;
 
+/** A line of a skeleton; false leaves it out. */
+type Line = string | false;
+
 /** The H2 sections of a skeleton, in the format doc's order, without those `skip` names by title. */
 export function skeletonSections(o: SkeletonOptions, skip: ReadonlySet<string> = new Set()): string {
   const name = agentName(o.name);
   const acting = o.kind === 'acting';
-  const lines = (xs: readonly (string | false)[]) => xs.filter((x): x is string => x !== false).join('\n');
-  return lines([
+  return [
+    ...identityLines(name, acting, skip),
+    ...triggerAndMemoryLines(name),
+    ...toolsAndOutputLines(acting),
+    ...failureAndReviewLines(acting),
+    ...closingLines(o, acting),
+  ]
+    .filter((x): x is string => x !== false)
+    .join('\n')
+    .split(/\n(?=## )/)
+    .filter((block) => !skip.has(/^## (.+)/.exec(block)![1]!))
+    .join('\n');
+}
+
+/** The AGENT_IDENTITY section: the read tool's line unless TOOLS is skipped, the acting agent's write and confirmation lines. */
+function identityLines(name: string, acting: boolean, skip: ReadonlySet<string>): Line[] {
+  return [
     '## AGENT_IDENTITY',
     '',
     `- **Name**: \`${name}\``,
@@ -105,6 +123,12 @@ export function skeletonSections(o: SkeletonOptions, skip: ReadonlySet<string> =
     acting && '- **Needs Confirmation**:',
     acting && '  - Any change to a record',
     '',
+  ];
+}
+
+/** TRIGGER and the memory sections: one records pool, required, fresh by a schedule. */
+function triggerAndMemoryLines(name: string): Line[] {
+  return [
     '## TRIGGER',
     '',
     '- **Intent Patterns**: `record.*status`, `what happened to record`',
@@ -138,6 +162,12 @@ export function skeletonSections(o: SkeletonOptions, skip: ReadonlySet<string> =
     '',
     '- **records**: Must be updated before `02:00 UTC`. Stale after `06:00 UTC`.',
     '',
+  ];
+}
+
+/** TOOLS (a read tool, and the write tool of an acting agent), CONSTRAINTS and OUTPUT_SCHEMA. */
+function toolsAndOutputLines(acting: boolean): Line[] {
+  return [
     '## TOOLS',
     '',
     READ_TOOL,
@@ -167,6 +197,12 @@ export function skeletonSections(o: SkeletonOptions, skip: ReadonlySet<string> =
     '    items: { type: string }',
     '```',
     '',
+  ];
+}
+
+/** FAILURE_PROTOCOL and HUMAN_IN_THE_LOOP: the acting agent's review gates its write, the read-only one's an answer without a record. */
+function failureAndReviewLines(acting: boolean): Line[] {
+  return [
     '## FAILURE_PROTOCOL',
     '',
     '- **If a required memory pool is unavailable**: → Stop before any reasoning → Return error_code `MEMORY_UNAVAILABLE`',
@@ -185,6 +221,12 @@ export function skeletonSections(o: SkeletonOptions, skip: ReadonlySet<string> =
       ? '| Record change | `update_record` is called | A reviewer approves the change before `update_record` runs | 4h | reject |'
       : '| Answer review | `len(output.record_ids) < 1` | A reviewer checks an answer that cites no record before it is sent | 1h | reject |',
     '',
+  ];
+}
+
+/** BUDGETS, VERSIONING & AUDIT (the first version, today) and COMPLIANCE. */
+function closingLines(o: SkeletonOptions, acting: boolean): Line[] {
+  return [
     '## BUDGETS',
     '',
     '- **Max Steps**: 10',
@@ -205,10 +247,7 @@ export function skeletonSections(o: SkeletonOptions, skip: ReadonlySet<string> =
     '- **PII Handling**: Never write personal data into the answer',
     '- **Audit Trail**: Every change records who made it and when',
     '',
-  ])
-    .split(/\n(?=## )/)
-    .filter((block) => !skip.has(/^## (.+)/.exec(block)![1]!))
-    .join('\n');
+  ];
 }
 
 function frontMatter(o: SkeletonOptions, description: string): string {

@@ -179,19 +179,55 @@ export function contractView(model: ParsedContract): ContractView {
   const hit = cache.get(model);
   if (hit) return hit;
   const d = model.data as Record<string, unknown>;
-  const budgets = obj(d['budgets']) ?? {};
-  const task = obj(d['task']) ?? {};
   const trigger = obj(d['trigger']) ?? {};
+  const pools = poolsOf(d);
+  const version = d['version'];
+  const view: ContractView = {
+    name: normaliseName(obj(d['identity'])?.['name']) || normaliseName(d['name']) || 'agent',
+    kind: model.kind,
+    ...(version === undefined || version === null || version === '' ? {} : { version: normaliseVersion(version) }),
+    auditVersions: new Set(arr(d['versioning']).map((r) => normaliseVersion(obj(r)?.['version']))),
+    layers: arr(d['memory_contract']).flatMap((r, i): LayerView[] => {
+      const o = obj(r);
+      return o ? [{ layer: normaliseName(o['layer']), pointer: `/memory_contract/${i}`, writeBy: str(o['write_by']) ?? '' }] : [];
+    }),
+    ...some('contractLike', contractLikeSection(model)?.title),
+    intentPatterns: arr(trigger['intent_patterns']).flatMap((p, i) => (unquote(p) ? [{ pattern: unquote(p), pointer: `/trigger/intent_patterns/${i}` }] : [])),
+    entities: entitiesOf(trigger),
+    pools,
+    requirements: requirementsOf(d, pools),
+    freshness: freshnessOf(d),
+    tools: toolsOf(d),
+    constraints: constraintsOf(d),
+    ...some('outputSchema', schemaObj(d['output_schema'])),
+    hitl: hitlOf(d),
+    failures: failuresOf(d),
+    budgets: budgetsOf(d),
+    piiFields: arr(obj(d['compliance'])?.['pii_fields']).map(normaliseName).filter(Boolean),
+    identity: obj(d['identity']) ?? {},
+    compliance: obj(d['compliance']) ?? {},
+  };
+  cache.set(model, view);
+  return view;
+}
 
+type Data = Record<string, unknown>;
+
+/** MEMORY_POOLS by name (the first of a name), with their weights. */
+function poolsOf(d: Data) {
   const pools = new Map<string, { pointer: string; weight?: number }>();
   arr(d['memory_pools']).forEach((p, i) => {
     const name = normaliseName(obj(p)?.['name']);
     const w = obj(p)?.['weight'];
     if (name && !pools.has(name)) pools.set(name, { pointer: `/memory_pools/${i}`, ...(typeof w === 'number' ? { weight: w } : {}) });
   });
+  return pools;
+}
 
+/** MEMORY_REQUIREMENTS: a requirement's weight is its own, else its pool's, else an equal share. */
+function requirementsOf(d: Data, pools: ReadonlyMap<string, { pointer: string; weight?: number }>): RequirementView[] {
   const rawReqs = arr(d['memory_requirements']);
-  const requirements = rawReqs.flatMap((r, i): RequirementView[] => {
+  return rawReqs.flatMap((r, i): RequirementView[] => {
     const o = obj(r);
     const pool = normaliseName(o?.['pool']);
     if (!o || !pool) return [];
@@ -207,7 +243,10 @@ export function contractView(model: ParsedContract): ContractView {
       },
     ];
   });
+}
 
+/** MEMORY_FRESHNESS by source. */
+function freshnessOf(d: Data) {
   const freshness = new Map<string, { pointer: string; kind: string; updatedBefore?: string; staleAfter?: string }>();
   arr(d['memory_freshness']).forEach((f, i) => {
     const o = obj(f);
@@ -220,7 +259,12 @@ export function contractView(model: ParsedContract): ContractView {
       ...some('staleAfter', str(o['stale_after'])),
     });
   });
+  return freshness;
+}
 
+/** TOOLS by name, with approval (the tool's own flag or BUDGETS' list) and timeout (BUDGETS' per tool, the tool's own, the default). */
+function toolsOf(d: Data): Map<string, ToolView> {
+  const budgets = obj(d['budgets']) ?? {};
   const approvalList = arr(budgets['requires_approval']).map(normaliseName);
   const timeouts = obj(budgets['tool_timeouts']) ?? {};
   const tools = new Map<string, ToolView>();
@@ -246,8 +290,11 @@ export function contractView(model: ParsedContract): ContractView {
       ...(perTool !== undefined ? { timeoutPointer: `/budgets/tool_timeouts/${timeoutKey!.replace(/~/g, '~0').replace(/\//g, '~1')}` } : own !== undefined ? { timeoutPointer: `/tools/${i}/timeout` } : {}),
     });
   });
+  return tools;
+}
 
-  const constraints = arr(d['constraints']).flatMap((c, i): ConstraintView[] => {
+function constraintsOf(d: Data): ConstraintView[] {
+  return arr(d['constraints']).flatMap((c, i): ConstraintView[] => {
     const o = obj(c);
     if (!o) return [];
     return [
@@ -262,15 +309,20 @@ export function contractView(model: ParsedContract): ContractView {
       },
     ];
   });
+}
 
-  const hitl = arr(d['human_in_the_loop']).flatMap((h, i): HitlView[] => {
+function hitlOf(d: Data): HitlView[] {
+  return arr(d['human_in_the_loop']).flatMap((h, i): HitlView[] => {
     const o = obj(h);
     const scenario = normaliseName(o?.['scenario']);
     if (!o || !scenario) return [];
     return [{ scenario, pointer: `/human_in_the_loop/${i}`, condition: str(o['trigger_condition']) ?? '', requiredAction: str(o['required_action']) ?? '', sla: str(o['sla']) ?? '', onTimeout: o['on_timeout'] === 'escalate' ? 'escalate' : 'reject', scope: o['scope'] === 'run' ? 'run' : 'call' }];
   });
+}
 
-  const failures = arr(d['failure_protocol']).flatMap((f, i): FailureView[] => {
+/** FAILURE_PROTOCOL, with the error code an entry returns (its own field, else what its actions say). */
+function failuresOf(d: Data): FailureView[] {
+  return arr(d['failure_protocol']).flatMap((f, i): FailureView[] => {
     const o = obj(f);
     if (!o) return [];
     const opt = (k: string, key: string) => (str(o[k]) ? { [key]: normaliseName(o[k]) || str(o[k])! } : {});
@@ -288,53 +340,35 @@ export function contractView(model: ParsedContract): ContractView {
       },
     ];
   });
+}
 
+/** BUDGETS with defaults: max steps from BUDGETS, else TASK's, else its complexity. */
+function budgetsOf(d: Data): ContractView['budgets'] {
+  const budgets = obj(d['budgets']) ?? {};
+  const task = obj(d['task']) ?? {};
   const maxSteps = typeof budgets['max_steps'] === 'number' ? budgets['max_steps'] : typeof task['max_steps'] === 'number' ? task['max_steps'] : (COMPLEXITY_STEPS[String(task['complexity'])] ?? DEFAULT_MAX_STEPS);
   const maxStepsPointer = typeof budgets['max_steps'] === 'number' ? '/budgets/max_steps' : typeof task['max_steps'] === 'number' ? '/task/max_steps' : task['complexity'] ? '/task/complexity' : undefined;
   const timeout = durationMs(budgets['timeout']);
   const breaker = obj(budgets['circuit_breaker']);
   const breakerFailures = typeof breaker?.['failures'] === 'number' ? breaker['failures'] : undefined;
   const cooldown = durationMs(breaker?.['cooldown']);
-
-  const version = d['version'];
-  const view: ContractView = {
-    name: normaliseName(obj(d['identity'])?.['name']) || normaliseName(d['name']) || 'agent',
-    kind: model.kind,
-    ...(version === undefined || version === null || version === '' ? {} : { version: normaliseVersion(version) }),
-    auditVersions: new Set(arr(d['versioning']).map((r) => normaliseVersion(obj(r)?.['version']))),
-    layers: arr(d['memory_contract']).flatMap((r, i): LayerView[] => {
-      const o = obj(r);
-      return o ? [{ layer: normaliseName(o['layer']), pointer: `/memory_contract/${i}`, writeBy: str(o['write_by']) ?? '' }] : [];
-    }),
-    ...some('contractLike', contractLikeSection(model)?.title),
-    intentPatterns: arr(trigger['intent_patterns']).flatMap((p, i) => (unquote(p) ? [{ pattern: unquote(p), pointer: `/trigger/intent_patterns/${i}` }] : [])),
-    entities: arr(trigger['required_entities']).flatMap((e, i): EntityView[] => {
-      if (typeof e === 'string') return normaliseName(e) ? [{ name: normaliseName(e), pointer: `/trigger/required_entities/${i}` }] : [];
-      const o = obj(e);
-      const name = normaliseName(o?.['name']);
-      return name ? [{ name, pointer: `/trigger/required_entities/${i}`, ...some('pattern', str(o!['pattern'])) }] : [];
-    }),
-    pools,
-    requirements,
-    freshness,
-    tools,
-    constraints,
-    ...some('outputSchema', schemaObj(d['output_schema'])),
-    hitl,
-    failures,
-    budgets: {
-      maxSteps: Math.max(1, Math.floor(maxSteps)),
-      ...(maxStepsPointer ? { maxStepsPointer } : {}),
-      ...(typeof budgets['token_budget'] === 'number' ? { tokenBudget: budgets['token_budget'], tokenPointer: '/budgets/token_budget' } : {}),
-      timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
-      ...(timeout !== undefined ? { timeoutPointer: '/budgets/timeout' } : {}),
-      maxResultChars: typeof budgets['max_result_chars'] === 'number' && budgets['max_result_chars'] >= 1 ? budgets['max_result_chars'] : DEFAULT_MAX_RESULT_CHARS,
-      ...(breakerFailures !== undefined && cooldown !== undefined ? { breaker: { failures: breakerFailures, cooldownMs: cooldown, pointer: '/budgets/circuit_breaker' } } : {}),
-    },
-    piiFields: arr(obj(d['compliance'])?.['pii_fields']).map(normaliseName).filter(Boolean),
-    identity: obj(d['identity']) ?? {},
-    compliance: obj(d['compliance']) ?? {},
+  return {
+    maxSteps: Math.max(1, Math.floor(maxSteps)),
+    ...(maxStepsPointer ? { maxStepsPointer } : {}),
+    ...(typeof budgets['token_budget'] === 'number' ? { tokenBudget: budgets['token_budget'], tokenPointer: '/budgets/token_budget' } : {}),
+    timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
+    ...(timeout !== undefined ? { timeoutPointer: '/budgets/timeout' } : {}),
+    maxResultChars: typeof budgets['max_result_chars'] === 'number' && budgets['max_result_chars'] >= 1 ? budgets['max_result_chars'] : DEFAULT_MAX_RESULT_CHARS,
+    ...(breakerFailures !== undefined && cooldown !== undefined ? { breaker: { failures: breakerFailures, cooldownMs: cooldown, pointer: '/budgets/circuit_breaker' } } : {}),
   };
-  cache.set(model, view);
-  return view;
+}
+
+/** TRIGGER's required entities: a name, or a name with a pattern. */
+function entitiesOf(trigger: Data): EntityView[] {
+  return arr(trigger['required_entities']).flatMap((e, i): EntityView[] => {
+    if (typeof e === 'string') return normaliseName(e) ? [{ name: normaliseName(e), pointer: `/trigger/required_entities/${i}` }] : [];
+    const o = obj(e);
+    const name = normaliseName(o?.['name']);
+    return name ? [{ name, pointer: `/trigger/required_entities/${i}`, ...some('pattern', str(o!['pattern'])) }] : [];
+  });
 }

@@ -79,6 +79,26 @@ function itemContentColumn(s: string, m: RegExpExecArray): number {
   return m[0].length + gap.length === s.length || spaces > 4 ? markerEnd + 1 : markerEnd + spaces;
 }
 
+/** The scanner's state between lines. */
+interface ScanState {
+  /** Lines where a section starts (the preamble at 0). */
+  readonly starts: number[];
+  /** Lines where a top-level block starts (see BLOCK_START). */
+  readonly blockStarts: number[];
+  /** An open fence; `within`: the content column of the list item it is in, whose end closes it too. */
+  fence: { char: string; len: number; line: number; within?: number } | undefined;
+  /** An open HTML block: it ends at a blank line, or on the line that contains `end`. */
+  html: { end: 'blank' } | { end: RegExp } | undefined;
+  paraStart: number;
+  paraInContainer: boolean;
+  paraIsLinkDefs: boolean;
+  inContainer: boolean;
+  inTable: boolean;
+  /** The content columns of the list items the lines are in, innermost last. */
+  readonly items: number[];
+  blankBefore: boolean;
+}
+
 /**
  * Splits a document into its preamble and H2 sections with a line scanner that respects
  * YAML front matter, fenced code, HTML blocks and setext headings, so that each slice can be
@@ -88,149 +108,159 @@ function itemContentColumn(s: string, m: RegExpExecArray): number {
  */
 export function scanSections(text: string): SectionSlice[] {
   const index = new LineIndex(text);
+  const st: ScanState = {
+    starts: [0], blockStarts: [], fence: undefined, html: undefined, paraStart: -1, paraInContainer: false, paraIsLinkDefs: false,
+    inContainer: false, inTable: false, items: [], blankBefore: false,
+  };
+  for (let line = afterFrontMatter(index); line < index.lineCount; line++) scanLine(st, index.lineText(line), line);
+  return slicesOf(text, index, st);
+}
+
+/** The first line after the front matter: `---` on the first line, closed by `---` (remark-frontmatter closes it with `---` only). */
+function afterFrontMatter(index: LineIndex): number {
+  if (!/^\uFEFF?---[ \t]*$/.test(index.lineText(0))) return 0;
+  for (let l = 1; l < index.lineCount; l++) if (/^---[ \t]*$/.test(index.lineText(l))) return l + 1;
+  return 0;
+}
+
+/** One line: the list items it is in, whether a top-level block starts on it, and what it opens, closes or continues. */
+function scanLine(st: ScanState, s: string, line: number): void {
+  const afterBlank = st.blankBefore;
+  st.blankBefore = BLANK.test(s);
+  // Fenced code has no lazy lines: a line indented less than the item's content ends the item and
+  // its fence. No block starts on that line: parsed alone, the block above would run its unclosed
+  // fence to its own end, a line further than in the whole text.
+  const itemEnded = st.fence?.within !== undefined && !st.blankBefore && indentOf(s) < st.fence.within;
+  if (itemEnded) st.fence = undefined;
+  if (!st.fence && !st.html && !st.blankBefore) trackItems(st, s);
+  if (!st.fence && !st.html && !itemEnded && (ATX_TOP.test(s) || (afterBlank && BLOCK_START.test(s)))) st.blockStarts.push(line);
+  if (continuesOpenBlock(st, s) || endsBlockOrStartsSection(st, s, line)) return;
+  opensBlock(st, s, line);
+}
+
+/**
+ * A line indented less than an item's content ends the item, unless it continues the item's
+ * paragraph lazily; a marker indented to the innermost item's content (0–3 more) starts one in it.
+ */
+function trackItems(st: ScanState, s: string): void {
+  const { items } = st;
+  const indent = indentOf(s);
+  if (!(st.paraStart >= 0 && st.paraInContainer && !interruptsParagraph(s))) while (items.length > 0 && indent < items[items.length - 1]!) items.pop();
+  const marker = ITEM_MARKER.exec(s);
+  if (marker && !THEMATIC.test(s) && indent - (items[items.length - 1] ?? 0) <= 3) items.push(itemContentColumn(s, marker));
+}
+
+/** A line inside an open fence or HTML block (which it may close). */
+function continuesOpenBlock(st: ScanState, s: string): boolean {
+  const { fence, html } = st;
+  if (fence) {
+    // In a list item the closer's indentation counts from the item's content column.
+    if (closesFence(fence.within !== undefined && s.startsWith(' '.repeat(fence.within)) ? s.slice(fence.within) : s, fence.char, fence.len)) st.fence = undefined;
+    return true;
+  }
+  if (html) {
+    if (html.end === 'blank' ? BLANK.test(s) : html.end.test(s)) st.html = undefined;
+    st.paraStart = -1;
+    return true;
+  }
+  return false;
+}
+
+/** A blank line, an H2 (ATX or setext), a setext H1, or a table's rows and delimiter. */
+function endsBlockOrStartsSection(st: ScanState, s: string, line: number): boolean {
+  if (BLANK.test(s)) {
+    st.paraStart = -1;
+    st.inTable = false;
+    return true;
+  }
+  if (ATX_H2.test(s)) {
+    st.starts.push(line);
+    st.paraStart = -1;
+    st.inContainer = false;
+    return true;
+  }
+  const underlines = st.paraStart >= 0 && !st.paraInContainer && !st.paraIsLinkDefs;
+  if (SETEXT_H2.test(s) && underlines) {
+    st.starts.push(st.paraStart);
+    st.paraStart = -1;
+    st.inContainer = false;
+    return true;
+  }
+  if (SETEXT_H1.test(s) && underlines) {
+    st.paraStart = -1;
+    return true;
+  }
+  if (st.inTable) {
+    // A table's rows run until a blank line or another block (a thematic break, say).
+    if (THEMATIC.test(s) || ATX_ANY.test(s) || FENCE_OPEN.test(s) || BLOCKQUOTE.test(s)) st.inTable = false;
+    else return true;
+  }
+  if (st.paraStart >= 0 && !st.paraInContainer && isTableDelimiter(s) && s.includes('|')) {
+    st.inTable = true;
+    st.paraStart = -1;
+    return true;
+  }
+  return false;
+}
+
+/** A line that opens a fence, an HTML block, a heading or break, a list item or quote, or a paragraph (or continues one). */
+function opensBlock(st: ScanState, s: string, line: number): void {
+  const f = FENCE_ANY.exec(s);
+  // A fence indented to a list item's content (and up to 3 more) is in the item; one indented
+  // less ends the list, and is a fence of its own when indented 0–3.
+  const indent = f ? indentOf(s) : 0;
+  const item = st.items[st.items.length - 1];
+  const within = f && item !== undefined && indent >= item && indent - item <= 3 ? item : undefined;
+  if (f && (within !== undefined || indent <= 3) && !(f[2]![0] === '`' && f[3]!.includes('`'))) {
+    st.fence = { char: f[2]![0]!, len: f[2]!.length, line, ...(within !== undefined ? { within } : {}) };
+    st.paraStart = -1;
+    return;
+  }
+  const special = HTML_SPECIAL.find(([open]) => open.test(s));
+  if (special) {
+    const [open, end] = special;
+    const after = s.slice(open.exec(s)![0].length);
+    if (!end.test(after)) st.html = { end };
+    st.paraStart = -1;
+    return;
+  }
+  if (HTML_6.test(s) || (st.paraStart < 0 && HTML_7.test(s))) {
+    st.html = { end: 'blank' };
+    st.paraStart = -1;
+    return;
+  }
+  if (ATX_ANY.test(s) || THEMATIC.test(s)) {
+    st.paraStart = -1;
+    return;
+  }
+  if (LIST_ITEM.test(s) || BLOCKQUOTE.test(s)) {
+    st.inContainer = true;
+    st.paraStart = line;
+    st.paraInContainer = true;
+    st.paraIsLinkDefs = false;
+    return;
+  }
+  if (st.paraStart < 0) {
+    // An indented line after a list belongs to it; an unindented one ends it.
+    if (!/^[ \t]/.test(s)) st.inContainer = false;
+    // Outside a list, a line indented by four spaces (or a tab) is indented code, not a paragraph.
+    if (!st.inContainer && /^(?: {4}|\t)/.test(s)) return;
+    st.paraStart = line;
+    st.paraInContainer = st.inContainer;
+    st.paraIsLinkDefs = LINK_DEF.test(s);
+  } else if (st.paraIsLinkDefs && !LINK_DEF.test(s)) {
+    st.paraIsLinkDefs = false;
+  }
+}
+
+/** The slices between section starts (an empty preamble is kept, so the model has one shape); the last one notes a fence never closed. */
+function slicesOf(text: string, index: LineIndex, st: ScanState): SectionSlice[] {
+  const { starts, blockStarts, fence } = st;
   const lines = index.lineCount;
-  const starts: number[] = [0];
-  const blockStarts: number[] = [];
-  let line = 0;
-
-  // Front matter: `---` on the first line, closed by `---` or `...`.
-  if (/^\uFEFF?---[ \t]*$/.test(index.lineText(0))) {
-    for (let l = 1; l < lines; l++) {
-      // remark-frontmatter closes front matter with `---` only.
-    if (/^---[ \t]*$/.test(index.lineText(l))) {
-        line = l + 1;
-        break;
-      }
-    }
-  }
-
-  /** An open fence; `within`: the content column of the list item it is in, whose end closes it too. */
-  let fence: { char: string; len: number; line: number; within?: number } | undefined;
-  /** An open HTML block: it ends at a blank line, or on the line that contains `end`. */
-  let html: { end: 'blank' } | { end: RegExp } | undefined;
-  let paraStart = -1;
-  let paraInContainer = false;
-  let paraIsLinkDefs = false;
-  let inContainer = false;
-  let inTable = false;
-  /** The content columns of the list items the lines are in, innermost last. */
-  const items: number[] = [];
-
-  let blankBefore = false;
-  for (; line < lines; line++) {
-    const s = index.lineText(line);
-    const afterBlank = blankBefore;
-    blankBefore = BLANK.test(s);
-    // Fenced code has no lazy lines: a line indented less than the item's content ends the item and
-    // its fence. No block starts on that line: parsed alone, the block above would run its unclosed
-    // fence to its own end, a line further than in the whole text.
-    const itemEnded = fence?.within !== undefined && !blankBefore && indentOf(s) < fence.within;
-    if (itemEnded) fence = undefined;
-    if (!fence && !html && !blankBefore) {
-      // A line indented less than an item's content ends the item, unless it continues the item's
-      // paragraph lazily; a marker indented to the innermost item's content (0–3 more) starts one in it.
-      const indent = indentOf(s);
-      if (!(paraStart >= 0 && paraInContainer && !interruptsParagraph(s))) while (items.length > 0 && indent < items[items.length - 1]!) items.pop();
-      const marker = ITEM_MARKER.exec(s);
-      if (marker && !THEMATIC.test(s) && indent - (items[items.length - 1] ?? 0) <= 3) items.push(itemContentColumn(s, marker));
-    }
-    if (!fence && !html && !itemEnded && (ATX_TOP.test(s) || (afterBlank && BLOCK_START.test(s)))) blockStarts.push(line);
-    if (fence) {
-      // In a list item the closer's indentation counts from the item's content column.
-      if (closesFence(fence.within !== undefined && s.startsWith(' '.repeat(fence.within)) ? s.slice(fence.within) : s, fence.char, fence.len)) fence = undefined;
-      continue;
-    }
-    if (html) {
-      if (html.end === 'blank' ? BLANK.test(s) : html.end.test(s)) html = undefined;
-      paraStart = -1;
-      continue;
-    }
-    if (BLANK.test(s)) {
-      paraStart = -1;
-      inTable = false;
-      continue;
-    }
-    if (ATX_H2.test(s)) {
-      starts.push(line);
-      paraStart = -1;
-      inContainer = false;
-      continue;
-    }
-    if (SETEXT_H2.test(s) && paraStart >= 0 && !paraInContainer && !paraIsLinkDefs) {
-      starts.push(paraStart);
-      paraStart = -1;
-      inContainer = false;
-      continue;
-    }
-    if (SETEXT_H1.test(s) && paraStart >= 0 && !paraInContainer && !paraIsLinkDefs) {
-      paraStart = -1;
-      continue;
-    }
-    if (inTable) {
-      // A table's rows run until a blank line or another block (a thematic break, say).
-      if (THEMATIC.test(s) || ATX_ANY.test(s) || FENCE_OPEN.test(s) || BLOCKQUOTE.test(s)) inTable = false;
-      else continue;
-    }
-    if (paraStart >= 0 && !paraInContainer && isTableDelimiter(s) && s.includes('|')) {
-      inTable = true;
-      paraStart = -1;
-      continue;
-    }
-    const f = FENCE_ANY.exec(s);
-    // A fence indented to a list item's content (and up to 3 more) is in the item; one indented
-    // less ends the list, and is a fence of its own when indented 0–3.
-    const indent = f ? indentOf(s) : 0;
-    const item = items[items.length - 1];
-    const within = f && item !== undefined && indent >= item && indent - item <= 3 ? item : undefined;
-    if (f && (within !== undefined || indent <= 3) && !(f[2]![0] === '`' && f[3]!.includes('`'))) {
-      fence = { char: f[2]![0]!, len: f[2]!.length, line, ...(within !== undefined ? { within } : {}) };
-      paraStart = -1;
-      continue;
-    }
-    const special = HTML_SPECIAL.find(([open]) => open.test(s));
-    if (special) {
-      const [open, end] = special;
-      const after = s.slice(open.exec(s)![0].length);
-      if (!end.test(after)) html = { end };
-      paraStart = -1;
-      continue;
-    }
-    if (HTML_6.test(s) || (paraStart < 0 && HTML_7.test(s))) {
-      html = { end: 'blank' };
-      paraStart = -1;
-      continue;
-    }
-    if (ATX_ANY.test(s) || THEMATIC.test(s)) {
-      paraStart = -1;
-      continue;
-    }
-    if (LIST_ITEM.test(s) || BLOCKQUOTE.test(s)) {
-      inContainer = true;
-      paraStart = line;
-      paraInContainer = true;
-      paraIsLinkDefs = false;
-      continue;
-    }
-    if (paraStart < 0) {
-      // An indented line after a list belongs to it; an unindented one ends it.
-      if (!/^[ \t]/.test(s)) inContainer = false;
-      // Outside a list, a line indented by four spaces (or a tab) is indented code, not a paragraph.
-      if (!inContainer && /^(?: {4}|\t)/.test(s)) continue;
-      paraStart = line;
-      paraInContainer = inContainer;
-      paraIsLinkDefs = LINK_DEF.test(s);
-    } else if (paraIsLinkDefs && !LINK_DEF.test(s)) {
-      paraIsLinkDefs = false;
-    }
-  }
-
   const slices: SectionSlice[] = [];
   for (let i = 0; i < starts.length; i++) {
     const startLine = starts[i]!;
     const endLine = i + 1 < starts.length ? starts[i + 1]! : lines;
-    if (i === 0 && startLine === endLine && starts.length > 1) {
-      // An empty preamble: the file starts with an H2. Keep it so the model has one shape.
-    }
     const from = index.lineStart(startLine);
     const to = endLine >= lines ? text.length : index.lineStart(endLine);
     slices.push({ kind: i === 0 ? 'preamble' : 'section', startLine, endLine, text: text.slice(from, to), blockStarts: blockStarts.filter((l) => l > startLine && l < endLine) });

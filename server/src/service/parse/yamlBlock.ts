@@ -55,10 +55,12 @@ function deepFreeze(root: unknown): void {
   }
 }
 
+type Problem = ParsedBlock['problems'][number];
+
 function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
   text = text.replace(/\r(?!\n)/g, '\n'); // the yaml package splits lines at \n only; lone CRs (LSP line ends) become \n, offsets unchanged
   const spans = new Map<string, { key?: OffsetSpan; value: OffsetSpan }>();
-  const problems: { code: string; span: OffsetSpan; args?: Record<string, string | number>; variant?: string }[] = [];
+  const problems: Problem[] = [];
   const syntaxCode = lang === 'json' ? 'json-syntax' : 'yaml-syntax';
   let doc: Document.Parsed;
   try {
@@ -67,37 +69,12 @@ function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
     problems.push({ code: syntaxCode, span: [0, Math.min(text.length, 1)], args: { detail: String(e) } });
     return { value: undefined, spans, problems };
   }
-  for (const err of doc.errors) {
-    if (err.code === 'DUPLICATE_KEY') {
-      // yaml points at the repeated key; report the key's whole text.
-      const key = /^[^:\n]*/.exec(text.slice(err.pos[0]))![0].trim();
-      problems.push({ code: 'duplicate-key', span: [err.pos[0], err.pos[0] + Math.max(1, key.length)], args: { key: key.replace(/^["']|["']$/g, '') } });
-      continue;
-    }
-    problems.push({ code: syntaxCode, span: [err.pos[0], Math.max(err.pos[1], err.pos[0] + 1)], args: { detail: firstLine(err.message) } });
-  }
-  // Anchors in document order, so that an alias resolves to the last anchor of its name before it
-  // without the yaml package's walk of the whole document per alias.
-  const anchors: { name: string; offset: number; node: Node }[] = [];
-  visit(doc, (_key, node) => {
-    const n = node as Node & { anchor?: string };
-    if (n && typeof n === 'object' && n.anchor && n.range) anchors.push({ name: n.anchor, offset: n.range[0], node: n });
-  });
-  const resolveAlias = (alias: { source: string; range?: [number, number, number] | null }): Node | undefined => {
-    const at = alias.range?.[0] ?? Infinity;
-    let found: Node | undefined;
-    for (const a of anchors) if (a.name === alias.source && a.offset < at) found = a.node;
-    return found;
-  };
+  problems.push(...documentErrors(doc, text, syntaxCode));
   if (lang === 'json') {
-    // YAML accepts what JSON does not (trailing commas, comments, single quotes): check JSON itself.
-    const errors: ParseError[] = [];
-    parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
-    const first = errors[0];
-    if (first && !problems.some((p) => p.code === syntaxCode)) {
-      problems.push({ code: syntaxCode, span: [first.offset, Math.min(text.length, first.offset + Math.max(1, first.length))], args: { detail: printParseErrorCode(first.error) } });
-    }
+    const json = jsonError(text, syntaxCode);
+    if (json && !problems.some((p) => p.code === syntaxCode)) problems.push(json);
   }
+  const resolveAlias = aliasResolver(doc);
   let budget = MAX_NODES;
   const convert = (node: unknown, pointer: string, depth: number): unknown => {
     if (--budget < 0 || depth > 200) return undefined;
@@ -148,10 +125,55 @@ function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
   if (root) spans.set('', { value: span(root as Node) });
   const value = root ? convert(root, '', 0) : null;
   if (budget < 0) problems.push({ code: syntaxCode, span: [0, Math.min(1, text.length)], args: { limit: MAX_NODES }, variant: 'tooManyNodes' });
+  return withOneSyntaxProblem({ value, spans, problems }, syntaxCode);
+}
+
+/** The yaml package's errors as problems: a duplicate key on the key's whole text, else a syntax error. */
+function documentErrors(doc: Document.Parsed, text: string, syntaxCode: string): Problem[] {
+  return doc.errors.map((err): Problem => {
+    if (err.code === 'DUPLICATE_KEY') {
+      // yaml points at the repeated key; report the key's whole text.
+      const key = /^[^:\n]*/.exec(text.slice(err.pos[0]))![0].trim();
+      return { code: 'duplicate-key', span: [err.pos[0], err.pos[0] + Math.max(1, key.length)], args: { key: key.replace(/^["']|["']$/g, '') } };
+    }
+    return { code: syntaxCode, span: [err.pos[0], Math.max(err.pos[1], err.pos[0] + 1)], args: { detail: firstLine(err.message) } };
+  });
+}
+
+/** YAML accepts what JSON does not (trailing commas, comments, single quotes): JSON's own first error. */
+function jsonError(text: string, syntaxCode: string): Problem | undefined {
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+  const first = errors[0];
+  return first && { code: syntaxCode, span: [first.offset, Math.min(text.length, first.offset + Math.max(1, first.length))], args: { detail: printParseErrorCode(first.error) } };
+}
+
+/**
+ * An alias's target: the last anchor of its name before it, from the anchors listed once in
+ * document order (the yaml package walks the whole document per alias).
+ */
+function aliasResolver(doc: Document.Parsed): (alias: { source: string; range?: [number, number, number] | null }) => Node | undefined {
+  const anchors: { name: string; offset: number; node: Node }[] = [];
+  visit(doc, (_key, node) => {
+    const n = node as Node & { anchor?: string };
+    if (n && typeof n === 'object' && n.anchor && n.range) anchors.push({ name: n.anchor, offset: n.range[0], node: n });
+  });
+  return (alias) => {
+    const at = alias.range?.[0] ?? Infinity;
+    let found: Node | undefined;
+    for (const a of anchors) if (a.name === alias.source && a.offset < at) found = a.node;
+    return found;
+  };
+}
+
+/**
+ * A block that does not parse contributes nothing (docs/contract-format.md §4.3), and one mistake
+ * gives one message: the first syntax error not already explained by an unquoted template.
+ */
+function withOneSyntaxProblem(block: { value: unknown; spans: Map<string, { key?: OffsetSpan; value: OffsetSpan }>; problems: Problem[] }, syntaxCode: string): ParsedBlock {
+  const { problems } = block;
   const syntax = problems.filter((p) => p.code === syntaxCode);
-  if (syntax.length === 0) return { value, spans, problems };
-  // A block that does not parse contributes nothing (docs/contract-format.md §4.3), and one mistake
-  // gives one message: the first syntax error not already explained by an unquoted template.
+  if (syntax.length === 0) return block;
   const templates = problems.filter((p) => p.code === 'template-unquoted');
   const first = syntax.find((p) => !templates.some((t) => t.span[0] <= p.span[0] && p.span[0] < t.span[1]));
   return { value: undefined, spans: new Map(), problems: problems.filter((p) => p.code !== syntaxCode || p === first) };
