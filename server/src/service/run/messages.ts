@@ -176,6 +176,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'page.original': 'this run',
   'page.fork-label': 'fork at {at}',
   'page.previous': 'previous run {run}',
+  'page.other-run': 'One run at a time at this width: {other} is under its tab above. {count, plural, =0 {No event here differs from it.} one {# event here differs from it (marked).} other {# events here differ from it (marked).}}',
 
   'label.trigger': 'TRIGGER',
   'label.memory': 'MEMORY',
