@@ -75,7 +75,7 @@ function emptyLine(model: ParsedContract, position: Position, lang: string): Com
   const own: CompletionEntry[] = [];
   if (spec?.key === 'tools') own.push(toolSnippet(range, lang));
   else if (spec?.shape === 'object' && section) {
-    own.push(...fieldEntries(fieldsAt(model, spec, position.line, section.startLine), range, lang, false).map((e) => ({ ...e, insertText: `- ${e.insertText}`, filterText: `- **${e.label}` })));
+    own.push(...fieldEntries(fieldsAt(model, spec, position.line, section.startLine), range, lang, false).map((e) => ({ ...e, insertText: `- ${e.insertText}`, filterText: e.label })));
   }
   return [...own, ...sectionSnippets(present, range, lang, today)];
 }
