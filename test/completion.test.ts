@@ -4,7 +4,7 @@
 // Run: node --import tsx --test test/completion.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contractSkeleton, createLanguageService, NOT_CANCELLED, parseContract, applyEdits, SECTIONS, type Position } from '../server/src/service/index.ts';
+import { contractSkeleton, createLanguageService, NOT_CANCELLED, parseContract, applyEdits, SECTIONS, type CompletionEntry, type Position } from '../server/src/service/index.ts';
 import { TYPED, TYPED_ZH } from './helpers/completionTyping.ts';
 
 const service = createLanguageService();
@@ -76,20 +76,24 @@ test('no snippet inside a fenced block, and Chinese details in zh-cn', () => {
  */
 function typeWithCompletion(values: Readonly<Record<string, readonly string[]>>): string {
   let text = '';
-  for (;;) {
+  const accept = (pick: (items: CompletionEntry[]) => CompletionEntry | undefined, key: (c: CompletionEntry) => string): boolean => {
     const lines = text.split('\n');
     const pos: Position = { line: lines.length - 1, character: 0 };
-    const items = service.completion({ uri: 'file:///w/AGENTS.md', model: parseContract(text) }, pos, {}, NOT_CANCELLED);
-    const next = items.filter((c) => c.kind === 'snippet' && c.label.startsWith('## ')).sort((a, b) => a.sortText!.localeCompare(b.sortText!))[0]!;
-    if (next.sortText![1] === '1') return text;
-    const mine = values[next.label.slice(3)] ?? [];
+    const next = pick(service.completion({ uri: 'file:///w/AGENTS.md', model: parseContract(text) }, pos, {}, NOT_CANCELLED));
+    if (!next) return false;
+    const mine = values[key(next)] ?? [];
     const filled = next.insertText
       .replace(/\$\{(\d+)\|([^,|]*)[^|]*\|\}/g, (_m, n: string, first: string) => mine[Number(n) - 1] ?? first)
       .replace(/\$\{(\d+)(?::([^}]*))?\}/g, (_m, n: string, d?: string) => mine[Number(n) - 1] ?? d ?? '')
       .replace(/\$0$/, '')
       .replace(/\\([$}\\])/g, '$1');
     text = applyEdits(text, [{ range: { start: pos, end: pos }, newText: filled }]);
-  }
+    return true;
+  };
+  // The first section the contract lacks, and after TOOLS a second tool from the tool snippet.
+  const section = (items: CompletionEntry[]) => items.filter((c) => c.kind === 'snippet' && c.label.startsWith('## ')).sort((a, b) => a.sortText!.localeCompare(b.sortText!)).find((c) => c.sortText![1] === '0');
+  while (accept(section, (c) => c.label.slice(3))) if (text.includes('## TOOLS') && !text.includes('\n### `', text.indexOf('### `') + 1)) accept((items) => items.find((c) => c.label === '### tool'), () => '### tool');
+  return text;
 }
 
 for (const [lang, typed] of [['English', TYPED], ['Chinese', TYPED_ZH]] as const) test(`a contract typed from an empty file with completion alone lands clean once its tab stops are filled (values in ${lang})`, async () => {

@@ -2,7 +2,8 @@
 // headless Chromium), as a keyboard user does it (docs/vscode.md, "Getting started"): in an empty
 // AGENTS.md, for each section in turn, Ctrl+Space on the empty line, the section's name typed to
 // filter the list, Enter on `## SECTION`; the snippet's tab stops filled (test/helpers/
-// completionTyping.ts), Tab to the next, until the cursor leaves the snippet below it. Then the
+// completionTyping.ts), Tab to the next, until the cursor leaves the snippet below it; in TOOLS a
+// second tool from the tool snippet (`tool` typed, Enter on `### tool`). Then the
 // Problems panel lists nothing from agents-md, and the saved file is what the language service
 // produces in process for the same keys and lints clean. Once with the English UI and English
 // values, once with `--locale zh-cn` (a minimal language pack, see README.md) and Chinese values.
@@ -22,7 +23,7 @@ import {
   waitForSelector, writeLanguagePackExtension, type Page,
 } from './codeServer.ts';
 import { createLanguageService, SECTIONS } from '../../server/src/service/index.ts';
-import { sectionSnippets } from '../../server/src/service/features/snippets.ts';
+import { sectionSnippets, toolSnippet } from '../../server/src/service/features/snippets.ts';
 import { TYPED, TYPED_ZH, type Typed } from '../helpers/completionTyping.ts';
 
 const EDITOR = '.editor-instance .monaco-editor';
@@ -31,22 +32,23 @@ const skip = e2eSkipReason();
 let vsixPromise: Promise<string> | undefined;
 const packaged = () => (vsixPromise ??= packageRepoExtension().then((r) => r.vsix));
 
-/** The tab stops of each section's snippet (`${1`, `${2|`, …), as the server offers it. */
-const STOPS = new Map(sectionSnippets(new Set(), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, 'en', '2026-01-01')
-  .map((s) => [s.label.slice(3), new Set([...s.insertText.matchAll(/\$\{(\d+)/g)].map((m) => m[1])).size]));
+/** The tab stops of each section's snippet and of the tool snippet (`${1`, `${2|`, …), as the server offers them. */
+const NOWHERE = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+const stops = (insertText: string) => new Set([...insertText.matchAll(/\$\{(\d+)/g)].map((m) => m[1])).size;
+const STOPS = new Map(sectionSnippets(new Set(), NOWHERE, 'en', '2026-01-01').map((s) => [s.label.slice(3), stops(s.insertText)]));
+STOPS.set('### tool', stops(toolSnippet(NOWHERE, 'en').insertText));
 
 /** The focused row's label in the suggest widget. */
 const focusedLabel = async (page: Page) => (await page.locator(`${SUGGEST} .monaco-list-row.focused .label-name`).first().innerText().catch(() => '')).trim();
 
-/** Ctrl+Space on the empty line, the section's first word typed, the row `## TITLE` focused (↓ if another is) and Enter. */
-async function acceptSection(page: Page, title: string, first: boolean, shot?: () => Promise<void>): Promise<void> {
-  const word = /^[A-Z_]+/.exec(title)![0];
-  const want = `## ${title}`;
+/** Ctrl+Space on the empty line, the snippet's first word typed (`TOOLS`, `tool`), its row `want` focused (↓ if another is) and Enter. */
+async function acceptSnippet(page: Page, want: string, first: boolean, shot?: () => Promise<void>): Promise<void> {
+  const word = /[A-Za-z_]+/.exec(want)![0];
   // The first time, the language server may not answer yet: ask again, as a user does.
   await until(`completion offers ${want}`, async () => {
     await press(page, 'Control+Space');
     const shown = await page.locator(SUGGEST).first().waitFor({ state: 'visible', timeout: first ? 5_000 : DEFAULT_TIMEOUT_MS }).then(() => true, () => false);
-    if (shown && (await page.locator(`${SUGGEST} .monaco-list-row .label-name`).filter({ hasText: /^## / }).count()) > 0) return true;
+    if (shown && (await page.locator(`${SUGGEST} .monaco-list-row .label-name`).filter({ hasText: /^##+ / }).count()) > 0) return true;
     await press(page, 'Escape');
     return undefined;
   }, 2 * DEFAULT_TIMEOUT_MS);
@@ -77,8 +79,12 @@ async function typeContract(t: TestContext, page: Page, workspace: string, typed
   await page.locator(`${EDITOR} .view-lines`).first().click();
   for (const [i, s] of SECTIONS.entries()) {
     const shot = async () => t.diagnostic(`screenshot: ${await screenshot(page, `${name}-${s.key}`)}`);
-    await acceptSection(page, s.title, i === 0, i === 0 || s.key === 'tools' ? shot : undefined);
+    await acceptSnippet(page, `## ${s.title}`, i === 0, i === 0 || s.key === 'tools' ? shot : undefined);
     await fillStops(page, STOPS.get(s.title)!, typed[s.title] ?? []);
+    if (s.key !== 'tools') continue;
+    // A second tool, from the tool snippet TOOLS offers on its empty line.
+    await acceptSnippet(page, '### tool', false);
+    await fillStops(page, STOPS.get('### tool')!, typed['### tool'] ?? []);
   }
   await press(page, 'Control+S');
   const saved = await until('AGENTS.md saved', async () => { const text = await readFile(join(workspace, 'AGENTS.md'), 'utf8'); return text.includes('## USER_STORIES') ? text : undefined; });
@@ -123,7 +129,7 @@ test('e2e completion: a contract typed from an empty AGENTS.md with completion a
   assert.equal((saved.match(/^## /gm) ?? []).length, SECTIONS.length, saved);
   assert.deepEqual(await inProcess(saved), [], saved);
   assert.match(saved, /- \*\*Hard Boundaries\*\*: ❌ Never issue a refund/);
-  assert.match(saved, /### `get_order`/);
+  assert.match(saved, /### `get_order`[\s\S]*### `get_refund`/);
   passed();
 });
 

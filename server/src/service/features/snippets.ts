@@ -41,7 +41,7 @@ export function snippetBody(spec: SectionSpec, skeleton: string): string {
   let stop = 0;
   let out = '';
   let last = 0;
-  for (const m of skeleton.matchAll(/^### `(get_something)`|<([^<>\n]+)>|\*\*([^*\n]+)\*\*: $/gm)) {
+  for (const m of skeleton.matchAll(/^### `([a-z0-9_]+)`|<([^<>\n]+)>|\*\*([^*\n]+)\*\*: $/gm)) {
     out += literal(skeleton.slice(last, m.index));
     stop++;
     if (m[1]) out += `### \`\${${stop}:${literal(m[1])}}\``;
@@ -68,8 +68,11 @@ export function sectionSnippets(present: ReadonlySet<string>, range: Range, lang
   }));
 }
 
-/** A TOOLS entry: an H3 with the tool's name (the first tab stop), its fields and its schemas. */
-export function toolSnippet(range: Range, lang: string): CompletionEntry {
+/** A TOOLS entry: an H3 with the tool's name (the first tab stop; one no tool in `declared` has), its fields and its schemas. */
+export function toolSnippet(range: Range, lang: string, declared: ReadonlySet<string> = new Set()): CompletionEntry {
   const tools = sectionByKey('tools')!;
-  return { label: '### tool', kind: 'snippet', detail: annotation(tools.schema, 'title', lang) ?? tools.title, insertText: snippetBody(tools, sectionSkeleton(tools, { today: '' })), snippet: true, range, sortText: '0000', filterText: 'tool' };
+  let name = 'get_something';
+  for (let n = 2; declared.has(name); n++) name = `get_something_${n}`;
+  const body = snippetBody(tools, sectionSkeleton(tools, { today: '' }).replace('get_something', name));
+  return { label: '### tool', kind: 'snippet', detail: annotation(tools.schema, 'title', lang) ?? tools.title, insertText: body, snippet: true, range, sortText: '0000', filterText: 'tool' };
 }
