@@ -36,6 +36,7 @@ test('an empty line in AGENT_IDENTITY offers its fields as bullets first, then t
   assert.equal(items[0]!.kind, 'field');
   const goal = items.find((c) => c.insertText === '- **Goal**: ');
   assert.ok(goal, items.slice(0, 12).map((c) => c.insertText).join(' | '));
+  assert.equal(goal.filterText, 'Goal', 'found by the label a user types');
   assert.ok(items.some((c) => c.label === '## BUDGETS'));
   const sorted = [...items].sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label));
   assert.equal(sorted[0]!.kind, 'field', 'fields sort before the section snippets');

@@ -86,6 +86,10 @@ describe('the run page', () => {
     assert.match(columns[0]!, /^<h2>this run<\/h2><p class="other">One run at a time at this width: fork at evt_0009 is under its tab above\. \d+ events here differ from it \(marked\)\.<\/p>/);
     assert.match(columns[1]!, /^<h2>fork at evt_0009<\/h2><p class="other">One run at a time at this width: this run is under its tab above\./);
     assert.match(page(0, 'zh-cn'), /<p class="other">此宽度下一次只显示一个运行：fork at evt_0009 在上方它的标签页中。这里有 \d+ 个事件与它不同（已标记）。<\/p>/);
+    // Beside a run that says the same (the query run again): none marked, and the page says so.
+    const same = runPageHtml({ title: 't', nonce: 'n', run: { label: 'this run', events: rejected.events }, beside: { label: 'previous run', events: rejected.events } });
+    assert.match(same, /<p class="diff-note">No event differs between the two runs\.<\/p>/);
+    assert.match(same, /previous run is under its tab above\. No event here differs from it\./);
     // One run alone: no tabs, no note.
     const alone = runPageHtml({ title: 't', nonce: 'n', run: { label: 'this run', events: rejected.events } });
     assert.doesNotMatch(alone, /<input|<nav|class="other"/);

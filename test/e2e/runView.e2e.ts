@@ -5,7 +5,8 @@
 // moves the contract editor to that clause; "Fork: approve" at the decision forks the run and
 // shows the fork beside the original with the differences marked. At the view's default width
 // (beside the contract, two columns do not fit) the fork is shown on screen, under a tab, with a
-// note naming the original's tab; that tab shows the original instead. Screenshots at the default,
+// note naming the original's tab; that tab shows the original instead. The query run again: the new
+// run on screen, the previous one under its tab. Screenshots at the default,
 // full and side-bar width: test-results/e2e/runview-*.png.
 //
 //   bash test/e2e/setup.sh                                   # once
@@ -109,6 +110,22 @@ test('e2e run view: a run as a picture, its HITL decision, a click to the clause
   await press(page, 'ArrowDown');
   assert.equal(await view.locator('li[data-event]').nth(1).evaluate((el: any) => el === el.ownerDocument.activeElement), true);
   t.diagnostic(`screenshot: ${await screenshot(page, 'runview-fork')}`);
+
+  // The query run again: the new run stands beside the previous one, and at this width the new run
+  // is the one on screen, its note naming the previous run's tab.
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await press(page, 'Control+Home'); // the ▶ Run agent lens is above line 1
+  const again = await runQueryToQuestion(page, QUERY);
+  await again.locator('.monaco-button', { hasText: /^Reject$/ }).click();
+  const first = view.locator('div.run > h2').first();
+  await until('the new run beside the previous one', async () => (!labels.includes((await first.innerText().catch(() => '')).trim()) && (await runs.count()) === 2 ? true : undefined), 2 * DEFAULT_TIMEOUT_MS);
+  const previous = (await runs.nth(1).locator('h2').first().innerText()).trim();
+  assert.ok(await onScreen(0), 'the new run is on screen');
+  assert.equal(await runs.nth(1).isVisible(), false, 'the previous run waits under its tab');
+  const againNote = (await runs.nth(0).locator('p.other').innerText()).trim();
+  t.diagnostic(`the new run's note: ${JSON.stringify(againNote)}`);
+  assert.ok(againNote.includes(previous), againNote);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'runview-again')}`);
 
   // Side-bar width: the page stacks its columns and stays readable.
   await page.setViewportSize({ width: 900, height: 1000 });
