@@ -4,7 +4,8 @@
 // Run: node --import tsx --test test/completion.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contractSkeleton, createLanguageService, NOT_CANCELLED, parseContract, applyEdits, type Position } from '../server/src/service/index.ts';
+import { contractSkeleton, createLanguageService, NOT_CANCELLED, parseContract, applyEdits, SECTIONS, type CompletionEntry, type Position } from '../server/src/service/index.ts';
+import { TYPED, TYPED_ZH } from './helpers/completionTyping.ts';
 
 const service = createLanguageService();
 const CURSOR = '‸';
@@ -24,6 +25,8 @@ test('an empty AGENTS.md offers a snippet per section; inserting one gives the s
   const tools = items.find((c) => c.label === '## TOOLS')!;
   assert.equal(tools.kind, 'snippet');
   assert.ok(tools.snippet);
+  // Found by the name a user types on the empty line: VS Code's filter matches `TOOLS` against no `## TOOLS`.
+  assert.equal(tools.filterText, 'TOOLS');
   const inserted = applyEdits(text, [{ range: { start: pos, end: pos }, newText: tools.insertText.replace(/\$0$/, '').replace(/\\(.)/g, '$1') }]);
   assert.equal(parseContract(inserted).sections.find((s) => s.spec?.key === 'tools')?.kind, 'section');
 });
@@ -33,6 +36,7 @@ test('an empty line in AGENT_IDENTITY offers its fields as bullets first, then t
   assert.equal(items[0]!.kind, 'field');
   const goal = items.find((c) => c.insertText === '- **Goal**: ');
   assert.ok(goal, items.slice(0, 12).map((c) => c.insertText).join(' | '));
+  assert.equal(goal.filterText, 'Goal', 'found by the label a user types');
   assert.ok(items.some((c) => c.label === '## BUDGETS'));
   const sorted = [...items].sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label));
   assert.equal(sorted[0]!.kind, 'field', 'fields sort before the section snippets');
@@ -75,4 +79,48 @@ test('no snippet inside a fenced block, and Chinese details in zh-cn', () => {
   assert.deepEqual(complete(BASE.replace('type: object\nrequired: [answer', 'type: object\n‸\nrequired: [answer')).items.filter((c) => c.kind === 'snippet'), []);
   const zh = complete('‸', 'zh-cn').items.find((c) => c.label === '## TOOLS')!;
   assert.match(zh.detail ?? '', /\p{Script=Han}/u);
+});
+
+/**
+ * What a user does from an empty file with completion alone: on the empty line after the last
+ * section, the first suggestion (a section the contract lacks), its tab stops filled with `values`
+ * (a choice keeps its first option), until every section is in.
+ */
+function typeWithCompletion(values: Readonly<Record<string, readonly string[]>>): string {
+  let text = '';
+  const accept = (pick: (items: CompletionEntry[]) => CompletionEntry | undefined, key: (c: CompletionEntry) => string): boolean => {
+    const lines = text.split('\n');
+    const pos: Position = { line: lines.length - 1, character: 0 };
+    const next = pick(service.completion({ uri: 'file:///w/AGENTS.md', model: parseContract(text) }, pos, {}, NOT_CANCELLED));
+    if (!next) return false;
+    const mine = values[key(next)] ?? [];
+    const filled = next.insertText
+      .replace(/\$\{(\d+)\|([^,|]*)[^|]*\|\}/g, (_m, n: string, first: string) => mine[Number(n) - 1] ?? first)
+      .replace(/\$\{(\d+)(?::([^}]*))?\}/g, (_m, n: string, d?: string) => mine[Number(n) - 1] ?? d ?? '')
+      .replace(/\$0$/, '')
+      .replace(/\\([$}\\])/g, '$1');
+    text = applyEdits(text, [{ range: { start: pos, end: pos }, newText: filled }]);
+    return true;
+  };
+  // The first section the contract lacks, and after TOOLS a second tool from the tool snippet.
+  const section = (items: CompletionEntry[]) => items.filter((c) => c.kind === 'snippet' && c.label.startsWith('## ')).sort((a, b) => a.sortText!.localeCompare(b.sortText!)).find((c) => c.sortText![1] === '0');
+  while (accept(section, (c) => c.label.slice(3))) if (text.includes('## TOOLS') && !text.includes('\n### `', text.indexOf('### `') + 1)) accept((items) => items.find((c) => c.label === '### tool'), () => '### tool');
+  return text;
+}
+
+for (const [lang, typed] of [['English', TYPED], ['Chinese', TYPED_ZH]] as const) test(`a contract typed from an empty file with completion alone lands clean once its tab stops are filled (values in ${lang})`, async () => {
+  const text = typeWithCompletion(typed);
+  assert.equal(parseContract(text).sections.filter((s) => s.kind === 'section').length, SECTIONS.length, text);
+  const { diagnostics } = await service.lintBytes('file:///w/AGENTS.md', new TextEncoder().encode(text));
+  assert.deepEqual(diagnostics.map((d) => `${d.code} ${d.range.start.line + 1}: ${d.message}`), [], text);
+  // A placeholder never is `<…>`, which Markdown reads as an HTML tag (an empty value).
+  assert.doesNotMatch(text, /<[^>\n]+>/);
+});
+
+test('a snippet left as it lands leaves only its empty values to fill', async () => {
+  const text = typeWithCompletion({});
+  const { diagnostics } = await service.lintBytes('file:///w/AGENTS.md', new TextEncoder().encode(text));
+  const codes = [...new Set(diagnostics.map((d) => d.code))];
+  assert.deepEqual(codes, ['schema'], diagnostics.map((d) => d.message).join('\n'));
+  for (const d of diagnostics) assert.match(d.message, /must not be empty|must have at least 1 items|must match the pattern \^\\s\*\(❌\|✅\)/, d.message);
 });

@@ -74,6 +74,27 @@ describe('the run page', () => {
     assert.match(html, /grid-template-columns: repeat\(auto-fit, minmax\(min\(100%, 26rem\), 1fr\)\)/);
   });
 
+  test('where two columns do not fit: one run at a time under tabs (CSS only), the one shown first chosen, each saying where the other is', async () => {
+    const [rejected, approved] = [await run(REFUND('reject')), await run(REFUND('approve'))];
+    const page = (open?: 0 | 1, lang = 'en') => runPageHtml({ title: 't', lang, nonce: 'n', ...(open === undefined ? {} : { open }), run: { label: 'this run', events: rejected.events }, beside: { label: 'fork at evt_0009', events: approved.events }, contract: CONTRACT });
+    const html = page();
+    assert.match(html, /<input type="radio" class="show" name="show" id="show-0" checked><input type="radio" class="show" name="show" id="show-1"><nav class="tabs"><label for="show-0">this run<\/label><label for="show-1">fork at evt_0009<\/label><\/nav><main class="runs">/);
+    assert.match(page(1), /id="show-0"><input type="radio" class="show" name="show" id="show-1" checked>/);
+    // Below two columns' width, the unchecked run is hidden; above it, the tabs and notes are.
+    assert.match(html, /@media \(max-width: 55rem\) \{[^@]*#show-0:checked ~ \.runs > \.run:nth-child\(2\), #show-1:checked ~ \.runs > \.run:nth-child\(1\) \{ display: none; \}/);
+    const columns = html.split('<div class="run">').slice(1);
+    assert.match(columns[0]!, /^<h2>this run<\/h2><p class="other">One run at a time at this width: fork at evt_0009 is under its tab above\. \d+ events here differ from it \(marked\)\.<\/p>/);
+    assert.match(columns[1]!, /^<h2>fork at evt_0009<\/h2><p class="other">One run at a time at this width: this run is under its tab above\./);
+    assert.match(page(0, 'zh-cn'), /<p class="other">此宽度下一次只显示一个运行：fork at evt_0009 在上方它的标签页中。这里有 \d+ 个事件与它不同（已标记）。<\/p>/);
+    // Beside a run that says the same (the query run again): none marked, and the page says so.
+    const same = runPageHtml({ title: 't', nonce: 'n', run: { label: 'this run', events: rejected.events }, beside: { label: 'previous run', events: rejected.events } });
+    assert.match(same, /<p class="diff-note">No event differs between the two runs\.<\/p>/);
+    assert.match(same, /previous run is under its tab above\. No event here differs from it\./);
+    // One run alone: no tabs, no note.
+    const alone = runPageHtml({ title: 't', nonce: 'n', run: { label: 'this run', events: rejected.events } });
+    assert.doesNotMatch(alone, /<input|<nav|class="other"/);
+  });
+
   test('in Chinese', async () => {
     const r = await run(REFUND('reject'));
     const html = runPageHtml({ title: 't', lang: 'zh-cn', nonce: 'n', interactive: true, run: { label: '本次运行', events: r.events } });

@@ -22,6 +22,11 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
   const tree = new NodeTreeProvider();
   const view = vscode.window.createTreeView('agentsMd.diff', { treeDataProvider: tree, showCollapseAll: true });
   let last: { before: vscode.Uri; after: vscode.Uri } | undefined;
+  let summary = '';
+  // A row is cut at side-bar width: the selected row's whole sentence shows, wrapped, under the summary.
+  const selected = view.onDidChangeSelection(({ selection: [node] }) => {
+    view.message = node ? `${summary}\n\n${node.label}${node.description ? ` (${node.description})` : ''}` : summary;
+  });
 
   const pickAgainst = async (): Promise<DiffAgainst | undefined> => {
     const picks: AgainstPick[] = [
@@ -55,7 +60,8 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
     const c = await client();
     const result = await c.sendRequest<SemanticDiffResult>(SEMANTIC_DIFF, { uri: uri.toString(), against });
     tree.set(result.tree);
-    view.message = result.summary;
+    summary = result.summary;
+    view.message = summary;
     last = { before: vscode.Uri.parse(result.beforeUri), after: uri };
     await vscode.commands.executeCommand('agentsMd.diff.focus');
   };
@@ -63,6 +69,7 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
   context.subscriptions.push(
     tree,
     view,
+    selected,
     vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, {
       provideTextDocumentContent: async (uri) => (await (await client()).sendRequest<RevisionTextResult>(REVISION_TEXT, { uri: uri.toString() })).text,
     }),

@@ -2,7 +2,8 @@
 // AGENTS.md was committed and then edited (test/diff-corpus/hitl: a HITL gate removed, one added,
 // one renamed, triggers narrowed and widened...). From the command palette, "AGENTS.md: Show
 // Semantic Diff" against HEAD fills the Semantic Diff view: the version advice, the section, the
-// changes grouped by impact. A change opens its place in the contract; the view's title button
+// changes grouped by impact. A change opens its place in the contract; its sentence, cut in the
+// row at side-bar width, shows whole and wrapped at the top of the view once the row is selected; the view's title button
 // opens VS Code's text diff of the two versions (the older one read from git by the server).
 //
 //   bash test/e2e/setup.sh                                   # once
@@ -101,6 +102,19 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
   const at = await until('the cursor moves for the removed gate', async () => { const l = await cursorLine(); return l !== gate ? l : undefined; });
   t.diagnostic(`removed gate's row -> line ${at}; the HITL table starts at line ${table}`);
   assert.ok(at >= table - 2 && at <= table + 8, `the removed gate's row opens the HITL table (line ${at})`);
+
+  // At side-bar width a change's sentence does not fit its row: the row selected (by that click),
+  // the whole sentence shows wrapped in the view, above its rows.
+  const row = rows.filter({ hasText: 'New vendor' }).first();
+  const full = ((await row.locator('.label-name').first().textContent()) ?? '').trim();
+  const cut = await row.locator('.monaco-icon-label-container').first().evaluate((el: any) => el.scrollWidth > el.clientWidth);
+  t.diagnostic(`the removed gate's row: ${JSON.stringify(full)}; cut at the row's width: ${cut}`);
+  const shown = page.locator(`${VIEW} .message`).first();
+  const details = await until('the selected change\'s sentence in the view', async () => { const text = (await shown.innerText().catch(() => '')).replace(/\s+/g, ' ').trim(); return text.includes(full) ? text : undefined; });
+  t.diagnostic(`view message with a change selected: ${JSON.stringify(details)}`);
+  const [box, pane] = [await shown.boundingBox(), await page.locator(VIEW).first().boundingBox()];
+  assert.ok(box && pane && box.x >= pane.x && box.x + box.width <= pane.x + pane.width + 1, 'the sentence wraps within the side bar');
+  t.diagnostic(`screenshot: ${await screenshot(page, 'diff-selected')}`);
 
   // The view's title button: VS Code's text diff of HEAD and the working copy.
   await page.locator(`${VIEW} .pane-header`).hover();

@@ -3,8 +3,11 @@
 // the HITL question is answered (Reject) in its dialog, and the run view opens beside the contract
 // as a webview: the timeline with the decision and who made it. A click on an event's clause
 // moves the contract editor to that clause; "Fork: approve" at the decision forks the run and
-// shows the fork beside the original with the differences marked. Screenshots at full width and
-// at side-bar width: test-results/e2e/runview-*.png.
+// shows the fork beside the original with the differences marked. At the view's default width
+// (beside the contract, two columns do not fit) the fork is shown on screen, under a tab, with a
+// note naming the original's tab; that tab shows the original instead. The query run again: the new
+// run on screen, the previous one under its tab. Screenshots at the default,
+// full and side-bar width: test-results/e2e/runview-*.png.
 //
 //   bash test/e2e/setup.sh                                   # once
 //   node --import tsx --test test/e2e/runView.e2e.ts        # from the repo root
@@ -80,11 +83,49 @@ test('e2e run view: a run as a picture, its HITL decision, a click to the clause
   const differs = await view.locator('li.differs').count();
   t.diagnostic(`events marked as different: ${differs}; ${(await view.locator('header .diff-note').innerText()).trim()}`);
   assert.ok(differs > 0);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'runview-fork-default')}`);
+  // At the run view's default width (beside the contract, the side bar open) two columns do not
+  // fit: the fork just made is on screen, not stacked below the run, and the page says where the
+  // original is; its tab shows it in place of the fork.
+  const viewport = page.viewportSize()!;
+  const onScreen = async (i: number) => {
+    const box = await runs.nth(i).boundingBox();
+    return box !== null && box.y < viewport.height - 50 && box.y + box.height > 50 && box.x >= 0 && box.x + box.width <= viewport.width + 1;
+  };
+  const visible = async (l: any) => { const b = await l.boundingBox(); return b !== null && b.y >= 0 && b.y + b.height <= viewport.height; };
+  const width = (await page.locator('iframe.webview.ready').first().boundingBox())!.width;
+  t.diagnostic(`run view width: ${Math.round(width)} px`);
+  assert.ok(await onScreen(1), `the fork's column is on screen at the default width (${JSON.stringify(await runs.nth(1).boundingBox())})`);
+  assert.ok(await visible(runs.nth(1).locator('li.differs').first()), 'the fork\'s first event that differs is on screen');
+  assert.ok(await visible(view.locator('.tabs')), 'the tabs naming both runs are on screen');
+  const note = (await runs.nth(1).locator('p.other').innerText()).trim();
+  t.diagnostic(`the fork's note: ${JSON.stringify(note)}`);
+  assert.ok(note.includes(labels[0]!), `the fork's column says where the original is: ${note}`);
+  const tab = view.locator('.tabs label').filter({ hasText: labels[0]! }).first();
+  await tab.click();
+  await until('the original in place of the fork', async () => ((await onScreen(0)) && !(await runs.nth(1).isVisible()) ? true : undefined));
+  t.diagnostic(`screenshot: ${await screenshot(page, 'runview-fork-original')}`);
   // Keyboard: the events are reachable with the arrow keys.
   await view.locator('li[data-event]').first().focus();
   await press(page, 'ArrowDown');
   assert.equal(await view.locator('li[data-event]').nth(1).evaluate((el: any) => el === el.ownerDocument.activeElement), true);
   t.diagnostic(`screenshot: ${await screenshot(page, 'runview-fork')}`);
+
+  // The query run again: the new run stands beside the previous one, and at this width the new run
+  // is the one on screen, its note naming the previous run's tab.
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await press(page, 'Control+Home'); // the ▶ Run agent lens is above line 1
+  const again = await runQueryToQuestion(page, QUERY);
+  await again.locator('.monaco-button', { hasText: /^Reject$/ }).click();
+  const first = view.locator('div.run > h2').first();
+  await until('the new run beside the previous one', async () => (!labels.includes((await first.innerText().catch(() => '')).trim()) && (await runs.count()) === 2 ? true : undefined), 2 * DEFAULT_TIMEOUT_MS);
+  const previous = (await runs.nth(1).locator('h2').first().innerText()).trim();
+  assert.ok(await onScreen(0), 'the new run is on screen');
+  assert.equal(await runs.nth(1).isVisible(), false, 'the previous run waits under its tab');
+  const againNote = (await runs.nth(0).locator('p.other').innerText()).trim();
+  t.diagnostic(`the new run's note: ${JSON.stringify(againNote)}`);
+  assert.ok(againNote.includes(previous), againNote);
+  t.diagnostic(`screenshot: ${await screenshot(page, 'runview-again')}`);
 
   // Side-bar width: the page stacks its columns and stays readable.
   await page.setViewportSize({ width: 900, height: 1000 });

@@ -60,6 +60,8 @@ export function registerRunPage(connection: Connection, host: RunPageHost): void
     const title = `${String(start['query_id'] ?? '')} · ${contract ? relative(run.root, contract.path).split('\\').join('/') : ''}`;
     const html = runPageHtml({
       title, lang, nonce: p.nonce, interactive: true,
+      // A fork just made (the beside run the client names) is the run shown first when only one fits.
+      open: p.besideUri ? 1 : 0,
       run: { label: label(run.root, run.path, run.events, lang), events: run.events },
       ...(beside ? { beside: { label: label(beside.root, beside.path, beside.events, lang), events: beside.events } } : {}),
       ...(contract ? { contract: { model: contract.model, displayPath: relative(run.root, contract.path).split('\\').join('/') } } : {}),

@@ -73,9 +73,9 @@ function emptyLine(model: ParsedContract, position: Position, lang: string): Com
   const present = new Set<string>(model.sections.flatMap((s) => (s.spec ? [s.spec.key] : [])));
   const today = new Date().toISOString().slice(0, 10);
   const own: CompletionEntry[] = [];
-  if (spec?.key === 'tools') own.push(toolSnippet(range, lang));
+  if (spec?.key === 'tools') own.push(toolSnippet(range, lang, new Set(referencesOf(model).names.get('tool')?.keys() ?? [])));
   else if (spec?.shape === 'object' && section) {
-    own.push(...fieldEntries(fieldsAt(model, spec, position.line, section.startLine), range, lang, false).map((e) => ({ ...e, insertText: `- ${e.insertText}`, filterText: `- **${e.label}` })));
+    own.push(...fieldEntries(fieldsAt(model, spec, position.line, section.startLine), range, lang, false).map((e) => ({ ...e, insertText: `- ${e.insertText}`, filterText: e.label })));
   }
   return [...own, ...sectionSnippets(present, range, lang, today)];
 }

@@ -168,7 +168,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'page.values': 'values',
   'page.reveal': 'Show this clause in the contract',
   'page.differs': 'differs',
-  'page.differences': '{count, plural, one {# event differs} other {# events differ}} between the two runs (marked).',
+  'page.differences': '{count, plural, =0 {No event differs between the two runs.} one {# event differs between the two runs (marked).} other {# events differ between the two runs (marked).}}',
   'page.keys': '↑/↓ or j/k: move between events · Enter: show the clause · Space: open the data',
   'page.fork': 'Fork here',
   'page.fork-approve': 'Fork: approve',
@@ -176,6 +176,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'page.original': 'this run',
   'page.fork-label': 'fork at {at}',
   'page.previous': 'previous run {run}',
+  'page.other-run': 'One run at a time at this width: {other} is under its tab above. {count, plural, =0 {No event here differs from it.} one {# event here differs from it (marked).} other {# events here differ from it (marked).}}',
 
   'label.trigger': 'TRIGGER',
   'label.memory': 'MEMORY',

@@ -39,6 +39,8 @@ export interface RunPageInput {
   readonly nonce: string;
   /** In the editor: a script for the keyboard and clicks, and buttons that fork the run at an event. */
   readonly interactive?: boolean;
+  /** With `beside`, the run shown first when only one fits the width: 0 the run, 1 the one beside (a fork just made). */
+  readonly open?: 0 | 1;
 }
 
 /** `&`, `<`, `>`, `"`, `'` escaped; characters HTML cannot hold dropped. */
@@ -65,6 +67,18 @@ h2 { font-size: 1rem; margin: .25rem 0; }
 .outcome { font-weight: 600; overflow-wrap: anywhere; }
 .keys { color: var(--dim); font-size: .85em; }
 .runs { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 26rem), 1fr)); gap: 1rem; }
+.show { position: absolute; opacity: 0; width: 1px; height: 1px; margin: 0; }
+.tabs, .other { display: none; }
+.tabs label { padding: .2rem .6rem; border: 1px solid var(--line); border-bottom: none; border-radius: 4px 4px 0 0; cursor: pointer; color: var(--dim); overflow-wrap: anywhere; }
+#show-0:checked ~ .tabs label[for="show-0"], #show-1:checked ~ .tabs label[for="show-1"] { color: var(--fg); font-weight: 600; background: var(--card); }
+#show-0:focus-visible ~ .tabs label[for="show-0"], #show-1:focus-visible ~ .tabs label[for="show-1"] { outline: 2px solid var(--focus); }
+.other { color: var(--warn); font-size: .85em; margin: .25rem 0; }
+/* Two columns need 2 × 26rem, the gap and the padding: below that, one run at a time under tabs. */
+@media (max-width: 55rem) {
+  .tabs { display: flex; gap: .25rem; border-bottom: 1px solid var(--line); margin-top: .5rem; position: sticky; top: 0; z-index: 1; background: var(--bg); padding-top: .25rem; }
+  .other { display: block; }
+  #show-0:checked ~ .runs > .run:nth-child(2), #show-1:checked ~ .runs > .run:nth-child(1) { display: none; }
+}
 section { border: 1px solid var(--line); border-radius: 6px; background: var(--card); margin: .5rem 0; padding: .4rem .6rem; }
 ol { list-style: none; margin: 0; padding: 0; }
 li { padding: .15rem .25rem; border-radius: 3px; overflow-wrap: anywhere; }
@@ -86,6 +100,9 @@ summary:focus-visible, button:focus-visible { outline: 2px solid var(--focus); }
 const SCRIPT = `
 const vscode = acquireVsCodeApi();
 const rows = () => [...document.querySelectorAll('li[data-event]')];
+// A fork just made: its first event that differs in view (the page may keep the scroll of the run before).
+const forked = document.querySelector('#show-1:checked') && document.querySelector('.runs > .run:nth-child(2) li.differs');
+if (forked) forked.scrollIntoView({ block: 'center' });
 document.addEventListener('click', (e) => {
   const b = e.target.closest('button');
   if (!b) return;
@@ -93,6 +110,7 @@ document.addEventListener('click', (e) => {
   if (b.dataset.fork) vscode.postMessage({ type: 'fork', run: Number(b.dataset.run), at: b.dataset.fork, decision: b.dataset.decision || undefined });
 });
 document.addEventListener('keydown', (e) => {
+  if (e.target.classList && e.target.classList.contains('show')) return;
   const li = document.activeElement && document.activeElement.closest ? document.activeElement.closest('li[data-event]') : null;
   const all = rows();
   const at = li ? all.indexOf(li) : -1;
@@ -188,7 +206,7 @@ function clauseAt(input: RunPageInput, pointer: string | undefined): string | un
 }
 
 /** The column of one run: its label, outcome and one card per model step. */
-function column(input: RunPageInput, run: RunPageRun, index: number, differs: ReadonlySet<number>, described: readonly TimelineLine[][]): string {
+function column(input: RunPageInput, run: RunPageRun, index: number, differs: ReadonlySet<number>, described: readonly TimelineLine[][], other?: RunPageRun): string {
   const lang = input.lang ?? 'en';
   const t = (id: string, args: Readonly<Record<string, string | number>> = {}) => runMessage(id, args, lang);
   const sections: string[] = [];
@@ -229,7 +247,9 @@ function column(input: RunPageInput, run: RunPageRun, index: number, differs: Re
   flush();
   const end = [...run.events].reverse().find((e) => e.event_type === 'task_end');
   const outcome = end ? describeEvent(end, lang)[0] : undefined;
-  return `<div class="run"><h2>${esc(run.label)}</h2>${outcome ? `<p class="outcome ${esc(outcome.status)}">${esc(outcome.text)}</p>` : ''}${sections.join('')}</div>`;
+  // At a width with one run at a time: where the other one is.
+  const elsewhere = other ? `<p class="other">${esc(t('page.other-run', { other: other.label, count: differs.size }))}</p>` : '';
+  return `<div class="run"><h2>${esc(run.label)}</h2>${elsewhere}${outcome ? `<p class="outcome ${esc(outcome.status)}">${esc(outcome.text)}</p>` : ''}${sections.join('')}</div>`;
 }
 
 /** "Fork here" buttons; at a human decision, one per answer ("what if the human had rejected?"). */
@@ -247,8 +267,14 @@ export function runPageHtml(input: RunPageInput): string {
   const [da, db] = input.beside ? differing(runs[0]!.events.map((e, i) => signature(e, described[0]![i]!)), runs[1]!.events.map((e, i) => signature(e, described[1]![i]!))) : [new Set<number>(), new Set<number>()];
   const nonce = esc(input.nonce);
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'${input.interactive ? `; script-src 'nonce-${nonce}'` : ''}`;
-  const columns = runs.map((r, i) => column(input, r, i, i === 0 ? da : db, described[i]!));
+  const columns = runs.map((r, i) => column(input, r, i, i === 0 ? da : db, described[i]!, runs[1 - i]));
   const differences = input.beside ? `<p class="diff-note">${esc(runMessage('page.differences', { count: da.size + db.size }, lang))}</p>` : '';
+  // One radio per run and its label as a tab: CSS alone shows the checked run when two do not fit (no script in the file).
+  const open = input.open ?? 0;
+  const tabs = input.beside
+    ? runs.map((_, i) => `<input type="radio" class="show" name="show" id="show-${i}"${i === open ? ' checked' : ''}>`).join('') +
+      `<nav class="tabs">${runs.map((r, i) => `<label for="show-${i}">${esc(r.label)}</label>`).join('')}</nav>`
+    : '';
   return [
     '<!DOCTYPE html>',
     `<html lang="${esc(lang)}">`,
@@ -261,7 +287,7 @@ export function runPageHtml(input: RunPageInput): string {
     '</head>',
     '<body>',
     `<header><h1>${esc(input.title)}</h1>${differences}${input.interactive ? `<p class="keys">${esc(runMessage('page.keys', {}, lang))}</p>` : ''}</header>`,
-    `<main class="runs">${columns.join('')}</main>`,
+    `${tabs}<main class="runs">${columns.join('')}</main>`,
     input.interactive ? `<script nonce="${nonce}">${SCRIPT}</script>` : '',
     '</body>',
     '</html>',
