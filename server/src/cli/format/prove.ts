@@ -4,7 +4,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type * as Sarif from 'sarif';
-import { format, OBLIGATIONS, type Lang, type ProveFinding } from '../../service/index.ts';
+import { format, OBLIGATIONS, proveText as text, type Lang, type ProveFinding } from '../../service/index.ts';
 import { REPOSITORY_URL, TOOL_NAME, TOOL_VERSION } from '../meta.ts';
 import { pascalCase, SARIF_SCHEMA, sentence, SRCROOT } from './sarif.ts';
 
@@ -28,8 +28,6 @@ export interface Proved {
   readonly file: string;
   readonly findings: readonly (ProveFinding & { readonly snapshot?: string })[];
 }
-
-const text = (m: { id: string; args: Readonly<Record<string, string | number>> }, lang: Lang) => format(m.id, m.args, lang);
 
 export function proveJson(all: readonly Proved[], lang: Lang): string {
   const files = all.map((p) => ({
