@@ -202,7 +202,7 @@ export * from './run/index.ts';
 export { traceTree, type TraceRun, type TraceTreeOptions } from './features/traceTree.ts';
 export type { ModelSettings } from './validate/facts.ts';
 export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';
-export { buildReport, withProduction, type ProductionSummary, CLAUSES, type WorkspaceReport, type ContractRow, type ReportContractInput, type ReportSnapshotInput, type ClauseId } from './report/build.ts';
+export { buildReport, proveSummary, withProduction, withProve, type ProductionSummary, type ProveSummary, CLAUSES, type WorkspaceReport, type ContractRow, type ReportContractInput, type ReportSnapshotInput, type ClauseId } from './report/build.ts';
 export { reportText, reportMarkdown, reportJson } from './report/render.ts';
 export { reportHtml, type ReportHtmlOptions } from './report/html.ts';
 export * from './conformance/index.ts';
