@@ -71,7 +71,8 @@ export function registerProve(context: vscode.ExtensionContext, client: () => Pr
     provideCodeLenses: async (doc) => {
       if (!(await isContract(doc))) return [];
       const r = results.get(doc.uri.toString());
-      const title = r ? vscode.l10n.t('Prove again ({0})', r.summary) : vscode.l10n.t('Prove this contract');
+      // The summary is a sentence: its full stop does not belong inside the lens's parentheses.
+      const title = r ? vscode.l10n.t('Prove again ({0})', r.summary.replace(/[.。]$/u, '')) : vscode.l10n.t('Prove this contract');
       return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title, tooltip: vscode.l10n.t('Search for inputs that get past a gate or a guard (docs/prove.md)'), command: 'agentsMd.prove', arguments: [doc.uri] })];
     },
   };
