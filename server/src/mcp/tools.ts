@@ -17,7 +17,7 @@ import { InputError } from '../node/inputError.ts';
 import { displayPath, isWithin } from '../node/paths.ts';
 
 /** Limits of one answer (docs/mcp.md, "Bounded answers"). */
-export const MCP_LIMITS = { findings: 100, names: 500, timeline: 400, changes: 300, proofs: 50 } as const;
+export const MCP_LIMITS = { findings: 100, names: 500, timeline: 400, changes: 300, proveFindings: 50 } as const;
 
 /** What every tool needs: the workspace root, the display language and one language service. */
 export interface McpContext {
@@ -190,7 +190,7 @@ export async function proveTool(ctx: McpContext, args: { path: string }) {
   const abs = insideRoot(ctx, args.path);
   const file = displayPath(ctx.root, abs);
   const loaded = await loadContract(abs, ctx.root);
-  const { items, omitted } = bounded(await proveContract(loaded.model), MCP_LIMITS.proofs);
+  const { items, omitted } = bounded(await proveContract(loaded.model), MCP_LIMITS.proveFindings);
   const findings = items.map((f) => {
     const snapshot = witnessSnapshot(loaded.model, f, basename(abs));
     return {
