@@ -76,11 +76,11 @@ test('a server generated from the same contract by export --to mcp-tools has not
   }
 });
 
-test('our own agents-md mcp server: the contract\'s tools are missing, its five tools undeclared', async () => {
+test('our own agents-md mcp server: the contract\'s tools are missing, its six tools undeclared', async () => {
   const r = await cli.run(REPO, 'check-mcp', 'samples/procurement-analyzer/AGENTS.md', '-f', 'json', '--', process.execPath, cli.bin, 'mcp');
   assert.equal(r.code, 1, r.stderr);
   const got = findings(r.stdout).map((f) => `${f.code} ${f.args['tool']}`);
-  assert.deepEqual(got, ['mcp-missing check_inventory', 'mcp-missing create_approval_draft', 'mcp-undeclared lint', 'mcp-undeclared explain_rule', 'mcp-undeclared list_names', 'mcp-undeclared dry_run', 'mcp-undeclared diff']);
+  assert.deepEqual(got, ['mcp-missing check_inventory', 'mcp-missing create_approval_draft', 'mcp-undeclared lint', 'mcp-undeclared explain_rule', 'mcp-undeclared list_names', 'mcp-undeclared dry_run', 'mcp-undeclared diff', 'mcp-undeclared prove']);
 });
 
 test('SARIF output points at the contract; a server that is not on 127.0.0.1, or none, is a usage error', async () => {

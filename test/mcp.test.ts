@@ -43,12 +43,13 @@ async function call(name: string, args: Json): Promise<{ data: Json; text: strin
   return { data: r.structuredContent ?? {}, text: r.content[0]!.text, isError: r.isError === true };
 }
 
-test('the server lists its five tools with descriptions, input schemas and annotations', async () => {
+test('the server lists its six tools with descriptions, input schemas and annotations', async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['lint', 'explain_rule', 'list_names', 'dry_run', 'diff']);
+  assert.deepEqual(tools.map((t) => t.name), ['lint', 'explain_rule', 'list_names', 'dry_run', 'diff', 'prove']);
   for (const t of tools) assert.ok(t.description && t.description.length > 40 && t.inputSchema.type === 'object', t.name);
   assert.equal(tools.find((t) => t.name === 'lint')!.annotations?.readOnlyHint, true);
   assert.equal(tools.find((t) => t.name === 'dry_run')!.annotations?.readOnlyHint, false);
+  assert.equal(tools.find((t) => t.name === 'prove')!.annotations?.readOnlyHint, true);
 });
 
 test('lint: findings with codes, ranges, locations and fixes', async () => {
@@ -107,11 +108,41 @@ test('diff: the removed tool is a change with its impact and the bump it needs',
   assert.ok(['major', 'minor', 'patch', 'none'].includes(r.data['advice'].required));
 });
 
+test('prove: each finding at its clause with its witness and a snapshot that dry_run plays to the violation', async () => {
+  mkdirSync(join(dir, 'bypass'));
+  writeFileSync(join(dir, 'bypass', 'AGENTS.md'), readFileSync(join(REPO, 'test/prove-corpus/01-threshold-bypass/AGENTS.md'), 'utf8'));
+  const before = tree(dir);
+  const r = await call('prove', { path: 'bypass/AGENTS.md' });
+  assert.equal(r.isError, false, r.text);
+  const [f, ...rest] = r.data['findings'] as Json[];
+  assert.equal(rest.length, 0, r.text);
+  assert.equal(f!.obligation, 'ungated-side-effect');
+  assert.match(f!.location, /^bypass\/AGENTS\.md:\d+:\d+$/);
+  assert.equal(f!.range.start.line + 1, Number(f!.location.split(':')[1]));
+  assert.match(f!.message, /Tool `pay_invoice` \(write\) runs without a human/);
+  assert.equal(f!.proved, true);
+  assert.deepEqual(f!.witness, { tool: 'pay_invoice', arguments: { invoice_id: 'x', amount: 50000, currency: 'USD' } });
+  assert.equal(f!.docs, 'docs/prove.md#ungated-side-effect');
+  // prove writes nothing; the agent saves the witness snapshot where it likes and dry_run plays it.
+  assert.deepEqual(tree(dir), before);
+  writeFileSync(join(dir, 'bypass', 'witness.snapshot.json'), JSON.stringify(f!.snapshot));
+  const run = await call('dry_run', { contract: 'bypass/AGENTS.md', snapshot: 'bypass/witness.snapshot.json' });
+  assert.equal(run.isError, false, run.text);
+  assert.equal(run.data['stats'].humanDecisions, 0, run.text);
+  assert.deepEqual(run.data['stats'].tools, ['pay_invoice'], run.text);
+  const clean = await call('prove', { path: 'AGENTS.md' });
+  assert.deepEqual(clean.data['findings'], [], clean.text);
+  const missing = await call('prove', { path: 'nope/AGENTS.md' });
+  assert.equal(missing.isError, true);
+});
+
 test('paths outside the root, by .. or by a link, are refused and never read', async () => {
   for (const path of ['../AGENTS.md', '/etc/passwd', 'link.md']) {
-    const r = await call('lint', { path });
-    assert.equal(r.isError, true, path);
-    assert.match(r.text, /outside the workspace root/);
+    for (const tool of ['lint', 'prove']) {
+      const r = await call(tool, { path });
+      assert.equal(r.isError, true, `${tool} ${path}`);
+      assert.match(r.text, /outside the workspace root/);
+    }
   }
 });
 

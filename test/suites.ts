@@ -43,6 +43,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/lspDiff.test.ts',
   'test/lspEditor.test.ts',
   'test/lspOtlp.test.ts',
+  'test/lspProve.test.ts',
   'test/lspRun.test.ts',
   'test/lspToolCost.test.ts',
   'test/lspTyping.test.ts',

@@ -140,3 +140,28 @@ test('--traces: a production column, each run graded against the contract of its
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /Cannot read .*nowhere/);
 });
+
+test('--prove: a prove column, each contract proved as agents-md prove does (docs/workspace.md)', async () => {
+  const corpus = (name: string) => readFileSync(join(REPO, 'test/prove-corpus', name, 'AGENTS.md'), 'utf8');
+  const dir = scratch.workspace({
+    'bypass/AGENTS.md': corpus('01-threshold-bypass'),
+    'guarded/AGENTS.md': corpus('02-approval-flag'),
+    'broken/AGENTS.md': readFileSync(join(REPO, 'samples/broken/AGENTS.md'), 'utf8'),
+  });
+  const r = await cli.run(dir, 'report', '--prove', '--format', 'json');
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout) as WorkspaceReport;
+  assert.equal(report.prove, true);
+  const prove = (p: string) => report.contracts.find((c) => c.path === p)!.prove!;
+  assert.deepEqual(prove('bypass/AGENTS.md'), { findings: 1, obligations: { 'ungated-side-effect': 1 } });
+  assert.deepEqual(prove('guarded/AGENTS.md'), { findings: 0, obligations: {} });
+  assert.deepEqual(prove('broken/AGENTS.md'), { findings: 1, obligations: { 'vacuous-guard': 1 } });
+  const text = await cli.run(dir, 'report', '--prove');
+  assert.match(text.stdout, /^Contract +Queries +Exercised +Not exercised +Prove$/m);
+  assert.match(text.stdout, /^bypass\/AGENTS\.md .* 1 finding: ungated-side-effect$/m);
+  assert.match(text.stdout, /^guarded\/AGENTS\.md .* no finding$/m);
+  const zh = await cli.run(dir, 'report', '--prove', '--lang', 'zh-cn', '--format', 'markdown');
+  assert.match(zh.stdout, /\| 1 条发现：ungated-side-effect \|$/m);
+  const without = await cli.run(dir, 'report');
+  assert.doesNotMatch(without.stdout, /Prove/);
+});

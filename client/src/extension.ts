@@ -10,6 +10,7 @@ import { registerHumanDecisions, registerRunAgent } from './runAgent.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerScaffold } from './scaffold.ts';
 import { registerConformance } from './conformance.ts';
+import { registerProve } from './prove.ts';
 import { registerContractsOverview } from './views/contractsView.ts';
 import { registerRuleDocs, type DocLinks } from './ruleDocs.ts';
 import { REVEAL_COMMAND, revealLocation } from './views/nodeTree.ts';
@@ -119,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerSemanticDiff(context, running);
   registerScaffold(context, running);
   registerConformance(context, running);
+  registerProve(context, running, contractKind);
   registerContractsOverview(context, running, isContract);
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(maybeStart),

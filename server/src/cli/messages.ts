@@ -31,6 +31,7 @@ export const CLI_MESSAGES = {
   'cli.usage.lint': '[options] [paths...]',
   'cli.report.description':
     'Report on every contract of the workspace: the compliance coverage matrix, the pool and resource sharing graph, versions and last audit rows, the dry-run coverage of snapshot queries and the cross-contract findings (docs/workspace.md). Paths are found as `lint` finds them; snapshots are searched under the root.',
+  'cli.report.prove': 'prove each contract as `agents-md prove` does: adds a prove column with its findings by obligation (docs/prove.md)',
   'cli.report.traces': 'production traces (a file or folder, as `conformance --traces` reads them): adds a production column, each run graded against the contract of its agent (docs/workspace.md)',
   'cli.option.output': 'write the report to this file instead of standard output',
   'cli.option.jobs': 'lint in n worker threads (default: one per core when there are 16 contracts or more; 1: on the main thread only)',

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type Command } from 'commander';
-import { proveContract, witnessSnapshot, WITNESS_QUERY, type Lang, type ProveFinding } from '../service/index.ts';
+import { proveContract, proveResult, proveText, witnessData, witnessSnapshot, WITNESS_QUERY, type Lang } from '../service/index.ts';
 import { format } from '../service/host.ts';
 import { loadContract } from '../node/dryRunHost.ts';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
@@ -51,18 +51,12 @@ async function proveFile(path: string, cwd: string, replayDir: string | undefine
 /** A finding's further lines, under its first. */
 const indented = (s: string) => s.replace(/^/gm, '    ');
 
-const text = (m: { id: string; args: Readonly<Record<string, string | number>> }, lang: Lang) => format(m.id, m.args, lang);
-
-function result(f: ProveFinding, lang: Lang): string {
-  return f.proved ? format('prove.result.proved', {}, lang) : format('prove.result.qualified', { reasons: f.qualified.map((q) => text(q, lang)).join('; ') }, lang);
-}
-
 function formatText(all: readonly Proved[], lang: Lang): string {
   const lines: string[] = [];
   for (const p of all) {
     for (const f of p.findings) {
-      lines.push(`${p.file}:${f.range.start.line + 1}:${f.range.start.character + 1}  ${f.obligation}  ${text(f.message, lang)}`, indented(result(f, lang)));
-      if (f.witness) lines.push(indented(format('prove.witness', { witness: JSON.stringify(f.witness.kind === 'call' ? { tool: f.witness.tool, arguments: f.witness.input, ...(Object.keys(f.witness.data).length ? { data: f.witness.data } : {}) } : { answer: f.witness.answer }) }, lang)));
+      lines.push(`${p.file}:${f.range.start.line + 1}:${f.range.start.character + 1}  ${f.obligation}  ${proveText(f.message, lang)}`, indented(proveResult(f, lang)));
+      if (f.witness) lines.push(indented(format('prove.witness', { witness: JSON.stringify(witnessData(f.witness)) }, lang)));
       if (f.snapshot) lines.push(indented(format('prove.replay', { command: `agents-md run ${p.file} --snapshot ${f.snapshot} --query ${WITNESS_QUERY}` }, lang)));
     }
   }

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
 import { resolve } from 'node:path';
 import { type Command } from 'commander';
-import { buildReport, createLanguageService, withProduction, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type WorkspaceReport } from '../service/index.ts';
+import { buildReport, createLanguageService, proveContract, proveSummary, withProduction, withProve, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type WorkspaceReport } from '../service/index.ts';
 import { format } from '../service/host.ts';
 import { collectFiles } from './collectFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
@@ -40,6 +40,8 @@ interface ReportOptions extends FormatOptions {
   readonly jobs?: number;
   /** Production traces (a file or folder) for the production column (docs/workspace.md). */
   readonly traces?: string;
+  /** Prove each contract for the prove column (docs/prove.md). */
+  readonly prove?: boolean;
 }
 
 async function runReport(paths: readonly string[], options: ReportOptions, lang: Lang): Promise<number> {
@@ -77,6 +79,11 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
     if (stats.skippedLines > 0) errorLine(format('conformance.cli.skipped', { count: stats.skippedLines }, lang));
     report = withProduction(report, byUri);
   }
+  if (options.prove) {
+    const byUri = new Map<string, ReturnType<typeof proveSummary>>();
+    for (const c of contracts) byUri.set(c.uri, proveSummary(await proveContract(c.model)));
+    report = withProve(report, byUri);
+  }
   const output = render(REPORT_FORMATS, options, report, { cwd, lang, color: useColor(options.color) });
   if (options.output) {
     const file = resolve(cwd, options.output);
@@ -100,6 +107,7 @@ export function registerReportCommand(program: Command, lang: Lang, setExitCode:
     .option('-o, --output <file>', t('cli.option.output'))
     .option('--root <dir>', t('cli.option.root'))
     .option('--traces <path>', t('cli.report.traces'))
+    .option('--prove', t('cli.report.prove'))
     .addOption(jobsOption(lang));
   // The same output options as every command (docs/cli.md).
   withColorOptions(report, lang)

@@ -1,6 +1,6 @@
 /**
  * The custom requests and notifications between the VS Code client and the language server, beyond
- * LSP: the dry run (docs/dry-run.md), the semantic diff (docs/semantic-diff.md) and conformance (docs/conformance.md). Both sides import these names and
+ * LSP: the dry run (docs/dry-run.md), the semantic diff (docs/semantic-diff.md), conformance (docs/conformance.md) and prove (docs/prove.md). Both sides import these names and
  * shapes, so the two cannot drift. URIs are strings; ranges are LSP ranges.
  */
 import type { Diagnostic } from 'vscode-languageserver-protocol';
@@ -235,3 +235,23 @@ export interface ConformanceViewResult {
 export const SETTLED = 'agentsMd/settled';
 export type SettledParams = Record<string, never>;
 export type SettledResult = Record<string, never>;
+
+/**
+ * Client → server: the open contract proved against bypasses (docs/prove.md, "In the editor").
+ * With `run` the server proves the document's current text and keeps the findings; without it, the
+ * kept findings placed on the current text (a finding whose clause changed is left out until the
+ * next proof), or null when it was never proved. Cancellable.
+ */
+export const PROVE = 'agentsMd/prove';
+export interface ProveParams {
+  readonly uri: string;
+  readonly run?: boolean;
+}
+export interface ProveViewResult {
+  /** One line in the user's language: how many findings. */
+  readonly summary: string;
+  /** The document version proved. */
+  readonly version: number;
+  /** One per finding (source `agents-md prove`, code the obligation), the witness as related information. */
+  readonly diagnostics: readonly Diagnostic[];
+}

@@ -62,6 +62,7 @@ const PARAMS: Readonly<Record<string, Check>> = {
   'agentsMd/runAgent': shape({ uri: string, snapshotUri: string, runId: string, queryId: optional(string) }),
   'agentsMd/semanticDiff': shape({ uri: string, against: shape({ kind: string }) }),
   'agentsMd/revisionText': shape({ uri: string }),
+  'agentsMd/prove': shape({ uri: string }),
 };
 
 const isRequest = (m: Message): m is RequestMessage => 'method' in m && 'id' in m && (m as RequestMessage).id !== undefined && (m as RequestMessage).id !== null;

@@ -10,6 +10,7 @@ import { documentStates } from './documentState.ts';
 import { registerDocumentEvents, registerInitialize } from './lifecycle.ts';
 import { registerNavigation } from './navigation.ts';
 import { registerOutline } from './outline.ts';
+import { registerProve } from './prove.ts';
 import { registerRunAgent } from './runAgent.ts';
 import { runAgentHost } from './runAgentHost.ts';
 import { registerRunPage } from './runPage.ts';
@@ -51,6 +52,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   registerContractsOverview(connection, { lang: () => session.lang, service: () => session.service, roots: ctx.rootPaths, read: (uri) => ctx.fs.readFile(uri) });
   registerScaffold(connection, documents);
   registerConformance(connection, { lang: () => session.lang, model: (uri) => docs.openModel(uri), roots: ctx.rootPaths });
+  registerProve(connection, documents, { lang: () => session.lang, model: (uri) => docs.openModel(uri), docsFolder: ctx.docsFolder });
   registerOutline(ctx, docs);
   registerCodeActions(ctx, docs);
   registerSettled(connection, ctx.pending);

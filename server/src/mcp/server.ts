@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { type Lang } from '../service/index.ts';
 import { format } from '../service/host.ts';
 import { InputError } from '../node/inputError.ts';
-import { createMcpContext, diffTool, dryRunTool, explainRuleTool, lintTool, listNamesTool, type McpContext } from './tools.ts';
+import { createMcpContext, diffTool, dryRunTool, explainRuleTool, lintTool, listNamesTool, proveTool, type McpContext } from './tools.ts';
 
 /** No answer is longer than this many characters (docs/mcp.md, "Bounded answers"). */
 export const MAX_ANSWER_CHARS = 256 * 1024;
@@ -52,6 +52,7 @@ export function createAgentsMdMcpServer(root: string, lang: Lang, version: strin
     (a) => answer(ctx, () => dryRunTool(ctx, a)),
   );
   server.registerTool('diff', { description: t('mcp.tool.diff'), inputSchema: { older: path.describe(t('mcp.arg.older')), newer: path.describe(t('mcp.arg.newer')) }, annotations: readOnly }, (a) => answer(ctx, () => diffTool(ctx, a)));
+  server.registerTool('prove', { description: t('mcp.tool.prove'), inputSchema: { path: path.describe(t('mcp.arg.contract')) }, annotations: readOnly }, (a) => answer(ctx, () => proveTool(ctx, a)));
   return server;
 }
 

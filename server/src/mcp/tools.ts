@@ -7,8 +7,8 @@
  * scripted model only: the server treats its workspace as untrusted (docs/model-providers.md).
  */
 import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { createLanguageService, describeEvent, runMessage, diffContracts, NOT_CANCELLED, outcomeText, type ContractDiagnostic, type FileSystem, type LanguageService, type Lang, type SymbolEntry } from '../service/index.ts';
+import { basename, resolve } from 'node:path';
+import { createLanguageService, describeEvent, proveContract, proveResult, proveText, witnessData, witnessSnapshot, runMessage, diffContracts, NOT_CANCELLED, outcomeText, type ContractDiagnostic, type FileSystem, type LanguageService, type Lang, type SymbolEntry } from '../service/index.ts';
 import { diffSummary, format, localiseDiagnostic, localiseDiff, ruleByCode, ruleDocId, recheckAnalyzer } from '../service/host.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { contractForSnapshot, createRunFolder, executeQuery, loadContract, loadSnapshot, resourceReader, storedPath } from '../node/dryRunHost.ts';
@@ -17,7 +17,7 @@ import { InputError } from '../node/inputError.ts';
 import { displayPath, isWithin } from '../node/paths.ts';
 
 /** Limits of one answer (docs/mcp.md, "Bounded answers"). */
-export const MCP_LIMITS = { findings: 100, names: 500, timeline: 400, changes: 300 } as const;
+export const MCP_LIMITS = { findings: 100, names: 500, timeline: 400, changes: 300, proveFindings: 50 } as const;
 
 /** What every tool needs: the workspace root, the display language and one language service. */
 export interface McpContext {
@@ -179,4 +179,35 @@ export async function diffTool(ctx: McpContext, args: { older: string; newer: st
     changes: items.map((c) => ({ id: c.id, kind: c.kind, section: c.section, identity: c.identity, impact: c.impact, bump: c.bump, reason: c.message })),
     omitted,
   };
+}
+
+/**
+ * `prove`: the contract's obligations (docs/prove.md), each finding at its clause with its witness
+ * and the snapshot that replays it (its `contract` is the contract's file name: saved beside the
+ * contract, `dry_run` plays it). Writes nothing.
+ */
+export async function proveTool(ctx: McpContext, args: { path: string }) {
+  const abs = insideRoot(ctx, args.path);
+  const file = displayPath(ctx.root, abs);
+  const loaded = await loadContract(abs, ctx.root);
+  const { items, omitted } = bounded(await proveContract(loaded.model), MCP_LIMITS.proveFindings);
+  const findings = items.map((f) => {
+    const snapshot = witnessSnapshot(loaded.model, f, basename(abs));
+    return {
+      obligation: f.obligation,
+      message: proveText(f.message, ctx.lang),
+      messageId: f.message.id,
+      args: f.message.args,
+      location: where(file, f),
+      range: f.range,
+      clause: f.pointer,
+      proved: f.proved,
+      result: proveResult(f, ctx.lang),
+      qualified: f.qualified.map((q) => proveText(q, ctx.lang)),
+      ...(f.witness ? { witness: witnessData(f.witness) } : {}),
+      ...(snapshot ? { snapshot } : {}),
+      docs: `docs/prove.md#${f.obligation}`,
+    };
+  });
+  return { file, findings, omitted };
 }

@@ -183,7 +183,7 @@ export * from './run/index.ts';
 export { traceTree, type TraceRun, type TraceTreeOptions } from './features/traceTree.ts';
 export type { ModelSettings } from './validate/facts.ts';
 export type { ViewNode, ViewNodeKind, ViewLocation } from './features/viewNode.ts';
-export { buildReport, withProduction, type ProductionSummary, CLAUSES, type WorkspaceReport, type ContractRow, type ReportContractInput, type ReportSnapshotInput, type ClauseId } from './report/build.ts';
+export { buildReport, proveSummary, withProduction, withProve, type ProductionSummary, type ProveSummary, CLAUSES, type WorkspaceReport, type ContractRow, type ReportContractInput, type ReportSnapshotInput, type ClauseId } from './report/build.ts';
 export { reportText, reportMarkdown, reportJson } from './report/render.ts';
 export { reportHtml, type ReportHtmlOptions } from './report/html.ts';
 export * from './conformance/index.ts';
@@ -194,6 +194,6 @@ export { EXPORT_TARGETS, exportContract, exportedSystemPrompt, toolDescription, 
 export { requestCost, type RequestCost } from './export/cost.ts';
 export { cedarExport, hitlApproval, toolApproval, rolesOf, type CedarExport, type ForbiddenTool, type HumanClause } from './export/cedar.ts';
 export type { CedarType } from './export/cedarExpr.ts';
-export { proveContract, replayWitness, witnessSnapshot, OBLIGATIONS, WITNESS_QUERY, type Obligation, type ProveFinding, type ProveMessage, type Witness } from './prove/index.ts';
+export { proveContract, proveResult, proveText, replayWitness, witnessData, witnessSnapshot, OBLIGATIONS, WITNESS_QUERY, type Obligation, type ProveFinding, type ProveMessage, type Witness } from './prove/index.ts';
 export { resourceValues } from './run/engine/resourceValues.ts';
 export { mcpDrift } from './export/mcpDrift.ts';

@@ -4,7 +4,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type * as Sarif from 'sarif';
-import { OBLIGATIONS, type Lang, type ProveFinding } from '../../service/index.ts';
+import { OBLIGATIONS, proveText as text, type Lang, type ProveFinding } from '../../service/index.ts';
 import { format } from '../../service/host.ts';
 import { REPOSITORY_URL, TOOL_NAME, TOOL_VERSION } from '../meta.ts';
 import { pascalCase, SARIF_SCHEMA, sentence, SRCROOT } from './sarif.ts';
@@ -29,8 +29,6 @@ export interface Proved {
   readonly file: string;
   readonly findings: readonly (ProveFinding & { readonly snapshot?: string })[];
 }
-
-const text = (m: { id: string; args: Readonly<Record<string, string | number>> }, lang: Lang) => format(m.id, m.args, lang);
 
 export function proveJson(all: readonly Proved[], lang: Lang): string {
   const files = all.map((p) => ({

@@ -13,6 +13,7 @@ import './messages.ts';
 export { witnessSnapshot, replayWitness, WITNESS_QUERY } from './replay.ts';
 export { OBLIGATIONS, type Obligation, type ProveFinding, type ProveMessage, type Witness } from './types.ts';
 export { PROVE_MESSAGES } from './messages.ts';
+export { proveResult, proveText, witnessData } from './view.ts';
 
 /** The findings of one contract, in the contract's order; each witness replayed and confirmed. */
 export async function proveContract(model: ParsedContract): Promise<ProveFinding[]> {

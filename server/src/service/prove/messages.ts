@@ -23,4 +23,5 @@ export const PROVE_MESSAGES = registerMessages('prove', {
   'prove.summary': '{count, plural, one {# finding} other {# findings}} in {files, plural, one {# contract} other {# contracts}}.',
   'prove.witness': 'witness: {witness}',
   'prove.replay': 'replay: {command}',
+  'prove.lsp.diagnostic': '{message} ({result})',
 });

@@ -49,6 +49,12 @@ export interface ProductionSummary {
   readonly clauses: number;
 }
 
+/** What `agents-md prove` found in a contract (`agents-md report --prove`, docs/prove.md): findings, counted by obligation. */
+export interface ProveSummary {
+  readonly findings: number;
+  readonly obligations: Readonly<Record<string, number>>;
+}
+
 export interface ContractRow {
   readonly uri: string;
   readonly path: string;
@@ -63,6 +69,8 @@ export interface ContractRow {
   readonly coverage: readonly CoverageItem[];
   /** Production traces' grades, when the report was given traces. */
   readonly production?: ProductionSummary;
+  /** Its proof's findings, when the report was asked to prove. */
+  readonly prove?: ProveSummary;
   /** Cross-contract findings on this contract. */
   readonly findings: readonly { readonly code: string; readonly messageId: string; readonly args: Readonly<Record<string, string | number>>; readonly message: string; readonly line: number }[];
 }
@@ -80,6 +88,8 @@ export interface WorkspaceReport {
   readonly clauses: readonly ClauseId[];
   /** Whether the report was given production traces (a production column per contract). */
   readonly production?: boolean;
+  /** Whether the report proved the contracts (a prove column per contract). */
+  readonly prove?: boolean;
   readonly contracts: readonly ContractRow[];
   /** Pools and resources used by two contracts or more. */
   readonly shared: readonly SharedNode[];
@@ -212,4 +222,17 @@ export function buildReport(contracts: readonly ReportContractInput[], snapshots
 export function withProduction(report: WorkspaceReport, byUri: ReadonlyMap<string, ProductionSummary>): WorkspaceReport {
   const none: ProductionSummary = { runs: 0, violations: 0, exercised: 0, clauses: 0 };
   return { ...report, production: true, contracts: report.contracts.map((r) => ({ ...r, production: byUri.get(r.uri) ?? none })) };
+}
+
+/** A contract's prove findings counted by obligation. */
+export function proveSummary(findings: readonly { readonly obligation: string }[]): ProveSummary {
+  const obligations: Record<string, number> = {};
+  for (const f of findings) obligations[f.obligation] = (obligations[f.obligation] ?? 0) + 1;
+  return { findings: findings.length, obligations };
+}
+
+/** The report with a prove column: each contract's findings by its URI (none: nothing found). */
+export function withProve(report: WorkspaceReport, byUri: ReadonlyMap<string, ProveSummary>): WorkspaceReport {
+  const none: ProveSummary = { findings: 0, obligations: {} };
+  return { ...report, prove: true, contracts: report.contracts.map((r) => ({ ...r, prove: byUri.get(r.uri) ?? none })) };
 }

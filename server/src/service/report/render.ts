@@ -25,6 +25,10 @@ export function reportLabels(lang: string) {
         exercisable: report.totals.exercisable,
       }),
     shared: (kind: 'pool' | 'resource', name: string) => t(`report.kind.${kind}`, { name }),
+    prove: (r: ContractRow) =>
+      r.prove && r.prove.findings > 0
+        ? t('report.prove', { count: r.prove.findings, obligations: Object.entries(r.prove.obligations).map(([o, n]) => (n > 1 ? `${o} ×${n}` : o)).join(', ') })
+        : t('report.prove.none'),
   };
 }
 
@@ -49,13 +53,14 @@ export function reportTables(report: WorkspaceReport, l: ReportLabels) {
       ...report.contracts.map((r) => [r.path, r.agent ?? '—', r.version ?? '—', l.audit(r), list(r.clauseIds)]),
     ],
     dryRun: [
-      [t('report.column.contract'), t('report.column.queries'), t('report.column.exercised'), t('report.column.notExercised'), ...(report.production ? [t('report.column.production')] : [])],
+      [t('report.column.contract'), t('report.column.queries'), t('report.column.exercised'), t('report.column.notExercised'), ...(report.production ? [t('report.column.production')] : []), ...(report.prove ? [t('report.column.prove')] : [])],
       ...report.contracts.map((r) => [
         r.path,
         String(r.queries),
         t('report.count', { count: r.coverage.filter((i) => i.exercised).length, total: r.coverage.length }),
         list(r.coverage.filter((i) => !i.exercised).map(l.item)),
         ...(report.production ? [r.production && r.production.runs > 0 ? t('report.production', { ...r.production }) : t('report.production.none')] : []),
+        ...(report.prove ? [l.prove(r)] : []),
       ]),
     ],
   };
