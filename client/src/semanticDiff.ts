@@ -28,6 +28,11 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
     view.message = node ? `${summary}\n\n${node.label}${node.description ? ` (${node.description})` : ''}` : summary;
   });
 
+  const pickFile = async (): Promise<DiffAgainst | undefined> => {
+    const [file] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { Markdown: ['md'] } })) ?? [];
+    return file ? { kind: 'file', uri: file.toString() } : undefined;
+  };
+
   const pickAgainst = async (): Promise<DiffAgainst | undefined> => {
     const picks: AgainstPick[] = [
       { label: 'HEAD', description: vscode.l10n.t('the last commit'), choose: async () => ({ kind: 'ref', ref: 'HEAD' }) },
@@ -40,13 +45,7 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
           return ref ? { kind: 'ref', ref } : undefined;
         },
       },
-      {
-        label: vscode.l10n.t('Another file…'),
-        choose: async () => {
-          const [file] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { Markdown: ['md'] } })) ?? [];
-          return file ? { kind: 'file', uri: file.toString() } : undefined;
-        },
-      },
+      { label: vscode.l10n.t('Another file…'), choose: pickFile },
     ];
     const picked = await vscode.window.showQuickPick(picks, { placeHolder: vscode.l10n.t('Compare the contract with…') });
     return picked?.choose();
@@ -58,7 +57,18 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
     const against = againstArg ?? (await pickAgainst());
     if (!against) return;
     const c = await client();
-    const result = await c.sendRequest<SemanticDiffResult>(SEMANTIC_DIFF, { uri: uri.toString(), against });
+    let result: SemanticDiffResult;
+    try {
+      result = await c.sendRequest<SemanticDiffResult>(SEMANTIC_DIFF, { uri: uri.toString(), against });
+    } catch (e) {
+      // The server says why (not a git repository, an unknown ref, an unreadable file); a file
+      // needs no git, so it is offered right there.
+      const another = vscode.l10n.t('Another file…');
+      const choice = await vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e), another);
+      const file = choice === another ? await pickFile() : undefined;
+      if (file) await show(uri, file);
+      return;
+    }
     tree.set(result.tree);
     summary = result.summary;
     view.message = summary;

@@ -4,7 +4,8 @@
 // Semantic Diff" against HEAD fills the Semantic Diff view: the version advice, the section, the
 // changes grouped by impact. A change opens its place in the contract; its sentence, cut in the
 // row at side-bar width, shows whole and wrapped at the top of the view once the row is selected; the view's title button
-// opens VS Code's text diff of the two versions (the older one read from git by the server).
+// opens VS Code's text diff of the two versions (the older one read from git by the server). In a
+// folder that is no git repository, an error says so and offers another file.
 //
 //   bash test/e2e/setup.sh                                   # once
 //   node --import tsx --test test/e2e/diff.e2e.ts           # from the repo root
@@ -125,5 +126,32 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
   assert.match(tab, /AGENTS\.md/);
   await until('the diff editor shows both versions', async () => ((await page.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').count()) > 0 ? true : undefined));
   t.diagnostic(`screenshot: ${await screenshot(page, 'diff-text')}`);
+  passed();
+});
+
+test('e2e diff: against HEAD in a folder that is no git repository, an error says so and offers another file', { skip, timeout: 300_000 }, async (t: TestContext) => {
+  // A fresh tester followed the walkthrough from an empty folder: HEAD did nothing visible.
+  const { vsix } = await packageRepoExtension();
+  const workspace = await mkdtemp(join(tmpdir(), 'e2e-diff-nogit-'));
+  t.after(() => rm(workspace, { recursive: true, force: true }));
+  await writeFile(join(workspace, 'AGENTS.md'), await readFile(join(CASE_DIR, 'after.md'), 'utf8'));
+  const { page, passed } = await startWorkbench(t, 'diff-nogit', { workspaceDir: workspace, extensions: [vsix], settings: { 'editor.minimap.enabled': false, 'git.enabled': false } });
+  await openFileFromExplorer(page, 'AGENTS.md');
+  await statusBarItem(page, 'AGENTS.md').first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await press(page, 'F1');
+  const input = '.quick-input-widget .quick-input-box input';
+  await waitForSelector(page, input, { what: 'command palette' });
+  await page.locator(input).fill(`>${NLS['command.category']}: ${NLS['command.showSemanticDiff.title']}`);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: NLS['command.showSemanticDiff.title']! }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await press(page, 'Enter');
+  const head = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /^HEAD/ }).first();
+  await head.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await head.click();
+  const toast = page.locator('.notification-toast').filter({ hasText: /not inside a git repository/ }).first();
+  await toast.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  const text = (await toast.innerText()).replace(/\s+/g, ' ').trim();
+  t.diagnostic(`toast: ${JSON.stringify(text)}; screenshot: ${await screenshot(page, 'diff-nogit')}`);
+  assert.match(text, /AGENTS\.md is not inside a git repository/);
+  assert.ok(await toast.locator('.monaco-button').filter({ hasText: 'Another file…' }).count(), 'the toast offers another file');
   passed();
 });
