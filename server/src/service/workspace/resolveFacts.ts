@@ -63,6 +63,8 @@ export class Workspace {
   // Bounded (ARCHITECTURE.md, invariants) yet larger than a workspace's contracts and resources,
   // so that gathering facts for one contract does not evict what the next one needs.
   private readonly summaries: Lru<string, Promise<ContractSummary>>;
+  /** The summaries made so far (what `indexedSummary` answers from without waiting). */
+  private readonly made: Lru<string, ContractSummary>;
   private readonly configs: Lru<string, Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }>>;
   private contractList: Promise<string[]> | undefined;
   private listed: readonly string[] = [];
@@ -72,6 +74,7 @@ export class Workspace {
   constructor(readonly options: WorkspaceOptions) {
     const size = options.cacheSize ?? WORKSPACE_CACHE_SIZE;
     this.summaries = new Lru(size);
+    this.made = new Lru(size);
     this.configs = new Lru(size);
     this.hashes = new Lru(size);
     this.stats = new Lru(size);
@@ -84,6 +87,7 @@ export class Workspace {
    */
   invalidate(uri: string, kind: 'changed' | 'structure' = 'structure'): void {
     this.summaries.delete(uri);
+    this.made.delete(uri);
     this.hashes.delete(uri);
     this.stats.delete(uri);
     if (CONFIG_NAMES.some((n) => uri.endsWith('/' + n))) this.configs.clear();
@@ -220,8 +224,19 @@ export class Workspace {
         }
       })();
       this.summaries.set(uri, hit);
+      const made = hit;
+      // Kept for `indexedSummary` unless the file changed (invalidated) while it was being made.
+      void made.then((summary) => this.summaries.get(uri) === made && this.made.set(uri, summary));
     }
     return hit;
+  }
+
+  /**
+   * The summary of `uri` if it has been made (or seeded) already, without making it: what a
+   * request answered during the first workspace pass reads (docs/workspace.md, "In the editor").
+   */
+  indexedSummary(uri: string): ContractSummary | undefined {
+    return this.made.get(uri);
   }
 
   /**
@@ -229,7 +244,10 @@ export class Workspace {
    * made here, so that they are not made again. Invalidation drops them as any other.
    */
   seedSummaries(entries: readonly (readonly [string, ContractSummary])[]): void {
-    for (const [uri, summary] of entries) this.summaries.set(uri, Promise.resolve(summary));
+    for (const [uri, summary] of entries) {
+      this.summaries.set(uri, Promise.resolve(summary));
+      this.made.set(uri, summary);
+    }
   }
 
   private sha256(uri: string): Promise<string | undefined> {
