@@ -4,7 +4,8 @@
  * some worker, and each summary is kept here as it comes, so that a symbol search answers from it
  * while the pass runs. Every worker then gets every summary (an open document's from its text in
  * memory). Round two: the contracts are linted, their diagnostics handed over as they come. This
- * thread parses no closed contract and keeps its summary only; the workers end with the pass.
+ * thread parses no closed contract (an open document's facts wait for the workers' summaries) and
+ * keeps its summary only; the workers end with the pass.
  */
 import type { RulePreset, ContractDiagnostic, LanguageService } from '../service/index.ts';
 import { uriToPath } from '../node/nodeFileSystem.ts';
@@ -48,9 +49,12 @@ export async function diagnoseInWorkers(host: WorkspacePoolHost, uris: readonly 
   // Ending the workers rejects the round that is running: an edit ends the pass within STOP_CHECK_MS.
   const watch = setInterval(() => stopped() && pool.forEach((w) => void w.terminate()), STOP_CHECK_MS);
   const { workspace } = host.service;
+  let expected: { settle(): void } | undefined;
   try {
     const all = await workspace.contractUris();
     const toMake = all.filter((uri) => !host.isOpen(uri) && !workspace.indexedSummary(uri) && uriToPath(uri) !== undefined);
+    // An open document's facts wait for these rather than parsing them here a second time.
+    expected = workspace.expectSummaries(toMake);
     await round<SummaryAnswer>(
       pool,
       toMake.map((uri) => ({ kind: 'summarise', path: uriToPath(uri)! })),
@@ -70,6 +74,7 @@ export async function diagnoseInWorkers(host: WorkspacePoolHost, uris: readonly 
   } catch {
     // A worker failed, or the pass was stopped and the workers ended: the caller goes on with what is left.
   } finally {
+    expected?.settle();
     clearInterval(watch);
     await Promise.all(pool.map((w) => w.terminate()));
   }

@@ -23,7 +23,7 @@ export function reportLabels(lang: string) {
         findings: Object.values(report.totals.findings).reduce((a, b) => a + b, 0),
         exercised: report.totals.exercised,
         exercisable: report.totals.exercisable,
-      }),
+      }) + (report.walkCut && report.walkCut.length > 0 ? ` ${t('report.walkCut', { paths: report.walkCut.join(', ') })}` : ''),
     shared: (kind: 'pool' | 'resource', name: string) => t(`report.kind.${kind}`, { name }),
   };
 }

@@ -40,6 +40,12 @@ export interface WorkspaceOptions {
   readonly maxResourceBytes?: number;
   /** Entries per cache (contract summaries, configurations, hashes, file stats); default `WORKSPACE_CACHE_SIZE`. */
   readonly cacheSize?: number;
+  /**
+   * Lets the host answer what came in before a summary is made (the server: one turn of its event
+   * loop; file reads are synchronous, so awaiting them alone yields to nothing). A summary seeded
+   * meanwhile (by a worker) is taken rather than made again.
+   */
+  readonly yieldTurn?: () => Promise<void>;
 }
 
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -211,24 +217,31 @@ export class Workspace {
 
   /** Pools and agent names another contract declares (parsed once, cached until invalidated). */
   summaryOf(uri: string): Promise<ContractSummary> {
-    let hit = this.summaries.get(uri);
-    if (!hit) {
-      hit = (async () => {
-        const bytes = await this.options.fs.readFile(uri);
-        if (!bytes || bytes.length > 5 * 1024 * 1024) return { pools: [], agents: [] };
-        try {
-          return summarise(parseContract(decodeText(bytes).text), uri, this.pathOf(uri));
-        } catch {
-          // Another file's problem must not break this one's checks; it is reported when linted itself.
-          return { pools: [], agents: [] };
-        }
-      })();
-      this.summaries.set(uri, hit);
-      const made = hit;
-      // Kept for `indexedSummary` unless the file changed (invalidated) while it was being made.
-      void made.then((summary) => this.summaries.get(uri) === made && this.made.set(uri, summary));
+    return this.summaries.get(uri) ?? this.track(uri, this.makeSummary(uri));
+  }
+
+  /** Caches `summary` as the summary of `uri`, and keeps it for `indexedSummary` once made. */
+  private track(uri: string, summary: Promise<ContractSummary>): Promise<ContractSummary> {
+    this.summaries.set(uri, summary);
+    // Not kept when the file changed (invalidated) or a summary was seeded while it was being made.
+    void summary.then((made) => this.summaries.get(uri) === summary && this.made.set(uri, made));
+    return summary;
+  }
+
+  private async makeSummary(uri: string): Promise<ContractSummary> {
+    if (this.options.yieldTurn) {
+      await this.options.yieldTurn();
+      const seeded = this.made.get(uri);
+      if (seeded) return seeded;
     }
-    return hit;
+    const bytes = await this.options.fs.readFile(uri);
+    if (!bytes || bytes.length > 5 * 1024 * 1024) return { pools: [], agents: [] };
+    try {
+      return summarise(parseContract(decodeText(bytes).text), uri, this.pathOf(uri));
+    } catch {
+      // Another file's problem must not break this one's checks; it is reported when linted itself.
+      return { pools: [], agents: [] };
+    }
   }
 
   /**
@@ -240,11 +253,36 @@ export class Workspace {
   }
 
   /**
+   * Summaries another thread is making (the server's workspace pass): until they are seeded,
+   * `summaryOf` waits for them rather than making them a second time. `settle()` when that
+   * thread is done: the summaries it did not seed are made here after all.
+   */
+  expectSummaries(uris: readonly string[]): { settle(): void } {
+    const waiting = new Map<string, (s: Promise<ContractSummary>) => void>();
+    for (const uri of uris) {
+      if (this.summaries.get(uri)) continue;
+      this.track(uri, new Promise<ContractSummary>((resolve) => waiting.set(uri, resolve)));
+    }
+    this.expected = waiting;
+    return {
+      settle: () => {
+        if (this.expected === waiting) this.expected = undefined;
+        for (const [uri, resolve] of waiting) resolve(this.makeSummary(uri));
+        waiting.clear();
+      },
+    };
+  }
+
+  private expected: Map<string, (s: Promise<ContractSummary>) => void> | undefined;
+
+  /**
    * Summaries made elsewhere (another thread of the same run read the same files), kept as if
    * made here, so that they are not made again. Invalidation drops them as any other.
    */
   seedSummaries(entries: readonly (readonly [string, ContractSummary])[]): void {
     for (const [uri, summary] of entries) {
+      this.expected?.get(uri)?.(Promise.resolve(summary));
+      this.expected?.delete(uri);
       this.summaries.set(uri, Promise.resolve(summary));
       this.made.set(uri, summary);
     }
