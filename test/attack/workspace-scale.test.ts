@@ -8,12 +8,12 @@
 // Run: node --import tsx --test test/attack/workspace-scale.test.ts
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ProgressType } from 'vscode-jsonrpc/node.js';
 import type { SymbolInformation, WorkspaceDiagnosticReport, WorkspaceDiagnosticReportPartialResult } from 'vscode-languageserver-protocol';
-import { scratchFolders, serverBundle } from '../helpers/cli.ts';
+import { REPO, scratchFolders, serverBundle } from '../helpers/cli.ts';
 import { LspClient } from '../helpers/lspClient.ts';
 import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
 import { contractPath, generateWorkspace } from '../../bench/generateWorkspace.ts';
@@ -65,6 +65,11 @@ test('workspace/diagnostic streams partial results; a symbol search and a hover 
   } finally {
     await client.shutdown();
   }
+});
+
+test('the server bundle ships its workspace worker beside it, and the .vsix keeps it', () => {
+  assert.ok(existsSync(join(dirname(server.path), 'workspaceWorker.cjs')));
+  assert.match(readFileSync(join(REPO, '.vscodeignore'), 'utf8'), /^!dist\/workspaceWorker\.cjs$/m);
 });
 
 /** A contract whose parse takes seconds (a MEMORY_POOLS table of many rows): summarising it is the pass's slowest step. */

@@ -57,6 +57,12 @@ export interface ContractSummary {
   readonly digest?: ContractDigest;
 }
 
+/** A summary another thread is making, awaited here. */
+interface Waiting {
+  readonly promise: Promise<ContractSummary>;
+  readonly resolve: (summary: Promise<ContractSummary>) => void;
+}
+
 /** Entries per cache of a `Workspace` (contract summaries, configurations, hashes, file stats). */
 export const WORKSPACE_CACHE_SIZE = 4096;
 
@@ -217,7 +223,19 @@ export class Workspace {
 
   /** Pools and agent names another contract declares (parsed once, cached until invalidated). */
   summaryOf(uri: string): Promise<ContractSummary> {
-    return this.summaries.get(uri) ?? this.track(uri, this.makeSummary(uri));
+    const hit = this.summaries.get(uri);
+    if (hit) return hit;
+    // Being made by another thread: wait for it (made here after all if that thread stops first).
+    if (this.expected?.has(uri)) {
+      let waiting = this.expected.get(uri);
+      if (!waiting) {
+        let resolve!: (s: Promise<ContractSummary>) => void;
+        waiting = { promise: new Promise<ContractSummary>((r) => (resolve = r)), resolve };
+        this.expected.set(uri, waiting);
+      }
+      return waiting.promise;
+    }
+    return this.track(uri, this.makeSummary(uri));
   }
 
   /** Caches `summary` as the summary of `uri`, and keeps it for `indexedSummary` once made. */
@@ -255,25 +273,22 @@ export class Workspace {
   /**
    * Summaries another thread is making (the server's workspace pass): until they are seeded,
    * `summaryOf` waits for them rather than making them a second time. `settle()` when that
-   * thread is done: the summaries it did not seed are made here after all.
+   * thread is done: a summary it did not seed is made here, when it is asked for (a summary
+   * already awaited at once), never eagerly.
    */
   expectSummaries(uris: readonly string[]): { settle(): void } {
-    const waiting = new Map<string, (s: Promise<ContractSummary>) => void>();
-    for (const uri of uris) {
-      if (this.summaries.get(uri)) continue;
-      this.track(uri, new Promise<ContractSummary>((resolve) => waiting.set(uri, resolve)));
-    }
-    this.expected = waiting;
+    const expected: Map<string, Waiting | undefined> = new Map(uris.filter((uri) => !this.summaries.get(uri)).map((uri) => [uri, undefined]));
+    this.expected = expected;
     return {
       settle: () => {
-        if (this.expected === waiting) this.expected = undefined;
-        for (const [uri, resolve] of waiting) resolve(this.makeSummary(uri));
-        waiting.clear();
+        if (this.expected === expected) this.expected = undefined;
+        for (const [uri, waiting] of expected) if (waiting) waiting.resolve(this.summaryOf(uri));
+        expected.clear();
       },
     };
   }
 
-  private expected: Map<string, (s: Promise<ContractSummary>) => void> | undefined;
+  private expected: Map<string, Waiting | undefined> | undefined;
 
   /**
    * Summaries made elsewhere (another thread of the same run read the same files), kept as if
@@ -281,7 +296,7 @@ export class Workspace {
    */
   seedSummaries(entries: readonly (readonly [string, ContractSummary])[]): void {
     for (const [uri, summary] of entries) {
-      this.expected?.get(uri)?.(Promise.resolve(summary));
+      this.expected?.get(uri)?.resolve(Promise.resolve(summary));
       this.expected?.delete(uri);
       this.summaries.set(uri, Promise.resolve(summary));
       this.made.set(uri, summary);
