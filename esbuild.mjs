@@ -86,6 +86,8 @@ const ENTRIES = [
   // which runs on its JavaScript backend there (its native binary cannot be found from a bundle);
   // the main server never loads recheck, so it leaves it out.
   { name: 'server', entry: 'server/src/server.ts', outfile: 'dist/server.cjs', external: [...RECHECK] },
+  // The server's workspace pass over many contracts runs this in worker threads (lsp/workspacePool.ts).
+  { name: 'server-workspace-worker', entry: 'server/src/lsp/workspaceWorker.ts', outfile: 'dist/workspaceWorker.cjs', external: [...RECHECK] },
   { name: 'server-regex-worker', entry: 'server/src/lsp/regexWorker.ts', outfile: 'dist/regexWorker.cjs', external: [] },
   { name: 'client', entry: 'client/src/extension.ts', outfile: 'dist/client.cjs', external: ['vscode'] },
   // The GitHub Action (action.yml) runs without node_modules: everything bundled; its lint does

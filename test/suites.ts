@@ -23,6 +23,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/attack/run-cli.test.ts',
   'test/attack/terminal.test.ts',
   'test/attack/workspace-scale.test.ts',
+  'test/attack/walk-cut.test.ts',
   'test/cedar.test.ts',
   'test/checkMcp.test.ts',
   'test/cli.test.ts',

@@ -3,16 +3,17 @@
 // streams its reports as partial results while the pass runs, and a `workspace/symbol` and a hover
 // sent meanwhile are answered between two contracts, before the pass ends. A workspace folder whose
 // tree is larger than the walk's budget: `agentsMd/listSnapshots` stops walking at the cut (a
-// snapshot beyond it is not found) and answers. Timing lives in bench/workspaceServer.ts.
+// snapshot beyond it is not found) and answers. A symbol search sent as the first pass starts is
+// answered from what is indexed so far. Timing lives in bench/workspaceServer.ts.
 // Run: node --import tsx --test test/attack/workspace-scale.test.ts
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ProgressType } from 'vscode-jsonrpc/node.js';
 import type { SymbolInformation, WorkspaceDiagnosticReport, WorkspaceDiagnosticReportPartialResult } from 'vscode-languageserver-protocol';
-import { scratchFolders, serverBundle } from '../helpers/cli.ts';
+import { REPO, scratchFolders, serverBundle } from '../helpers/cli.ts';
 import { LspClient } from '../helpers/lspClient.ts';
 import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
 import { contractPath, generateWorkspace } from '../../bench/generateWorkspace.ts';
@@ -61,6 +62,41 @@ test('workspace/diagnostic streams partial results; a symbol search and a hover 
     assert.deepEqual(symbols.map((s) => s.containerName), [contractPath(13), contractPath(19)]);
     const batches = events.filter((e) => e.startsWith('partial'));
     assert.ok(batches.length >= 2, `the reports came in batches as they were made: ${events.join(', ')}`);
+  } finally {
+    await client.shutdown();
+  }
+});
+
+test('the server bundle ships its workspace worker beside it, and the .vsix keeps it', () => {
+  assert.ok(existsSync(join(dirname(server.path), 'workspaceWorker.cjs')));
+  assert.match(readFileSync(join(REPO, '.vscodeignore'), 'utf8'), /^!dist\/workspaceWorker\.cjs$/m);
+});
+
+/** A contract whose parse takes seconds (a MEMORY_POOLS table of many rows): summarising it is the pass's slowest step. */
+function slowContract(name: string, rows = 900): string {
+  let t = `---\ncontract: true\nname: ${name}\nversion: 1.0.0\n---\n\n## AGENT_IDENTITY\n\n- **Name**: \`${name}\`\n\n## MEMORY_POOLS\n\n| Name | Content | Lifecycle |\n|---|---|---|\n`;
+  for (let i = 0; i < rows; i++) t += `| pool_${i} | Logs *of* \`device\` ${i} | 90 days |\n`;
+  return t;
+}
+
+test('a workspace/symbol sent as the first pass starts answers from what is indexed, without waiting for every summary', async () => {
+  // Sorted last, and slow to parse: a search that waits for every summary waits for this one.
+  const ws = scratch.workspace({ ...generateWorkspace(N), 'zz_slow/AGENTS.md': slowContract('SlowLastAgent') });
+  const wsUri = pathToFileURL(ws).href;
+  const client = new LspClient(server.path);
+  try {
+    await client.initialize(wsUri, true);
+    const events: string[] = [];
+    const pull = client.connection.sendRequest<WorkspaceDiagnosticReport>('workspace/diagnostic', { previousResultIds: [], partialResultToken: 'first' }).then(() => events.push('final'));
+    const early = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'SlowLastAgent' });
+    events.push('symbol');
+    await pull;
+    // Before: the search waited for every contract's summary, the slow one included, and found it.
+    assert.deepEqual(early, [], 'answered before the slow contract was indexed');
+    assert.deepEqual(events, ['symbol', 'final']);
+    // Once the pass has indexed everything, the same search finds it.
+    const late = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'SlowLastAgent' });
+    assert.deepEqual(late.map((s) => s.containerName), ['zz_slow/AGENTS.md']);
   } finally {
     await client.shutdown();
   }

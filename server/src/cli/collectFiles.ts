@@ -9,7 +9,8 @@
  * - anything else that looks like a glob is expanded (relative to the working directory), with
  *   the same excludes.
  * An argument that matches nothing is a problem (the CLI exits 2), except the implicit `.` used
- * when no path is given, which only earns a note.
+ * when no path is given, which only earns a note. A search cut at the walk's limits
+ * (`WALK_LIMITS`, docs/robustness.md) earns a note saying how to narrow it.
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -17,7 +18,7 @@ import { isDynamicPattern } from 'tinyglobby';
 import { URI, Utils } from 'vscode-uri';
 import { type ConfigProblem, type Workspace } from '../service/index.ts';
 import { fileErrorReason, format } from '../service/host.ts';
-import { globFiles, unreadableFolders } from '../node/nodeFileSystem.ts';
+import { unreadableFolders, walkFiles, WALK_LIMITS, type FileWalk } from '../node/nodeFileSystem.ts';
 import { isWithin } from '../node/paths.ts';
 import './messages.ts';
 
@@ -30,6 +31,8 @@ export interface CollectedFiles {
   readonly notes: string[];
   /** Problems in the configuration files consulted to search directories. */
   readonly configProblems: ConfigProblem[];
+  /** Arguments whose search was cut at the walk's limits (a note says so; the report too). */
+  readonly cut: string[];
 }
 
 export interface CollectOptions {
@@ -57,7 +60,16 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
   const problems: string[] = [];
   const notes: string[] = [];
   const configProblems: ConfigProblem[] = [];
-  const t = (id: string, a: Readonly<Record<string, string>>) => format(id, a, options.lang);
+  const cut: string[] = [];
+  const t = (id: string, a: Readonly<Record<string, string | number>>) => format(id, a, options.lang);
+  // A search cut at the walk's limits finds fewer contracts than there are: say so, and how to narrow it.
+  const found = (arg: string, walk: FileWalk) => {
+    if (walk.cut) {
+      cut.push(arg);
+      notes.push(t(walk.cut === 'entries' ? 'cli.files.walkCutEntries' : 'cli.files.walkCutFiles', { arg, entries: WALK_LIMITS.entries, files: WALK_LIMITS.files }));
+    }
+    return walk.files;
+  };
 
   for (const arg of args) {
     const abs = resolve(options.cwd, arg);
@@ -77,27 +89,27 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
     } else if (kind === 'directory') {
       const globs = await globsOfFolder(options.workspace, abs);
       configProblems.push(...globs.problems);
-      const found = isWithin(options.root, abs)
-        ? (await globFiles(options.root, globs.include, globs.exclude)).filter((f) => isWithin(abs, f))
-        : await globFiles(abs, globs.include, globs.exclude);
+      const matches = isWithin(options.root, abs)
+        ? found(arg, await walkFiles(options.root, globs.include, globs.exclude)).filter((f) => isWithin(abs, f))
+        : found(arg, await walkFiles(abs, globs.include, globs.exclude));
       // A folder the scan could not enter may hold contracts: say so rather than lint less in silence.
       for (const u of await unreadableFolders(abs, globs.exclude)) problems.push(t('cli.files.unreadable', { arg: join(arg, u.path), error: fileErrorReason(u.error, options.lang ?? 'en') }));
-      if (found.length === 0) {
+      if (matches.length === 0) {
         const msg = t('cli.files.noContracts', { arg, globs: globs.include.join(', ') });
         (options.implicit ? notes : problems).push(msg);
       }
-      for (const f of found) files.add(f);
+      for (const f of matches) files.add(f);
     } else if (kind === 'missing' && isDynamicPattern(arg)) {
       const globs = await globsOfFolder(options.workspace, options.cwd);
       configProblems.push(...globs.problems);
-      const found = await globFiles(options.cwd, [arg], globs.exclude);
-      if (found.length === 0) problems.push(t('cli.files.noMatch', { arg }));
-      for (const f of found) files.add(f);
+      const matches = found(arg, await walkFiles(options.cwd, [arg], globs.exclude));
+      if (matches.length === 0) problems.push(t('cli.files.noMatch', { arg }));
+      for (const f of matches) files.add(f);
     } else if (kind === 'missing') {
       problems.push(t('cli.files.missing', { arg }));
     } else {
       problems.push(error ? t('cli.files.unreadable', { arg, error: fileErrorReason(error, options.lang ?? 'en') }) : t('cli.files.notRegular', { arg }));
     }
   }
-  return { files: [...files].sort(), problems, notes, configProblems };
+  return { files: [...files].sort(), problems, notes, configProblems, cut };
 }

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createLanguageService } from '../service/index.ts';
 import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
+import { answerSummaryJob } from '../node/workerPool.ts';
 import { lintOne } from './lintFiles.ts';
 import { displayPath } from './report.ts';
 import type { LintWorkerData, WorkerJob } from './lintPool.ts';
@@ -17,12 +18,11 @@ const { root, cwd, lang, boundToRoot, withModel } = workerData as LintWorkerData
 const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: cachedRecheckAnalyzer() });
 
 parentPort!.on('message', async (job: WorkerJob) => {
-  if (job.kind === 'seed') return service.workspace.seedSummaries(job.summaries);
-  if (job.kind === 'summarise') {
-    const uri = fileUri(job.path);
-    return parentPort!.postMessage({ i: job.i, summary: [uri, await service.workspace.summaryOf(uri)] });
-  }
-  const { slot, configProblems } = await lintOne(service, job.path, (p) => displayPath(cwd, p), lang, boundToRoot ? root : undefined);
+  const summarised = await answerSummaryJob(service, job);
+  if (summarised === 'seeded') return;
+  if (summarised) return parentPort!.postMessage(summarised);
+  const { i, path } = job as Extract<WorkerJob, { kind: 'lint' }>;
+  const { slot, configProblems } = await lintOne(service, path, (p) => displayPath(cwd, p), lang, boundToRoot ? root : undefined);
   const report = typeof slot === 'string' || withModel ? slot : { path: slot.path, uri: slot.uri, text: slot.text, diagnostics: slot.diagnostics };
-  parentPort!.postMessage({ i: job.i, slot: report, configProblems });
+  parentPort!.postMessage({ i, slot: report, configProblems });
 });

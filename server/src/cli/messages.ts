@@ -65,6 +65,10 @@ export const CLI_MESSAGES = {
 
   'cli.fileProblem': '{file}: {problem}',
   'cli.files.noContracts': '{arg}: no contract files found (looked for {globs})',
+  'cli.files.walkCutEntries':
+    '{arg}: the search stopped after reading {entries} folder entries, so contracts beyond that point were not found; name the folders that hold contracts, or narrow contracts.include and contracts.exclude in the configuration (docs/robustness.md, "Workspace scale")',
+  'cli.files.walkCutFiles':
+    '{arg}: the search stopped at {files} matching files, so further contracts were not found; name the folders that hold contracts, or narrow contracts.include and contracts.exclude in the configuration (docs/robustness.md, "Workspace scale")',
   'cli.files.noMatch': '{arg}: no files match this pattern',
   'cli.files.missing': '{arg}: no such file or directory',
   'cli.files.unreadable': '{arg}: cannot be read ({error})',

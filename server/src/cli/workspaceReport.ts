@@ -68,6 +68,7 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
   const contracts = run.reports.filter((r) => r.model && r.model.kind !== 'freeform').map((r) => ({ uri: r.uri, path: displayPath(root, r.path), model: r.model!, diagnostics: r.diagnostics }));
   const { config } = await service.workspace.configFor(fileUri(resolve(root, 'AGENTS.md')));
   let report = buildReport(contracts, await reportSnapshots(root, new Set(contracts.map((c) => c.uri))), config.resourceRoots);
+  if (collected.cut.length > 0) report = { ...report, walkCut: collected.cut };
   if (options.traces) {
     const graded = await gradeProduction(resolve(cwd, options.traces), report.contracts, new Map(contracts.map((c) => [c.uri, c.model]))).catch((e: unknown) => {
       if (!(e instanceof InputError)) throw e;

@@ -12,6 +12,7 @@ import { runSteps } from './steps.ts';
 import { exceedsBytes } from './textSize.ts';
 import type { VersionAdvice } from './versionAdvice.ts';
 import { registerWorkspaceDiagnostics } from './workspaceDiagnostics.ts';
+import { diagnoseInWorkers } from './workspacePool.ts';
 
 export interface Diagnostics {
   /** Every document's diagnostics again (settings, folders or files they read changed). */
@@ -23,6 +24,8 @@ export interface Diagnostics {
   /** An open document changed. */
   edited(doc: TextDocument): void;
   closed(uri: string): void;
+  /** Whether a workspace pass is running (its index is not complete yet). */
+  workspacePassRunning(): boolean;
 }
 
 /** A snapshot's diagnostics, checked against its contract (the open document, else the file) when it names one. */
@@ -50,6 +53,11 @@ function openElsewhere(ctx: ServerContext) {
       if (!bytes || !session.service) return [];
       const r = await session.service.lintBytes(uri, bytes, bytes.length, { preset: settings.preset, maxBytes: settings.maxFileBytes });
       return r.diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, session.lang), uri, session.docsBase));
+    },
+    diagnoseInWorkers: async (uris, found, stopped) => {
+      if (!session.service) return;
+      const host = { roots: session.roots, service: session.service, isOpen: (uri: string) => ctx.documents.get(uri) !== undefined, settingsOf: (uri: string) => resourceSettings.of(uri) };
+      await diagnoseInWorkers(host, uris, (uri, items) => found(uri, items.map((d) => toDiagnostic(localiseDiagnostic(d, session.lang), uri, session.docsBase))), stopped);
     },
   });
 }
@@ -169,6 +177,7 @@ export function registerDiagnostics(ctx: ServerContext, docs: DocumentStates, ad
       workspaceDiagnostics.edited();
       schedulePush(doc);
     },
+    workspacePassRunning: () => workspaceDiagnostics.running(),
     closed(uri) {
       workspaceDiagnostics.closed(uri);
       reports.forget(uri);

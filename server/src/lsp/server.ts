@@ -48,7 +48,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   registerRunPage(connection, { lang: () => session.lang, model: (uri) => docs.openModel(uri) });
   registerRunAgent(connection, documents, runAgentHost(ctx, docs));
   registerNavigation(ctx, docs);
-  registerWorkspaceSymbols(connection, () => session.service);
+  registerWorkspaceSymbols(connection, () => session.service, () => diagnostics.workspacePassRunning());
   registerContractsOverview(connection, { lang: () => session.lang, service: () => session.service, roots: ctx.rootPaths, read: (uri) => ctx.fs.readFile(uri) });
   registerScaffold(connection, documents);
   registerConformance(connection, { lang: () => session.lang, model: (uri) => docs.openModel(uri), roots: ctx.rootPaths });

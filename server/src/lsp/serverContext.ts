@@ -46,7 +46,8 @@ export function serverContext(connection: Connection, docsFolder: string): Serve
   const fs = overlayFileSystem(createNodeFileSystem(rootPaths), (uri) => documents.get(uri)?.getText());
   return {
     connection, documents, settings: settingsStore(connection), fs, docsFolder, session, rootPaths,
-    makeService: () => createLanguageService({ fs, roots: session.roots }),
+    // One turn of the event loop before each summary: requests are answered between two parses.
+    makeService: () => createLanguageService({ fs, roots: session.roots, yieldTurn: () => new Promise((r) => setImmediate(r)) }),
     pending: pendingWork(),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * `workspace/diagnostic` (docs/workspace.md, "In the editor"): the problems of every contract of
  * the workspace that is not open, so that the Problems view lists them too. Computed only when the
- * client pulls, one contract at a time, yielding to the event loop between contracts (a hover or a
+ * client pulls: in worker threads when there are enough contracts (workspacePool.ts), else here one
+ * contract at a time, yielding to the event loop between contracts (a hover or a
  * `workspace/symbol` sent meanwhile is answered between two contracts); an edit (the user typing, a
  * file event) ends the pass early with what it has, and the client pulls again. With a partial
  * result token (VS Code sends one) the reports are streamed as they are made, at most every
@@ -13,8 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { CancellationToken, Connection, Diagnostic, ResultProgressReporter, WorkspaceDiagnosticReportPartialResult, WorkspaceDocumentDiagnosticReport } from 'vscode-languageserver';
-import { Lru } from '../service/host.ts';
 import type { PendingWork } from './settled.ts';
+import { Lru } from '../service/host.ts';
 
 export interface WorkspaceDiagnosticsHost {
   /** Every contract of the workspace (the configuration's globs). */
@@ -23,6 +24,11 @@ export interface WorkspaceDiagnosticsHost {
   isOpen(uri: string): boolean;
   /** The diagnostics of a contract read from disk. */
   diagnose(uri: string): Promise<Diagnostic[]>;
+  /**
+   * Diagnoses `uris` (none open) off this thread, handing each contract's diagnostics to `found`
+   * as they are made, until `stopped()`; the pass diagnoses what it did not hand over itself.
+   */
+  diagnoseInWorkers?(uris: readonly string[], found: (uri: string, items: Diagnostic[]) => void, stopped: () => boolean): Promise<void>;
 }
 
 /** Contracts whose last result is kept (each a small list of diagnostics). */
@@ -62,6 +68,8 @@ export interface WorkspaceDiagnostics {
   edited(): void;
   /** A document was closed: its problems are this pull's again (or cleared, if its file went). */
   closed(uri: string): void;
+  /** Whether a pass is running. */
+  running(): boolean;
 }
 
 /**
@@ -95,42 +103,42 @@ export function registerWorkspaceDiagnostics(connection: Connection, pending: Pe
       wakers.add(settle);
     });
 
-  connection.languages.diagnostics.onWorkspace(async (params, token, _work, progress) => {
-    const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
-    if (completedAt === generation && previous.size > 0) await nextChange(token);
-    const end = pending.begin();
-    try {
-      return await pass(previous, token, progress);
-    } finally {
-      end();
-    }
-  });
+  /** Passes running (a symbol search answers from what is indexed while one runs). */
+  let running = 0;
 
-  /** One pass over the workspace's contracts, from the cache where a contract's result is current. */
-  const pass = async (previous: ReadonlyMap<string, string>, token: CancellationToken, progress: ResultProgressReporter<WorkspaceDiagnosticReportPartialResult> | undefined) => {
-    const start = generation;
-    const sink = reportSink(progress);
-    const contracts = await host.contractUris();
-    for (const uri of contracts) {
-      // Typing wins: the pass stops at the first edit and returns what it has.
-      if (token.isCancellationRequested || generation !== start) return sink.end();
-      if (host.isOpen(uri)) continue;
-      let entry = cache.get(uri);
-      if (!entry || entry.generation !== start) {
-        await new Promise((r) => setImmediate(r));
-        if (token.isCancellationRequested || generation !== start) return sink.end();
-        const items = await host.diagnose(uri).catch((): Diagnostic[] => []);
-        const resultId = createHash('sha256').update(JSON.stringify(items)).digest('hex').slice(0, 16);
-        entry = { generation: start, resultId, items };
-        cache.set(uri, entry);
-      }
+  const pass = async (start: number, previous: Map<string, string>, sink: ReturnType<typeof reportSink>, token: CancellationToken) => {
+    const stopped = () => token.isCancellationRequested || generation !== start;
+    const reported = new Set<string>();
+    const report = (uri: string, entry: { resultId: string; items: Diagnostic[] }) => {
+      reported.add(uri);
       sink.push(
         previous.get(uri) === entry.resultId
           ? { kind: 'unchanged', uri, version: null, resultId: entry.resultId }
           : { kind: 'full', uri, version: null, resultId: entry.resultId, items: entry.items },
       );
+    };
+    const store = (uri: string, items: Diagnostic[]) => {
+      const entry = { generation: start, resultId: createHash('sha256').update(JSON.stringify(items)).digest('hex').slice(0, 16), items };
+      cache.set(uri, entry);
+      return entry;
+    };
+    const contracts = await host.contractUris();
+    const todo = contracts.filter((uri) => !host.isOpen(uri) && cache.get(uri)?.generation !== start);
+    // Worker threads where there are enough contracts: reports come in the order they are made.
+    if (host.diagnoseInWorkers && todo.length > 0) await host.diagnoseInWorkers(todo, (uri, items) => stopped() || report(uri, store(uri, items)), stopped);
+    for (const uri of contracts) {
+      // Typing wins: the pass stops at the first edit and returns what it has.
+      if (stopped()) return false;
+      if (host.isOpen(uri) || reported.has(uri)) continue;
+      let entry = cache.get(uri);
+      if (!entry || entry.generation !== start) {
+        await new Promise((r) => setImmediate(r));
+        if (stopped()) return false;
+        entry = store(uri, await host.diagnose(uri).catch((): Diagnostic[] => []));
+      }
+      report(uri, entry);
     }
-    if (generation !== start) return sink.end();
+    if (generation !== start) return false;
     // A contract that went (deleted, moved, excluded), or a document closed whose file went: an
     // empty report clears what the client shows.
     const listed = new Set(contracts);
@@ -139,10 +147,27 @@ export function registerWorkspaceDiagnostics(connection: Connection, pending: Pe
       cache.delete(uri);
       sink.push({ kind: 'full', uri, version: null, items: [] });
     }
-    closedSince.clear();
-    completedAt = start;
-    return sink.end();
+    return true;
   };
+
+  connection.languages.diagnostics.onWorkspace(async (params, token, _work, progress) => {
+    const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
+    if (completedAt === generation && previous.size > 0) await nextChange(token);
+    const start = generation;
+    const sink = reportSink(progress);
+    running++;
+    const end = pending.begin();
+    try {
+      if (await pass(start, previous, sink, token)) {
+        closedSince.clear();
+        completedAt = start;
+      }
+    } finally {
+      running--;
+      end();
+    }
+    return sink.end();
+  });
 
   const edited = () => {
     generation++;
@@ -151,6 +176,7 @@ export function registerWorkspaceDiagnostics(connection: Connection, pending: Pe
   };
   return {
     edited,
+    running: () => running > 0,
     closed(uri) {
       // Bounded: a client that never pulls the workspace never empties it.
       if (closedSince.size >= CACHE_SIZE) closedSince.clear();

@@ -45,22 +45,35 @@ export function uriToPath(uri: string): string | undefined {
  * folder entries (`WALK_LIMITS.entries`): the cut applies while walking, not to what a whole walk found.
  */
 export async function globFiles(folder: string, include: readonly string[], exclude: readonly string[], entries: number = WALK_LIMITS.entries): Promise<string[]> {
-  if (include.length === 0) return [];
+  return (await walkFiles(folder, include, exclude, entries)).files;
+}
+
+/** What a bounded walk found, and why it stopped early, if it did. */
+export interface FileWalk {
+  readonly files: string[];
+  /** `entries`: it read its budget of folder entries; `files`: it found `WALK_LIMITS.files` files. Files beyond the cut were not found. */
+  readonly cut?: 'entries' | 'files';
+}
+
+/** `globFiles`, saying whether the walk was cut: a caller that lints what was found says so (docs/robustness.md). */
+export async function walkFiles(folder: string, include: readonly string[], exclude: readonly string[], entries: number = WALK_LIMITS.entries): Promise<FileWalk> {
+  if (include.length === 0) return { files: [] };
   try {
     const top = await realpath(folder);
-    const found = await glob([...include], { cwd: folder, ignore: [...exclude], absolute: true, onlyFiles: true, expandDirectories: false, deep: WALK_LIMITS.depth, ...entryBudget(entries) });
+    const budget = entryBudget(entries);
+    const found = await glob([...include], { cwd: folder, ignore: [...exclude], absolute: true, onlyFiles: true, expandDirectories: false, deep: WALK_LIMITS.depth, fs: budget.fs, signal: budget.signal });
     const seen = new Set<string>();
     const out: string[] = [];
     for (const f of found.sort()) {
       const real = await realpath(f).catch(() => undefined);
       if (real === undefined || seen.has(real) || !isWithin(top, real)) continue;
+      if (out.length >= WALK_LIMITS.files) return { files: out, cut: 'files' };
       seen.add(real);
       out.push(f);
-      if (out.length >= WALK_LIMITS.files) break;
     }
-    return out;
+    return budget.signal.aborted ? { files: out, cut: 'entries' } : { files: out };
   } catch {
-    return [];
+    return { files: [] };
   }
 }
 

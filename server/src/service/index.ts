@@ -99,7 +99,7 @@ export interface LanguageService extends DocumentFeatures {
 
 /** Creates a language service over a workspace (none: the document is seen on its own). */
 export function createLanguageService(options: LanguageServiceOptions = {}): LanguageService {
-  const workspace = new Workspace({ fs: options.fs ?? NO_FILES, roots: options.roots ?? [], ...(options.analyzeRegex ? { analyzeRegex: options.analyzeRegex } : {}) });
+  const workspace = new Workspace({ fs: options.fs ?? NO_FILES, roots: options.roots ?? [], ...(options.analyzeRegex ? { analyzeRegex: options.analyzeRegex } : {}), ...(options.yieldTurn ? { yieldTurn: options.yieldTurn } : {}) });
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const last = new Map<string, ParsedContract>();
   /** Sections built by a stepwise parse not finished (abandoned for a newer version). */

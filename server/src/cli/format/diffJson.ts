@@ -20,6 +20,7 @@ export function formatDiffJson(report: DiffReport, lang = 'en'): string {
     counts: diff.counts,
     advice: diff.advice,
     changes: diff.changes.map((c) => ({ ...c, before: side(c.before), after: side(c.after) })),
+    ...(diff.notAnalysed ? { notAnalysed: diff.notAnalysed } : {}),
   };
   return JSON.stringify(json, null, 2) + '\n';
 }

@@ -40,6 +40,8 @@ export function formatDiffMarkdown(report: DiffReport, lang = 'en', maxChanges =
     ? message('markdown.title', { file: report.after.file }, lang, names)
     : message('markdown.titleTwo', { before: versionLabel(report.before), after: versionLabel(report.after) }, lang, names);
   const out = [`### ${title}`, ''];
+  // A section not analysed hides its changes: said before anything else, so that no one reads "no change".
+  for (const n of diff.notAnalysed ?? []) out.push(`⚠ ${diffMessage(`report.notAnalysed.${n.side}`, { section: diffSectionTitle(n.section, lang) }, lang)}`, '');
   if (diff.changes.length === 0) {
     out.push(diffMessage('report.noChanges', {}, lang));
     return out.join('\n') + '\n';

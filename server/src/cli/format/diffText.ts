@@ -36,6 +36,7 @@ export function formatDiffText(report: DiffReport, options: DiffTextOptions): st
     const follows = followsLine(c, lang);
     if (follows) lines.push(`    ${paint('dim', oneLine(follows))}`);
   }
+  for (const n of diff.notAnalysed ?? []) lines.push(paint('yellow', diffMessage(`report.notAnalysed.${n.side}`, { section: diffSectionTitle(n.section, lang) }, lang)));
   if (diff.changes.length === 0) {
     lines.push(paint('green', diffMessage('report.noChanges', {}, lang)));
     return lines.join('\n') + '\n';

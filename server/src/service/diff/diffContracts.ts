@@ -4,14 +4,14 @@
  * never throws on any pair of models (a comparator that meets an odd value compares it as text).
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { SECTIONS } from '../schema/sections.ts';
+import { SECTIONS, sectionForTitle } from '../schema/sections.ts';
 import { DiffBuilder, type Scope } from './builder.ts';
 import { diffSectionTitle } from './labels.ts';
 import { SECTION_DIFFS } from './sections.ts';
 import { declaredVersion, versionAdvice } from './version.ts';
 import { followRenames, groupFollowers } from './follow.ts';
 import { DEFAULT_DIFF_POLICY, type DiffPolicy } from './policy.ts';
-import type { Change, Impact, SemanticDiff } from './types.ts';
+import type { Change, Impact, NotAnalysed, SemanticDiff } from './types.ts';
 
 const SECTION_KEYS = new Set<string>(SECTIONS.map((s) => s.key));
 const ORDER = new Map<string, number>([['front_matter', -1], ...SECTIONS.map((s, i) => [s.key, i] as const)]);
@@ -32,13 +32,39 @@ export function diffContracts(before: ParsedContract, after: ParsedContract, pol
   const changes = sortChanges(found.filter((c) => !(c.reasonId === 'audit-row-added' && c.identity === version)));
   const counts: Record<Impact, number> = { breaking: 0, 'risk-increasing': 0, 'risk-reducing': 0, neutral: 0 };
   for (const c of changes) counts[c.impact]++;
-  return { changes, advice: versionAdvice(before, after, changes), counts };
+  const notAnalysed = unanalysed(before, after);
+  return { changes, advice: versionAdvice(before, after, changes), counts, ...(notAnalysed.length > 0 ? { notAnalysed } : {}) };
+}
+
+/**
+ * Whether a side skipped the section `key` (`content-too-complex`): its value there is unknown, not
+ * empty. A skipped section was not parsed, so it is known by its heading line alone.
+ */
+function skipped(model: ParsedContract, key: string): boolean {
+  return model.sections.some((s) => {
+    if (!s.findings.some((f) => f.code === 'content-too-complex')) return false;
+    const heading = /^##[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/m.exec(s.text.split(/\r?\n|\r/, 1)[0] ?? '')?.[1];
+    return (s.spec ?? (heading ? sectionForTitle(heading.replace(/[`*]/g, '')) : undefined))?.key === key;
+  });
+}
+
+/** The sections a side did not analyse: comparing them would report every item of the other side as added or removed. */
+function unanalysed(before: ParsedContract, after: ParsedContract): NotAnalysed[] {
+  const out: NotAnalysed[] = [];
+  for (const { section } of SECTION_DIFFS) {
+    const b = skipped(before, section);
+    const a = skipped(after, section);
+    if (a || b) out.push({ section, side: a && b ? 'both' : b ? 'before' : 'after' });
+  }
+  return out;
 }
 
 /** One run of every section's comparator. */
 function compare(before: ParsedContract, after: ParsedContract, policy: DiffPolicy, asWritten = before): DiffBuilder {
   const d = new DiffBuilder(before, after, policy, asWritten);
+  const notAnalysed = new Set(unanalysed(before, after).map((n) => n.section));
   for (const part of SECTION_DIFFS) {
+    if (notAnalysed.has(part.section)) continue;
     const front = part.section === 'front_matter';
     const b = front ? frontMatter(before) : before.data[part.section];
     const a = front ? frontMatter(after) : after.data[part.section];

@@ -126,4 +126,15 @@ export interface SemanticDiff {
   readonly advice: VersionAdvice;
   /** Changes per impact. */
   readonly counts: Readonly<Record<Impact, number>>;
+  /**
+   * Sections not compared because a side skipped them as `content-too-complex` (their items are
+   * unknown there, not removed): no change of theirs is listed. Absent when every section was compared.
+   */
+  readonly notAnalysed?: readonly NotAnalysed[];
+}
+
+/** A section the diff did not compare, and on which side it was not analysed. */
+export interface NotAnalysed {
+  readonly section: DiffSection;
+  readonly side: 'before' | 'after' | 'both';
 }

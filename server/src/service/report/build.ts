@@ -93,6 +93,8 @@ export interface WorkspaceReport {
   readonly contracts: readonly ContractRow[];
   /** Pools and resources used by two contracts or more. */
   readonly shared: readonly SharedNode[];
+  /** The paths whose search for contracts was cut at the walk's limits: contracts beyond the cut are missing. */
+  readonly walkCut?: readonly string[];
   readonly totals: {
     readonly contracts: number;
     readonly covered: Readonly<Record<ClauseId, number>>;

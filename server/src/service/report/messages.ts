@@ -7,6 +7,7 @@ import { registerMessages } from '../l10n/registry.ts';
 export const REPORT_MESSAGES = {
   'report.title': 'Contracts report',
   'report.summary': '{contracts} contracts · {findings} cross-contract findings · dry-run coverage {exercised} of {exercisable}',
+  'report.walkCut': 'Incomplete: the search for contracts in {paths} stopped at its limit, so contracts beyond it are not in this report (docs/robustness.md, "Workspace scale").',
   'report.section.matrix': 'Compliance coverage',
   'report.section.graph': 'Pool and resource sharing',
   'report.section.versions': 'Versions and last audit',

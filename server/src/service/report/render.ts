@@ -17,13 +17,17 @@ export function reportLabels(lang: string) {
     item: (i: CoverageItem) => t(`report.item.${i.kind}`, { name: i.name }),
     audit: (r: ContractRow) => (r.lastAudit ? t('report.audit', r.lastAudit) : '—'),
     finding: (r: ContractRow, f: ContractRow['findings'][number]) => t('report.finding', { file: r.path, line: f.line, code: f.code, message: format(f.messageId, f.args, lang) }),
+    // Two sentences: the totals, then (when the search was cut) that the report is incomplete.
     summary: (report: WorkspaceReport) =>
-      t('report.summary', {
-        contracts: report.totals.contracts,
-        findings: Object.values(report.totals.findings).reduce((a, b) => a + b, 0),
-        exercised: report.totals.exercised,
-        exercisable: report.totals.exercisable,
-      }),
+      [
+        t('report.summary', {
+          contracts: report.totals.contracts,
+          findings: Object.values(report.totals.findings).reduce((a, b) => a + b, 0),
+          exercised: report.totals.exercised,
+          exercisable: report.totals.exercisable,
+        }),
+        ...(report.walkCut && report.walkCut.length > 0 ? [t('report.walkCut', { paths: report.walkCut.join(', ') })] : []),
+      ].join(' '),
     shared: (kind: 'pool' | 'resource', name: string) => t(`report.kind.${kind}`, { name }),
     prove: (r: ContractRow) =>
       r.prove && r.prove.findings > 0

@@ -40,6 +40,12 @@ export interface WorkspaceOptions {
   readonly maxResourceBytes?: number;
   /** Entries per cache (contract summaries, configurations, hashes, file stats); default `WORKSPACE_CACHE_SIZE`. */
   readonly cacheSize?: number;
+  /**
+   * Lets the host answer what came in before a summary is made (the server: one turn of its event
+   * loop; file reads are synchronous, so awaiting them alone yields to nothing). A summary seeded
+   * meanwhile (by a worker) is taken rather than made again.
+   */
+  readonly yieldTurn?: () => Promise<void>;
 }
 
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -49,6 +55,12 @@ export interface ContractSummary {
   readonly pools: readonly ExternalName[];
   readonly agents: readonly ExternalName[];
   readonly digest?: ContractDigest;
+}
+
+/** A summary another thread is making, awaited here. */
+interface Waiting {
+  readonly promise: Promise<ContractSummary>;
+  readonly resolve: (summary: Promise<ContractSummary>) => void;
 }
 
 /** Entries per cache of a `Workspace` (contract summaries, configurations, hashes, file stats). */
@@ -63,6 +75,8 @@ export class Workspace {
   // Bounded (ARCHITECTURE.md, invariants) yet larger than a workspace's contracts and resources,
   // so that gathering facts for one contract does not evict what the next one needs.
   private readonly summaries: Lru<string, Promise<ContractSummary>>;
+  /** The summaries made so far (what `indexedSummary` answers from without waiting). */
+  private readonly made: Lru<string, ContractSummary>;
   private readonly configs: Lru<string, Promise<{ config: ResolvedConfig; uri?: string; problems: ConfigProblem[] }>>;
   private contractList: Promise<string[]> | undefined;
   private listed: readonly string[] = [];
@@ -72,6 +86,7 @@ export class Workspace {
   constructor(readonly options: WorkspaceOptions) {
     const size = options.cacheSize ?? WORKSPACE_CACHE_SIZE;
     this.summaries = new Lru(size);
+    this.made = new Lru(size);
     this.configs = new Lru(size);
     this.hashes = new Lru(size);
     this.stats = new Lru(size);
@@ -84,6 +99,7 @@ export class Workspace {
    */
   invalidate(uri: string, kind: 'changed' | 'structure' = 'structure'): void {
     this.summaries.delete(uri);
+    this.made.delete(uri);
     this.hashes.delete(uri);
     this.stats.delete(uri);
     if (CONFIG_NAMES.some((n) => uri.endsWith('/' + n))) this.configs.clear();
@@ -207,29 +223,84 @@ export class Workspace {
 
   /** Pools and agent names another contract declares (parsed once, cached until invalidated). */
   summaryOf(uri: string): Promise<ContractSummary> {
-    let hit = this.summaries.get(uri);
-    if (!hit) {
-      hit = (async () => {
-        const bytes = await this.options.fs.readFile(uri);
-        if (!bytes || bytes.length > 5 * 1024 * 1024) return { pools: [], agents: [] };
-        try {
-          return summarise(parseContract(decodeText(bytes).text), uri, this.pathOf(uri));
-        } catch {
-          // Another file's problem must not break this one's checks; it is reported when linted itself.
-          return { pools: [], agents: [] };
-        }
-      })();
-      this.summaries.set(uri, hit);
+    const hit = this.summaries.get(uri);
+    if (hit) return hit;
+    // Being made by another thread: wait for it (made here after all if that thread stops first).
+    if (this.expected?.has(uri)) {
+      let waiting = this.expected.get(uri);
+      if (!waiting) {
+        let resolve!: (s: Promise<ContractSummary>) => void;
+        waiting = { promise: new Promise<ContractSummary>((r) => (resolve = r)), resolve };
+        this.expected.set(uri, waiting);
+      }
+      return waiting.promise;
     }
-    return hit;
+    return this.track(uri, this.makeSummary(uri));
   }
+
+  /** Caches `summary` as the summary of `uri`, and keeps it for `indexedSummary` once made. */
+  private track(uri: string, summary: Promise<ContractSummary>): Promise<ContractSummary> {
+    this.summaries.set(uri, summary);
+    // Not kept when the file changed (invalidated) or a summary was seeded while it was being made.
+    void summary.then((made) => this.summaries.get(uri) === summary && this.made.set(uri, made));
+    return summary;
+  }
+
+  private async makeSummary(uri: string): Promise<ContractSummary> {
+    if (this.options.yieldTurn) {
+      await this.options.yieldTurn();
+      const seeded = this.made.get(uri);
+      if (seeded) return seeded;
+    }
+    const bytes = await this.options.fs.readFile(uri);
+    if (!bytes || bytes.length > 5 * 1024 * 1024) return { pools: [], agents: [] };
+    try {
+      return summarise(parseContract(decodeText(bytes).text), uri, this.pathOf(uri));
+    } catch {
+      // Another file's problem must not break this one's checks; it is reported when linted itself.
+      return { pools: [], agents: [] };
+    }
+  }
+
+  /**
+   * The summary of `uri` if it has been made (or seeded) already, without making it: what a
+   * request answered during the first workspace pass reads (docs/workspace.md, "In the editor").
+   */
+  indexedSummary(uri: string): ContractSummary | undefined {
+    return this.made.get(uri);
+  }
+
+  /**
+   * Summaries another thread is making (the server's workspace pass): until they are seeded,
+   * `summaryOf` waits for them rather than making them a second time. `settle()` when that
+   * thread is done: a summary it did not seed is made here, when it is asked for (a summary
+   * already awaited at once), never eagerly.
+   */
+  expectSummaries(uris: readonly string[]): { settle(): void } {
+    const expected: Map<string, Waiting | undefined> = new Map(uris.filter((uri) => !this.summaries.get(uri)).map((uri) => [uri, undefined]));
+    this.expected = expected;
+    return {
+      settle: () => {
+        if (this.expected === expected) this.expected = undefined;
+        for (const [uri, waiting] of expected) if (waiting) waiting.resolve(this.summaryOf(uri));
+        expected.clear();
+      },
+    };
+  }
+
+  private expected: Map<string, Waiting | undefined> | undefined;
 
   /**
    * Summaries made elsewhere (another thread of the same run read the same files), kept as if
    * made here, so that they are not made again. Invalidation drops them as any other.
    */
   seedSummaries(entries: readonly (readonly [string, ContractSummary])[]): void {
-    for (const [uri, summary] of entries) this.summaries.set(uri, Promise.resolve(summary));
+    for (const [uri, summary] of entries) {
+      this.expected?.get(uri)?.resolve(Promise.resolve(summary));
+      this.expected?.delete(uri);
+      this.summaries.set(uri, Promise.resolve(summary));
+      this.made.set(uri, summary);
+    }
   }
 
   private sha256(uri: string): Promise<string | undefined> {

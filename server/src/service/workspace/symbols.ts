@@ -25,11 +25,15 @@ function matches(query: string, name: string): boolean {
   return i === q.length;
 }
 
-/** Symbols whose name matches `query`, at most `limit` of them, sorted by name. */
-export async function workspaceSymbols(workspace: Workspace, query: string, limit = 1000): Promise<WorkspaceSymbol[]> {
+/**
+ * Symbols whose name matches `query`, at most `limit` of them, sorted by name. `indexedOnly`: from
+ * the contracts summarised so far, without parsing any (answered at once while a workspace pass
+ * is still summarising).
+ */
+export async function workspaceSymbols(workspace: Workspace, query: string, limit = 1000, options: { readonly indexedOnly?: boolean } = {}): Promise<WorkspaceSymbol[]> {
   const out: WorkspaceSymbol[] = [];
   for (const uri of await workspace.contractUris()) {
-    const digest = (await workspace.summaryOf(uri)).digest;
+    const digest = options.indexedOnly ? workspace.indexedSummary(uri)?.digest : (await workspace.summaryOf(uri)).digest;
     for (const s of digest?.symbols ?? []) if (matches(query, s.name)) out.push({ kind: s.kind, name: s.name, uri, range: s.range, container: digest!.path });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name) || a.container.localeCompare(b.container)).slice(0, limit);
