@@ -9,9 +9,10 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { memoryFs } from './helpers/memoryFs.ts';
 import {
-  AGENT_KINDS, agentName, applyEdits, contractSkeleton, convertToContract, createLanguageService, NOT_CANCELLED, parseContract, snapshotSkeleton,
-  readSnapshot, runQuery, createScriptedModel, scriptedDecisions, checkExpectation,
+  AGENT_KINDS, agentName, applyEdits, contractSkeleton, convertToContract, createLanguageService, newContract, NOT_CANCELLED, parseContract, snapshotSkeleton,
+  readSnapshot, workspaceDigests, runQuery, createScriptedModel, scriptedDecisions, checkExpectation,
 } from '../server/src/service/index.ts';
 
 const TODAY = '2026-12-01';
@@ -34,7 +35,52 @@ describe('New AGENTS.md contract', () => {
     assert.equal(agentName('Order Helper'), 'order_helper');
     assert.equal(agentName('invoiceBot v2'), 'invoice_bot_v2');
     assert.equal(agentName('  42 days  '), 'days');
-    assert.equal(agentName('设备诊断'), 'my_agent');
+    assert.equal(agentName('!!!'), 'my_agent');
+  });
+
+  test('a name in Chinese is kept as typed: the identifier, the title and the Name field', async () => {
+    assert.equal(agentName('退款助手'), '退款助手');
+    assert.equal(agentName('退款 Helper'), '退款_helper');
+    const text = contractSkeleton({ name: '退款助手', kind: 'acting', today: TODAY });
+    assert.match(text, /^name: 退款助手$/m);
+    assert.match(text, /^# 退款助手$/m);
+    assert.match(text, /^- \*\*Name\*\*: `退款助手`$/m);
+    assert.deepEqual(await lint(text), []);
+    assert.match(contractSkeleton({ name: 'Order Helper', kind: 'acting', today: TODAY }), /^# Order Helper$/m, 'the title is the name as typed');
+  });
+});
+
+describe('New contracts in one workspace', () => {
+  const ROOT = 'file:///ws';
+  /** Makes contracts one after the other as the command does (each seeing those before it), then lints them all. */
+  async function makeAll(made: readonly { name: string; kind: (typeof AGENT_KINDS)[number] }[]) {
+    const files: Record<string, string> = {};
+    const service = createLanguageService({ fs: memoryFs(files), roots: [ROOT] });
+    const names: string[] = [];
+    for (const m of made) {
+      const r = newContract({ ...m, today: TODAY }, await workspaceDigests(service.workspace));
+      const uri = `${ROOT}/${names.length === 0 ? '' : `${r.name}/`}AGENTS.md`;
+      files[uri] = r.text;
+      service.workspace.invalidate(uri);
+      names.push(r.name);
+    }
+    const found: string[] = [];
+    for (const [uri, text] of Object.entries(files)) {
+      for (const d of (await service.lintBytes(uri, new TextEncoder().encode(text))).diagnostics) found.push(`${uri} ${d.code}: ${d.message}`);
+    }
+    return { names, found, files };
+  }
+
+  test('a read-only and an acting contract lint with no finding: their error codes do not collide', async () => {
+    const { found, files } = await makeAll([{ name: 'Order Helper', kind: 'read-only' }, { name: '退款助手', kind: 'acting' }]);
+    assert.deepEqual(found, []);
+    assert.equal(Object.keys(files).length, 2);
+  });
+
+  test('the same name twice, or two names with no letter left, get names of their own', async () => {
+    const { names, found } = await makeAll([{ name: '!!!', kind: 'acting' }, { name: '???', kind: 'read-only' }, { name: 'Order Helper', kind: 'acting' }, { name: 'order helper', kind: 'acting' }]);
+    assert.deepEqual(names, ['my_agent', 'my_agent_2', 'order_helper', 'order_helper_2']);
+    assert.deepEqual(found, []);
   });
 });
 
