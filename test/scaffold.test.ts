@@ -132,6 +132,18 @@ describe('New snapshot for this contract', () => {
     });
   }
 
+  test('in the Chinese UI the snapshot\'s comment and texts are Chinese, and name the lens as it reads there', () => {
+    const contract = parseContract(contractSkeleton({ name: '退款助手', kind: 'acting', today: TODAY }));
+    const text = snapshotSkeleton(contract, { today: TODAY, lang: 'zh-cn' });
+    const comments = text.split('\n').filter((l) => l.startsWith('#'));
+    assert.equal(comments.length, 2);
+    for (const c of comments) assert.match(c, /\p{Script=Han}/u, c);
+    assert.match(text, /“▶ 运行智能体”/);
+    assert.doesNotMatch(text, /Run agent|Every pool is fresh|the world/);
+    assert.ok(validate(parseYaml(text)), JSON.stringify(validate.errors));
+    assert.match(snapshotSkeleton(contract, { today: TODAY }), /the ▶ Run agent lens/, 'English by default');
+  });
+
   test("the samples' snapshots are valid too, with one query per FAILURE_PROTOCOL entry", () => {
     for (const name of ['device-diagnosis', 'procurement-analyzer', 'contract-extraction', 'after-sales-zh']) {
       const contract = parseContract(sample(name));

@@ -47,7 +47,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   registerNavigation(ctx, docs);
   registerWorkspaceSymbols(connection, () => session.service);
   registerContractsOverview(connection, { lang: () => session.lang, service: () => session.service, roots: ctx.rootPaths, read: (uri) => ctx.fs.readFile(uri) });
-  registerScaffold(connection, documents, () => session.service);
+  registerScaffold(connection, documents, { service: () => session.service, lang: () => session.lang });
   registerConformance(connection, { lang: () => session.lang, model: (uri) => docs.openModel(uri), roots: ctx.rootPaths });
   registerOutline(ctx, docs);
   registerCodeActions(ctx, docs);
