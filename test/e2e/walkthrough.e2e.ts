@@ -111,6 +111,7 @@ test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New 
   // another id, so an `onCommand:` event never fired).
   assert.equal(await step(page, 'runAgent').getAttribute('aria-checked'), 'false', 'no run yet');
   await page.locator('.tabs-container .tab[data-resource-name="AGENTS.md"]').first().click();
+  await goToLine(page, 1, 1); // the lens sits above the first line; the editor is still at the tool heading
   const lens = page.locator('.editor-instance .codelens-decoration a').filter({ hasText: 'Run agent' }).first();
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await until('the Run agent pick', async () => {
