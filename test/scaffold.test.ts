@@ -124,10 +124,15 @@ describe('New snapshot for this contract', () => {
       assert.deepEqual(read.diagnostics, []);
       const queries = read.snapshot!.queries;
       const failures = (contract.data['failure_protocol'] as { code: string }[]).map((f) => f.code);
-      assert.deepEqual(queries.map((q) => q.expect?.errorCode ?? q.id), ['happy-path', ...failures]);
+      const gates = kind === 'acting' ? ['approve-update-record'] : [];
+      assert.deepEqual(queries.map((q) => q.expect?.errorCode ?? q.id), ['happy-path', ...failures, ...gates]);
       for (const q of queries) {
-        const result = await runQuery({ contract, query: q, now: read.snapshot!.now!, provider: createScriptedModel(q.model), decide: scriptedDecisions(q.human) });
+        const asked: string[] = [];
+        const decide = scriptedDecisions(q.human);
+        const result = await runQuery({ contract, query: q, now: read.snapshot!.now!, provider: createScriptedModel(q.model), decide: (r) => (asked.push(r.subject), decide(r)) });
         assert.deepEqual(checkExpectation(q.expect, result), [], q.id);
+        // A new user meets the approval gate (in VS Code: the Approve / Reject dialog).
+        assert.deepEqual(asked, gates.includes(q.id) ? ['update_record'] : [], q.id);
       }
     });
   }
@@ -151,7 +156,8 @@ describe('New snapshot for this contract', () => {
       assert.ok(validate(parseYaml(text)), `${name}: ${JSON.stringify(validate.errors)}`);
       assert.deepEqual(readSnapshot(text, { contract }).diagnostics.filter((d) => d.severity === 'error'), [], name);
       const entries = (contract.data['failure_protocol'] as unknown[]).length;
-      assert.equal(parseYaml(text).queries.length, entries + 1, name);
+      const gated = parseYaml(text).queries.filter((q: { id: string }) => q.id.startsWith('approve-')).length;
+      assert.equal(parseYaml(text).queries.length, entries + 1 + gated, name);
     }
   });
 });

@@ -364,6 +364,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'skeleton.world': 'TODO: the world {agent} runs in',
   'skeleton.query': 'TODO: what a user asks',
   'skeleton.happyPath': 'Every pool is fresh; the model answers.',
+  'skeleton.gate': 'The model calls {tool}, which needs approval: the run asks you. The script rejects; Approve goes on to the answer.',
   'view.lens.exercised': 'exercised by {count, plural, one {# snapshot query} other {# snapshot queries}}: {queries}',
   'view.snapshotUnusable': 'the snapshot cannot be run',
   'view.contractNotOpen': '{uri} is not open in the editor.',

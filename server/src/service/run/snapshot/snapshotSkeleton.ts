@@ -1,9 +1,9 @@
 /**
  * "New snapshot for this contract" (docs/dry-run.md, "A first snapshot"): a snapshot that sits in
  * `snapshots/` beside the contract, with every pool healthy and fresh, a mock per tool, a
- * happy-path query, and one query per FAILURE_PROTOCOL entry that expects that entry's error
- * code. It validates against schemas/snapshot.schema.json; the placeholders (`TODO`) are the
- * user's to fill in.
+ * happy-path query, one query per FAILURE_PROTOCOL entry that expects that entry's error
+ * code, and one query per tool that needs approval, which reaches the approval gate. It validates
+ * against schemas/snapshot.schema.json; the placeholders (`TODO`) are the user's to fill in.
  */
 import { stringify } from 'yaml';
 import type { ParsedContract } from '../../parse/parseContract.ts';
@@ -86,6 +86,13 @@ export function snapshotSkeleton(model: ParsedContract, options: SnapshotSkeleto
     if (f.code === 'MEMORY_STALE' && required) return { id, description: f.condition, ...base, pools: { [required]: { status: 'stale' } }, model: [], expect: { ...expect, code: 'MEMORY_STALE' } };
     return { id, description: f.condition, ...base, fire: [f.code ?? f.condition], model: [], expect };
   });
+  // A call of each tool that needs approval: the run stops at the gate and asks the human
+  // (in VS Code a dialog; the script's answer is a rejection, Approve goes on to the answer).
+  const gates = [...view.tools.values()].filter((t) => t.requiresApproval).map((t) => ({
+    id: queryId(`approve-${t.name}`, used), description: runMessage('skeleton.gate', { tool: t.name }, lang), ...base,
+    model: [{ call: t.name, arguments: placeholder(t.inputSchema) }, { final: placeholder(view.outputSchema) }],
+    human: { [t.name]: 'reject' }, expect: { outcome: 'failure', code: 'HUMAN_REJECTED' },
+  }));
   const snapshot = {
     ...(options.schemaPath ? { $schema: options.schemaPath } : {}),
     description: runMessage('skeleton.world', { agent: view.name || 'the agent' }, lang),
@@ -95,6 +102,7 @@ export function snapshotSkeleton(model: ParsedContract, options: SnapshotSkeleto
     queries: [
       { id: 'happy-path', description: runMessage('skeleton.happyPath', {}, lang), ...base, model: [{ final: placeholder(view.outputSchema) }], expect: { outcome: 'success', code: 'OK' } },
       ...failures,
+      ...gates,
     ],
   };
   const header = runMessage('skeleton.header', { lens: runMessage('view.lens.run', {}, lang) }, lang);
