@@ -143,8 +143,28 @@ test('the manifest: every user-visible string is a %key% of package.nls.json, tr
   assert.deepEqual([...used].filter((k) => !(k in en)), [], '%keys% without an English text');
   assert.deepEqual(Object.keys(en).filter((k) => !used.has(k)), [], 'package.nls.json keys no manifest string uses');
   assert.deepEqual(Object.keys(en).sort(), Object.keys(zh).sort(), 'package.nls.json and package.nls.zh-cn.json have the same keys');
-  for (const [k, v] of Object.entries(zh)) if (k !== 'command.category') assert.match(String(v), HAN, `package.nls.zh-cn.json ${k}`);
+  // A walkthrough page's path is checked by the page's own test below.
+  for (const [k, v] of Object.entries(zh)) if (k !== 'command.category' && !/^walkthrough\..*\.media$/.test(k)) assert.match(String(v), HAN, `package.nls.zh-cn.json ${k}`);
   assert.equal(pkg.l10n, './l10n', 'VS Code finds the client bundles in l10n/');
+});
+
+test('the walkthrough\'s step pages: one per language, the Chinese one in Chinese, quoting commands and the lens by their titles in that language', () => {
+  const pkg = JSON.parse(readFileSync(repo('package.json'), 'utf8'));
+  const steps = pkg.contributes.walkthroughs.flatMap((w: any) => w.steps) as { id: string; media: { markdown?: string } }[];
+  for (const [lang, nls] of [['en', readJson('package.nls.json')], ['zh-cn', readJson('package.nls.zh-cn.json')]] as const) {
+    const titles = new Set(Object.entries(nls).filter(([k]) => /^command\.\w+\.title$/.test(k)).map(([, v]) => `${nls['command.category']}: ${v}`));
+    const lens = format('run.view.lens.run', {}, lang);
+    for (const step of steps) {
+      const key = /^%([\w.-]+)%$/.exec(step.media.markdown ?? '')?.[1];
+      assert.ok(key, `step ${step.id}: its page is a %key%, so that VS Code picks the page of the display language`);
+      const path = String(nls[key]);
+      assert.equal(path.startsWith(lang === 'en' ? 'media/walkthrough/' : 'media/walkthrough/zh-cn/'), true, `${lang} ${step.id}: ${path}`);
+      const page = readFileSync(repo(path), 'utf8');
+      if (lang === 'zh-cn') for (const line of page.split('\n').filter((l) => l.trim())) assert.match(line, HAN, `${path}: a line not in Chinese: ${line}`);
+      for (const m of page.matchAll(/\*\*(AGENTS\.md: [^*]+)\*\*/g)) assert.ok(titles.has(m[1]!), `${path} quotes “${m[1]}”, which is no command title in ${lang}`);
+      for (const m of page.matchAll(/\*\*(▶[^*]+)\*\*/g)) assert.equal(m[1], lens, `${path}: the Run lens reads “${lens}”`);
+    }
+  }
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -9,9 +9,10 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { memoryFs } from './helpers/memoryFs.ts';
 import {
-  AGENT_KINDS, agentName, applyEdits, contractSkeleton, convertToContract, createLanguageService, NOT_CANCELLED, parseContract, snapshotSkeleton,
-  readSnapshot, runQuery, createScriptedModel, scriptedDecisions, checkExpectation,
+  AGENT_KINDS, agentName, applyEdits, contractSkeleton, convertToContract, createLanguageService, newContract, NOT_CANCELLED, parseContract, snapshotSkeleton,
+  readSnapshot, workspaceDigests, runQuery, createScriptedModel, scriptedDecisions, checkExpectation,
 } from '../server/src/service/index.ts';
 
 const TODAY = '2026-12-01';
@@ -34,7 +35,52 @@ describe('New AGENTS.md contract', () => {
     assert.equal(agentName('Order Helper'), 'order_helper');
     assert.equal(agentName('invoiceBot v2'), 'invoice_bot_v2');
     assert.equal(agentName('  42 days  '), 'days');
-    assert.equal(agentName('设备诊断'), 'my_agent');
+    assert.equal(agentName('!!!'), 'my_agent');
+  });
+
+  test('a name in Chinese is kept as typed: the identifier, the title and the Name field', async () => {
+    assert.equal(agentName('退款助手'), '退款助手');
+    assert.equal(agentName('退款 Helper'), '退款_helper');
+    const text = contractSkeleton({ name: '退款助手', kind: 'acting', today: TODAY });
+    assert.match(text, /^name: 退款助手$/m);
+    assert.match(text, /^# 退款助手$/m);
+    assert.match(text, /^- \*\*Name\*\*: `退款助手`$/m);
+    assert.deepEqual(await lint(text), []);
+    assert.match(contractSkeleton({ name: 'Order Helper', kind: 'acting', today: TODAY }), /^# Order Helper$/m, 'the title is the name as typed');
+  });
+});
+
+describe('New contracts in one workspace', () => {
+  const ROOT = 'file:///ws';
+  /** Makes contracts one after the other as the command does (each seeing those before it), then lints them all. */
+  async function makeAll(made: readonly { name: string; kind: (typeof AGENT_KINDS)[number] }[]) {
+    const files: Record<string, string> = {};
+    const service = createLanguageService({ fs: memoryFs(files), roots: [ROOT] });
+    const names: string[] = [];
+    for (const m of made) {
+      const r = newContract({ ...m, today: TODAY }, await workspaceDigests(service.workspace));
+      const uri = `${ROOT}/${names.length === 0 ? '' : `${r.name}/`}AGENTS.md`;
+      files[uri] = r.text;
+      service.workspace.invalidate(uri);
+      names.push(r.name);
+    }
+    const found: string[] = [];
+    for (const [uri, text] of Object.entries(files)) {
+      for (const d of (await service.lintBytes(uri, new TextEncoder().encode(text))).diagnostics) found.push(`${uri} ${d.code}: ${d.message}`);
+    }
+    return { names, found, files };
+  }
+
+  test('a read-only and an acting contract lint with no finding: their error codes do not collide', async () => {
+    const { found, files } = await makeAll([{ name: 'Order Helper', kind: 'read-only' }, { name: '退款助手', kind: 'acting' }]);
+    assert.deepEqual(found, []);
+    assert.equal(Object.keys(files).length, 2);
+  });
+
+  test('the same name twice, or two names with no letter left, get names of their own', async () => {
+    const { names, found } = await makeAll([{ name: '!!!', kind: 'acting' }, { name: '???', kind: 'read-only' }, { name: 'Order Helper', kind: 'acting' }, { name: 'order helper', kind: 'acting' }]);
+    assert.deepEqual(names, ['my_agent', 'my_agent_2', 'order_helper', 'order_helper_2']);
+    assert.deepEqual(found, []);
   });
 });
 
@@ -78,13 +124,30 @@ describe('New snapshot for this contract', () => {
       assert.deepEqual(read.diagnostics, []);
       const queries = read.snapshot!.queries;
       const failures = (contract.data['failure_protocol'] as { code: string }[]).map((f) => f.code);
-      assert.deepEqual(queries.map((q) => q.expect?.errorCode ?? q.id), ['happy-path', ...failures]);
+      const gates = kind === 'acting' ? ['approve-update-record'] : [];
+      assert.deepEqual(queries.map((q) => q.expect?.errorCode ?? q.id), ['happy-path', ...failures, ...gates]);
       for (const q of queries) {
-        const result = await runQuery({ contract, query: q, now: read.snapshot!.now!, provider: createScriptedModel(q.model), decide: scriptedDecisions(q.human) });
+        const asked: string[] = [];
+        const decide = scriptedDecisions(q.human);
+        const result = await runQuery({ contract, query: q, now: read.snapshot!.now!, provider: createScriptedModel(q.model), decide: (r) => (asked.push(r.subject), decide(r)) });
         assert.deepEqual(checkExpectation(q.expect, result), [], q.id);
+        // A new user meets the approval gate (in VS Code: the Approve / Reject dialog).
+        assert.deepEqual(asked, gates.includes(q.id) ? ['update_record'] : [], q.id);
       }
     });
   }
+
+  test('in the Chinese UI the snapshot\'s comment and texts are Chinese, and name the lens as it reads there', () => {
+    const contract = parseContract(contractSkeleton({ name: '退款助手', kind: 'acting', today: TODAY }));
+    const text = snapshotSkeleton(contract, { today: TODAY, lang: 'zh-cn' });
+    const comments = text.split('\n').filter((l) => l.startsWith('#'));
+    assert.equal(comments.length, 2);
+    for (const c of comments) assert.match(c, /\p{Script=Han}/u, c);
+    assert.match(text, /“▶ 运行智能体”/);
+    assert.doesNotMatch(text, /Run agent|Every pool is fresh|the world/);
+    assert.ok(validate(parseYaml(text)), JSON.stringify(validate.errors));
+    assert.match(snapshotSkeleton(contract, { today: TODAY }), /the ▶ Run agent lens/, 'English by default');
+  });
 
   test("the samples' snapshots are valid too, with one query per FAILURE_PROTOCOL entry", () => {
     for (const name of ['device-diagnosis', 'procurement-analyzer', 'contract-extraction', 'after-sales-zh']) {
@@ -93,7 +156,8 @@ describe('New snapshot for this contract', () => {
       assert.ok(validate(parseYaml(text)), `${name}: ${JSON.stringify(validate.errors)}`);
       assert.deepEqual(readSnapshot(text, { contract }).diagnostics.filter((d) => d.severity === 'error'), [], name);
       const entries = (contract.data['failure_protocol'] as unknown[]).length;
-      assert.equal(parseYaml(text).queries.length, entries + 1, name);
+      const gated = parseYaml(text).queries.filter((q: { id: string }) => q.id.startsWith('approve-')).length;
+      assert.equal(parseYaml(text).queries.length, entries + 1 + gated, name);
     }
   });
 });

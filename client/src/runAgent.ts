@@ -12,6 +12,7 @@ import {
 } from '../../server/src/lsp/customRequests.ts';
 import { NodeTreeProvider, revealLocation } from './views/nodeTree.ts';
 import { RunView } from './views/runView.ts';
+import { tickStep } from './walkthrough.ts';
 
 /** Where the model endpoint's API key is kept (VS Code secret storage, never settings). */
 export const API_KEY_SECRET = 'agentsMd.model.apiKey';
@@ -82,6 +83,8 @@ export function registerRunAgent(context: vscode.ExtensionContext, client: () =>
     }
     tree.set(result.tree);
     view.message = result.summary;
+    // Ticked here, not by `onCommand:`: the ▶ Run agent lens runs this command under another id.
+    void tickStep('runAgent');
     lastTraces = result.traceUris;
     if (lastTraces[0]) void picture.show(lastTraces[0]).catch((e: Error) => vscode.window.showErrorMessage(e.message));
     const show = result.ok ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;

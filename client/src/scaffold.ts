@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
+import { tickStep as tick } from './walkthrough.ts';
 import { NEW_CONTRACT, NEW_SNAPSHOT, type NewContractParams, type NewContractResult, type NewSnapshotParams, type NewSnapshotResult } from '../../server/src/lsp/customRequests.ts';
 
 interface KindPick extends vscode.QuickPickItem {
@@ -24,9 +25,6 @@ async function writeAndOpen(uri: vscode.Uri, text: string): Promise<void> {
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
 }
-
-/** Ticks a walkthrough step (package.json, `onContext:` completion events) once what it teaches happened. */
-const tick = (step: 'newContract' | 'newSnapshot') => vscode.commands.executeCommand('setContext', `agentsMd.walkthrough.${step}Done`, true);
 
 interface ContractPick extends vscode.QuickPickItem {
   readonly uri: vscode.Uri;

@@ -5,6 +5,7 @@
 // - back on the walkthrough page (no contract editor is active), step 3's button "New Snapshot
 //   for This Contract" finds the workspace's one contract, writes snapshots/first.snapshot.yaml
 //   and ticks the step; with no contract, it writes nothing and the step stays unticked;
+// - a run from the contract's ▶ Run agent lens ticks step 4;
 // - Enter in the HITL dialog does not approve: the safe answer (Reject) is its default.
 //
 //   node --import tsx --test test/e2e/walkthrough.e2e.ts     # from the repo root
@@ -50,7 +51,7 @@ async function openWalkthrough(page: Page): Promise<void> {
   await step(page, 'newContract').waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
 }
 
-test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New Snapshot from the walkthrough page writes the snapshot and ticks step 3', { skip, timeout: 600_000 }, async (t: TestContext) => {
+test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New Snapshot from the walkthrough page writes the snapshot and ticks step 3; the Run agent lens ticks step 4', { skip, timeout: 600_000 }, async (t: TestContext) => {
   const vsix = await packaged();
   const dir = await mkdtemp(join(tmpdir(), 'e2e-walkthrough-ws-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
@@ -105,6 +106,26 @@ test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New 
   const tabs = ((await page.locator('.tabs-container .tab').allInnerTexts()) as string[]).map(flat);
   t.diagnostic(`tabs: ${JSON.stringify(tabs)}; screenshot: ${await screenshot(page, 'walkthrough-snapshot')}`);
   assert.ok(tabs.some((s) => /^AGENTS\s*\.md/.test(s)), 'the contract\'s tab is still open after the snapshot opened');
+
+  // Step 4 as it says: a run from the ▶ Run agent lens ticks it (a lens runs the command under
+  // another id, so an `onCommand:` event never fired).
+  assert.equal(await step(page, 'runAgent').getAttribute('aria-checked'), 'false', 'no run yet');
+  await page.locator('.tabs-container .tab[data-resource-name="AGENTS.md"]').first().click();
+  await goToLine(page, 1, 1); // the lens sits above the first line; the editor is still at the tool heading
+  const lens = page.locator('.editor-instance .codelens-decoration a').filter({ hasText: 'Run agent' }).first();
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await until('the Run agent pick', async () => {
+    await lens.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+    await lens.click();
+    return (await input.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) ? true : undefined;
+  }, 3 * DEFAULT_TIMEOUT_MS);
+  await input.fill('happy-path');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'happy-path' }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await press(page, 'Enter');
+  await page.locator('.notification-toast').filter({ hasText: /as expected/ }).first().waitFor({ state: 'visible', timeout: 3 * DEFAULT_TIMEOUT_MS });
+  await page.locator('.tabs-container .tab').filter({ hasText: 'Welcome' }).first().click();
+  await until('step 4 ticked', async () => ((await step(page, 'runAgent').getAttribute('aria-checked')) === 'true' ? true : undefined));
+  t.diagnostic(`screenshot: ${await screenshot(page, 'walkthrough-run-ticked')}`);
   passed();
 });
 

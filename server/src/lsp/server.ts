@@ -50,7 +50,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   registerNavigation(ctx, docs);
   registerWorkspaceSymbols(connection, () => session.service, () => diagnostics.workspacePassRunning());
   registerContractsOverview(connection, { lang: () => session.lang, service: () => session.service, roots: ctx.rootPaths, read: (uri) => ctx.fs.readFile(uri) });
-  registerScaffold(connection, documents);
+  registerScaffold(connection, documents, { service: () => session.service, lang: () => session.lang });
   registerConformance(connection, { lang: () => session.lang, model: (uri) => docs.openModel(uri), roots: ctx.rootPaths });
   registerProve(connection, documents, { lang: () => session.lang, model: (uri) => docs.openModel(uri), docsFolder: ctx.docsFolder });
   registerOutline(ctx, docs);

@@ -168,7 +168,7 @@ export type { LensEntry } from './features/toolCost.ts';
 export { applyEdits, type DiagnosticRef } from './features/codeActions.ts';
 export { sectionSkeleton } from './features/snippets.ts';
 export { fence, ruleMarkdown, ruleSection } from './features/ruleDoc.ts';
-export { AGENT_KINDS, agentName, contractSkeleton, convertToContract, type AgentKind, type SkeletonOptions } from './features/scaffold.ts';
+export { AGENT_KINDS, agentName, contractSkeleton, convertToContract, newContract, workspaceDigests, type AgentKind, type SkeletonOptions } from './features/scaffold.ts';
 export { snapshotSkeleton, type SnapshotSkeletonOptions } from './run/snapshot/snapshotSkeleton.ts';
 export { nameAt } from './features/navigation.ts';
 export { crossContractPlaces, type SharedName } from './features/crossContract.ts';

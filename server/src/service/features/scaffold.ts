@@ -9,29 +9,43 @@ import type { CodeActionEntry } from './types.ts';
 import { lineIndexOf } from '../model/text.ts';
 import { format } from '../l10n/format.ts';
 import { SECTIONS } from '../schema/sections.ts';
+import { parseContract } from '../parse/parseContract.ts';
+import { digestOf, sameText, type ContractContent } from '../model/digest.ts';
+import type { Workspace } from '../workspace/resolveFacts.ts';
 
 /** What the agent may do: answer from its memory only, or also change something after a human approved it. */
 export const AGENT_KINDS = ['read-only', 'acting'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 export interface SkeletonOptions {
-  /** The agent's name as typed; made a snake_case identifier (`agentName`). */
+  /** The agent's name as typed: the title; made a snake_case identifier (`agentName`) for `name`. */
   readonly name: string;
   readonly kind: AgentKind;
   /** Today's date (YYYY-MM-DD) for the first audit row. */
   readonly today: string;
 }
 
-/** A snake_case identifier from what a user typed ("Order Helper" → `order_helper`); `my_agent` when nothing is left. */
+/**
+ * A snake_case identifier from what a user typed, in any script (docs/contract-format.md, "Names in
+ * any script"): "Order Helper" → `order_helper`, "退款助手" → `退款助手`; `my_agent` when no letter is left.
+ */
 export function agentName(input: string): string {
   const words = input
     .normalize('NFKD')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/\p{M}/gu, '')
+    .normalize('NFC')
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
-  const name = words.join('_').replace(/^[0-9_]+/, '');
+  const name = words.join('_').replace(/^[\p{N}_]+/u, '');
   return name || 'my_agent';
+}
+
+/** The title of a new contract: the name as typed when it has a letter, else its identifier. */
+function titleOf(input: string, id: string): string {
+  const typed = input.replace(/\s+/g, ' ').trim();
+  return /\p{L}/u.test(typed) ? typed : id;
 }
 
 const READ_TOOL = `### \`lookup_record\`
@@ -86,8 +100,7 @@ output_schema:
 type Line = string | false;
 
 /** The H2 sections of a skeleton, in the format doc's order, without those `skip` names by title. */
-export function skeletonSections(o: SkeletonOptions, skip: ReadonlySet<string> = new Set()): string {
-  const name = agentName(o.name);
+export function skeletonSections(o: SkeletonOptions, skip: ReadonlySet<string> = new Set(), name = agentName(o.name)): string {
   const acting = o.kind === 'acting';
   return [
     ...identityLines(name, acting, skip),
@@ -250,14 +263,55 @@ function closingLines(o: SkeletonOptions, acting: boolean): Line[] {
   ];
 }
 
-function frontMatter(o: SkeletonOptions, description: string): string {
-  return ['---', 'contract: true', `name: ${agentName(o.name)}`, 'version: 0.1.0', `description: ${JSON.stringify(description)}`, '---', ''].join('\n');
+function frontMatter(name: string, description: string): string {
+  return ['---', 'contract: true', `name: ${name}`, 'version: 0.1.0', `description: ${JSON.stringify(description)}`, '---', ''].join('\n');
 }
 
 /** A complete contract for a new agent: front matter, a title and every section, linting clean. */
 export function contractSkeleton(o: SkeletonOptions): string {
-  const name = agentName(o.name);
-  return `${frontMatter(o, 'Answers questions about records from the records pool.')}\n# ${name}\n\n${skeletonSections(o)}`;
+  return newContract(o).text;
+}
+
+/** The contracts of the workspace, as `newContract` compares a new one with them. */
+export async function workspaceDigests(workspace: Workspace): Promise<ContractContent[]> {
+  const out: ContractContent[] = [];
+  for (const uri of await workspace.contractUris()) {
+    const digest = (await workspace.summaryOf(uri)).digest;
+    if (digest) out.push(digest);
+  }
+  return out;
+}
+
+/**
+ * A new contract that lints clean beside the workspace's `others` (its cross-contract rules): the
+ * agent's name gets `_2`, `_3`… when another contract declares it already (`agent-name-conflict`),
+ * and an error code another contract returns for another failure gets the next free number
+ * (`error-code-reused`: two skeletons of different kinds both used `HITL001`).
+ */
+export function newContract(o: SkeletonOptions, others: readonly ContractContent[] = []): { name: string; text: string } {
+  const taken = new Set(others.map((c) => c.agent?.name));
+  const base = agentName(o.name);
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+  let text = `${frontMatter(name, 'Answers questions about records from the records pool.')}\n# ${titleOf(o.name, name)}\n\n${skeletonSections(o, new Set(), name)}`;
+  const theirs = others.flatMap((c) => c.errorCodes);
+  const used = new Set(theirs.map((c) => c.code));
+  for (const c of digestOf(parseContract(text)).errorCodes) {
+    if (!theirs.some((x) => x.code === c.code && sameText(x.meaning) !== sameText(c.meaning))) continue;
+    const free = nextFreeCode(c.code, used);
+    used.add(free);
+    text = text.replaceAll(`\`${c.code}\``, `\`${free}\``);
+  }
+  return { name, text };
+}
+
+/** `HITL001` → `HITL002` (or `MEMORY_STALE` → `MEMORY_STALE_2`), the first not in `used`. */
+function nextFreeCode(code: string, used: ReadonlySet<string>): string {
+  const m = /^(.*?)(\d+)$/.exec(code);
+  for (let i = m ? Number(m[2]) + 1 : 2; ; i++) {
+    const next = m ? `${m[1]}${String(i).padStart(m[2]!.length, '0')}` : `${code}_${i}`;
+    if (!used.has(next)) return next;
+  }
 }
 
 /**
@@ -280,7 +334,7 @@ export function convertToContract(model: ParsedContract, options: { readonly tod
     kind: 'refactor',
     fixes: [],
     edits: [
-      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: frontMatter(o, 'TODO: one sentence on what this agent does') },
+      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: frontMatter(agentName(o.name), 'TODO: one sentence on what this agent does') },
       { range: { start: end, end }, newText: `${lead}${skeletonSections(o, new Set(SECTIONS.filter((x) => model.owners.has(x.key)).map((x) => x.title)))}` },
     ],
   }];

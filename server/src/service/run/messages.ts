@@ -360,6 +360,12 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'view.humanQuestion': 'The agent waits for a human decision on "{subject}" ({reason}). Approve, or reject?',
   'view.summary': '{passed} of {total} queries as expected (their expectations met, or success when they state none).',
   'view.lens.run': '▶ Run agent',
+  // The New-snapshot skeleton (snapshot/snapshotSkeleton.ts): its comment and placeholder texts.
+  'skeleton.header': '# Dry-run snapshot (docs/dry-run.md): the pools, tool mocks and queries of a dry run.\n# One query per FAILURE_PROTOCOL entry; replace each TODO, then run it with the {lens} lens.',
+  'skeleton.world': 'TODO: the world {agent} runs in',
+  'skeleton.query': 'TODO: what a user asks',
+  'skeleton.happyPath': 'Every pool is fresh; the model answers.',
+  'skeleton.gate': 'The model calls {tool}, which needs approval: the run asks you. The script rejects; Approve goes on to the answer.',
   'view.lens.exercised': 'exercised by {count, plural, one {# snapshot query} other {# snapshot queries}}: {queries}',
   'view.snapshotUnusable': 'the snapshot cannot be run',
   'view.contractNotOpen': '{uri} is not open in the editor.',

@@ -1,19 +1,22 @@
 /**
  * "New snapshot for this contract" (docs/dry-run.md, "A first snapshot"): a snapshot that sits in
  * `snapshots/` beside the contract, with every pool healthy and fresh, a mock per tool, a
- * happy-path query, and one query per FAILURE_PROTOCOL entry that expects that entry's error
- * code. It validates against schemas/snapshot.schema.json; the placeholders (`TODO`) are the
- * user's to fill in.
+ * happy-path query, one query per FAILURE_PROTOCOL entry that expects that entry's error
+ * code, and one query per tool that needs approval, which reaches the approval gate. It validates
+ * against schemas/snapshot.schema.json; the placeholders (`TODO`) are the user's to fill in.
  */
 import { stringify } from 'yaml';
 import type { ParsedContract } from '../../parse/parseContract.ts';
 import { contractView } from '../../model/contractView.ts';
+import { runMessage } from '../runMessage.ts';
 
 export interface SnapshotSkeletonOptions {
   /** The day the snapshot's clock stands on (YYYY-MM-DD). */
   readonly today: string;
   /** The snapshot's path to the schema, for editors (`$schema`); left out when not given. */
   readonly schemaPath?: string;
+  /** The language of the comment and placeholder texts (the UI's); English when not given. */
+  readonly lang?: string;
 }
 
 /** A value that satisfies a JSON Schema's type and required properties, with `TODO` for text. */
@@ -51,15 +54,16 @@ function queryId(text: string, used: Set<string>): string {
 }
 
 /** A query the first intent pattern matches, when the pattern is words joined by `.*` (else a TODO). */
-function sampleQuery(patterns: readonly { readonly pattern: string }[]): string {
+function sampleQuery(patterns: readonly { readonly pattern: string }[], lang: string): string {
   const p = patterns[0]?.pattern ?? '';
   const parts = p.split('.*');
-  return p && parts.every((w) => /^[\p{L}\p{N} _,'-]*$/u.test(w)) ? parts.join(' ').replace(/\s+/g, ' ').trim() : 'TODO: what a user asks';
+  return p && parts.every((w) => /^[\p{L}\p{N} _,'-]*$/u.test(w)) ? parts.join(' ').replace(/\s+/g, ' ').trim() : runMessage('skeleton.query', {}, lang);
 }
 
 /** The snapshot's YAML text. */
 export function snapshotSkeleton(model: ParsedContract, options: SnapshotSkeletonOptions): string {
   const view = contractView(model);
+  const lang = options.lang ?? 'en';
   const now = `${options.today}T00:30:00Z`;
   const fresh = `${options.today}T00:00:00Z`;
   const entities = Object.fromEntries(view.entities.map((e) => [e.name, `${e.name}-1`]));
@@ -72,7 +76,7 @@ export function snapshotSkeleton(model: ParsedContract, options: SnapshotSkeleto
     return [name, { status: 'healthy', updated_at: fresh, records: [record] }];
   }));
   const tools = Object.fromEntries([...view.tools.values()].map((t) => [t.name, [{ output: placeholder(t.outputSchema) }]]));
-  const base = { query: sampleQuery(view.intentPatterns), ...(view.entities.length ? { entities } : {}) };
+  const base = { query: sampleQuery(view.intentPatterns, lang), ...(view.entities.length ? { entities } : {}) };
   const required = view.requirements.find((r) => r.required)?.pool;
   const used = new Set<string>(['happy-path']);
   const failures = view.failures.map((f) => {
@@ -82,20 +86,25 @@ export function snapshotSkeleton(model: ParsedContract, options: SnapshotSkeleto
     if (f.code === 'MEMORY_STALE' && required) return { id, description: f.condition, ...base, pools: { [required]: { status: 'stale' } }, model: [], expect: { ...expect, code: 'MEMORY_STALE' } };
     return { id, description: f.condition, ...base, fire: [f.code ?? f.condition], model: [], expect };
   });
+  // A call of each tool that needs approval: the run stops at the gate and asks the human
+  // (in VS Code a dialog; the script's answer is a rejection, Approve goes on to the answer).
+  const gates = [...view.tools.values()].filter((t) => t.requiresApproval).map((t) => ({
+    id: queryId(`approve-${t.name}`, used), description: runMessage('skeleton.gate', { tool: t.name }, lang), ...base,
+    model: [{ call: t.name, arguments: placeholder(t.inputSchema) }, { final: placeholder(view.outputSchema) }],
+    human: { [t.name]: 'reject' }, expect: { outcome: 'failure', code: 'HUMAN_REJECTED' },
+  }));
   const snapshot = {
     ...(options.schemaPath ? { $schema: options.schemaPath } : {}),
-    description: `TODO: the world ${view.name || 'the agent'} runs in`,
+    description: runMessage('skeleton.world', { agent: view.name || 'the agent' }, lang),
     now,
     ...(poolNames.length ? { pools } : {}),
     ...(view.tools.size ? { tools } : {}),
     queries: [
-      { id: 'happy-path', description: 'Every pool is fresh; the model answers.', ...base, model: [{ final: placeholder(view.outputSchema) }], expect: { outcome: 'success', code: 'OK' } },
+      { id: 'happy-path', description: runMessage('skeleton.happyPath', {}, lang), ...base, model: [{ final: placeholder(view.outputSchema) }], expect: { outcome: 'success', code: 'OK' } },
       ...failures,
+      ...gates,
     ],
   };
-  const header = [
-    '# Dry-run snapshot (docs/dry-run.md): the pools, tool mocks and queries of a dry run.',
-    '# One query per FAILURE_PROTOCOL entry; replace each TODO, then run it with the ▶ Run agent lens.',
-  ];
-  return `${header.join('\n')}\n${stringify(snapshot, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  const header = runMessage('skeleton.header', { lens: runMessage('view.lens.run', {}, lang) }, lang);
+  return `${header}\n${stringify(snapshot, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
