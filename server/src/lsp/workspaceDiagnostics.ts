@@ -63,6 +63,30 @@ function reportSink(progress: ResultProgressReporter<WorkspaceDiagnosticReportPa
   };
 }
 
+type CacheEntry = { generation: number; resultId: string; items: Diagnostic[] };
+
+/**
+ * One pass's bookkeeping: `store` caches a contract's diagnostics under an id of their content,
+ * `report` sends them (`unchanged` when the client already has that id) and remembers the contract.
+ */
+function passReports(start: number, previous: ReadonlyMap<string, string>, sink: ReturnType<typeof reportSink>, cache: Lru<string, CacheEntry>) {
+  const reported = new Set<string>();
+  const report = (uri: string, entry: { resultId: string; items: Diagnostic[] }) => {
+    reported.add(uri);
+    sink.push(
+      previous.get(uri) === entry.resultId
+        ? { kind: 'unchanged', uri, version: null, resultId: entry.resultId }
+        : { kind: 'full', uri, version: null, resultId: entry.resultId, items: entry.items },
+    );
+  };
+  const store = (uri: string, items: Diagnostic[]) => {
+    const entry = { generation: start, resultId: createHash('sha256').update(JSON.stringify(items)).digest('hex').slice(0, 16), items };
+    cache.set(uri, entry);
+    return entry;
+  };
+  return { reported, report, store };
+}
+
 export interface WorkspaceDiagnostics {
   /** Something that diagnostics depend on changed (an edit, a file event, settings). */
   edited(): void;
@@ -77,7 +101,7 @@ export interface WorkspaceDiagnostics {
  * a pull held because nothing changed is not.
  */
 export function registerWorkspaceDiagnostics(connection: Connection, pending: PendingWork, host: WorkspaceDiagnosticsHost): WorkspaceDiagnostics {
-  const cache = new Lru<string, { generation: number; resultId: string; items: Diagnostic[] }>(CACHE_SIZE);
+  const cache = new Lru<string, CacheEntry>(CACHE_SIZE);
   let generation = 0;
   let completedAt = -1;
   let lastEdit = 0;
@@ -108,20 +132,7 @@ export function registerWorkspaceDiagnostics(connection: Connection, pending: Pe
 
   const pass = async (start: number, previous: Map<string, string>, sink: ReturnType<typeof reportSink>, token: CancellationToken) => {
     const stopped = () => token.isCancellationRequested || generation !== start;
-    const reported = new Set<string>();
-    const report = (uri: string, entry: { resultId: string; items: Diagnostic[] }) => {
-      reported.add(uri);
-      sink.push(
-        previous.get(uri) === entry.resultId
-          ? { kind: 'unchanged', uri, version: null, resultId: entry.resultId }
-          : { kind: 'full', uri, version: null, resultId: entry.resultId, items: entry.items },
-      );
-    };
-    const store = (uri: string, items: Diagnostic[]) => {
-      const entry = { generation: start, resultId: createHash('sha256').update(JSON.stringify(items)).digest('hex').slice(0, 16), items };
-      cache.set(uri, entry);
-      return entry;
-    };
+    const { reported, report, store } = passReports(start, previous, sink, cache);
     const contracts = await host.contractUris();
     const todo = contracts.filter((uri) => !host.isOpen(uri) && cache.get(uri)?.generation !== start);
     // Worker threads where there are enough contracts: reports come in the order they are made.
