@@ -8,37 +8,19 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
 import { PROVE, type ProveViewResult } from '../../server/src/lsp/customRequests.ts';
-
-/** Typing must pause this long before the kept findings are placed on the new text (ms). */
-const PLACE_DELAY_MS = 300;
+import { keptResults } from './keptResults.ts';
 
 export function registerProve(context: vscode.ExtensionContext, client: () => Promise<LanguageClient>, isContract: (doc: vscode.TextDocument) => Promise<boolean>): void {
-  const diagnostics = vscode.languages.createDiagnosticCollection('agents-md prove');
-  const results = new Map<string, ProveViewResult>();
-  const lensesChanged = new vscode.EventEmitter<void>();
-  const timers = new Map<string, ReturnType<typeof setTimeout>>();
-  let running: LanguageClient | undefined;
-
-  const show = (uri: vscode.Uri, r: ProveViewResult | null) => {
-    const key = uri.toString();
-    if (!r) {
-      results.delete(key);
-      diagnostics.delete(uri);
-    } else {
-      results.set(key, r);
-      diagnostics.set(uri, r.diagnostics.map((d) => running!.protocol2CodeConverter.asDiagnostic(d)));
-    }
-    lensesChanged.fire();
-  };
+  const kept = keptResults<ProveViewResult>(context, 'agents-md prove', (c, uri) => c.sendRequest<ProveViewResult | null>(PROVE, { uri }));
 
   /** Proves `uri`; `quiet` (on save) shows its progress in the status bar and no message. */
   const prove = async (uri: vscode.Uri, quiet: boolean) => {
-    const c = (running = await client());
+    const c = (kept.client = await client());
     const title = vscode.l10n.t('Proving {0}…', vscode.workspace.asRelativePath(uri));
     try {
       const location = quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification;
       const r = await vscode.window.withProgress({ location, title, cancellable: !quiet }, (_, token) => c.sendRequest<ProveViewResult | null>(PROVE, { uri: uri.toString(), run: true }, token));
-      show(uri, r);
+      kept.show(uri, r);
       if (r && !quiet) void vscode.window.showInformationMessage(r.summary);
     } catch (e) {
       if (!(e instanceof vscode.CancellationError)) void vscode.window.showErrorMessage((e as Error).message);
@@ -52,25 +34,11 @@ export function registerProve(context: vscode.ExtensionContext, client: () => Pr
     await prove(uri, false);
   };
 
-  /** After an edit, the kept findings placed on the new text (nothing proved). */
-  const place = (doc: vscode.TextDocument) => {
-    const key = doc.uri.toString();
-    if (!results.has(key) || !running) return;
-    clearTimeout(timers.get(key));
-    timers.set(
-      key,
-      setTimeout(() => {
-        timers.delete(key);
-        void running!.sendRequest<ProveViewResult | null>(PROVE, { uri: key }).then((r) => show(doc.uri, r), () => undefined);
-      }, PLACE_DELAY_MS),
-    );
-  };
-
   const lenses: vscode.CodeLensProvider = {
-    onDidChangeCodeLenses: lensesChanged.event,
+    onDidChangeCodeLenses: kept.changed,
     provideCodeLenses: async (doc) => {
       if (!(await isContract(doc))) return [];
-      const r = results.get(doc.uri.toString());
+      const r = kept.get(doc.uri);
       // The summary is a sentence: its full stop does not belong inside the lens's parentheses.
       const title = r ? vscode.l10n.t('Prove again ({0})', r.summary.replace(/[.。]$/u, '')) : vscode.l10n.t('Prove this contract');
       return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title, tooltip: vscode.l10n.t('Search for inputs that get past a gate or a guard (docs/prove.md)'), command: 'agentsMd.prove', arguments: [doc.uri] })];
@@ -78,12 +46,8 @@ export function registerProve(context: vscode.ExtensionContext, client: () => Pr
   };
 
   context.subscriptions.push(
-    diagnostics,
-    lensesChanged,
     vscode.commands.registerCommand('agentsMd.prove', command),
     vscode.languages.registerCodeLensProvider({ language: 'markdown' }, lenses),
-    vscode.workspace.onDidChangeTextDocument((e) => (e.contentChanges.length > 0 ? place(e.document) : undefined)),
-    vscode.workspace.onDidSaveTextDocument((d) => (results.has(d.uri.toString()) ? void prove(d.uri, true) : undefined)),
-    vscode.workspace.onDidCloseTextDocument((d) => (results.has(d.uri.toString()) ? show(d.uri, null) : undefined)),
+    vscode.workspace.onDidSaveTextDocument((d) => (kept.get(d.uri) ? void prove(d.uri, true) : undefined)),
   );
 }

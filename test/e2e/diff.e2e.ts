@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
   DEFAULT_TIMEOUT_MS, e2eSkipReason, lineOf, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench, statusBarItem, until,
-  waitForSelector,
+  waitForSelector, type Page,
 } from './codeServer.ts';
 
 const CASE_DIR = join(REPO_DIR, 'test', 'diff-corpus', 'hitl');
@@ -41,6 +41,19 @@ async function gitWorkspace(): Promise<string> {
 
 const skip = e2eSkipReason();
 
+/** "Show Semantic Diff" from the command palette, then "HEAD" in its quick pick. */
+async function diffAgainstHead(page: Page): Promise<void> {
+  await press(page, 'F1');
+  const input = '.quick-input-widget .quick-input-box input';
+  await waitForSelector(page, input, { what: 'command palette' });
+  await page.locator(input).fill(`>${NLS['command.category']}: ${NLS['command.showSemanticDiff.title']}`);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: NLS['command.showSemanticDiff.title']! }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await press(page, 'Enter');
+  const head = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /^HEAD/ }).first();
+  await head.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await head.click();
+}
+
 test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the contract and opens the text diff', { skip, timeout: 420_000 }, async (t: TestContext) => {
   const { vsix, ms: packageMs } = await packageRepoExtension();
   t.diagnostic(`npm run package: ${packageMs} ms -> ${vsix}`);
@@ -58,15 +71,7 @@ test('e2e diff: Show Semantic Diff against HEAD fills the view, links to the con
 
   // The command from the palette, then "HEAD" in its quick pick.
   const t0 = Date.now();
-  await press(page, 'F1');
-  const input = '.quick-input-widget .quick-input-box input';
-  await waitForSelector(page, input, { what: 'command palette' });
-  await page.locator(input).fill(`>${NLS['command.category']}: ${NLS['command.showSemanticDiff.title']}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: NLS['command.showSemanticDiff.title']! }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  await press(page, 'Enter');
-  const head = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /^HEAD/ }).first();
-  await head.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
-  await head.click();
+  await diffAgainstHead(page);
 
   // The view: advice, section, impact groups, changes.
   const rows = page.locator(`${VIEW} .monaco-list-row`);
@@ -138,15 +143,7 @@ test('e2e diff: against HEAD in a folder that is no git repository, an error say
   const { page, passed } = await startWorkbench(t, 'diff-nogit', { workspaceDir: workspace, extensions: [vsix], settings: { 'editor.minimap.enabled': false, 'git.enabled': false } });
   await openFileFromExplorer(page, 'AGENTS.md');
   await statusBarItem(page, 'AGENTS.md').first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
-  await press(page, 'F1');
-  const input = '.quick-input-widget .quick-input-box input';
-  await waitForSelector(page, input, { what: 'command palette' });
-  await page.locator(input).fill(`>${NLS['command.category']}: ${NLS['command.showSemanticDiff.title']}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: NLS['command.showSemanticDiff.title']! }).first().waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  await press(page, 'Enter');
-  const head = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /^HEAD/ }).first();
-  await head.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
-  await head.click();
+  await diffAgainstHead(page);
   const toast = page.locator('.notification-toast').filter({ hasText: /not inside a git repository/ }).first();
   await toast.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
   const text = (await toast.innerText()).replace(/\s+/g, ' ').trim();
