@@ -49,3 +49,17 @@ test('Declare in a TOOLS table adds a row; in a contract without TOOLS, the sect
   const r = await actionsFor(none);
   assert.match(applyEdits(none, r.actions[0]!.edits), /\n## TOOLS\n\n### `ledger_api`\n/);
 });
+
+test('tool-needs-approval on "Requires Approval: false" written out: the fix sets it to true (and fix-all applies it)', async () => {
+  // A fresh tester (issue 26): the message says "Set Requires Approval to true" but no fix did it;
+  // the line-after fix made a duplicate key, so the fix check dropped it.
+  const text = `${FM}\n## TOOLS\n\n### \`send_refund\`\n\n- **Description**: Sends a refund.\n- **Side Effects**: external\n- **Requires Approval**: false\n- **Idempotent**: true\n`;
+  const { diagnostics } = await lintExample(text);
+  const d = diagnostics.find((x) => x.code === 'tool-needs-approval');
+  assert.ok(d, diagnostics.map((x) => x.code).join(', '));
+  const actions = service.codeActions({ uri: 'file:///ws/AGENTS.md', model: parseContract(text) }, d.range, { diagnostics: [d], today: '2026-12-01', lang: 'en' }, NOT_CANCELLED);
+  assert.equal(actions[0]!.title, 'Require approval for "send_refund"', actions.map((a) => a.title).join(' | '));
+  const fixed = applyEdits(text, actions[0]!.edits);
+  assert.match(fixed, /- \*\*Requires Approval\*\*: true\n- \*\*Idempotent\*\*/);
+  assert.deepEqual((await lintExample(fixed)).diagnostics.filter((x) => x.code === 'tool-needs-approval'), []);
+});

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
 import { tickStep as tick } from './walkthrough.ts';
+import { contractFor } from './contractFor.ts';
 import { NEW_CONTRACT, NEW_SNAPSHOT, type NewContractParams, type NewContractResult, type NewSnapshotParams, type NewSnapshotResult } from '../../server/src/lsp/customRequests.ts';
 
 interface KindPick extends vscode.QuickPickItem {
@@ -26,28 +27,14 @@ async function writeAndOpen(uri: vscode.Uri, text: string): Promise<void> {
   await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
 }
 
-interface ContractPick extends vscode.QuickPickItem {
-  readonly uri: vscode.Uri;
-}
-
-/**
- * The contract a new snapshot is for: the argument, else the active contract editor, else the
- * workspace's contracts (the walkthrough's page is the active editor when its button is pressed):
- * the only one, or the one the user picks.
- */
-async function contractFor(arg: vscode.Uri | undefined): Promise<vscode.TextDocument | undefined> {
-  if (arg) return vscode.workspace.openTextDocument(arg);
-  const active = vscode.window.activeTextEditor?.document;
-  if (active?.languageId === 'markdown') return active;
-  const found = (await vscode.workspace.findFiles('**/{AGENTS.md,*.agents.md}', '**/node_modules/**', 200)).sort((a, b) => a.path.localeCompare(b.path));
-  if (found.length === 0) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('No contract in this workspace yet: write one with New AGENTS.md Contract, then make its snapshot.'));
-    return undefined;
-  }
-  if (found.length === 1) return vscode.workspace.openTextDocument(found[0]!);
-  const picks: ContractPick[] = found.map((uri) => ({ uri, label: vscode.workspace.asRelativePath(uri) }));
-  const pick = await vscode.window.showQuickPick(picks, { title: vscode.l10n.t('New Snapshot for This Contract'), placeHolder: vscode.l10n.t('Which contract is the snapshot for?') });
-  return pick ? vscode.workspace.openTextDocument(pick.uri) : undefined;
+/** The contract a new snapshot is for (the walkthrough's page is the active editor when its button is pressed). */
+async function contractDocFor(arg: vscode.Uri | undefined): Promise<vscode.TextDocument | undefined> {
+  const uri = await contractFor(
+    arg,
+    { title: vscode.l10n.t('New Snapshot for This Contract'), placeHolder: vscode.l10n.t('Which contract is the snapshot for?') },
+    vscode.l10n.t('No contract in this workspace yet: write one with New AGENTS.md Contract, then make its snapshot.'),
+  );
+  return uri ? vscode.workspace.openTextDocument(uri) : undefined;
 }
 
 export function registerScaffold(context: vscode.ExtensionContext, client: () => Promise<LanguageClient>): void {
@@ -83,7 +70,7 @@ export function registerScaffold(context: vscode.ExtensionContext, client: () =>
   };
 
   const newSnapshot = async (arg?: vscode.Uri) => {
-    const doc = await contractFor(arg);
+    const doc = await contractDocFor(arg);
     if (!doc) return;
     const r = await (await client()).sendRequest<NewSnapshotResult>(NEW_SNAPSHOT, { uri: doc.uri.toString(), text: doc.getText() } satisfies NewSnapshotParams);
     const dir = vscode.Uri.joinPath(doc.uri, '..', 'snapshots');

@@ -4,6 +4,7 @@
  * to both sides, and VS Code's text diff one click away.
  */
 import * as vscode from 'vscode';
+import { contractFor } from './contractFor.ts';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
 import { REVISION_TEXT, SEMANTIC_DIFF, type DiffAgainst, type RevisionTextResult, type SemanticDiffResult, type ViewNode } from '../../server/src/lsp/customRequests.ts';
 import { NodeTreeProvider, revealLocation } from './views/nodeTree.ts';
@@ -52,7 +53,13 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
   };
 
   const show = async (resource?: Resource, againstArg?: DiffAgainst) => {
-    const uri = resource instanceof vscode.Uri ? resource : (resource?.resourceUri ?? vscode.window.activeTextEditor?.document.uri);
+    // From a view, the walkthrough or the palette with no contract editor active, the contract is
+    // found as New Snapshot finds it (one shown or in the workspace, else asked).
+    const uri = await contractFor(
+      resource instanceof vscode.Uri ? resource : resource?.resourceUri,
+      { title: vscode.l10n.t('Show Semantic Diff'), placeHolder: vscode.l10n.t('Which contract to compare?') },
+      vscode.l10n.t('No contract in this workspace yet: write one with New AGENTS.md Contract, then compare its versions.'),
+    );
     if (!uri) return;
     const against = againstArg ?? (await pickAgainst());
     if (!against) return;

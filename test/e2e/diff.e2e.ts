@@ -152,3 +152,29 @@ test('e2e diff: against HEAD in a folder that is no git repository, an error say
   assert.ok(await toast.locator('.monaco-button').filter({ hasText: 'Another file…' }).count(), 'the toast offers another file');
   passed();
 });
+
+test('e2e diff: with no contract editor open (the walkthrough, a view in focus), Show Semantic Diff finds the contract in the workspace', { skip, timeout: 300_000 }, async (t: TestContext) => {
+  // A fresh tester: from walkthrough step 5, or with the Agent Run view in focus, the command did nothing.
+  const { vsix } = await packageRepoExtension();
+  const workspace = await gitWorkspace();
+  t.after(() => rm(workspace, { recursive: true, force: true }));
+  const { page, passed } = await startWorkbench(t, 'diff-noeditor', { workspaceDir: workspace, extensions: [vsix], settings: { 'editor.minimap.enabled': false, 'git.enabled': false } });
+  // The extension starts on a workspace holding a contract; its status item shows only once a
+  // contract is open, and a palette opened before the extension registered never lists its commands:
+  // open the palette again until it does.
+  const input = '.quick-input-widget .quick-input-box input';
+  await until('Show Semantic Diff in the command palette', async () => {
+    await press(page, 'F1');
+    await waitForSelector(page, input, { what: 'command palette' });
+    await page.locator(input).fill(`>${NLS['command.category']}: ${NLS['command.showSemanticDiff.title']}`);
+    const listed = await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: NLS['command.showSemanticDiff.title']! }).count();
+    await press(page, 'Escape');
+    return listed > 0 ? true : undefined;
+  }, 2 * DEFAULT_TIMEOUT_MS);
+  await diffAgainstHead(page);
+  const rows = page.locator(`${VIEW} .monaco-list-row`);
+  await rows.filter({ hasText: 'New vendor' }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'diff-noeditor')}`);
+  assert.equal(await page.locator('.editor-instance .monaco-editor .view-lines').count(), 0, 'no editor was open');
+  passed();
+});

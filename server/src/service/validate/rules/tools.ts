@@ -274,7 +274,7 @@ export const toolNeedsApproval: Rule = {
         continue;
       }
       if ((effects === 'write' || effects === 'external') && t['requires_approval'] !== true && !approved.has(name) && !misspelt(model, 'tools', 'requires_approval', itemLines(model, 'tools', i, locate))) {
-        yield { code: 'tool-needs-approval', range: span.value, args: { tool: name, effects } };
+        yield { code: 'tool-needs-approval', range: span.value, args: { tool: name, effects, item: i } };
       }
     }
   },
@@ -282,6 +282,9 @@ export const toolNeedsApproval: Rule = {
     // `Requires Approval: true` right after the tool's side effects, in the same form (bullet or YAML key).
     if (d.args?.['effects'] === undefined) return undefined;
     const titleArgs = { tool: String(d.args['tool']) };
+    // `Requires Approval: false` written out: its value becomes true (a second line would be a duplicate key).
+    const written = typeof d.args['item'] === 'number' ? locate(model, `/tools/${d.args['item']}/requires_approval`, true) : undefined;
+    if (written) return { titleId: 'action.requireApproval', titleArgs, edits: [{ range: written.value, newText: 'true' }], safe: true };
     const form = siblingLine(model, d.range.start.line);
     if (!form) {
       // A TOOLS table row: its Requires Approval cell, or the column added (`false` in the other rows).

@@ -1,0 +1,29 @@
+/**
+ * The contract a command is for when it was not given one: the active contract editor, else the
+ * one contract shown in an editor (focus may be in a view or a webview, such as the Agent Run view
+ * or the walkthrough's page), else the workspace's contracts: the only one, or the one the user picks.
+ */
+import * as vscode from 'vscode';
+
+const CONTRACT_FILE = /(?:^|\/)(?:AGENTS\.md|[^/]*\.agents\.md)$/;
+
+interface ContractPick extends vscode.QuickPickItem {
+  readonly uri: vscode.Uri;
+}
+
+/** `ask`: the picker's title and question when several contracts qualify; `none`: said when none does. */
+export async function contractFor(arg: vscode.Uri | undefined, ask: { title: string; placeHolder: string }, none: string): Promise<vscode.Uri | undefined> {
+  if (arg) return arg;
+  const active = vscode.window.activeTextEditor?.document;
+  if (active?.languageId === 'markdown') return active.uri;
+  const shown = [...new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri).filter((u) => CONTRACT_FILE.test(u.path)).map(String))];
+  if (shown.length === 1) return vscode.Uri.parse(shown[0]!);
+  const found = (await vscode.workspace.findFiles('**/{AGENTS.md,*.agents.md}', '**/node_modules/**', 200)).sort((a, b) => a.path.localeCompare(b.path));
+  if (found.length === 0) {
+    void vscode.window.showWarningMessage(none);
+    return undefined;
+  }
+  if (found.length === 1) return found[0];
+  const picks: ContractPick[] = found.map((uri) => ({ uri, label: vscode.workspace.asRelativePath(uri) }));
+  return (await vscode.window.showQuickPick(picks, { title: ask.title, placeHolder: ask.placeHolder }))?.uri;
+}
