@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.ts';
 import { FM, misspelt, obj } from './util.ts';
 import type { ParsedContract } from '../../parse/parseContract.ts';
-import { lineIndexOf } from '../../model/text.ts';
+import { lineIndexOf, textAt } from '../../model/text.ts';
 import { at, endOfContent, lineAfter, pos, siblingLine } from '../fixText.ts';
 import { contractView } from '../../model/contractView.ts';
 
@@ -99,10 +99,5 @@ export const toolTimeoutOverBudget: Rule = {
     return { titleId: 'action.changeValue', titleArgs: { value: String(runTimeout) }, edits: [{ range: d.range, newText: String(runTimeout) }], safe: false };
   },
 };
-
-/** The source text of a one-line range (a value as the author wrote it: `5m`, `300s`). */
-function textAt(model: ParsedContract, range: { start: { line: number; character: number }; end: { line: number; character: number } }): string {
-  return lineIndexOf(model).lineText(range.start.line).slice(range.start.character, range.start.line === range.end.line ? range.end.character : undefined);
-}
 
 export const BUDGETS_RULES: readonly Rule[] = [budgetsIncomplete, toolTimeoutOverBudget];
