@@ -551,9 +551,15 @@ export function statusBarItem(page: Page, text: string | RegExp) {
  * Packages this repository's extension with `node scripts/package.mjs` (= `npm run package`:
  * minified bundles, then the pinned vsce on this Node) and returns the .vsix path
  * (dist/NAME-VERSION.vsix). Runs on the Node that runs the tests, without the test runner's
- * environment.
+ * environment. With E2E_VSIX set (test/e2e/run.ts packages once for the whole suite; or an older
+ * build, to see a test fail on it) that package is used as it is and `ms` is 0.
  */
 export async function packageRepoExtension(): Promise<{ vsix: string; ms: number }> {
+  const given = process.env['E2E_VSIX'];
+  if (given) {
+    if (!existsSync(given)) throw new Error(`E2E_VSIX names no file: ${given}`);
+    return { vsix: resolve(given), ms: 0 };
+  }
   const { name, version } = JSON.parse(await readFile(join(REPO_DIR, 'package.json'), 'utf8')) as { name: string; version: string };
   const vsix = join(REPO_DIR, 'dist', `${name}-${version}.vsix`);
   const env = toolEnv();

@@ -23,9 +23,7 @@ const skip = e2eSkipReason();
 let vsixPromise: Promise<string> | undefined;
 /** The .vsix under test, packaged once for all tests of this file. */
 const vsix = (t: TestContext) =>
-  (vsixPromise ??= process.env.E2E_VSIX
-    ? Promise.resolve(process.env.E2E_VSIX)
-    : packageRepoExtension().then(({ vsix: v, ms }) => (t.diagnostic(`npm run package: ${ms} ms`), v)));
+  (vsixPromise ??= packageRepoExtension().then(({ vsix: v, ms }) => (t.diagnostic(`npm run package: ${ms} ms`), v)));
 
 /** A workspace with a copy of `sample` (a folder under samples/) and `extra` files. */
 async function workspace(t: TestContext, sample: string, extra: Record<string, string> = {}): Promise<string> {

@@ -5,11 +5,12 @@
 // related information; the lens then reads "Prove again (1 finding in 1 contract)".
 //
 //   node --import tsx --test test/e2e/prove.e2e.ts          # from the repo root
+//   (UPDATE_DOCS_IMAGES=1 copies the screenshot to docs/images/vscode-prove.png)
 //
 // Skips with the reason printed when the tools are not installed (E2E_REQUIRE=1 makes that a
 // failure). Screenshots: test-results/e2e/prove-*.png.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -46,6 +47,8 @@ test('e2e prove: the lens proves the open contract; the finding and its witness 
   const witness = rows.filter({ hasText: 'witness: {"tool":"pay_invoice","arguments":{"invoice_id":"x","amount":50000,"currency":"USD"}}' });
   await until('the witness under the finding', async () => ((await witness.count()) > 0 ? true : undefined));
   await lens(/^Prove again \(1 finding in 1 contract\)$/).waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  t.diagnostic(`screenshot: ${await screenshot(page, 'prove-problems')}`);
+  const shot = await screenshot(page, 'prove-problems');
+  t.diagnostic(`screenshot: ${shot}`);
+  if (process.env.UPDATE_DOCS_IMAGES === '1') await copyFile(shot, join(REPO_DIR, 'docs', 'images', 'vscode-prove.png'));
   passed();
 });

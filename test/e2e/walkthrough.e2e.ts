@@ -28,7 +28,7 @@ const skip = e2eSkipReason();
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 let vsixPromise: Promise<string> | undefined;
 /** The .vsix under test, packaged once; E2E_VSIX=path.vsix tests a given package (an older build, to see a test fail). */
-const packaged = () => (vsixPromise ??= process.env.E2E_VSIX ? Promise.resolve(process.env.E2E_VSIX) : packageRepoExtension().then((r) => r.vsix));
+const packaged = () => (vsixPromise ??= packageRepoExtension().then((r) => r.vsix));
 
 /** A step of our walkthrough, by its title. */
 const step = (page: Page, id: string) => page.locator('.getting-started-step').filter({ hasText: NLS[`walkthrough.step.${id}.title`]! }).first();
