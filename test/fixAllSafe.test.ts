@@ -95,6 +95,32 @@ test('a misspelt ## TOOSL beside ## TOOLS: the quick-fix menu offers no rename i
   assert.ok(!after.model.text.includes('TOOSL'), after.model.text);
   assert.deepEqual(after.diagnostics.map((x) => x.code).filter((c) => c === 'duplicate-section' || c === 'unknown-section'), []);
   assert.ok(after.model.text.includes('get_refund') && after.model.text.indexOf('get_refund') > after.model.text.indexOf('get_order'));
+  assert.ok(after.model.text.endsWith('- **Side Effects**: none\n'), `the file's final newline is kept: ${JSON.stringify(after.model.text.slice(-40))}`);
+});
+
+test('the merge keeps the file\'s final newline wherever the misspelt section sits (first, last, with a section after it)', async () => {
+  const tools = COLLIDING.slice(COLLIDING.indexOf('## TOOLS'), COLLIDING.indexOf('## TOOSL'));
+  const toosl = COLLIDING.slice(COLLIDING.indexOf('## TOOSL'));
+  const head = COLLIDING.slice(0, COLLIDING.indexOf('## TOOLS'));
+  const budgets = '## BUDGETS\n\n- **Max Steps**: 10\n';
+  const layouts = {
+    'TOOSL last': head + tools + toosl,
+    'TOOSL first, TOOLS last': `${head + toosl}\n${tools}`.replace(/\n+$/, '\n'),
+    'TOOSL before another section': `${head + tools + toosl}\n${budgets}`,
+    'TOOSL first, another section last': `${head + toosl}\n${tools}${budgets}`,
+    'TOOSL last, another section between': `${head + tools + budgets}\n${toosl}`,
+  };
+  for (const [name, text] of Object.entries(layouts)) {
+    const { service, lint } = await fixAllPasses(text);
+    const now = await lint(text);
+    const d = now.diagnostics.find((x) => x.code === 'unknown-section');
+    assert.ok(d, `${name}: TOOSL is reported`);
+    const merge = service.codeActions({ uri: URI, model: now.model, facts: now.facts }, d.range, { diagnostics: [d], today: '2026-12-01' }, NOT_CANCELLED).find((a) => /^Move .* into TOOLS$/.test(a.title));
+    assert.ok(merge, `${name}: a merge is offered`);
+    const after = applyEdits(text, merge.edits);
+    assert.ok(after.endsWith('\n') && !after.endsWith('\n\n'), `${name}: one final newline: ${JSON.stringify(after.slice(-40))}`);
+    assert.ok(!after.includes('TOOSL') && after.includes('get_refund'), `${name}: ${after}`);
+  }
 });
 
 test('two misspelt titles that both mean TOOLS: fix-all renames one, not both into a duplicate (each fix is checked against the result)', async () => {

@@ -137,11 +137,14 @@ function mergeInto(model: ParsedContract, own: SectionModel, target: SectionMode
   for (let l = own.startLine + 1; l < own.endLine; l++) body.push(idx.lineText(l));
   const text = body.join('\n').trim();
   const end = endOfContent(model, target);
-  const removal = own.endLine < idx.lineCount ? { start: pos(own.startLine, 0), end: pos(own.endLine, 0) } : { start: endOfContent(model, { startLine: 0, endLine: own.startLine }), end: pos(idx.lineCount - 1, idx.lineText(idx.lineCount - 1).length) };
+  const last = own.endLine >= idx.lineCount;
+  const removal = last ? { start: endOfContent(model, { startLine: 0, endLine: own.startLine }), end: pos(idx.lineCount - 1, idx.lineText(idx.lineCount - 1).length) } : { start: pos(own.startLine, 0), end: pos(own.endLine, 0) };
+  // Removing the last section up to the end of the file takes the final newline with it: put it back.
+  const tail = last && model.text.endsWith('\n') ? '\n' : '';
   return {
     titleId: 'action.mergeSection',
     titleArgs: { from: own.title ?? '', title },
-    edits: [...(text ? [{ range: at(end), newText: `\n\n${text}` }] : []), { range: removal, newText: '' }],
+    edits: [...(text ? [{ range: at(end), newText: `\n\n${text}` }] : []), { range: removal, newText: tail }],
     safe: false,
   };
 }
