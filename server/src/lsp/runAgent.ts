@@ -179,9 +179,10 @@ async function runQuery(connection: Connection, host: RunAgentHost, p: RunAgentP
       run.progress(runMessage('view.progress', { query: query.id, events: events.length }, lang));
     },
   });
-  run.runs[run.runs.length - 1] = { ...current, outcome: result.outcome };
   // A query with expectations passes when they are met (a rejection may be what it expects).
-  if (query.expect ? checkExpectation(query.expect, result).length === 0 : result.outcome.status === 'success') run.passed++;
+  const mismatches = checkExpectation(query.expect, result);
+  run.runs[run.runs.length - 1] = { ...current, outcome: result.outcome, mismatches };
+  if (query.expect ? mismatches.length === 0 : result.outcome.status === 'success') run.passed++;
   run.traceUris.push(fileUri(result.tracePath));
   if (setup.otlp) {
     const { endpointLabel, sendOtlp } = await import('../node/otlpExport.ts'); // OpenTelemetry on demand

@@ -23,6 +23,8 @@ export interface TraceRun {
   readonly events: readonly TraceEvent[];
   /** Absent while the run is still going. */
   readonly outcome?: Outcome;
+  /** What the query expected and the run did not do (empty or absent: as expected). */
+  readonly mismatches?: readonly { readonly field: string; readonly expected: string; readonly actual: string }[];
 }
 
 /** The contract the events point into. */
@@ -98,14 +100,22 @@ export function traceTree(runs: readonly TraceRun[], options: TraceTreeOptions):
       });
     }
     const o = run.outcome;
+    const missed = expectationNode(run, lang);
     return {
       id: `run:${run.queryId}`,
       label: o ? `${run.queryId} · ${o.code}` : run.queryId,
       description: o ? outcomeText(o, lang) : runMessage('view.running', {}, lang),
-      kind: o ? OUTCOME_KIND[o.status] : 'pending',
+      kind: missed ? 'error' : o ? OUTCOME_KIND[o.status] : 'pending',
       expanded: true,
       ...(o?.clause && where(o.clause.pointer) ? { location: where(o.clause.pointer)! } : {}),
-      children: drafts.map((d) => ({ ...d.node, children: [...d.nested, ...d.payload], ...(d.failed ? { expanded: true } : {}) })),
+      children: [...(missed ? [missed] : []), ...drafts.map((d) => ({ ...d.node, children: [...d.nested, ...d.payload], ...(d.failed ? { expanded: true } : {}) }))],
     };
   });
+}
+
+/** The row that says what a query expected when its run did not do it, first under the run. */
+function expectationNode(run: TraceRun, lang: string): ViewNode | undefined {
+  if (!run.mismatches?.length) return undefined;
+  const what = run.mismatches.map((m) => runMessage('eval.mismatch', { field: m.field, expected: m.expected, actual: m.actual }, lang)).join('; ');
+  return { id: `${run.queryId}/expectation`, label: runMessage('view.notAsExpected', { mismatches: what }, lang), kind: 'error' };
 }
