@@ -47,8 +47,11 @@ test('Run agent: code lens, snapshots, a HITL pause answered by the user, the st
       const run = result.tree[0]!;
       // Approved, the draft is created and the query's script answers that branch too.
       assert.equal(run.label, `large-purchase-rejected · ${code ?? 'OK'}`);
-      assert.equal(run.kind, code ? 'error' : 'ok');
-      // The query expects the rejection: the rejected run is as expected, the approved one is not.
+      // The query expects the rejection: the rejected run is as expected, the approved one is not,
+      // which its row marks and its first line says.
+      assert.equal(run.kind, 'error');
+      assert.equal(run.children![0]!.label.startsWith('Not as expected: '), decision === 'approve', run.children![0]!.label);
+      if (decision === 'approve') assert.match(run.children![0]!.label, /expected code HUMAN_REJECTED, got OK/);
       assert.equal(result.ok, decision === 'reject');
       assert.equal(result.summary, `${decision === 'reject' ? 1 : 0} of 1 queries as expected (their expectations met, or success when they state none).`);
       const nodes = flat(result.tree);

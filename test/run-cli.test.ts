@@ -322,7 +322,7 @@ describe('agents-md run, trace, eval', { concurrency: true }, () => {
     const html = readFileSync(join(ws, 'run.html'), 'utf8');
     assert.equal(html.split('<div class="run">').length, 3, 'two columns');
     assert.match(html, /fork at evt_\d+/);
-    assert.match(html, /<p class="diff-note">\d+ events differ between the two runs \(marked\)\.<\/p>/);
+    assert.match(html, /<p class="diff-note">\d+ events differ between the two runs \(marked\): \d+ in [^,<]+, \d+ in [^<]+\.<\/p>/);
     assert.match(html, /<span class="where">AGENTS\.md:\d+:\d+<\/span>/);
     assert.doesNotMatch(html, /<script|https?:/);
   });

@@ -69,7 +69,8 @@ describe('the run page', () => {
     const id = (events: typeof rejected.events, type: string) => events.find((e) => e.event_type === type)!.event_id;
     assert.ok(left.includes(id(rejected.events, 'human_response')) && right.includes(id(approved.events, 'human_response')));
     assert.ok(!left.includes(id(rejected.events, 'trigger_match')) && !right.includes(id(approved.events, 'tool_call')));
-    assert.match(html, new RegExp(`<p class="diff-note">${left.length + right.length} events differ between the two runs \\(marked\\)\\.</p>`));
+    // The header's count is the two columns' counts, each named (a tab's note counts its own column).
+    assert.match(html, new RegExp(`<p class="diff-note">${left.length + right.length} events differ between the two runs \\(marked\\): ${left.length} in this run, ${right.length} in fork at evt_0009\\.</p>`));
     // Side-bar width: the columns stack (one column under 26rem each).
     assert.match(html, /grid-template-columns: repeat\(auto-fit, minmax\(min\(100%, 26rem\), 1fr\)\)/);
   });

@@ -168,7 +168,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'page.values': 'values',
   'page.reveal': 'Show this clause in the contract',
   'page.differs': 'differs',
-  'page.differences': '{count, plural, =0 {No event differs between the two runs.} one {# event differs between the two runs (marked).} other {# events differ between the two runs (marked).}}',
+  'page.differences': '{count, plural, =0 {No event differs between the two runs.} one {# event differs between the two runs (marked): {a} in {first}, {b} in {second}.} other {# events differ between the two runs (marked): {a} in {first}, {b} in {second}.}}',
   'page.keys': '↑/↓ or j/k: move between events · Enter: show the clause · Space: open the data',
   'page.fork': 'Fork here',
   'page.fork-approve': 'Fork: approve',

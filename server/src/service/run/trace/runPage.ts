@@ -268,7 +268,7 @@ export function runPageHtml(input: RunPageInput): string {
   const nonce = esc(input.nonce);
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'${input.interactive ? `; script-src 'nonce-${nonce}'` : ''}`;
   const columns = runs.map((r, i) => column(input, r, i, i === 0 ? da : db, described[i]!, runs[1 - i]));
-  const differences = input.beside ? `<p class="diff-note">${esc(runMessage('page.differences', { count: da.size + db.size }, lang))}</p>` : '';
+  const differences = input.beside ? `<p class="diff-note">${esc(runMessage('page.differences', { count: da.size + db.size, a: da.size, first: runs[0]!.label, b: db.size, second: runs[1]!.label }, lang))}</p>` : '';
   // One radio per run and its label as a tab: CSS alone shows the checked run when two do not fit (no script in the file).
   const open = input.open ?? 0;
   const tabs = input.beside
