@@ -33,6 +33,11 @@ describe('the Agent Run tree in Chinese', () => {
     const message = fieldsOf(end).find((f) => f.description === outcomeText(r.outcome, 'zh-cn'));
     assert.ok(message, `the end event shows the Chinese outcome message: ${JSON.stringify(fieldsOf(end))}`);
     assert.ok(!flat(fieldsOf(end).filter((f) => !f.id.endsWith('/details'))).some((n) => /A human rejected/.test(n.description ?? '')), 'no English message in the Chinese tree');
+    // Outcome, statistics and time read as words, not as the raw value or JSON (those stay under 详细信息).
+    const field = (key: string) => fieldsOf(end).find((f) => f.id.endsWith(`/${key}`))?.description ?? '';
+    assert.equal(field('outcome'), '失败');
+    assert.match(field('stats'), /^步数 \d+/);
+    assert.doesNotMatch(field('timing'), /[{}"]/);
     const details = fieldsOf(end).find((f) => f.id.endsWith('/details'));
     assert.ok(details?.children?.some((c) => c.label === 'pointer'), 'the raw pointer is kept under details');
   });

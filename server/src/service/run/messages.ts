@@ -358,6 +358,7 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'view.progress': '{query}: {events} events',
   'view.waitingForHuman': 'waiting for your decision',
   'view.humanQuestion': 'The agent waits for a human decision on "{subject}" ({reason}). Approve, or reject?',
+  'view.elapsed': 'simulated time {elapsed} ms',
   'view.notAsExpected': 'Not as expected: {mismatches}.',
   'view.summary': '{passed} of {total} queries as expected (their expectations met, or success when they state none).',
   'view.lens.run': '▶ Run agent',

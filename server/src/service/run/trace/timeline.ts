@@ -78,7 +78,13 @@ function endMessage(p: Record<string, any>, lang: string): string {
 
 /** One payload field of an event as a reader sees it in `lang`: a message field localised, other values previewed. */
 export function fieldText(e: TraceEvent, key: string, lang: string): string {
-  if (e.event_type === 'task_end' && key === 'message') return endMessage(e.payload, lang);
+  if (e.event_type === 'task_end') {
+    const p = e.payload as Record<string, any>;
+    if (key === 'message') return endMessage(p, lang);
+    if (key === 'outcome') return runMessage(`status.${str(p['outcome'])}`, {}, lang);
+    if (key === 'stats' && p['stats']) return runMessage('timeline.task_end.stats', statsArgs(p), lang);
+    if (key === 'timing' && typeof p['timing']?.['elapsed_ms'] === 'number') return runMessage('view.elapsed', { elapsed: p['timing']['elapsed_ms'] }, lang);
+  }
   return typeof e.payload[`${key}_id`] === 'string' ? payloadText(e.payload, key, lang) : preview(e.payload[key], 200);
 }
 
@@ -181,9 +187,12 @@ export function describeEvent(e: TraceEvent, lang = 'en'): TimelineLine[] {
   const lines = [line(m.id, m.args, nested)];
   if (e.event_type === 'task_start' && typeof p['query'] === 'string') lines.push(line('timeline.task_start.text', { text: preview(p['query'], 200) }, true));
   if (e.event_type === 'fork' && Array.isArray(p['set'])) for (const set of p['set']) lines.push(line('timeline.fork.set', { set: String(set) }, true));
-  if (e.event_type === 'task_end' && p['stats']) {
-    const s = p['stats'];
-    lines.push(line('timeline.task_end.stats', { steps: Number(s.steps ?? 0), tokens: Number(s.tokens ?? 0), tools: Array.isArray(s.tools) ? s.tools.length : 0, humans: Number(s.human_decisions ?? 0), elapsed: Number(p['timing']?.['elapsed_ms'] ?? 0) }, true));
-  }
+  if (e.event_type === 'task_end' && p['stats']) lines.push(line('timeline.task_end.stats', statsArgs(p), true));
   return lines;
+}
+
+/** The arguments of a run's statistics sentence, from a `task_end` payload. */
+function statsArgs(p: Record<string, any>): Record<string, number> {
+  const s = p['stats'];
+  return { steps: Number(s.steps ?? 0), tokens: Number(s.tokens ?? 0), tools: Array.isArray(s.tools) ? s.tools.length : 0, humans: Number(s.human_decisions ?? 0), elapsed: Number(p['timing']?.['elapsed_ms'] ?? 0) };
 }
