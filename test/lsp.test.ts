@@ -137,7 +137,7 @@ test('initialized with locale zh-cn: Chinese diagnostics, hover, code actions an
     assert.match((tool.contents as { value: string }).value, /^\*\*工具\*\* `get_stock`\n\n声明于第 14 行。/);
 
     const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: hitl.range, context: { diagnostics: [hitl] } });
-    assert.deepEqual(actions.map((a) => a.title), ['为 "Large order" 添加 FAILURE_PROTOCOL 兜底条目', '在此代码块中禁用 hitl-needs-fallback', '在此文件中禁用 hitl-needs-fallback']);
+    assert.deepEqual(actions.map((a) => a.title), ['为 "Large order" 添加 FAILURE_PROTOCOL 兜底条目', '在此代码块中禁用 hitl-needs-fallback', '在此文件中禁用 hitl-needs-fallback', '修复所有可自动修复的契约问题']);
     assert.equal(await client.shutdown(), 0);
   } finally {
     client.kill();
@@ -157,6 +157,13 @@ test('source.fixAll.agentsMd applies the safe fixes (fix-on-save) and nothing el
     assert.deepEqual(actions.map((a) => [a.title, a.kind]), [['Fix all auto-fixable contract problems', 'source.fixAll.agentsMd']]);
     const edits = actions[0]!.edit!.changes![uri]!;
     assert.deepEqual(edits.map((e) => e.newText), ['MEMORY_POLICY', '"{{extracted_device_id}}"']);
+    // Ctrl+. on one finding (docs/vscode.md, "Fixes on save"): its own fixes, then the same fix-all
+    // as a quick fix, last, with the same edits.
+    const finding = (await client.pullDiagnostics(uri)).find((d) => d.code === 'unknown-section')!;
+    const menu = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: finding.range, context: { diagnostics: [finding] } });
+    const last = menu[menu.length - 1]!;
+    assert.deepEqual([last.title, last.kind], ['Fix all auto-fixable contract problems', 'quickfix'], menu.map((a) => a.title).join(' | '));
+    assert.deepEqual(last.edit!.changes![uri]!.map((e) => e.newText), ['MEMORY_POLICY', '"{{extracted_device_id}}"']);
     assert.equal(await client.shutdown(), 0);
   } finally {
     client.kill();

@@ -51,7 +51,9 @@ describe('the run page', () => {
     assert.match(html, /<li class="[^"]*" data-event="evt_\d+" tabindex="0" data-pointer="\/human_in_the_loop\/0">/);
     assert.match(html, /<button class="where" data-pointer="\/human_in_the_loop\/0" title="Show this clause in the contract">AGENTS.md:\d+:\d+<\/button>/);
     const human = r.events.find((e) => e.event_type === 'human_input')!;
-    assert.ok(html.includes(`<button data-fork="${human.event_id}" data-run="0" data-decision="approve">Fork: approve</button><button data-fork="${human.event_id}" data-run="0" data-decision="reject">Fork: reject</button>`));
+    // The decision was a rejection: a fork there asks "what if the human had approved?", and only that.
+    assert.ok(html.includes(`<button data-fork="${human.event_id}" data-run="0" data-decision="approve">Fork: approve</button>`));
+    assert.ok(!html.includes(`data-decision="reject"`), 'no fork that repeats the decision taken');
     assert.match(html, /↑\/↓ or j\/k: move between events/);
   });
 

@@ -52,7 +52,10 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
     return picked?.choose();
   };
 
-  const show = async (resource?: Resource, againstArg?: DiffAgainst) => {
+  // VS Code passes menus' own second argument on (the editor group from the editor title, the
+  // selected files from the Explorer): only a comparison this extension made is taken as one.
+  const show = async (resource?: Resource, second?: unknown) => {
+    const againstArg = isDiffAgainst(second) ? second : undefined;
     // From a view, the walkthrough or the palette with no contract editor active, the contract is
     // found as New Snapshot finds it (one shown or in the workspace, else asked).
     const uri = await contractFor(
@@ -98,4 +101,11 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
     }),
     vscode.commands.registerCommand('agentsMd.revealBefore', (node: ViewNode) => revealLocation(node.otherLocation)),
   );
+}
+
+/** A comparison as `show` passes it to itself (Another file… after an error), not a menu's argument. */
+function isDiffAgainst(x: unknown): x is DiffAgainst {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+  const a = x as Record<string, unknown>;
+  return (a['kind'] === 'ref' && typeof a['ref'] === 'string') || (a['kind'] === 'file' && typeof a['uri'] === 'string') || a['kind'] === 'index';
 }

@@ -178,3 +178,42 @@ test('e2e diff: with no contract editor open (the walkthrough, a view in focus),
   assert.equal(await page.locator('.editor-instance .monaco-editor .view-lines').count(), 0, 'no editor was open');
   passed();
 });
+
+test('e2e diff: from the editor title and from the Explorer\'s context menu, Show Semantic Diff asks what to compare with and fills the view', { skip, timeout: 420_000 }, async (t: TestContext) => {
+  // A fresh tester: the editor title's button and the Explorer's menu passed VS Code's second
+  // argument (the editor group, the selected files) on as the comparison, and the server refused it.
+  const { vsix } = await packageRepoExtension();
+  const workspace = await gitWorkspace();
+  t.after(() => rm(workspace, { recursive: true, force: true }));
+  const { page, passed } = await startWorkbench(t, 'diff-menus', { workspaceDir: workspace, extensions: [vsix], settings: { 'editor.minimap.enabled': false, 'git.enabled': false } });
+  await openFileFromExplorer(page, 'AGENTS.md');
+  await statusBarItem(page, 'AGENTS.md').first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  const title = NLS['command.showSemanticDiff.title']!;
+  const rows = page.locator(`${VIEW} .monaco-list-row`);
+  const headPick = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /^HEAD/ }).first();
+  const refused = page.locator('.notification-toast').filter({ hasText: /Invalid params|must be of type/ });
+
+  // The editor title's button.
+  const button = page.locator(`.editor-actions .action-label[aria-label*="${title}"]`).first();
+  await button.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  await button.click();
+  await headPick.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await headPick.click();
+  await rows.filter({ hasText: 'New vendor' }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  assert.equal(await refused.count(), 0, 'no error from the server');
+  t.diagnostic(`screenshot: ${await screenshot(page, 'diff-menus-title')}`);
+
+  // The Explorer's context menu on the contract (the diff view took the side bar: back to the Explorer).
+  await press(page, 'Control+Shift+E');
+  await page.locator('.explorer-folders-view .monaco-list-row').filter({ hasText: 'AGENTS.md' }).first().click({ button: 'right' });
+  const item = page.locator('.monaco-menu .action-item .action-label').filter({ hasText: title }).first();
+  await item.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'diff-menus-explorer')}`);
+  await item.click();
+  await headPick.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'diff-menus-explorer-pick')}`);
+  await headPick.click();
+  await rows.filter({ hasText: 'New vendor' }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  assert.equal(await refused.count(), 0, 'no error from the server');
+  passed();
+});

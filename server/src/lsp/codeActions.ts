@@ -1,4 +1,5 @@
-import { CodeActionKind, type CodeAction } from 'vscode-languageserver';
+import { CodeActionKind, type CancellationToken, type CodeAction } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { NOT_CANCELLED } from '../service/index.ts';
 import { format } from '../service/host.ts';
 import { contract, withPreset, type DocumentStates } from './documentState.ts';
@@ -10,21 +11,27 @@ export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
 /** Quick fixes and refactorings of the diagnostics in a range, and fix-all. */
 export function registerCodeActions(ctx: ServerContext, docs: DocumentStates): void {
   const { connection, documents, session } = ctx;
+  /** Every safe fix of the document at once, as one action of `kind` (none when nothing is fixable). */
+  const fixAllAction = async (doc: TextDocument, kind: string, token: CancellationToken | undefined): Promise<CodeAction[]> => {
+    const service = session.service!;
+    const state = docs.stateOf(doc);
+    const facts = withPreset(await docs.factsOf(doc, state), await ctx.settings.of(doc.uri));
+    const { edits } = service.fixAll(contract(doc, state, facts), { lang: session.lang, diagnostics: service.validate(state.model, facts) }, token ?? NOT_CANCELLED);
+    return edits.length === 0 ? [] : [{ title: format('action.fixAll', {}, session.lang), kind, edit: { changes: { [doc.uri]: edits } } }];
+  };
   connection.onCodeAction(async (p, token) => {
-    const { service, lang } = session;
+    const { service } = session;
     // Fix-on-save (`editor.codeActionsOnSave: { "source.fixAll.agentsMd": "explicit" }`): the rules' safe fixes.
     const wantsFixAll = p.context.only?.some((k) => FIX_ALL_KIND === k || FIX_ALL_KIND.startsWith(`${k}.`)) ?? false;
     const doc = documents.get(p.textDocument.uri);
-    if (wantsFixAll && doc && service && !SNAPSHOT_FILE.test(doc.uri)) {
-      const state = docs.stateOf(doc);
-      const facts = withPreset(await docs.factsOf(doc, state), await ctx.settings.of(doc.uri));
-      const { edits } = service.fixAll(contract(doc, state, facts), { lang, diagnostics: service.validate(state.model, facts) }, token ?? NOT_CANCELLED);
-      return edits.length === 0 ? [] : [{ title: format('action.fixAll', {}, lang), kind: FIX_ALL_KIND, edit: { changes: { [doc.uri]: edits } } }];
-    }
+    const contractDoc = doc && service && !SNAPSHOT_FILE.test(doc.uri) ? doc : undefined;
+    if (wantsFixAll) return contractDoc ? fixAllAction(contractDoc, FIX_ALL_KIND, token) : [];
+    const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
+    // Ctrl+. on a finding also offers every safe fix at once, last (as ESLint's "Fix all auto-fixable problems").
+    const all = contractDoc && ours.length > 0 ? await fixAllAction(contractDoc, CodeActionKind.QuickFix, token) : [];
     // The facts check a safe fix against its result (a rename into a second TOOLS is not offered as safe).
-    const facts = doc && service && !SNAPSHOT_FILE.test(doc.uri) ? await docs.lastFacts(doc, docs.stateOf(doc)) : undefined;
-    return docs.withDoc(p.textDocument.uri, [], (doc, s) => {
-      const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
+    const facts = contractDoc ? await docs.lastFacts(contractDoc, docs.stateOf(contractDoc)) : undefined;
+    const own = docs.withDoc(p.textDocument.uri, [], (doc, s) => {
       const refs = ours.map((d) => ({ code: String(d.code), range: d.range, args: ((d.data as { args?: Record<string, string | number> } | undefined)?.args) ?? {} }));
       return session.service!.codeActions(contract(doc, s, facts), p.range, { lang: session.lang, diagnostics: refs }, token).map((a): CodeAction => ({
         title: a.title,
@@ -34,5 +41,6 @@ export function registerCodeActions(ctx: ServerContext, docs: DocumentStates): v
         ...(a.isPreferred ? { isPreferred: true } : {}),
       }));
     });
+    return [...own, ...all];
   });
 }

@@ -34,16 +34,23 @@ export async function analyzeWithRecheck(pattern: string): Promise<RegexVerdict>
   }
 }
 
-/** Memoises an analyzer by pattern source (bounded). */
-export function memoised(analyze: RegexAnalyzer): RegexAnalyzer {
-  const verdicts = new Lru<string, Promise<RegexVerdict>>(2000);
+/**
+ * Memoises an analyzer by pattern source (bounded). An `unknown` verdict is often a time-out of a
+ * loaded machine: it is kept for `retryUnknownMs` only, then the pattern is analysed again.
+ */
+export function memoised(analyze: RegexAnalyzer, options: { retryUnknownMs?: number; now?: () => number } = {}): RegexAnalyzer {
+  const retryMs = options.retryUnknownMs ?? 30_000;
+  const now = options.now ?? Date.now;
+  const verdicts = new Lru<string, { verdict: Promise<RegexVerdict>; unknownSince?: number }>(2000);
   return (pattern) => {
-    let v = verdicts.get(pattern);
-    if (!v) {
-      v = analyze(pattern);
-      verdicts.set(pattern, v);
-    }
-    return v;
+    const kept = verdicts.get(pattern);
+    if (kept && (kept.unknownSince === undefined || now() - kept.unknownSince < retryMs)) return kept.verdict;
+    const entry: { verdict: Promise<RegexVerdict>; unknownSince?: number } = { verdict: analyze(pattern) };
+    void entry.verdict.then((v) => {
+      if (v.status === 'unknown') entry.unknownSince = now();
+    });
+    verdicts.set(pattern, entry);
+    return entry.verdict;
   };
 }
 

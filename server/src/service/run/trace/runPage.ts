@@ -217,6 +217,8 @@ function column(input: RunPageInput, run: RunPageRun, index: number, differs: Re
     items = [];
   };
   const ended = run.events.some((e) => e.event_type === 'task_end');
+  // The answer each human decision got: its fork offers the other ones.
+  const decided = new Map(run.events.filter((e) => e.event_type === 'human_response').map((e) => [String(e.payload['input_ref']), e.payload['decision']]));
   run.events.forEach((e, n) => {
     const lines = described[n]!;
     // A model step opens a card; the calls, checks and decisions of that step sit in it.
@@ -231,7 +233,7 @@ function column(input: RunPageInput, run: RunPageRun, index: number, differs: Re
       const where = l.messageId === 'timeline.task_end.stats' ? undefined : clauseAt(input, l.pointer);
       const clause = where ? (input.interactive ? ` <button class="where" data-pointer="${esc(l.pointer!)}" title="${esc(t('page.reveal'))}">${esc(where)}</button>` : ` <span class="where">${esc(where)}</span>`) : '';
       const data = first ? details(e, lang) : undefined;
-      const forks = first && input.interactive && ended && e.event_type !== 'task_end' ? forkButtons(e, index, t) : '';
+      const forks = first && input.interactive && ended && e.event_type !== 'task_end' ? forkButtons(e, index, t, decided.get(e.event_id)) : '';
       const attrs = first ? ` data-event="${esc(e.event_id)}" tabindex="0"${pointer ? ` data-pointer="${esc(pointer)}"` : ''}` : '';
       items.push(
         `<li class="${[l.nested ? 'nested' : '', diff ? 'differs' : ''].filter(Boolean).join(' ')}"${attrs}>` +
@@ -252,10 +254,10 @@ function column(input: RunPageInput, run: RunPageRun, index: number, differs: Re
   return `<div class="run"><h2>${esc(run.label)}</h2>${elsewhere}${outcome ? `<p class="outcome ${esc(outcome.status)}">${esc(outcome.text)}</p>` : ''}${sections.join('')}</div>`;
 }
 
-/** "Fork here" buttons; at a human decision, one per answer ("what if the human had rejected?"). */
-function forkButtons(e: TraceEvent, run: number, t: (id: string) => string): string {
+/** "Fork here" buttons; at a human decision, one per answer not taken ("what if the human had rejected?"). */
+function forkButtons(e: TraceEvent, run: number, t: (id: string) => string, taken: unknown): string {
   const button = (label: string, decision?: string) => `<button data-fork="${esc(e.event_id)}" data-run="${run}"${decision ? ` data-decision="${decision}"` : ''}>${esc(label)}</button>`;
-  if (e.event_type === 'human_input') return button(t('page.fork-approve'), 'approve') + button(t('page.fork-reject'), 'reject');
+  if (e.event_type === 'human_input') return (taken === 'approve' ? '' : button(t('page.fork-approve'), 'approve')) + (taken === 'reject' ? '' : button(t('page.fork-reject'), 'reject'));
   return e.event_type === 'model_step' || e.event_type === 'tool_call' ? button(t('page.fork')) : '';
 }
 
