@@ -5,6 +5,7 @@
  * filled by `runMessage` (runMessage.ts), registered as `run.<id>` in l10n/registry.ts.
  */
 import { registerMessages } from '../l10n/registry.ts';
+import { VIEW_MESSAGES } from './viewMessages.ts';
 
 
 /** How a run ended. */
@@ -62,7 +63,7 @@ export type OutcomeCode = keyof typeof OUTCOME_CODES;
  * one template per event kind), `feedback.` (what the model is told), `prompt.` (the generated system
  * prompt), `detail.` and `reason.` (texts that are arguments of others, kept by id in the trace),
  * `eval.`, `trace.` and `error.` (the CLI's reports and errors; its help texts are in cli/messages.ts), `host.` (reading
- * contracts and snapshots), `view.` (the editor's trace view).
+ * contracts and snapshots). The editor's trace view's (`view.`) are in viewMessages.ts.
  */
 export const MESSAGES: Readonly<Record<string, string>> = {
   'outcome.BUDGET_EXCEEDED.steps': 'The run used all {limit} steps of its step budget without a verified answer.',
@@ -348,64 +349,17 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'trace.signature.unchecked': 'The trace is signed ({file}); set {env} to the key to check it.',
   'trace.duplicate-key': 'the key "{key}" appears twice in one object (which value counts is up to the reader).',
   'trace.too-deep': 'nested more than {limit} levels deep; not read further.',
-  'view.running': 'running…',
   'host.rootNotDirectory': '{root}: the workspace root is not an existing directory.',
   'host.runsOutside': '{root}/.agents-md/runs leads outside the workspace (to {target}): runs are not written there.',
   'host.runsLink': '{path} is a link (to {target}): runs are written only to real folders under the workspace. Remove the link.',
   'host.runsNotDirectory': '{path} is not a folder: runs are written under {root}/.agents-md/runs only. Remove or rename it.',
-  'view.cancelled': 'The run was cancelled.',
-  'view.otlpFailed': 'The run {query} was not sent to the OTLP endpoint {url} (agentsMd.otlpEndpoint): {error}',
-  'view.progress': '{query}: {events} events',
-  'view.waitingForHuman': 'waiting for your decision',
-  'view.humanQuestion': 'The agent waits for a human decision on "{subject}" ({reason}). Approve, or reject?',
-  'view.elapsed': 'simulated time {elapsed} ms',
-  'view.notAsExpected': 'Not as expected: {mismatches}.',
-  'view.summary': '{passed} of {total} queries as expected (their expectations met, or success when they state none).',
-  'view.lens.run': '▶ Run agent',
   // The New-snapshot skeleton (snapshot/snapshotSkeleton.ts): its comment and placeholder texts.
   'skeleton.header': '# Dry-run snapshot (docs/dry-run.md): the pools, tool mocks and queries of a dry run.\n# One query per FAILURE_PROTOCOL entry; replace each TODO, then run it with the {lens} lens.',
   'skeleton.world': 'TODO: the world {agent} runs in',
   'skeleton.query': 'TODO: what a user asks',
   'skeleton.happyPath': 'Every pool is fresh; the model answers.',
   'skeleton.gate': 'The model calls {tool}, which needs approval: the run asks you. The script rejects; Approve goes on to the answer.',
-  'view.lens.exercised': 'exercised by {count, plural, one {# snapshot query} other {# snapshot queries}}: {queries}',
-  'view.snapshotUnusable': 'the snapshot cannot be run',
-  'view.contractNotOpen': '{uri} is not open in the editor.',
-  'view.traceUnreadable': 'The trace {path} cannot be read ({error}).',
-  'view.forked': 'Forked at {at}: {status} {code}.',
   // The Agent Run tree's event fields (features/traceTree.ts); raw ids go under `view.details`.
-  'view.details': 'details',
-  'view.field.message': 'message',
-  'view.field.reason': 'reason',
-  'view.field.detail': 'detail',
-  'view.field.check': 'check',
-  'view.field.text': 'text',
-  'view.field.answer': 'answer',
-  'view.field.tool': 'tool',
-  'view.field.arguments': 'arguments',
-  'view.field.output': 'output',
-  'view.field.result': 'result',
-  'view.field.pool': 'memory pool',
-  'view.field.subject': 'subject',
-  'view.field.scenario': 'scenario',
-  'view.field.condition': 'condition',
-  'view.field.decision': 'decision',
-  'view.field.decided_by': 'decided by',
-  'view.field.sla': 'SLA',
-  'view.field.on_timeout': 'on timeout',
-  'view.field.entity': 'entity',
-  'view.field.value': 'value',
-  'view.field.count': 'count',
-  'view.field.outcome': 'outcome',
-  'view.field.stats': 'figures',
-  'view.field.timing': 'time',
-  'view.field.query': 'query',
-  'view.field.severity': 'severity',
-  'view.field.channel': 'channel',
-  'view.field.expected': 'expected',
-  'view.field.got': 'got',
-  'view.field.state': 'state',
-  'view.field.trigger': 'trigger',
   'trace.empty': '{file} is empty: a trace has at least its task_start event.',
   'trace.replay-same': 'replay of {file}: {count, plural, one {# event} other {# events}}, the same as the original.',
   'trace.replay-differs': 'replay of {file}: differs at event {index} ({id}): {detail}.',
@@ -443,9 +397,10 @@ export const MESSAGES: Readonly<Record<string, string>> = {
 
 };
 
-/** All the run's messages: every message above and each outcome code's message as `outcome.<CODE>`. */
+/** All the run's messages: every message above, the trace view's and each outcome code's message as `outcome.<CODE>`. */
 export const RUN_MESSAGES: Readonly<Record<string, string>> = {
   ...MESSAGES,
+  ...VIEW_MESSAGES,
   ...Object.fromEntries(Object.entries(OUTCOME_CODES).map(([code, spec]) => [`outcome.${code}`, spec.message])),
 };
 
