@@ -8,9 +8,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseContract, proveContract, replayWitness, witnessSnapshot, readSnapshot } from '../server/src/service/index.ts';
+import { parseContract, proveContract as proveWith, replayWitness, witnessSnapshot, readSnapshot, type ParsedContract } from '../server/src/service/index.ts';
 import { format } from '../server/src/service/host.ts';
+import { z3Solver } from '../server/src/node/z3Solver.ts';
 import { REPO } from './helpers/cli.ts';
+
+// Every proof here is Z3's (docs/prove.md, "The solver"); the package must load on this Node.
+const solver = await z3Solver();
+assert.ok(solver, 'z3-solver loads');
+const proveContract = (m: ParsedContract) => proveWith(m, { solver });
 
 const CORPUS = join(REPO, 'test', 'prove-corpus');
 const cases = readdirSync(CORPUS).sort();
@@ -90,4 +96,21 @@ test('a condition over 30 names ends (the search is bounded) and still finds the
   const [f] = await proveContract(parseContract(text));
   assert.equal(f?.obligation, 'ungated-side-effect');
   assert.equal(f!.witness?.kind, 'call');
+});
+
+test('without a solver nothing is proved: the candidate search qualifies its witness, and claims no dead gate', async () => {
+  const bypass = await proveWith(load(join(CORPUS, '22-arithmetic-bypass')));
+  assert.deepEqual(bypass.map((f) => [f.obligation, f.proved, f.qualified[0]?.id]), [['ungated-side-effect', false, 'prove.reason.nosolver']]);
+  assert.deepEqual(await proveWith(load(join(CORPUS, '21-arithmetic-dead-gate'))), []);
+  // With Z3, the same contracts: `amount + fee > 50000` is solved, the witness at its boundary.
+  const [solved] = await proveContract(load(join(CORPUS, '22-arithmetic-bypass')));
+  assert.deepEqual([solved!.proved, solved!.witness?.kind === 'call' && solved!.witness.input['amount']], [true, 50000]);
+});
+
+test('an unmodelled part of a gate is left open: a dead gate is still proved, a bypass is qualified and names it', async () => {
+  const text = readFileSync(join(CORPUS, '01-threshold-bypass', 'AGENTS.md'), 'utf8');
+  const regex = await proveContract(parseContract(text.replace('`amount > 50000`', "`amount > 50000 OR invoice_id MATCHES '^VIP'`")));
+  assert.deepEqual(regex.map((f) => [f.obligation, f.proved, f.qualified.map((q) => q.args['what'])]), [['ungated-side-effect', false, ['MATCHES']]]);
+  const dead = await proveContract(parseContract(text.replace('`amount > 50000`', "`amount > 200000 AND lower(invoice_id) = 'x'`").replace('- **Side Effects**: write', '- **Side Effects**: write\n- **Requires Approval**: true')));
+  assert.deepEqual(dead.map((f) => [f.obligation, f.proved]), [['dead-gate', true]]);
 });
