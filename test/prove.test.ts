@@ -32,7 +32,7 @@ interface Expected {
 test('the corpus has true and false cases of every obligation, English and Chinese (at least 20)', () => {
   assert.ok(cases.length >= 20, cases.join(', '));
   const expected = cases.flatMap((c) => JSON.parse(readFileSync(join(CORPUS, c, 'expected.json'), 'utf8')) as Expected[]);
-  for (const o of ['ungated-side-effect', 'dead-gate', 'shadowed-gate', 'vacuous-guard']) assert.ok(expected.some((e) => e.obligation === o), o);
+  for (const o of ['ungated-side-effect', 'dead-gate', 'shadowed-gate', 'vacuous-guard', 'forbidden-sequence']) assert.ok(expected.some((e) => e.obligation === o), o);
   assert.ok(cases.filter((c) => readFileSync(join(CORPUS, c, 'expected.json'), 'utf8').trim() === '[]').length >= 5);
 });
 
@@ -113,4 +113,16 @@ test('an unmodelled part of a gate is left open: a dead gate is still proved, a 
   assert.deepEqual(regex.map((f) => [f.obligation, f.proved, f.qualified.map((q) => q.args['what'])]), [['ungated-side-effect', false, ['MATCHES']]]);
   const dead = await proveContract(parseContract(text.replace('`amount > 50000`', "`amount > 200000 AND lower(invoice_id) = 'x'`").replace('- **Side Effects**: write', '- **Side Effects**: write\n- **Requires Approval**: true')));
   assert.deepEqual(dead.map((f) => [f.obligation, f.proved]), [['dead-gate', true]]);
+});
+
+test('forbidden-sequence: a tool behind a chain of order boundaries ending at a forbidden tool; the one-step case is left to lint', async () => {
+  const dir = join(CORPUS, '24-forbidden-chain');
+  const [f] = await proveContract(load(dir));
+  assert.equal(f!.pointer, '/identity/hard_boundaries/0');
+  assert.equal(format(f!.message.id, f!.message.args, 'en'), 'Tool `pay_invoice` can never run: the order boundaries make it wait for `pay_invoice` ← `fetch_profile` ← `verify_identity`, and a ❌ boundary forbids `verify_identity`, so every sequence of calls that reaches `pay_invoice` is refused.');
+  // A loop of three tools: each is reported at its own boundary (a loop of two is boundary-contradiction's).
+  const text = readFileSync(join(CORPUS, '26-sequence-allowed', 'AGENTS.md'), 'utf8').replace('  - ❌ Never call `verify_identity` more than 2 times per run', '  - ❌ Never call `verify_identity` before `pay_invoice`');
+  const loop = await proveContract(parseContract(text));
+  assert.deepEqual(loop.map((x) => [x.obligation, x.message.id, x.pointer]), [0, 1, 2].map((i) => ['forbidden-sequence', 'prove.forbidden-sequence.cycle', `/identity/hard_boundaries/${i}`]));
+  assert.match(format(loop[0]!.message.id, loop[0]!.message.args, 'zh-cn'), /永远无法运行/);
 });

@@ -6,6 +6,7 @@ import type { ParsedContract } from '../parse/parseContract.ts';
 import { proveContext } from './context.ts';
 import { deadGates, shadowedGates, ungatedSideEffects } from './gates.ts';
 import { vacuousGuards } from './guards.ts';
+import { forbiddenSequences } from './sequences.ts';
 import { replayWitness } from './replay.ts';
 import type { ProveFinding, ProveSolver } from './types.ts';
 import './messages.ts';
@@ -19,7 +20,7 @@ export { proveResult, proveText, witnessData } from './view.ts';
 export async function proveContract(model: ParsedContract, options: { readonly solver?: ProveSolver } = {}): Promise<ProveFinding[]> {
   const c = proveContext(model);
   const { solver } = options;
-  const candidates = [...(await ungatedSideEffects(c, solver)), ...(await deadGates(c, solver)), ...(await shadowedGates(c, solver)), ...(await vacuousGuards(c, solver))];
+  const candidates = [...(await ungatedSideEffects(c, solver)), ...(await deadGates(c, solver)), ...(await shadowedGates(c, solver)), ...(await vacuousGuards(c, solver)), ...forbiddenSequences(c)];
   const out: ProveFinding[] = [];
   for (const f of candidates) {
     const replay = await replayWitness(model, f);

@@ -43,14 +43,14 @@ function accepts(tool: ToolView, gates: readonly Gate[], want: Want, input: Reco
 }
 
 /** The candidate search (no solver, or no answer from it): never proved. */
-function searched(c: ProveContext, tool: ToolView, gates: readonly Gate[], want: Want, why: ProveMessage): CallAnswer {
+function searched(c: ProveContext, tool: ToolView, gates: readonly Gate[], want: Want, why: readonly ProveMessage[]): CallAnswer {
   const { args, free, base } = callDomains(c, tool, gates.flatMap((g) => (g.expr ? [g.expr] : [])));
   const r = search([...args, ...free], base, (all) => {
     const { input, data } = splitInput(all, free);
     return accepts(tool, gates, want, input, data);
   }, want === 'none' ? 200 : 50);
   const best = [...r.found].sort((a, b) => boundaryScore(c, b) - boundaryScore(c, a))[0];
-  return { ...(best ? { best: splitInput(best, free) } : {}), any: r.found.length > 0, qualified: [why, ...qualifications(gates, [...args, ...free], r.exhaustive || r.found.length > 0, r.tried)] };
+  return { ...(best ? { best: splitInput(best, free) } : {}), any: r.found.length > 0, qualified: [...why, ...qualifications(gates, [...args, ...free], r.exhaustive || r.found.length > 0, r.tried)] };
 }
 
 /** The problem for a call of `tool`: its arguments by schema, the other names free (the request's data); each gate's truth and what it could not model. */
@@ -74,14 +74,14 @@ function callProblem(tool: ToolView, gates: readonly Gate[]) {
 export async function callInputs(c: ProveContext, solver: ProveSolver | undefined, tool: ToolView, allGates: readonly Gate[], want: Want): Promise<CallAnswer> {
   const gates = callGates(allGates);
   const prose: ProveMessage[] = allGates.filter((g) => !g.expr).map((g) => ({ id: 'prove.reason.prose', args: { scenario: g.row.scenario } }));
-  if (!solver) return searched(c, tool, gates, want, { id: 'prove.reason.nosolver', args: {} });
+  if (!solver) return searched(c, tool, gates, want, [{ id: 'prove.reason.nosolver', args: {} }, ...prose]);
   if (want === 'all' && gates.length < allGates.length) return { any: false, qualified: prose };
   const { p, truths, reasons, freeNames } = callProblem(tool, gates);
   p.assert(want === 'none' ? `(and true ${truths.map((t) => `(not ${t.yes})`).join(' ')})` : `(and true ${truths.map((t) => t.yes).join(' ')})`);
   const qualified = [...prose, ...reasons, ...p.unmodelledSchema.map(({ keyword, name }) => ({ id: 'prove.reason.schema', args: { keyword, name } }))];
   const first = await solver.check(p.query());
   if (first.status === 'unsat') return { any: false, qualified, none: true };
-  if (first.status === 'unknown') return searched(c, tool, gates, want, { id: 'prove.reason.solver', args: { reason: first.reason } });
+  if (first.status === 'unknown') return searched(c, tool, gates, want, [{ id: 'prove.reason.solver', args: { reason: first.reason } }, ...prose]);
   // Boundary values first: each comparison with a constant made an equality, while a model remains.
   let values = first.values;
   const prefs: string[] = [];
@@ -100,5 +100,5 @@ export async function callInputs(c: ProveContext, solver: ProveSolver | undefine
     if (accepts(tool, gates, want, input, data)) return { best: { input, data }, any: true, qualified };
   }
   // The model is not an input the dry run accepts (a part not modelled decided it): search instead.
-  return searched(c, tool, gates, want, { id: 'prove.reason.unconfirmed', args: {} });
+  return searched(c, tool, gates, want, [{ id: 'prove.reason.unconfirmed', args: {} }, ...prose]);
 }

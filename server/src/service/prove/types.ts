@@ -2,7 +2,7 @@
 import type { Range } from '../types.ts';
 
 /** The obligations prove checks, by id (docs/prove.md). */
-export const OBLIGATIONS = ['ungated-side-effect', 'dead-gate', 'shadowed-gate', 'vacuous-guard'] as const;
+export const OBLIGATIONS = ['ungated-side-effect', 'dead-gate', 'shadowed-gate', 'vacuous-guard', 'forbidden-sequence'] as const;
 export type Obligation = (typeof OBLIGATIONS)[number];
 
 /** A message id and its arguments (localised by the adapter). */
