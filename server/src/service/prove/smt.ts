@@ -262,7 +262,7 @@ export class SmtProblem {
       case 'file':
       case 'list':
       case 'matches':
-        return this.unknownVal(e.kind === 'file' ? e.name : e.kind === 'list' ? 'a list as a value' : 'MATCHES');
+        return this.unknownVal(e.kind === 'file' ? e.name : e.kind === 'list' ? '(…)' : 'MATCHES');
       default: {
         const t = this.truth(e, resolve);
         return derived(`(ite ${or(t.yes, t.no)} ${T.bool} ${T.absent})`, { b: t.yes });
