@@ -1,6 +1,6 @@
 /**
  * The prove benchmark (docs/prove.md, docs/performance.md): `agents-md prove` over 50 contracts,
- * the 20 cases of test/prove-corpus and the samples, in turn (every obligation, true and false,
+ * the cases of test/prove-corpus and the samples, in turn (every obligation, true and false,
  * English and Chinese, gates, guards, prose and qualified conditions).
  *   (a) in process: each contract parsed and proved (`proveContract`, every witness replayed as a
  *       dry run), per contract: median and p95; baseline in the same run, interleaved: the same

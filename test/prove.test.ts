@@ -126,3 +126,10 @@ test('forbidden-sequence: a tool behind a chain of order boundaries ending at a 
   assert.deepEqual(loop.map((x) => [x.obligation, x.message.id, x.pointer]), [0, 1, 2].map((i) => ['forbidden-sequence', 'prove.forbidden-sequence.cycle', `/identity/hard_boundaries/${i}`]));
   assert.match(format(loop[0]!.message.id, loop[0]!.message.args, 'zh-cn'), /永远无法运行/);
 });
+
+test('a contract with many gates ends: past its solver checks, the candidate search answers and says so', async () => {
+  const rows = Array.from({ length: 40 }, (_, i) => `| Gate ${i} | \`amount * amount > ${1000 + i}\` | A finance lead approves | 4h | ${i % 2 ? 'reject' : 'escalate'} |`).join('\n');
+  const text = readFileSync(join(CORPUS, '01-threshold-bypass', 'AGENTS.md'), 'utf8').replace('| Big payment | `amount > 50000` | A finance lead approves | 4h | reject |', rows);
+  const found = await proveContract(parseContract(text));
+  assert.ok(found.some((f) => f.obligation === 'shadowed-gate' && f.qualified.some((q) => q.id === 'prove.reason.solver')), JSON.stringify(found.map((f) => [f.obligation, f.qualified.map((q) => q.id)])));
+});

@@ -16,10 +16,19 @@ export { OBLIGATIONS, type Obligation, type ProveFinding, type ProveMessage, typ
 export { PROVE_MESSAGES } from './messages.ts';
 export { proveResult, proveText, witnessData } from './view.ts';
 
+/** Most solver checks for one contract (a hostile one has hundreds of gates); beyond, the candidate search answers, qualified. */
+export const MAX_CHECKS = 300;
+
+/** A solver that answers `unknown` once `max` checks were made. */
+function budgeted(solver: ProveSolver, max: number): ProveSolver {
+  let made = 0;
+  return { name: solver.name, check: (q) => (++made > max ? Promise.resolve({ status: 'unknown', reason: `${max} checks` }) : solver.check(q)) };
+}
+
 /** The findings of one contract, in the contract's order; each witness replayed and confirmed. */
 export async function proveContract(model: ParsedContract, options: { readonly solver?: ProveSolver } = {}): Promise<ProveFinding[]> {
   const c = proveContext(model);
-  const { solver } = options;
+  const solver = options.solver && budgeted(options.solver, MAX_CHECKS);
   const candidates = [...(await ungatedSideEffects(c, solver)), ...(await deadGates(c, solver)), ...(await shadowedGates(c, solver)), ...(await vacuousGuards(c, solver)), ...forbiddenSequences(c)];
   const out: ProveFinding[] = [];
   for (const f of candidates) {
