@@ -133,3 +133,9 @@ test('a contract with many gates ends: past its solver checks, the candidate sea
   const found = await proveContract(parseContract(text));
   assert.ok(found.some((f) => f.obligation === 'shadowed-gate' && f.qualified.some((q) => q.id === 'prove.reason.solver')), JSON.stringify(found.map((f) => [f.obligation, f.qualified.map((q) => q.id)])));
 });
+
+test('strings outside ASCII go through the solver and back: the witness is the Chinese enum value the gate lets through', async () => {
+  const text = readFileSync(join(CORPUS, '01-threshold-bypass', 'AGENTS.md'), 'utf8').replace('"enum": ["USD", "EUR"]', '"enum": ["人民币", "US\\\\D\\"x"]').replace('`amount > 50000`', "`currency != '人民币'`");
+  const [f] = await proveContract(parseContract(text));
+  assert.deepEqual([f?.obligation, f?.proved, f?.witness?.kind === 'call' ? f.witness.input['currency'] : undefined], ['ungated-side-effect', true, '人民币']);
+});
