@@ -5,6 +5,7 @@
  * its Emscripten module finds its .wasm and its thread script beside its own files. A check runs
  * synchronously on the calling thread (the module's exported `Z3_solver_check`) under a time limit:
  * the queries are small, and the asynchronous check's hand-over to a thread costs more than it solves.
+ * That export is the Emscripten module's, not the typed API's: package.json pins the version.
  */
 import { createRequire } from 'node:module';
 import type { ProveSolver, SmtAnswer, SmtQuery, SmtValue } from '../service/index.ts';
