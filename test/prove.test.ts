@@ -128,7 +128,7 @@ test('forbidden-sequence: a tool behind a chain of order boundaries ending at a 
 });
 
 test('a contract with many gates ends: past its solver checks, the candidate search answers and says so', async () => {
-  const rows = Array.from({ length: 40 }, (_, i) => `| Gate ${i} | \`amount * amount > ${1000 + i}\` | A finance lead approves | 4h | ${i % 2 ? 'reject' : 'escalate'} |`).join('\n');
+  const rows = Array.from({ length: 24 }, (_, i) => `| Gate ${i} | \`amount * amount > ${1000 + i}\` | A finance lead approves | 4h | ${i % 2 ? 'reject' : 'escalate'} |`).join('\n');
   const text = readFileSync(join(CORPUS, '01-threshold-bypass', 'AGENTS.md'), 'utf8').replace('| Big payment | `amount > 50000` | A finance lead approves | 4h | reject |', rows);
   const found = await proveContract(parseContract(text));
   assert.ok(found.some((f) => f.obligation === 'shadowed-gate' && f.qualified.some((q) => q.id === 'prove.reason.solver')), JSON.stringify(found.map((f) => [f.obligation, f.qualified.map((q) => q.id)])));
