@@ -25,6 +25,11 @@ const outdir = arg('--outdir');
 const RECHECK = ['recheck', 'recheck-*'];
 /** Cedar's engine reads its .wasm file beside its own JavaScript: a runtime dependency too (node/cedarEngine.ts). */
 const CEDAR = ['@cedar-policy/cedar-wasm', '@cedar-policy/cedar-wasm/*'];
+/**
+ * Z3 (`z3-solver`, for `prove` only: node/z3Solver.ts) is an Emscripten module that reads its .wasm
+ * (35 MB) and starts its threads from its own files: a runtime dependency, loaded on first use.
+ */
+const Z3 = ['z3-solver'];
 
 /**
  * Libraries a command needs only sometimes, each bundled once into a file of its own
@@ -79,13 +84,13 @@ function vendorPlugin(entryName) {
 
 /** @type {{ name: string, entry: string, outfile: string, external: string[], sourcemap?: boolean }[]} */
 const ENTRIES = [
-  { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK, ...CEDAR] },
+  { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK, ...CEDAR, ...Z3] },
   // `agents-md lint` over many files runs this in worker threads beside cli.cjs (cli/lintPool.ts).
   { name: 'cli-lint-worker', entry: 'server/src/cli/lintWorker.ts', outfile: 'dist/lintWorker.cjs', external: [...RECHECK] },
   // The language server ships in the .vsix without node_modules. Its ReDoS worker bundles recheck,
   // which runs on its JavaScript backend there (its native binary cannot be found from a bundle);
   // the main server never loads recheck, so it leaves it out.
-  { name: 'server', entry: 'server/src/server.ts', outfile: 'dist/server.cjs', external: [...RECHECK] },
+  { name: 'server', entry: 'server/src/server.ts', outfile: 'dist/server.cjs', external: [...RECHECK, ...Z3] },
   // The server's workspace pass over many contracts runs this in worker threads (lsp/workspacePool.ts).
   { name: 'server-workspace-worker', entry: 'server/src/lsp/workspaceWorker.ts', outfile: 'dist/workspaceWorker.cjs', external: [...RECHECK] },
   { name: 'server-regex-worker', entry: 'server/src/lsp/regexWorker.ts', outfile: 'dist/regexWorker.cjs', external: [] },

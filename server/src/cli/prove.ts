@@ -9,6 +9,7 @@ import { type Command } from 'commander';
 import { proveContract, proveResult, proveText, witnessData, witnessSnapshot, WITNESS_QUERY, type Lang } from '../service/index.ts';
 import { format } from '../service/host.ts';
 import { loadContract } from '../node/dryRunHost.ts';
+import { z3Solver } from '../node/z3Solver.ts';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { displayPath } from './report.ts';
 import { guarded } from './guarded.ts';
@@ -32,7 +33,7 @@ const slash = (p: string) => p.split('\\').join('/');
 async function proveFile(path: string, cwd: string, replayDir: string | undefined): Promise<Proved> {
   const loaded = await loadContract(path, cwd);
   const file = displayPath(cwd, loaded.path);
-  const findings = await proveContract(loaded.model);
+  const findings = await proveContract(loaded.model, { solver: await z3Solver() });
   if (!replayDir) return { file, findings };
   const stem = slash(file).replace(/\.md$/i, '').replace(/[^\p{L}\p{N}_-]+/gu, '_');
   return {

@@ -7,6 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
+import { z3Solver } from '../node/z3Solver.ts';
 import { resolve } from 'node:path';
 import { type Command } from 'commander';
 import { buildReport, createLanguageService, proveContract, proveSummary, withProduction, withProve, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type WorkspaceReport } from '../service/index.ts';
@@ -82,7 +83,7 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
   }
   if (options.prove) {
     const byUri = new Map<string, ReturnType<typeof proveSummary>>();
-    for (const c of contracts) byUri.set(c.uri, proveSummary(await proveContract(c.model)));
+    for (const c of contracts) byUri.set(c.uri, proveSummary(await proveContract(c.model, { solver: await z3Solver() })));
     report = withProve(report, byUri);
   }
   const output = render(REPORT_FORMATS, options, report, { cwd, lang, color: useColor(options.color) });

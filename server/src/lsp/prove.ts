@@ -10,6 +10,7 @@ import { DiagnosticSeverity, LSPErrorCodes, ResponseError, type CancellationToke
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { locate, proveContract, proveResult, proveText, witnessData, type ParsedContract, type ProveFinding } from '../service/index.ts';
 import { format } from '../service/host.ts';
+import { z3Solver } from '../node/z3Solver.ts';
 import { PROVE, type ProveParams, type ProveViewResult } from './customRequests.ts';
 
 export interface ProveHost {
@@ -71,7 +72,7 @@ export function registerProve(connection: Connection, documents: TextDocuments<T
     if (p.run) {
       // The version proved: the document may change while the contract is proved.
       const version = doc.version;
-      const findings = await proveContract(model);
+      const findings = await proveContract(model, { solver: await z3Solver() });
       if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, format('lsp.requestCancelled', {}, lang));
       kept.delete(p.uri);
       kept.set(p.uri, { version, findings: findings.map((finding) => ({ finding, clause: clauseData(model, finding.pointer) })) });

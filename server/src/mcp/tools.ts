@@ -11,6 +11,7 @@ import { basename, resolve } from 'node:path';
 import { createLanguageService, describeEvent, proveContract, proveResult, proveText, witnessData, witnessSnapshot, runMessage, diffContracts, NOT_CANCELLED, outcomeText, type ContractDiagnostic, type FileSystem, type LanguageService, type Lang, type SymbolEntry } from '../service/index.ts';
 import { diffSummary, format, localiseDiagnostic, localiseDiff, ruleByCode, ruleDocId, recheckAnalyzer } from '../service/host.ts';
 import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { z3Solver } from '../node/z3Solver.ts';
 import { contractForSnapshot, createRunFolder, executeQuery, loadContract, loadSnapshot, resourceReader, storedPath } from '../node/dryRunHost.ts';
 import { diffPolicyFor } from '../node/diffInputs.ts';
 import { InputError } from '../node/inputError.ts';
@@ -190,7 +191,7 @@ export async function proveTool(ctx: McpContext, args: { path: string }) {
   const abs = insideRoot(ctx, args.path);
   const file = displayPath(ctx.root, abs);
   const loaded = await loadContract(abs, ctx.root);
-  const { items, omitted } = bounded(await proveContract(loaded.model), MCP_LIMITS.proveFindings);
+  const { items, omitted } = bounded(await proveContract(loaded.model, { solver: await z3Solver() }), MCP_LIMITS.proveFindings);
   const findings = items.map((f) => {
     const snapshot = witnessSnapshot(loaded.model, f, basename(abs));
     return {

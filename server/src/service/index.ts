@@ -194,6 +194,6 @@ export { EXPORT_TARGETS, exportContract, exportedSystemPrompt, toolDescription, 
 export { requestCost, type RequestCost } from './export/cost.ts';
 export { cedarExport, hitlApproval, toolApproval, rolesOf, type CedarExport, type ForbiddenTool, type HumanClause } from './export/cedar.ts';
 export type { CedarType } from './export/cedarExpr.ts';
-export { proveContract, proveResult, proveText, replayWitness, witnessData, witnessSnapshot, OBLIGATIONS, WITNESS_QUERY, type Obligation, type ProveFinding, type ProveMessage, type Witness } from './prove/index.ts';
+export { proveContract, proveResult, proveText, replayWitness, witnessData, witnessSnapshot, OBLIGATIONS, WITNESS_QUERY, type Obligation, type ProveFinding, type ProveMessage, type ProveSolver, type SmtAnswer, type SmtQuery, type SmtValue, type Witness } from './prove/index.ts';
 export { resourceValues } from './run/engine/resourceValues.ts';
 export { mcpDrift } from './export/mcpDrift.ts';

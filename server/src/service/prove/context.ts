@@ -62,14 +62,11 @@ export function callDomains(c: ProveContext, tool: ToolView, exprs: readonly Exp
   return { args, free, base };
 }
 
-/** Why a search over these conditions and domains is qualified (empty: proved). */
+/** Why a candidate search over these conditions and domains is qualified (beside the reason it was searched at all). */
 export function qualifications(gates: readonly Gate[], domains: readonly Domain[], exhaustive: boolean, tried: number): ProveMessage[] {
   const out: ProveMessage[] = [];
-  // A condition that reads the answer is unknown at a tool call (it is evaluated on the final answer): it gates no call.
-  for (const g of gates.filter((x) => !x.expr || !namesRead(x.expr).some((n) => n.startsWith('output.')))) {
-    if (!g.expr) out.push({ id: 'prove.reason.prose', args: { scenario: g.row.scenario } });
-    else for (const what of unmodelled(g.expr)) out.push({ id: 'prove.reason.expression', args: { what, condition: g.row.condition } });
-  }
+  // The gates with a condition that fires at a call (solve.ts, callGates); prose ones are named by the caller.
+  for (const g of gates) for (const what of g.expr ? unmodelled(g.expr) : []) out.push({ id: 'prove.reason.expression', args: { what, condition: g.row.condition } });
   for (const d of domains) for (const keyword of d.unmodelled) out.push({ id: 'prove.reason.schema', args: { keyword, name: d.name } });
   if (!exhaustive) out.push({ id: 'prove.reason.search', args: { count: tried } });
   return out;

@@ -6,11 +6,10 @@
  */
 import type { ToolView } from '../model/contractView.ts';
 import { arr, obj } from '../model/data.ts';
-import { evaluate } from '../run/engine/expression.ts';
-import { schemaProblem } from '../run/engine/tools.ts';
-import { boundaryScore, callDomains, callScope, qualifications, sideEffects, splitInput, type Gate, type ProveContext } from './context.ts';
-import { namesRead, search } from './search.ts';
-import type { ProveFinding } from './types.ts';
+import { sideEffects, type Gate, type ProveContext } from './context.ts';
+import { namesRead } from './search.ts';
+import { callInputs } from './solve.ts';
+import type { ProveFinding, ProveSolver } from './types.ts';
 
 const EFFECTS = new Set(['write', 'external']);
 
@@ -23,25 +22,12 @@ function concerns(c: ProveContext, tool: ToolView): boolean {
   return c.gates.some((g) => g.expr && namesRead(g.expr).some((n) => n in props));
 }
 
-const fires = (g: Gate, input: Readonly<Record<string, unknown>>, data: Readonly<Record<string, unknown>>): boolean => g.expr !== undefined && evaluate(g.expr, callScope(input, data)).value === true;
-
-/** The allowed inputs of `tool` (schema-valid) for which `accept` holds over the gates' names; boundary values first. */
-function inputsOf(c: ProveContext, tool: ToolView, gates: readonly Gate[], accept: (input: Record<string, unknown>, data: Record<string, unknown>) => boolean, limit: number) {
-  const { args, free, base } = callDomains(c, tool, gates.flatMap((g) => (g.expr ? [g.expr] : [])));
-  const r = search([...args, ...free], base, (all) => {
-    const { input, data } = splitInput(all, free);
-    return schemaProblem(tool.inputSchema, input) === undefined && accept(input, data);
-  }, limit);
-  const best = [...r.found].sort((a, b) => boundaryScore(c, b) - boundaryScore(c, a))[0];
-  return { best: best ? splitInput(best, free) : undefined, any: r.found.length > 0, qualified: qualifications(gates, [...args, ...free], r.exhaustive || r.found.length > 0, r.tried) };
-}
-
-export function ungatedSideEffects(c: ProveContext): ProveFinding[] {
+export async function ungatedSideEffects(c: ProveContext, solver: ProveSolver | undefined): Promise<ProveFinding[]> {
   const out: ProveFinding[] = [];
   for (const tool of c.view.tools.values()) {
     const effects = sideEffects(c, tool);
     if (!EFFECTS.has(effects) || tool.requiresApproval || !concerns(c, tool)) continue;
-    const r = inputsOf(c, tool, c.gates, (input, data) => !c.gates.some((g) => fires(g, input, data)), 200);
+    const r = await callInputs(c, solver, tool, c.gates, 'none');
     if (!r.best) continue;
     out.push({
       obligation: 'ungated-side-effect',
@@ -63,14 +49,15 @@ function toolsOf(c: ProveContext, g: Gate): ToolView[] {
 }
 
 /** A gate every name of which some tool's schema declares, and that no allowed input of any of those tools fires (proved only). */
-export function deadGates(c: ProveContext): ProveFinding[] {
+export async function deadGates(c: ProveContext, solver: ProveSolver | undefined): Promise<ProveFinding[]> {
   const out: ProveFinding[] = [];
   for (const g of c.gates) {
     if (!g.expr || namesRead(g.expr).some((n) => n.startsWith('output.'))) continue;
     const tools = toolsOf(c, g);
     if (tools.length === 0) continue;
-    const results = tools.map((t) => inputsOf(c, t, [g], (input, data) => fires(g, input, data), 1));
-    if (results.some((r) => r.any || r.qualified.length > 0)) continue;
+    const results = [];
+    for (const t of tools) results.push(await callInputs(c, solver, t, [g], 'all'));
+    if (!results.every((r) => r.none)) continue;
     out.push({ obligation: 'dead-gate', message: { id: 'prove.dead-gate', args: { scenario: g.row.scenario, tools: tools.map((t) => `\`${t.name}\``).join(', '), condition: g.row.condition } }, pointer: g.row.pointer, range: c.range(g.row.pointer), proved: true, qualified: [] });
   }
   return out;
@@ -80,18 +67,18 @@ export function deadGates(c: ProveContext): ProveFinding[] {
  * Two gates with different timeout actions that one allowed call fires together: the dry run asks
  * them in the table's order, so the first one's timeout ends the run and the later one's action never happens.
  */
-export function shadowedGates(c: ProveContext): ProveFinding[] {
+export async function shadowedGates(c: ProveContext, solver: ProveSolver | undefined): Promise<ProveFinding[]> {
   const out: ProveFinding[] = [];
-  c.gates.forEach((a, i) => {
+  for (const [i, a] of c.gates.entries()) {
     for (const b of c.gates.slice(i + 1)) {
       if (!a.expr || !b.expr || a.row.onTimeout === b.row.onTimeout) continue;
       for (const tool of toolsOf(c, a).filter((t) => toolsOf(c, b).includes(t))) {
-        const r = inputsOf(c, tool, [a, b], (input, data) => fires(a, input, data) && fires(b, input, data), 50);
+        const r = await callInputs(c, solver, tool, [a, b], 'all');
         if (!r.best) continue;
         out.push({ obligation: 'shadowed-gate', message: { id: 'prove.shadowed-gate', args: { scenario: b.row.scenario, action: b.row.onTimeout, other: a.row.scenario, otherAction: a.row.onTimeout, tool: tool.name, input: JSON.stringify(r.best.input) } }, pointer: b.row.pointer, range: c.range(b.row.pointer), proved: r.qualified.length === 0, qualified: r.qualified, witness: { kind: 'call', tool: tool.name, ...r.best } });
         break;
       }
     }
-  });
+  }
   return out;
 }

@@ -9,13 +9,33 @@ import { parseExpression } from '../model/expression.ts';
 import { evaluate } from '../run/engine/expression.ts';
 import { schemaProblem } from '../run/engine/tools.ts';
 import type { ProveContext } from './context.ts';
-import { constantsByName, domainOf, sampleValue } from './domain.ts';
-import { namesRead, search, unmodelled } from './search.ts';
-import type { ProveFinding, ProveMessage } from './types.ts';
+import type { Expr } from '../model/expression.ts';
+import { sampleValue } from './domain.ts';
+import { namesRead } from './search.ts';
+import { SmtProblem } from './smt.ts';
+import type { ProveFinding, ProveSolver } from './types.ts';
 
 const answerScope = (answer: unknown) => ({ output: answer, input: { query: '', entities: {} }, memory: {}, names: [], file: () => undefined });
 
-export function vacuousGuards(c: ProveContext): ProveFinding[] {
+/**
+ * Whether no answer OUTPUT_SCHEMA allows fails the guard: the solver finds no model of "the
+ * fields the guard reads, each as the schema allows, and the guard false". Parts not modelled are
+ * left unconstrained, so "no model" is a proof; without a solver nothing is claimed.
+ */
+async function neverFails(solver: ProveSolver | undefined, expr: Expr, schema: Readonly<Record<string, unknown>>, fields: readonly string[], required: ReadonlySet<string>): Promise<boolean> {
+  if (!solver) return false;
+  const props = obj(schema['properties']) ?? {};
+  const p = new SmtProblem();
+  const specs = new Map(fields.map((f) => [`output.${f}`, { name: `output.${f}`, schema: props[f], optional: !required.has(f) }]));
+  const t = p.truth(expr, (path) => {
+    const spec = specs.get(path.text);
+    return spec ? p.name(spec) : path.steps.length === 0 ? 'absent' : undefined;
+  });
+  p.assert(t.no);
+  return (await solver.check(p.query())).status === 'unsat';
+}
+
+export async function vacuousGuards(c: ProveContext, solver: ProveSolver | undefined): Promise<ProveFinding[]> {
   const schema = c.view.outputSchema;
   const props = obj(schema?.['properties']);
   if (!schema || !props) return [];
@@ -36,14 +56,9 @@ export function vacuousGuards(c: ProveContext): ProveFinding[] {
         continue;
       }
     }
-    // A guard that no allowed answer fails: searched over the fields it reads, proved only.
-    const constants = constantsByName([parsed.expr]);
-    const domains = fields.map((f) => domainOf(f, props[f], constants.get(`output.${f}`) ?? [], false));
-    const reasons: ProveMessage[] = [...unmodelled(parsed.expr).map((what) => ({ id: 'prove.reason.expression', args: { what, condition: g.check! } })), ...domains.flatMap((d) => d.unmodelled.map((keyword) => ({ id: 'prove.reason.schema', args: { keyword, name: d.name } })))];
-    if (fields.length === 0 || reasons.length > 0) continue;
-    const fails = search(domains, base, (answer) => schemaProblem(schema, answer) === undefined && evaluate(parsed.expr, answerScope(answer)).value === false);
-    if (fails.found.length > 0 || !fails.exhaustive) continue;
-    out.push({ obligation: 'vacuous-guard', message: { id: 'prove.vacuous-guard.range', args: { check: g.check! } }, ...at, proved: true, qualified: [], witness: { kind: 'answer', answer: base } });
+    if (fields.length > 0 && (await neverFails(solver, parsed.expr, schema, fields, required))) {
+      out.push({ obligation: 'vacuous-guard', message: { id: 'prove.vacuous-guard.range', args: { check: g.check! } }, ...at, proved: true, qualified: [], witness: { kind: 'answer', answer: base } });
+    }
   }
   return out;
 }

@@ -2,7 +2,7 @@
 import type { Range } from '../types.ts';
 
 /** The obligations prove checks, by id (docs/prove.md). */
-export const OBLIGATIONS = ['ungated-side-effect', 'dead-gate', 'shadowed-gate', 'vacuous-guard'] as const;
+export const OBLIGATIONS = ['ungated-side-effect', 'dead-gate', 'shadowed-gate', 'vacuous-guard', 'forbidden-sequence'] as const;
 export type Obligation = (typeof OBLIGATIONS)[number];
 
 /** A message id and its arguments (localised by the adapter). */
@@ -27,4 +27,24 @@ export interface ProveFinding {
   readonly qualified: readonly ProveMessage[];
   /** Absent for a dead gate: no input fires it. */
   readonly witness?: Witness;
+}
+
+/** The sorts of the SMT-LIB constants a query reads back. */
+export type SmtSort = 'Int' | 'Real' | 'Bool' | 'String';
+
+/** One SMT-LIB query (declarations and assertions) and the constants whose values a model gives back. */
+export interface SmtQuery {
+  readonly smt: string;
+  readonly read: readonly { readonly name: string; readonly sort: SmtSort }[];
+}
+
+export type SmtValue = number | string | boolean;
+
+/** A solver's answer: a model of the read constants, no model at all, or no answer (a time limit, an error). */
+export type SmtAnswer = { readonly status: 'sat'; readonly values: Readonly<Record<string, SmtValue>> } | { readonly status: 'unsat' } | { readonly status: 'unknown'; readonly reason: string };
+
+/** An SMT solver (the adapters give Z3, node/z3Solver.ts); without one, prove falls back to its candidate search and proves nothing. */
+export interface ProveSolver {
+  readonly name: string;
+  check(query: SmtQuery): Promise<SmtAnswer>;
 }
