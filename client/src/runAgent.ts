@@ -13,6 +13,7 @@ import {
 import { NodeTreeProvider, revealLocation } from './views/nodeTree.ts';
 import { RunView } from './views/runView.ts';
 import { tickStep } from './walkthrough.ts';
+import { contractFor } from './contractFor.ts';
 
 /** Where the model endpoint's API key is kept (VS Code secret storage, never settings). */
 export const API_KEY_SECRET = 'agentsMd.model.apiKey';
@@ -31,9 +32,17 @@ export function registerRunAgent(context: vscode.ExtensionContext, client: () =>
   let lastTraces: readonly string[] = [];
   let runs = 0;
 
-  const run = async (uriArg?: string) => {
-    const uri = uriArg ?? vscode.window.activeTextEditor?.document.uri.toString();
-    if (!uri) return;
+  const run = async (uriArg?: unknown) => {
+    // The lens passes its contract; from the walkthrough or the palette with no contract editor
+    // active, the contract is found as New Snapshot finds it (one shown or in the workspace, else asked).
+    const given = typeof uriArg === 'string' ? vscode.Uri.parse(uriArg) : uriArg instanceof vscode.Uri ? uriArg : undefined;
+    const contract = await contractFor(
+      given,
+      { title: vscode.l10n.t('Run Agent'), placeHolder: vscode.l10n.t('Which contract to run?') },
+      vscode.l10n.t('No contract in this workspace yet: write one with New AGENTS.md Contract, then make its snapshot.'),
+    );
+    if (!contract) return;
+    const uri = contract.toString();
     const c = await client();
     const { snapshots } = await c.sendRequest<ListSnapshotsResult>(LIST_SNAPSHOTS, { uri });
     if (snapshots.length === 0) {

@@ -5,6 +5,7 @@
 // - back on the walkthrough page (no contract editor is active), step 3's button "New Snapshot
 //   for This Contract" finds the workspace's one contract, writes snapshots/first.snapshot.yaml
 //   and ticks the step; with no contract, it writes nothing and the step stays unticked;
+// - step 4's button from the walkthrough page opens the query pick of the workspace's contract;
 // - a run from the contract's ▶ Run agent lens ticks step 4;
 // - Enter in the HITL dialog does not approve: the safe answer (Reject) is its default.
 //
@@ -110,10 +111,17 @@ test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New 
   // Step 4 as it says: a run from the ▶ Run agent lens ticks it (a lens runs the command under
   // another id, so an `onCommand:` event never fired).
   assert.equal(await step(page, 'runAgent').getAttribute('aria-checked'), 'false', 'no run yet');
+  // Step 4's own button from the walkthrough page (no contract editor active): the workspace's one
+  // contract is used and its query pick opens (a fresh tester: it did nothing); closed, no run, no tick.
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await clickStepButton(page, 'runAgent', 'Run Agent');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'happy-path' }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'walkthrough-run-button')}`);
+  await press(page, 'Escape');
+  assert.equal(await step(page, 'runAgent').getAttribute('aria-checked'), 'false', 'the pick closed: still no run');
   await page.locator('.tabs-container .tab[data-resource-name="AGENTS.md"]').first().click();
   await goToLine(page, 1, 1); // the lens sits above the first line; the editor is still at the tool heading
   const lens = page.locator('.editor-instance .codelens-decoration a').filter({ hasText: 'Run agent' }).first();
-  const input = page.locator('.quick-input-widget .quick-input-box input');
   await until('the Run agent pick', async () => {
     await lens.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
     await lens.click();
