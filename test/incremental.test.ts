@@ -308,7 +308,7 @@ test('tools as the unit of reuse: an edit inside one tool builds that tool only;
 // text), a tool renamed to its neighbour's name, lines added or removed above tools (they move).
 const toolEditArb = fc.record({ pick: fc.nat(), op: fc.constantFrom('copyTool' as const, 'rename' as const, 'insert' as const, 'delete' as const, 'replace' as const), content: fc.constantFrom('', '- **Description**: changed', '### `copied_tool`', 'prose [ref]: x', '#### Notes', '```yaml', '- **Timeout**: 30s') });
 
-function applyToolEdit(text: string, e: fc.RecordValue<{ pick: number; op: string; content: string }>): string {
+function applyToolEdit(text: string, e: { pick: number; op: string; content: string }): string {
   const lines = text.split('\n');
   const heads = lines.flatMap((l, i) => (l.startsWith('### ') ? [i] : []));
   if (heads.length < 2) return text;
