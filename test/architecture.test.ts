@@ -92,7 +92,7 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
   { path: 'server/src/action/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/', 'server/src/cli/'] },
   { path: 'server/src/lsp/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/', 'package.json'] },
   { path: 'server/src/server.ts', mayImport: ['server/src/lsp/'] },
-  { path: 'client/src/', mayImport: ['server/src/lsp/customRequests.ts'] },
+  { path: 'client/src/', mayImport: ['server/src/lsp/customRequests.ts', 'server/src/lsp/execArgv.ts'] },
 ];
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
