@@ -85,6 +85,8 @@ function vendorPlugin(entryName) {
 /** @type {{ name: string, entry: string, outfile: string, external: string[], sourcemap?: boolean }[]} */
 const ENTRIES = [
   { name: 'cli', entry: 'server/src/cli/main.ts', outfile: 'dist/cli.cjs', external: [...RECHECK, ...CEDAR, ...Z3] },
+  // `agents-md --help` and `--version`, answered by bin/agents-md.cjs without loading cli.cjs.
+  { name: 'cli-help', entry: 'server/src/cli/quickHelp.ts', outfile: 'dist/quickHelp.cjs', external: [] },
   // `agents-md lint` over many files runs this in worker threads beside cli.cjs (cli/lintPool.ts).
   { name: 'cli-lint-worker', entry: 'server/src/cli/lintWorker.ts', outfile: 'dist/lintWorker.cjs', external: [...RECHECK] },
   // The language server ships in the .vsix without node_modules. Its ReDoS worker bundles recheck,

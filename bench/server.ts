@@ -6,7 +6,8 @@
  *     contract, then a pull-diagnostics request; time from sending didChange to the answer
  *     (target: p95 under 50 ms);
  *   - hover and completion latency on that document (completion target: under 20 ms);
- *   - server memory (RSS) with 50 contracts open (target: under 150 MB);
+ *   - server memory (RSS) with one large contract and with 50 contracts open (target: under
+ *     150 MB), the server started with the VS Code client's flags (server/src/lsp/execArgv.ts);
  *   - bundle sizes.
  * Prints medians and p95; never fails the build.
  */
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient } from '../test/helpers/lspClient.ts';
+import { SERVER_EXEC_ARGV } from '../server/src/lsp/execArgv.ts';
 import { editTableCell, findLines, generateContract } from './generate.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -46,7 +48,8 @@ function childrenRssMb(pid: number): number {
 async function main(): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), 'agents-md-bench-'));
   execFileSync(process.execPath, ['esbuild.mjs', '--only', 'server', '--minify', '--outdir', out], { cwd: ROOT });
-  const client = new LspClient(join(out, 'server.cjs'));
+  // Started with the flags the VS Code client gives it (server/src/lsp/execArgv.ts).
+  const client = new LspClient(join(out, 'server.cjs'), SERVER_EXEC_ARGV);
   try {
     const wsUri = pathToFileURL(out).href;
     await client.initialize(wsUri, true);

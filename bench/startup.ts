@@ -3,7 +3,8 @@
  * real launcher and bundle (built afresh into a temporary folder, unminified as npm installs it)
  * against markdownlint-cli2 0.20 (markdownlint 0.40) on the same file:
  *   - `agents-md lint FILE` and `markdownlint-cli2 FILE`, for sample contracts;
- *   - `agents-md --help` against the same markdownlint-cli2 run.
+ *   - `agents-md --help` against the same markdownlint-cli2 run, answered by the launcher from its
+ *     texts (dist/quickHelp.cjs) and, for comparison, by the CLI bundle.
  * Runs alternate (ours then theirs, theirs then ours) so that a change in the machine's load hits
  * both alike; each pair gives a ratio. Prints wall-time medians and p95, the CPU time each process
  * reports at exit (less sensitive to load than wall time), the ratio of the medians and the
@@ -12,7 +13,7 @@
  * `--runs n` (default 15). Never fails the build.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +44,16 @@ function build(): string {
   mkdirSync(join(dir, 'bin'));
   copyFileSync(join(REPO, 'bin', 'agents-md.cjs'), join(dir, 'bin', 'agents-md.cjs'));
   return join(dir, 'bin', 'agents-md.cjs');
+}
+
+/** A copy of the launcher whose dist/ has every file but quickHelp.cjs, so that it loads the CLI bundle for help. */
+function withoutQuickHelp(bin: string): string {
+  const other = join(dir, 'full');
+  mkdirSync(join(other, 'bin'), { recursive: true });
+  mkdirSync(join(other, 'dist'));
+  for (const f of readdirSync(join(dir, 'dist'))) if (f !== 'quickHelp.cjs') symlinkSync(join(dir, 'dist', f), join(other, 'dist', f));
+  copyFileSync(bin, join(other, 'bin', 'agents-md.cjs'));
+  return join(other, 'bin', 'agents-md.cjs');
 }
 
 function timed(args: readonly string[]): Timing {
@@ -99,6 +110,7 @@ try {
   console.log(`CLI start-up against markdownlint-cli2 0.20, ${RUNS} alternating pairs each (Node ${process.version})`);
   for (const s of SAMPLES) compare(`lint ${s}.md (${readFileSync(join(dir, 'ws', `${s}.md`), 'utf8').split('\n').length} lines)`, [bin, 'lint', `${s}.md`], theirs(`${s}.md`));
   compare(`--help, against markdownlint-cli2 ${SAMPLES[0]}.md (target: at most a third)`, [bin, '--help'], theirs(`${SAMPLES[0]}.md`));
+  compare(`--help from the CLI bundle (no dist/quickHelp.cjs: the launcher before its texts), against the same`, [withoutQuickHelp(bin), '--help'], theirs(`${SAMPLES[0]}.md`));
   console.log(`  load average (1 min): ${before.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,24 @@ const path = require('node:path');
 // "Start-up"); Node 20 has no such cache and starts without it.
 require('node:module').enableCompileCache?.();
 
+// Help and the version come from a small bundle of their texts (server/src/cli/quickHelp.ts), so
+// that `agents-md --help` does not load the CLI; it answers nothing for anything else.
+const quick = path.join(__dirname, '..', 'dist', 'quickHelp.cjs');
+let answer;
+try {
+  answer = require(quick).quickAnswer(process.argv.slice(2), process.env, Intl.DateTimeFormat().resolvedOptions().locale, process.stdout);
+} catch (e) {
+  if (!(e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes(quick))) throw e;
+}
+if (answer !== undefined) {
+  // Output piped into `head` closes early: not an error (as in the CLI, cli/main.ts).
+  process.stdout.on('error', (e) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+  process.stdout.write(answer);
+  return;
+}
+
 const bundle = path.join(__dirname, '..', 'dist', 'cli.cjs');
 let cli;
 try {

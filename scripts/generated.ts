@@ -7,6 +7,7 @@ import { renderLocalisationDoc } from './localisationDoc.ts';
 import { renderDryRunDoc } from './outcomeDocs.ts';
 import { renderCliDoc } from './exitCodeDocs.ts';
 import { renderVerbLexicon } from './verbLexicon.ts';
+import { renderHelpTexts } from './helpTexts.ts';
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
@@ -41,4 +42,5 @@ export const GENERATED: Record<string, () => string> = {
   'docs/dry-run.md': renderDryRunDoc,
   'docs/cli.md': renderCliDoc,
   'server/src/service/validate/verbLexicon.json': renderVerbLexicon,
+  'server/src/cli/helpTexts.json': renderHelpTexts,
 };

@@ -24,7 +24,7 @@ async function runRecorded(cwd: string, extra: Record<string, string>, ...args: 
   writeFileSync(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, Object.keys(require.cache).join('\\n')));\n`);
   const run = await bundle.runWithEnv(cwd, { NODE_OPTIONS: `--require ${recorder}`, ...extra }, ...args);
   const loaded = readFileSync(list, 'utf8').split('\n');
-  assert.ok(loaded.some((f) => f.endsWith('cli.cjs')), `the recorder saw the bundle: ${loaded.join(', ')}`);
+  assert.ok(loaded.some((f) => f.endsWith('agents-md.cjs')), `the recorder saw the launcher: ${loaded.join(', ')}`);
   return { run, loaded, has: (part: RegExp) => loaded.some((f) => part.test(f)) };
 }
 
@@ -39,10 +39,25 @@ test('lint loads neither the MCP SDK, OpenTelemetry nor the tokenizer; --help no
   assert.ok(lint.run.code === 0 || lint.run.code === 1, lint.run.stderr);
   for (const part of ON_DEMAND) assert.ok(!lint.has(part), `lint loaded ${part}`);
   for (const name of ['mcp', 'otel', 'tokenizer', 'width']) assert.ok(existsSync(join(dirname(bundle.bin), '..', 'dist', `vendor-${name}.cjs`)), `dist/vendor-${name}.cjs is built`);
+  assert.ok(lint.has(/[\\/]cli\.cjs$/));
   const help = await runRecorded(ws, {}, '--help');
   assert.equal(help.run.code, 0);
   assert.match(help.run.stdout, /lint/);
   for (const part of [...ON_DEMAND, /vendor-width\.cjs$/]) assert.ok(!help.has(part), `--help loaded ${part}`);
+});
+
+test('--help, <command> --help and --version are answered without loading the CLI bundle, in the display language', async () => {
+  const ws = scratch.workspace({});
+  for (const [args, expected] of [[['--help'], /^Usage: agents-md/], [['lint', '--help'], /Exit codes:/], [['--lang', 'zh-cn', 'help', 'diff'], /用法/], [['-V'], /^\d+\.\d+\.\d+\n$/]] as const) {
+    const r = await runRecorded(ws, {}, ...args);
+    assert.equal(r.run.code, 0, r.run.stderr);
+    assert.match(r.run.stdout, expected);
+    assert.equal(r.run.stderr, '');
+    assert.ok(r.has(/quickHelp\.cjs$/) && !r.has(/[\\/]cli\.cjs$/), `${args.join(' ')} loaded ${r.loaded.join(', ')}`);
+  }
+  // Anything else runs the real program, which says what is wrong.
+  const wrong = await runRecorded(ws, {}, 'lint', '--formt', 'x', '--help');
+  assert.ok(wrong.has(/[\\/]cli\.cjs$/));
 });
 
 test('lint --stats loads the tokenizer when it counts, and counts', async () => {

@@ -287,6 +287,59 @@ test('incremental parsing below the section: an edit inside TOOLS re-parses only
   assert.deepStrictEqual(snapshot(edited), snapshot(parseContract(lines.join('\n'))));
 });
 
+test('tools as the unit of reuse: an edit inside one tool builds that tool only; the other tools are the same objects, moved when lines were added above', () => {
+  const text = generateContract(2000, 1);
+  const previous = parseContract(text);
+  const tools = () => previous.sections.find((s) => s.spec?.key === 'tools')!;
+  const before = tools().value as object[];
+  assert.ok(before.length > 10, `TOOLS has heading tools (${before.length})`);
+  const lines = text.split('\n');
+  const at = h3After(lines, tools().startLine + Math.floor((tools().endLine - tools().startLine) / 2)) + 3;
+  lines.splice(at, 1, `${lines[at]} edited`, '- **Notes**: a line added inside the tool');
+  const edited = parseContract(lines.join('\n'), previous);
+  const after = edited.sections.find((s) => s.spec?.key === 'tools')!.value as object[];
+  assert.equal(after.length, before.length);
+  const same = after.filter((t, i) => t === before[i]).length;
+  assert.equal(same, after.length - 1, 'every tool but the edited one is the previous object');
+  assert.deepStrictEqual(snapshot(edited), snapshot(parseContract(lines.join('\n'))));
+});
+
+// Edits inside TOOLS that change, add, copy and move tools: a tool copied (two items of the same
+// text), a tool renamed to its neighbour's name, lines added or removed above tools (they move).
+const toolEditArb = fc.record({ pick: fc.nat(), op: fc.constantFrom('copyTool' as const, 'rename' as const, 'insert' as const, 'delete' as const, 'replace' as const), content: fc.constantFrom('', '- **Description**: changed', '### `copied_tool`', 'prose [ref]: x', '#### Notes', '```yaml', '- **Timeout**: 30s') });
+
+function applyToolEdit(text: string, e: { pick: number; op: string; content: string }): string {
+  const lines = text.split('\n');
+  const heads = lines.flatMap((l, i) => (l.startsWith('### ') ? [i] : []));
+  if (heads.length < 2) return text;
+  const h = heads[e.pick % heads.length]!;
+  const next = heads.find((x) => x > h) ?? Math.min(lines.length, h + 12);
+  if (e.op === 'copyTool') lines.splice(next, 0, ...lines.slice(h, next));
+  else if (e.op === 'rename') lines[h] = lines[heads[(e.pick + 1) % heads.length]!]!;
+  else if (e.op === 'insert') lines.splice(h - 1, 0, e.content);
+  else if (e.op === 'delete') lines.splice(h + 1 + (e.pick % 3), 1);
+  else lines[h + 1 + (e.pick % 3)] = e.content;
+  return lines.join('\n');
+}
+
+test('property: after random edits to tools (copied, renamed, moved, changed) the incremental model and diagnostics equal a fresh analysis', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(toolEditArb, { minLength: 1, maxLength: 5 }), (seed, edits) => {
+      let text = generateContract(300, seed);
+      let previous = parseContract(text);
+      for (const e of edits) {
+        text = applyToolEdit(text, e);
+        const incremental = parseContract(text, previous);
+        const scratch = parseContract(text);
+        assert.deepStrictEqual(snapshot(incremental), snapshot(scratch));
+        assert.deepStrictEqual(diagnostics(incremental), diagnostics(scratch));
+        previous = incremental;
+      }
+    }),
+    { numRuns: RUNS(25) },
+  );
+});
+
 // Edits at the places where one block ends and the next starts: blank lines removed or added,
 // a heading or fence marker typed at the start of a block, a line of a block moved into the next.
 const BOUNDARY_EDITS = ['', 'text', '- item', '  continued', '```', '### next_tool', '| a | b |', '<!--', '> quote', '---', '[ref]: https://example.com', '- [^1]: a note', 'see [ref] and [^1]', '    code'];

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions, type DocumentSelector } from 'vscode-languageclient/node.js';
+import { SERVER_EXEC_ARGV } from '../../server/src/lsp/execArgv.ts';
 import { StatusItem } from './statusItem.ts';
 import { registerHumanDecisions, registerRunAgent } from './runAgent.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
@@ -38,8 +39,8 @@ const SNAPSHOTS: DocumentSelector = [{ pattern: '**/*.snapshot.{yaml,yml,json}' 
 async function start(context: vscode.ExtensionContext, status: StatusItem, links: DocLinks): Promise<void> {
   const module = context.asAbsolutePath('dist/server.cjs');
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+    run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV] } },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [...selector(), ...SNAPSHOTS],

@@ -24,9 +24,12 @@ export class LspClient {
   /** The client's settings (`workspace/configuration`), per requested section and resource; null: defaults. */
   configuration: (item: { scopeUri?: string; section?: string }) => unknown = () => null;
 
-  /** `PROF_SERVER=dir` writes the server's CPU profile there when it exits (docs/performance.md, "Profiling"). */
-  constructor(serverPath: string) {
-    this.proc = spawn(process.execPath, [...(process.env['PROF_SERVER'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['PROF_SERVER']}`] : []), serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /**
+   * `PROF_SERVER=dir` writes the server's CPU profile there when it exits (docs/performance.md, "Profiling").
+   * `execArgv`: Node flags for the server (SERVER_EXEC_ARGV to start it as the VS Code client does).
+   */
+  constructor(serverPath: string, execArgv: readonly string[] = []) {
+    this.proc = spawn(process.execPath, [...execArgv, ...(process.env['PROF_SERVER'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['PROF_SERVER']}`] : []), serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr!.on('data', (d) => this.stderr.push(String(d)));
     const reader = new StreamMessageReader(this.proc.stdout!);
     // A server that exits while writing (a large notification cut by `exit`) leaves a partial

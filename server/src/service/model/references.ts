@@ -82,12 +82,12 @@ export function entityOfVariable(v: string): string {
  * Every string value under one model key with its pointer and source span, read from its owning
  * section's source map (an explicit stack, no pointer parsing per value).
  */
-function stringSpans(value: unknown, key: string, owner: SectionModel): { pointer: string; span: PointerSpan }[] {
+function stringSpans(value: unknown, key: string, owner: SectionModel, at = ''): { pointer: string; span: PointerSpan }[] {
   const out: { pointer: string; span: PointerSpan }[] = [];
   const fromFrontMatter = owner.kind === 'preamble';
   const map = fromFrontMatter ? owner.frontMatter?.map : owner.map;
   if (!map) return out;
-  const stack: [unknown, string][] = [[value, fromFrontMatter ? `/${escapeSegment(key)}` : '']];
+  const stack: [unknown, string][] = [[value, fromFrontMatter ? `/${escapeSegment(key)}${at}` : at]];
   while (stack.length > 0) {
     const [v, rel] = stack.pop()!;
     if (typeof v === 'string') {
@@ -123,8 +123,41 @@ function mentionsOf(model: ParsedContract, key: string, owner: SectionModel): re
   let perKey = mentionCache.get(owner);
   const hit = perKey?.get(key);
   if (hit && hit.value === value) return hit.mentions;
+  const mentions = Array.isArray(value) && owner.kind !== 'preamble' ? itemMentions(model, key, owner, value) : readMentions(model, stringSpans(value, key, owner));
+  if (!perKey) mentionCache.set(owner, (perKey = new Map()));
+  perKey.set(key, { value, mentions });
+  return mentions;
+}
+
+/**
+ * An item of an array section that is the same object as in the previous version (an unchanged
+ * tool: parse/headingItems.ts), at the same index and line, says what it said: its mentions are
+ * kept by the item, so an edit in one tool re-reads that tool only.
+ */
+const itemCache = new WeakMap<object, { readonly key: string; readonly index: number; readonly line: number; readonly mentions: readonly Mention[] }>();
+function itemMentions(model: ParsedContract, key: string, owner: SectionModel, items: readonly unknown[]): Mention[] {
+  const out: Mention[] = [];
+  // Last item first: the order stringSpans walks a whole array in.
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    const line = owner.map.get(`/${i}`)?.value.start.line;
+    const keep = item !== null && typeof item === 'object' && line !== undefined;
+    const hit = keep ? itemCache.get(item) : undefined;
+    if (hit && hit.key === key && hit.index === i && hit.line === line) {
+      out.push(...hit.mentions);
+      continue;
+    }
+    const mentions = readMentions(model, stringSpans(item, key, owner, `/${i}`));
+    if (keep) itemCache.set(item, { key, index: i, line, mentions });
+    out.push(...mentions);
+  }
+  return out;
+}
+
+/** The mentions in some string values, in order. */
+function readMentions(model: ParsedContract, spans: readonly { pointer: string; span: PointerSpan }[]): Mention[] {
   const mentions: Mention[] = [];
-  for (const { pointer, span } of stringSpans(value, key, owner)) {
+  for (const { pointer, span } of spans) {
     const raw = textAt(model, span.value);
     if (!raw.includes('`') && !raw.includes('{{')) continue;
     // Every tool a checkable boundary names is a tool reference (docs/contract-format.md, "Checkable boundaries").
@@ -147,8 +180,6 @@ function mentionsOf(model: ParsedContract, key: string, owner: SectionModel): re
       }
     }
   }
-  if (!perKey) mentionCache.set(owner, (perKey = new Map()));
-  perKey.set(key, { value, mentions });
   return mentions;
 }
 
@@ -189,7 +220,6 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
     if (!m) names.set(decl.kind, (m = new Map()));
     if (!m.has(decl.name)) m.set(decl.name, decl);
   }
-  const isDeclared = (kind: NameKind, n: string) => names.get(kind)?.has(n) ?? false;
   const refField = (kind: NameKind, name: string, pointer: string) => {
     const range = where(pointer);
     if (name && range) references.push({ kind, name, range, pointer, via: 'field' });
@@ -234,6 +264,9 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
   // Backticked tokens and templates in every string value.
   // A declaration is not a use of itself; a RESOURCES path still is a reference to a file.
   const declaring = new Set(declarations.filter((x) => x.kind !== 'resource').map((x) => x.pointer));
+  // The kind a backticked name refers to: the first of these that declares it (one lookup per mention).
+  const kindOf = new Map<string, NameKind>();
+  for (const k of ['layer', 'role', 'entity', 'pool', 'tool'] as const) for (const n of names.get(k)?.keys() ?? []) kindOf.set(n, k);
   for (const [key, owner] of model.owners) {
     for (const m of mentionsOf(model, key, owner)) {
       const pointer = m.type === 'template' ? m.use.pointer : m.pointer;
@@ -243,7 +276,7 @@ export function referencesOf(model: ParsedContract): ReferenceIndex {
         if (m.use.entity !== undefined) references.push({ kind: 'entity', name: m.use.entity, range: m.use.range, pointer, via: 'template' });
       } else if (m.type === 'resource') references.push({ kind: 'resource', name: m.name, range: m.range, pointer, via: 'code' });
       else {
-        const kind = (['tool', 'pool', 'entity', 'role', 'layer'] as const).find((k) => isDeclared(k, m.name));
+        const kind = kindOf.get(m.name);
         if (kind) references.push({ kind, name: m.name, range: m.range, pointer, via: 'code' });
         else if (m.candidate) candidates.push({ kind: 'tool', name: m.name, range: m.range, pointer, via: 'code' });
       }

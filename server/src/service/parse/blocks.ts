@@ -4,15 +4,18 @@ import { fencedBlock } from './fencedBlock.ts';
 import { tableByRows } from './tableRows.ts';
 import { countBreaks, shifted, shiftPoint } from './points.ts';
 import type { MarkdownBlock } from '../model/types.ts';
+import { itemPool, type BuiltItem } from './headingItems.ts';
 
 /** Blocks of the previous version, for reuse: by text, and tables by their first two lines (header and delimiter). */
 export interface BlockPool {
   readonly byText: ReadonlyMap<string, MarkdownBlock>;
   readonly tables: ReadonlyMap<string, MarkdownBlock>;
+  /** The heading items of array sections as built (headingItems.ts). */
+  readonly items: ReadonlyMap<string, BuiltItem>;
 }
 
-/** Every block of some sections, by text (a block that occurs twice is the same parse). */
-export function blockPool(sections: readonly { readonly blocks: readonly MarkdownBlock[] }[]): BlockPool {
+/** Every block of some sections, by text (a block that occurs twice is the same parse), and their built items. */
+export function blockPool(sections: readonly { readonly blocks: readonly MarkdownBlock[]; readonly value?: unknown }[]): BlockPool {
   const byText = new Map<string, MarkdownBlock>();
   const tables = new Map<string, MarkdownBlock>();
   for (const s of sections) {
@@ -21,7 +24,7 @@ export function blockPool(sections: readonly { readonly blocks: readonly Markdow
       if (b.tree.children.length === 1 && b.tree.children[0]!.type === 'table') tables.set(tableHead(b.text), b);
     }
   }
-  return { byText, tables };
+  return { byText, tables, items: itemPool(sections.map((s) => s.value)) };
 }
 
 /** A table block's header and delimiter rows. */
@@ -34,7 +37,7 @@ function tableHead(text: string): string {
  * What every link reference or footnote definition holds (`[label]: destination`, `[^1]: note`),
  * also inside a list item or quote and with a label over several lines.
  */
-const DEFINITION = /\]:/;
+export const DEFINITION = /\]:/;
 
 /** One block's tree: a fenced block without remark, a table from its previous version row by row, else remark. */
 function parseBlock(text: string, pool: BlockPool | undefined): Root {

@@ -1,6 +1,6 @@
 import type { Nodes, Root } from 'mdast';
 import type { Range } from '../types.ts';
-import { parseBlocks, type BlockPool } from './blocks.ts';
+import { DEFINITION, parseBlocks, type BlockPool } from './blocks.ts';
 import { oversizedBlock } from './blockSize.ts';
 import { sectionForTitle, type SectionSpec } from '../schema/sections.ts';
 import type { CommentInfo, HeadingInfo, MarkdownBlock, SectionModel } from '../model/types.ts';
@@ -120,7 +120,9 @@ export function buildSection(slice: SectionSlice, bom: boolean, pool?: BlockPool
       spec = sectionForTitle(title);
       const rest = nodes.slice(1);
       if (spec) {
-        value = spec.shape === 'array' ? buildArraySection(b, spec, rest) : spec.shape === 'schema' ? buildSchemaSection(b, spec, rest) : buildObjectSection(b, spec, rest);
+        // Items are read block by block only where blocks read the same on their own (blocks.ts).
+        const reuse = DEFINITION.test(slice.text) ? undefined : (pool?.items ?? new Map());
+        value = spec.shape === 'array' ? buildArraySection(b, spec, rest, reuse) : spec.shape === 'schema' ? buildSchemaSection(b, spec, rest) : buildObjectSection(b, spec, rest);
       }
     }
   }

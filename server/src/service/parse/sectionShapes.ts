@@ -1,4 +1,4 @@
-import type { List, Paragraph, RootContent } from 'mdast';
+import type { Heading, List, Paragraph, RootContent } from 'mdast';
 import type { Range } from '../types.ts';
 import { parseYamlBlock, pointerSegment } from './yamlBlock.ts';
 import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from '../schema/sections.ts';
@@ -9,6 +9,7 @@ import { headingTextRange, isYamlish, labelOf, noteProse, plainText, unknownFiel
 import { appendBulletItem, fillObjectFromList, setField } from './labels.ts';
 import { appendBlockItems, mergeMapping, soleSectionKey } from './yamlMerge.ts';
 import { appendTableRows, fillObjectFromTable } from './tables.ts';
+import { addItem, buildItem, itemEnd, itemKey, placed, rememberItems, type BuiltItem } from './headingItems.ts';
 
 // A section's value by the shape its schema gives it (array, object, JSON Schema), read from
 // whichever input forms the section is written in.
@@ -16,42 +17,31 @@ import { appendTableRows, fillObjectFromTable } from './tables.ts';
 /** An H3 that starts an item in TOOLS and MEMORY_POOLS: an identifier, optionally in backticks. */
 const ITEM_HEADING = /^`?[\p{L}_][\p{L}\p{N}_.\-]*`?$/u;
 
-/** Builds the value of an array section. */
-export function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootContent[]): unknown[] {
+/**
+ * Builds the value of an array section. `reuse`: items built by earlier versions (headingItems.ts),
+ * taken instead of building an item whose text is the same; without it (a section whose blocks do
+ * not read the same on their own) items are neither taken nor kept.
+ */
+export function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootContent[], reuse?: ReadonlyMap<string, BuiltItem>): unknown[] {
   const items: unknown[] = [];
-  let current: { obj: Mutable; prefix: string; seen: Map<string, Range> } | undefined;
-  for (const node of blocks) {
+  const built = new Map<string, BuiltItem>();
+  for (let k = 0; k < blocks.length; k++) {
+    const node = blocks[k]!;
     if (node.type === 'heading') {
-      // H4 and deeper belong to the H3 above them.
-      if (node.depth > 3 && current) continue;
-      current = undefined;
       const text = plainText(node).trim();
       const isWrapper = spec.titles.includes(normaliseLabel(text));
-      if (spec.headingItems && node.depth === 3 && !isWrapper && ITEM_HEADING.test(text)) {
-        const name = stripCode(text);
-        const i = items.length;
-        const obj: Mutable = { name };
-        items.push(obj);
-        const r = b.loc.nodeRange(node);
-        b.map.set(`/${i}`, { value: r });
-        b.map.set(`/${i}/name`, { value: headingTextRange(b, node) });
-        current = { obj, prefix: `/${i}`, seen: new Map([['name', r]]) };
-      }
-      continue;
-    }
-    if (current) {
-      if (node.type === 'list') fillObjectFromList(b, current.obj, current.prefix, spec.fields, node, current.seen, spec.title);
-      else if (node.type === 'code' && isYamlish(node)) {
-        mergeMapping(b, current.obj, current.prefix, spec.fields, parseYamlBlock(node.value, isYamlish(node)), node, current.seen, '', spec.title);
-      } else if (node.type === 'paragraph') {
-        const l = labelOf(b, node, spec.fields);
-        const field = l && fieldForLabel(spec.fields, l.label);
-        if (l && field) setField(b, current.obj, current.prefix, field, l, [], current.seen);
-        else if (!l && spec.fields.some((f) => f.key === 'description') && current.obj['description'] === undefined) {
-          current.obj['description'] = b.raw(node).trim();
-          b.map.set(`${current.prefix}/description`, { value: b.loc.nodeRange(node) });
-        }
-      }
+      // A heading that starts no item ends the item above; H4 and deeper belong to it.
+      if (!(spec.headingItems && node.depth === 3 && !isWrapper && ITEM_HEADING.test(text))) continue;
+      const end = itemEnd(blocks, k);
+      const key = itemKey(spec.title, b.loc.text.slice(node.position?.start.offset ?? 0, blocks[end - 1]!.position?.end.offset ?? 0));
+      const line = b.loc.pos(node.position?.start.offset ?? 0).line;
+      // Two items of the same text are two objects: one earlier item is taken once.
+      const earlier = built.has(key) ? undefined : reuse?.get(key);
+      const item = earlier ? placed(earlier, items.length, line) : buildItem(b, items.length, line, (sub) => buildHeadingItem(sub, spec, blocks.slice(k, end), items.length, text));
+      items.push(item.value);
+      addItem(b, item);
+      if (!built.has(key)) built.set(key, item);
+      k = end - 1;
       continue;
     }
     if (node.type === 'table') appendTableRows(b, items, spec, node);
@@ -72,7 +62,33 @@ export function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootCon
     } else if (node.type === 'paragraph') noteProse(b, node);
     else noteQuotedRows(b, spec, node);
   }
+  if (reuse) rememberItems(items, built);
   return items;
+}
+
+/** One H3 item (`### name`, then its bullets, YAML blocks and paragraphs) at index `i`. */
+function buildHeadingItem(b: Builder, spec: SectionSpec, nodes: readonly RootContent[], i: number, text: string): Mutable {
+  const heading = nodes[0] as Heading;
+  const obj: Mutable = { name: stripCode(text) };
+  const prefix = `/${i}`;
+  const r = b.loc.nodeRange(heading);
+  b.map.set(prefix, { value: r });
+  b.map.set(`${prefix}/name`, { value: headingTextRange(b, heading) });
+  const seen = new Map<string, Range>([['name', r]]);
+  for (const node of nodes.slice(1)) {
+    if (node.type === 'list') fillObjectFromList(b, obj, prefix, spec.fields, node, seen, spec.title);
+    else if (node.type === 'code' && isYamlish(node)) mergeMapping(b, obj, prefix, spec.fields, parseYamlBlock(node.value, isYamlish(node)), node, seen, '', spec.title);
+    else if (node.type === 'paragraph') {
+      const l = labelOf(b, node, spec.fields);
+      const field = l && fieldForLabel(spec.fields, l.label);
+      if (l && field) setField(b, obj, prefix, field, l, [], seen);
+      else if (!l && spec.fields.some((f) => f.key === 'description') && obj['description'] === undefined) {
+        obj['description'] = b.raw(node).trim();
+        b.map.set(`${prefix}/description`, { value: b.loc.nodeRange(node) });
+      }
+    }
+  }
+  return obj;
 }
 
 /**

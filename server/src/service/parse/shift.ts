@@ -1,18 +1,20 @@
 import type { Range } from '../types.ts';
 import type { Finding, PointerSpan, SectionModel, SourceMap } from '../model/types.ts';
 
-const shiftRange = (r: Range, d: number): Range => ({
+export const shiftRange = (r: Range, d: number): Range => ({
   start: { line: r.start.line + d, character: r.start.character },
   end: { line: r.end.line + d, character: r.end.character },
 });
 
+export const shiftSpan = (s: PointerSpan, d: number): PointerSpan => (s.key ? { key: shiftRange(s.key, d), value: shiftRange(s.value, d) } : { value: shiftRange(s.value, d) });
+
 function shiftMap(map: SourceMap, d: number): SourceMap {
   const out = new Map<string, PointerSpan>();
-  for (const [p, s] of map) out.set(p, s.key ? { key: shiftRange(s.key, d), value: shiftRange(s.value, d) } : { value: shiftRange(s.value, d) });
+  for (const [p, s] of map) out.set(p, shiftSpan(s, d));
   return out;
 }
 
-function shiftFinding(f: Finding, d: number): Finding {
+export function shiftFinding(f: Finding, d: number): Finding {
   return { ...f, range: shiftRange(f.range, d), ...(f.related ? { related: f.related.map((r) => ({ ...r, range: shiftRange(r.range, d) })) } : {}) };
 }
 
