@@ -38,7 +38,7 @@ const CEDAR = ['@cedar-policy/cedar-wasm', '@cedar-policy/cedar-wasm/*'];
 const VENDORS = [
   {
     name: 'tokenizer',
-    users: ['cli', 'cli-lint-worker', 'server'],
+    users: ['cli', 'cli-lint-worker', 'server', 'server-workspace-worker'],
     modules: ['gpt-tokenizer/encoding/o200k_base'],
     lazy: { 'gpt-tokenizer/encoding/o200k_base': ['countTokens'] },
   },
