@@ -43,7 +43,7 @@ const Z3 = ['z3-solver'];
 const VENDORS = [
   {
     name: 'tokenizer',
-    users: ['cli', 'cli-lint-worker', 'server'],
+    users: ['cli', 'cli-lint-worker', 'server', 'server-workspace-worker'],
     modules: ['gpt-tokenizer/encoding/o200k_base'],
     lazy: { 'gpt-tokenizer/encoding/o200k_base': ['countTokens'] },
   },

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ProgressType } from 'vscode-jsonrpc/node.js';
-import type { SymbolInformation, WorkspaceDiagnosticReport, WorkspaceDiagnosticReportPartialResult } from 'vscode-languageserver-protocol';
+import type { Diagnostic, SymbolInformation, WorkspaceDiagnosticReport, WorkspaceDiagnosticReportPartialResult } from 'vscode-languageserver-protocol';
 import { REPO, scratchFolders, serverBundle } from '../helpers/cli.ts';
 import { LspClient } from '../helpers/lspClient.ts';
 import { CONTRACT, SNAPSHOT } from '../helpers/dryRun.ts';
@@ -64,6 +64,37 @@ test('workspace/diagnostic streams partial results; a symbol search and a hover 
     assert.ok(batches.length >= 2, `the reports came in batches as they were made: ${events.join(', ')}`);
   } finally {
     await client.shutdown();
+  }
+});
+
+test('a workspace worker that reaches its heap limit loses no diagnostics and does not take the server down', async () => {
+  const ws = scratch.workspace(generateWorkspace(N));
+  const wsUri = pathToFileURL(ws).href;
+  // The smallest limit allowed: the workers run out of heap within a few contracts (the default is WORKER_HEAP_MB).
+  process.env['AGENTS_MD_WORKER_HEAP_MB'] = '16';
+  const client = new LspClient(server.path);
+  delete process.env['AGENTS_MD_WORKER_HEAP_MB'];
+  try {
+    await client.initialize(wsUri, true);
+    client.trace('messages');
+    const reports = new Map<string, Diagnostic[]>();
+    client.connection.onProgress(new ProgressType<WorkspaceDiagnosticReportPartialResult>(), 'heap', (partial) => {
+      for (const r of partial.items) if (r.kind === 'full') reports.set(r.uri, r.items);
+    });
+    await client.connection.sendRequest<WorkspaceDiagnosticReport>('workspace/diagnostic', { previousResultIds: [], partialResultToken: 'heap' });
+    const failures = client.traces.filter((t) => t.message.startsWith('workspace worker failed'));
+    // Before: no heap limit on the workers, so none ran out.
+    assert.ok(failures.some((t) => t.message.includes('ERR_WORKER_OUT_OF_MEMORY')), 'a worker ran out of heap');
+    assert.equal(reports.size, N, 'every contract reported');
+    // A contract's report equals its document pull once opened (the faulty ones included).
+    for (const i of [0, 13]) {
+      const uri = `${wsUri}/${contractPath(i)}`;
+      await client.open(uri, readFileSync(join(ws, contractPath(i)), 'utf8'));
+      assert.deepEqual(reports.get(uri)?.map((d) => d.code).sort(), (await client.pullDiagnostics(uri)).map((d) => d.code).sort(), contractPath(i));
+    }
+    assert.ok((reports.get(`${wsUri}/${contractPath(13)}`) ?? []).length > 0);
+  } finally {
+    assert.equal(await client.shutdown(), 0, 'the server ended normally');
   }
 });
 

@@ -56,7 +56,7 @@ function openElsewhere(ctx: ServerContext) {
     },
     diagnoseInWorkers: async (uris, found, stopped) => {
       if (!session.service) return;
-      const host = { roots: session.roots, service: session.service, isOpen: (uri: string) => ctx.documents.get(uri) !== undefined, settingsOf: (uri: string) => resourceSettings.of(uri) };
+      const host = { roots: session.roots, service: session.service, isOpen: (uri: string) => ctx.documents.get(uri) !== undefined, settingsOf: (uri: string) => resourceSettings.of(uri), trace: (m: string) => ctx.connection.tracer.log(m) };
       await diagnoseInWorkers(host, uris, (uri, items) => found(uri, items.map((d) => toDiagnostic(localiseDiagnostic(d, session.lang), uri, session.docsBase))), stopped);
     },
   });

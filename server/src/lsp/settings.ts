@@ -1,5 +1,6 @@
 import type { Connection } from 'vscode-languageserver';
 import { DEFAULT_MAX_FILE_BYTES, type RulePreset } from '../service/index.ts';
+import { Lru } from '../service/host.ts';
 
 /** Settings under `agentsMd.*`, read per resource. */
 export interface ServerSettings {
@@ -17,7 +18,13 @@ export interface ServerSettings {
 
 export const DEFAULT_SETTINGS: ServerSettings = { enable: true, checkRegexBacktracking: true, maxFileBytes: DEFAULT_MAX_FILE_BYTES, versionAdvice: true, preset: 'recommended', otlpEndpoint: '' };
 
-/** Each resource's settings, asked of the client once and kept until they change or the document closes. */
+/**
+ * Resources whose settings are kept: the workspace pass asks for every contract's, so the store is
+ * bounded; a resource evicted is asked of the client again when next needed.
+ */
+export const SETTINGS_CACHE_SIZE = 4096;
+
+/** Each resource's settings, asked of the client once and kept until they change, the document closes or the cache is full. */
 export interface SettingsStore {
   /** Whether the client answers `workspace/configuration`; without it every resource has the defaults. */
   supported: boolean;
@@ -29,9 +36,9 @@ export interface SettingsStore {
   reload(): Promise<boolean>;
 }
 
-export function settingsStore(connection: Connection): SettingsStore {
-  const cache = new Map<string, Promise<ServerSettings>>();
-  const sizeLimits = new Map<string, number>();
+export function settingsStore(connection: Connection, capacity = SETTINGS_CACHE_SIZE): SettingsStore {
+  const cache = new Lru<string, Promise<ServerSettings>>(capacity);
+  const sizeLimits = new Lru<string, number>(capacity);
   const store: SettingsStore = {
     supported: false,
     of(uri) {
@@ -50,7 +57,7 @@ export function settingsStore(connection: Connection): SettingsStore {
     sizeLimit: (uri) => sizeLimits.get(uri) ?? DEFAULT_MAX_FILE_BYTES,
     forget: (uri) => void cache.delete(uri),
     async reload() {
-      const before = new Map(cache);
+      const before = new Map(cache.entries());
       cache.clear();
       let changed = false;
       for (const [uri, old] of before) if (JSON.stringify(await old) !== JSON.stringify(await store.of(uri))) changed = true;

@@ -5,7 +5,7 @@
  * worker answers `summarise` and `seed` jobs the same way in both (`answerSummaryJob`); what a
  * `lint` job does is its own.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -40,14 +40,17 @@ export function workerCount(files: number, jobs?: number): number {
 /**
  * Starts the worker script `name` beside the module at `from` (its `import.meta.url`): the
  * bundle's `name.cjs`, or the TypeScript source through tsx (tests). Undefined when it is missing.
+ * `limits` bounds the bundled worker's heap; a worker that reaches it ends with
+ * `ERR_WORKER_OUT_OF_MEMORY` and the process goes on. The TypeScript source is started without
+ * them: tsx compiling every module in the worker is no measure of the bundle's needs.
  */
-export function startWorker(from: string, name: string, workerData: unknown): Worker | undefined {
+export function startWorker(from: string, name: string, workerData: unknown, limits?: ResourceLimits): Worker | undefined {
   const fromSource = from.endsWith('.ts');
   const url = new URL(`./${name}.${fromSource ? 'ts' : 'cjs'}`, from);
   if (!existsSync(fileURLToPath(url))) return undefined;
   // A worker does not inherit tsx's loader: it registers it before importing the TypeScript source.
   if (fromSource) return new Worker(`import('tsx/esm/api').then((t) => (t.register(), import(${JSON.stringify(url.href)})))`, { eval: true, workerData });
-  return new Worker(url, { workerData });
+  return new Worker(url, { workerData, ...(limits ? { resourceLimits: limits } : {}) });
 }
 
 /** Starts `count` workers; undefined (none left running) when one cannot be started. */
@@ -64,35 +67,71 @@ export function startPool(count: number, start: () => Worker | undefined): Worke
   return pool;
 }
 
+/** What a round does with each answer, and with a worker that fails. */
+export interface RoundOptions<T> {
+  /** Sees each answer as it comes. */
+  readonly onAnswer?: (answer: T) => void;
+  /**
+   * A job whose worker failed (ran out of heap, crashed) or that no worker is left to take: the
+   * caller does it another way. Without it, a failing worker rejects the round.
+   */
+  readonly onLost?: (i: number) => void;
+  /** A worker to take a failed one's place in the pool (started, and seeded when the round needs it), or none; `why` the failure. */
+  readonly replace?: (why: unknown) => Worker | undefined;
+}
+
 /**
- * Sends `jobs` to the pool, a few in flight per worker, each with its index `i`; `onAnswer` sees
- * each answer as it comes. Resolves with the answers in the order of `jobs`; rejects when a
- * worker fails or ends (a terminated pool ends a round early).
+ * Sends `jobs` to the pool, a few in flight per worker, each with its index `i`. Resolves with
+ * the answers in the order of `jobs` once each is answered or lost (a lost job has no answer).
+ * Without `onLost`, rejects when a worker fails or ends (a terminated pool ends a round early);
+ * with it, the failed worker's jobs in flight are lost, `replace` puts another in its place in
+ * `pool`, and the round goes on (with no worker left, the jobs not sent are lost too).
  */
-export function round<T extends { i: number }>(pool: readonly Worker[], jobs: readonly object[], onAnswer?: (answer: T) => void): Promise<T[]> {
+export function round<T extends { i: number }>(pool: Worker[], jobs: readonly object[], options: RoundOptions<T> = {}): Promise<T[]> {
   const answers: T[] = new Array(jobs.length);
   let next = 0;
-  let done = 0;
+  let settled = 0;
   return new Promise<T[]>((resolve, reject) => {
     if (jobs.length === 0) return resolve(answers);
-    const feed = (w: Worker) => {
-      if (next < jobs.length) {
+    const settle = () => ++settled === jobs.length && resolve(answers);
+    const lose = (i: number) => (options.onLost!(i), settle());
+    const join = (w: Worker) => {
+      const inFlight = new Set<number>();
+      const feed = () => {
+        if (next >= jobs.length) return;
         const i = next++;
+        inFlight.add(i);
         w.postMessage({ ...jobs[i], i });
-      }
-    };
-    for (const w of pool) {
+      };
+      let failed = false;
+      const fail = (why: unknown) => {
+        if (failed || settled === jobs.length) return;
+        failed = true;
+        if (!options.onLost) return reject(why);
+        void w.terminate();
+        for (const i of inFlight) lose(i);
+        const fresh = settled < jobs.length ? options.replace?.(why) : undefined;
+        pool.splice(pool.indexOf(w) >>> 0, 1, ...(fresh ? [fresh] : []));
+        if (fresh) join(fresh);
+        else if (pool.length === 0) while (next < jobs.length) lose(next++);
+      };
       w.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
       w.on('message', (m: T) => {
+        inFlight.delete(m.i);
         answers[m.i] = m;
-        onAnswer?.(m);
-        if (++done === jobs.length) resolve(answers);
-        else feed(w);
+        options.onAnswer?.(m);
+        settle();
+        feed();
       });
-      w.on('error', reject);
-      w.on('exit', (code) => done < jobs.length && reject(code));
-      for (let k = 0; k < IN_FLIGHT; k++) feed(w);
+      w.on('error', fail);
+      w.on('exit', fail);
+      for (let k = 0; k < IN_FLIGHT; k++) feed();
+    };
+    if (pool.length === 0) {
+      if (!options.onLost) return reject(new Error('no worker'));
+      while (next < jobs.length) lose(next++);
     }
+    for (const w of [...pool]) join(w);
   });
 }
 

@@ -24,4 +24,8 @@ export class Lru<K, V> {
   clear(): void {
     this.map.clear();
   }
+  /** The entries, least recently used first. */
+  entries(): IterableIterator<[K, V]> {
+    return this.map.entries();
+  }
 }
