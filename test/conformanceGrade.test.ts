@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gradeSpans, parseContract, type ObservedSpan } from '../server/src/service/index.ts';
+import { ConformanceGrader, gradeSpans, parseContract, type ObservedSpan } from '../server/src/service/index.ts';
+import { ENDED_WINDOW, MAX_OPEN_RUNS } from '../server/src/service/conformance/grade.ts';
 import { REPO } from './helpers/cli.ts';
 
 const PROCUREMENT = parseContract(readFileSync(join(REPO, 'samples/procurement-analyzer/AGENTS.md'), 'utf8'));
@@ -70,4 +71,44 @@ test('grades do not depend on the order the spans arrive in', () => {
   ];
   const expected = JSON.stringify(gradeSpans(PROCUREMENT, spans));
   fc.assert(fc.property(fc.shuffledSubarray(spans, { minLength: spans.length, maxLength: spans.length }), (order) => JSON.stringify(gradeSpans(PROCUREMENT, order)) === expected), { numRuns: 50 });
+});
+
+test('memory is bounded by design: a run is graded and forgotten once enough runs ended after it; its evidence keeps its id', () => {
+  const g = new ConformanceGrader(PROCUREMENT);
+  let most = 0;
+  const RUNS = 3 * MAX_OPEN_RUNS;
+  for (let i = 0; i < RUNS; i++) {
+    const t = `r${i}`;
+    // Children end before their run, as exporters write them; the first run calls an undeclared tool.
+    g.add(chat(t, 10));
+    g.add(tool(t, i === 0 ? 'delete_vendor' : 'check_inventory', { 'gen_ai.tool.call.arguments': '{"sku":"LAP-0042"}' }));
+    g.add(root(t));
+    most = Math.max(most, g.openRuns);
+  }
+  assert.ok(most <= ENDED_WINDOW + 1, `at most ${ENDED_WINDOW + 1} runs held, saw ${most}`);
+  const r = g.finish();
+  assert.equal(r.runs, RUNS);
+  assert.equal(g.openRuns, 0);
+  const tools = r.clauses.find((c) => c.pointer === '/tools')!;
+  assert.deepEqual([tools.violations, tools.evidence[0]?.run], [1, 'r0'], 'graded long ago, still named by its conversation id');
+  assert.equal(r.clauses.find((c) => c.pointer === '/budgets/max_steps')!.exercised, RUNS);
+});
+
+test('runs that never end (no invoke_agent span) are held up to a bound, then graded oldest first', () => {
+  const g = new ConformanceGrader(PROCUREMENT);
+  let most = 0;
+  for (let i = 0; i < MAX_OPEN_RUNS + 500; i++) {
+    g.add(chat(`r${i}`, 10));
+    most = Math.max(most, g.openRuns);
+  }
+  assert.equal(most, MAX_OPEN_RUNS);
+  assert.equal(g.finish().runs, MAX_OPEN_RUNS + 500);
+});
+
+test('a child span read after its run\'s invoke_agent span, within the window, still counts for that run', () => {
+  const spans = [chat('late', 10), root('late', { 'gen_ai.conversation.id': 'late' })];
+  for (let i = 0; i < ENDED_WINDOW - 1; i++) spans.push(root(`r${i}`));
+  for (let i = 0; i < 20; i++) spans.push(chat('late', 10));
+  const c = gradeSpans(PROCUREMENT, spans).clauses.find((x) => x.pointer === '/budgets/max_steps')!;
+  assert.deepEqual([c.violations, c.evidence[0]?.run], [1, 'late'], '21 steps over a budget of 20, in one run');
 });

@@ -29,13 +29,20 @@ export interface ContractClauses {
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 const TOKEN = /`([A-Za-z_][\w.-]*)`/g;
 
+/** From the field's key (`- **Input Schema**:`) to the end of its value: a lens above the key, not inside a code block. */
+function clauseRange(model: ParsedContract, pointer: string): Range {
+  const span = locate(model, pointer);
+  if (!span) return ZERO;
+  return span.key ? { start: span.key.start, end: span.value.end } : span.value;
+}
+
 /** The gradable clauses of a contract, in the contract's order of sections. */
 export function contractClauses(model: ParsedContract): ContractClauses {
   const view = contractView(model);
   const clauses: Clause[] = [];
   const add = (kind: ClauseKind, pointer: string | undefined, name = '') => {
     if (pointer === undefined) return;
-    clauses.push({ pointer, kind, name, range: locate(model, pointer)?.value ?? ZERO });
+    clauses.push({ pointer, kind, name, range: clauseRange(model, pointer) });
   };
   const forbidden = new Map<string, string>();
   const identity = obj((model.data as Record<string, unknown>)['identity']);

@@ -12,8 +12,8 @@ import { contractClauses, type ContractClauses } from './clauses.ts';
 import { answerOf, argumentsOf, count, decisionsOf, isFinalChat, operationOf, text, toolOf } from './observe.ts';
 import { MAX_EVIDENCE, type ClauseGrade, type ConformanceMessage, type ConformanceReport, type Evidence, type ObservedSpan } from './types.ts';
 
-/** A violation as seen, before its run's id is known. */
-type Seen = Omit<Evidence, 'run'>;
+/** A violation as seen; its run's id is filled in when the run is graded (its root may come later). */
+type Seen = Omit<Evidence, 'run'> & { run?: string };
 
 interface Tally {
   exercised: number;
@@ -31,6 +31,8 @@ interface PendingCall {
 
 interface RunState {
   run?: string;
+  /** Evidence this run gave before its id was known. */
+  seen?: Seen[];
   steps: number;
   tokens: number;
   /** The latest model step: when it ended and its tokens (a budget crossed before it was not stopped). */
@@ -49,12 +51,22 @@ interface RunState {
 
 /** Runs whose pending approvals are kept in full; beyond it a run keeps counting. */
 const MAX_PENDING = 1000;
+/** Runs whose `invoke_agent` span was read wait for this many more to end before they are graded (late child spans). */
+export const ENDED_WINDOW = 1000;
+/** At most this many runs are held at once: beyond it the one read first is graded (a run with no `invoke_agent` span never ends). */
+export const MAX_OPEN_RUNS = 10_000;
 
 /** Grades one contract against a stream of spans. */
 export class ConformanceGrader {
   private readonly c: ContractClauses;
   private readonly tallies = new Map<string, Tally>();
+  /** The runs being read, in the order their first span came. */
   private readonly runs = new Map<string, RunState>();
+  /** Trace ids of runs whose `invoke_agent` span was read, oldest first (graded once `ENDED_WINDOW` more have ended). */
+  private readonly ended = new Set<string>();
+  private graded = 0;
+  /** Graded runs of a contract with a step budget: exercised, or qualified when no run recorded a model step. */
+  private stepRuns = 0;
   private spans = 0;
   /** Whether any run recorded a model step: if none did, the producer does not record them. */
   private anySteps = false;
@@ -62,6 +74,11 @@ export class ConformanceGrader {
   constructor(model: ParsedContract) {
     this.c = contractClauses(model);
     for (const clause of this.c.clauses) this.tallies.set(clause.pointer, { exercised: 0, violations: 0, evidence: [], qualified: new Map() });
+  }
+
+  /** How many runs are held, not yet graded (bounded by `MAX_OPEN_RUNS`). */
+  get openRuns(): number {
+    return this.runs.size;
   }
 
   /** Reads one span. */
@@ -110,12 +127,18 @@ export class ConformanceGrader {
 
   /** The grades, clause by clause in the contract's order. */
   finish(): ConformanceReport {
-    for (const [traceId, run] of this.runs) this.finishRun(traceId, run);
+    for (const traceId of [...this.runs.keys()]) this.close(traceId);
+    const steps = this.c.view.budgets.maxStepsPointer;
+    if (steps && this.stepRuns > 0) {
+      if (this.anySteps) this.tallies.get(steps)!.exercised += this.stepRuns;
+      else this.tallies.get(steps)!.qualified.set('conformance.qualified.steps-not-recorded', this.stepRuns);
+      this.stepRuns = 0;
+    }
     let violations = 0;
     const clauses = this.c.clauses.map((clause): ClauseGrade => {
       const t = this.tallies.get(clause.pointer)!;
       violations += t.violations;
-      if (this.runs.size === 0) t.qualified.set('conformance.qualified.no-runs', 1);
+      if (this.graded === 0) t.qualified.set('conformance.qualified.no-runs', 1);
       return {
         ...clause,
         grade: t.violations > 0 ? 'violated' : t.exercised > 0 ? 'exercised' : 'never',
@@ -123,23 +146,45 @@ export class ConformanceGrader {
         violations: t.violations,
         verdict: t.qualified.size > 0 ? 'qualified' : 'attested',
         qualifications: [...t.qualified].map(([id, n]) => ({ id, args: { count: n } })),
-        evidence: t.evidence.map((e) => {
-          const run = this.runs.get(e.traceId)?.run ?? e.traceId;
+        evidence: t.evidence.map(({ run: known, ...e }) => {
+          const run = known ?? e.traceId;
           return { run, ...e, message: { id: e.message.id, args: { ...e.message.args, run } } };
         }),
       };
     });
-    return { runs: this.runs.size, spans: this.spans, clauses, violations };
+    return { runs: this.graded, spans: this.spans, clauses, violations };
   }
 
   private runOf(traceId: string): RunState {
     let run = this.runs.get(traceId);
-    if (!run) this.runs.set(traceId, (run = { steps: 0, tokens: 0, lastStepEnd: -Infinity, lastStepTokens: 0, approvalsVisible: false }));
+    if (!run) {
+      this.runs.set(traceId, (run = { steps: 0, tokens: 0, lastStepEnd: -Infinity, lastStepTokens: 0, approvalsVisible: false }));
+      if (this.runs.size > MAX_OPEN_RUNS) this.close(this.runs.keys().next().value!);
+    }
     return run;
+  }
+
+  /** Grades a run and forgets it: a span of its trace read later starts a run of its own. */
+  private close(traceId: string): void {
+    const run = this.runs.get(traceId);
+    if (!run) return;
+    this.runs.delete(traceId);
+    this.ended.delete(traceId);
+    this.graded++;
+    this.finishRun(traceId, run);
+    for (const e of run.seen ?? []) e.run = run.run ?? traceId;
+  }
+
+  /** A run whose root was read is graded once `ENDED_WINDOW` runs have ended after it. */
+  private ending(traceId: string): void {
+    this.ended.delete(traceId);
+    this.ended.add(traceId);
+    if (this.ended.size > ENDED_WINDOW) this.close(this.ended.values().next().value!);
   }
 
   private root(span: ObservedSpan, run: RunState): void {
     run.root = { spanId: span.spanId, failed: span.status === 'error' };
+    this.ending(span.traceId);
     const conversation = text(span.attributes['gen_ai.conversation.id']);
     const query = text(span.attributes['agents_md.query.id']);
     if (conversation) run.run = query ? `${conversation}/${query}` : conversation;
@@ -218,12 +263,11 @@ export class ConformanceGrader {
   }
 
   private finishRun(traceId: string, run: RunState): void {
-    const at = (spanId: string, message: ConformanceMessage): Seen => ({ traceId, spanId, message });
+    const at = (spanId: string, message: ConformanceMessage): Seen => ({ traceId, spanId, message, run: run.run ?? traceId });
     const runSpan = run.root?.spanId ?? traceId;
     const { budgets } = this.c.view;
     if (budgets.maxStepsPointer) {
-      if (!this.anySteps) this.qualify(budgets.maxStepsPointer, 'conformance.qualified.steps-not-recorded');
-      else this.exercise(budgets.maxStepsPointer);
+      this.stepRuns++;
       if (run.steps > budgets.maxSteps) this.record(budgets.maxStepsPointer, at(runSpan, { id: 'conformance.violation.steps', args: { steps: run.steps, max: budgets.maxSteps } }));
     }
     if (budgets.tokenPointer && budgets.tokenBudget !== undefined && run.tokens > 0) {
@@ -272,14 +316,18 @@ export class ConformanceGrader {
 
   /** A violation seen on one span; the run's id is filled in by `finish()` (its root may come later). */
   private violate(pointer: string, span: ObservedSpan, message: ConformanceMessage): void {
-    this.record(pointer, { traceId: span.traceId, spanId: span.spanId, message });
+    const seen: Seen = { traceId: span.traceId, spanId: span.spanId, message };
+    if (this.record(pointer, seen)) (this.runOf(span.traceId).seen ??= []).push(seen);
   }
 
-  private record(pointer: string, evidence: Seen): void {
+  /** Counts a violation; whether its evidence was kept. */
+  private record(pointer: string, evidence: Seen): boolean {
     const t = this.tallies.get(pointer);
-    if (!t) return;
+    if (!t) return false;
     t.violations++;
-    if (t.evidence.length < MAX_EVIDENCE) t.evidence.push(evidence);
+    if (t.evidence.length >= MAX_EVIDENCE) return false;
+    t.evidence.push(evidence);
+    return true;
   }
 }
 

@@ -58,5 +58,6 @@ export const CONFORMANCE_MESSAGES = registerMessages('conformance', {
   'conformance.cli.badListen': 'Listen on 127.0.0.1:<port> only (got {value}).',
   'conformance.cli.listening': 'Receiving OTLP traces at {url} (Ctrl+C to stop and grade).',
   'conformance.cli.skipped': '{count, plural, one {# line was} other {# lines were}} neither OTLP nor a trace event and were skipped.',
+  'conformance.cli.tooLong': '{count, plural, one {# line was} other {# lines were}} longer than {max} MB and skipped unread: write one export request per line.',
   'conformance.cli.exitCodes': 'Exit codes: 0 no clause violated; 1 a clause violated; 2 the contract or the traces cannot be read.',
 });
