@@ -52,7 +52,8 @@ test('e2e conformance: the editor title button grades the contract against the t
   // The summary, as a notification once the traces are graded.
   await page.locator('.notification-toast').filter({ hasText: '2 runs, 10 spans: 1 violation, 10 of 23 clauses exercised.' }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
   // The lenses of the tool `create_approval_draft`: on its heading, its `Requires Approval` line and its `Input Schema` field.
-  const lenses = page.locator('.editor-instance .codelens-decoration a').filter({ visible: true });
+  // A lens with a command is a link (`a`), one without a `span`.
+  const lenses = page.locator('.editor-instance .codelens-decoration > a, .editor-instance .codelens-decoration > span').filter({ visible: true });
   const approvalLine = lineOf(text, '- **Requires Approval**: true').line;
   const headingLine = lineOf(text, '### `create_approval_draft`').line;
   const schemaLine = approvalLine + text.split('\n').slice(approvalLine).findIndex((l) => l.startsWith('- **Input Schema**:')) + 1;
@@ -61,18 +62,22 @@ test('e2e conformance: the editor title button grades the contract against the t
   await page.locator('.quick-input-widget .quick-input-box input').fill(`:${approvalLine}:1`);
   await press(page, 'Enter');
   /** The lens drawn right above 1-based `line` (Monaco puts a lens in its own zone over the line, beside its number in the margin). */
+  let seen = '';
   const lensAbove = async (line: number) => {
-    const number = page.locator('.editor-instance .margin-view-overlays .line-numbers').filter({ hasText: new RegExp(`^\\s*${line}\\s*$`) }).first();
-    const box = await number.boundingBox().catch(() => null);
+    const numbers = page.locator('.editor-instance .margin-view-overlays .line-numbers').filter({ hasText: new RegExp(`^\\s*${line}\\s*$`) });
+    const box = (await numbers.count()) === 1 ? await numbers.first().boundingBox().catch(() => null) : null;
+    const drawn: { y: number; text: string }[] = [];
     for (const lens of await lenses.all()) {
-      const b = await lens.boundingBox();
-      if (box && b && b.y < box.y && box.y - b.y < 40) return flat(await lens.innerText());
+      const b = await lens.boundingBox().catch(() => null);
+      if (b) drawn.push({ y: b.y, text: flat(await lens.innerText()) });
     }
-    return undefined;
+    seen = `line ${line} at ${box?.y} (${await numbers.count()} numbers), lenses ${JSON.stringify(drawn)}`;
+    return box ? drawn.find((l) => l.y < box.y && box.y - l.y < 40)?.text : undefined;
   };
-  assert.equal(await until(`a lens above line ${approvalLine}`, () => lensAbove(approvalLine)), '1 violation in 2× · attested');
-  assert.equal(await until(`a lens above line ${headingLine}`, () => lensAbove(headingLine)), 'exercised 2× · attested');
-  assert.equal(await until(`a lens above line ${schemaLine}`, () => lensAbove(schemaLine)), 'exercised 2× · attested');
+  const lensTextAbove = (line: number) => until(`a lens above line ${line}`, () => lensAbove(line)).catch((e: Error) => assert.fail(`${e.message}: ${seen}`));
+  assert.equal(await lensTextAbove(approvalLine), '1 violation in 2× · attested');
+  assert.equal(await lensTextAbove(headingLine), 'exercised 2× · attested');
+  assert.equal(await lensTextAbove(schemaLine), 'exercised 2× · attested');
   t.diagnostic(`screenshot: ${await screenshot(page, 'conformance-lenses')}`);
 
   await press(page, 'Control+Shift+M');

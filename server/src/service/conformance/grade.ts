@@ -9,6 +9,8 @@
 import { compiledSchema } from '../validate/ajv.ts';
 import type { ParsedContract } from '../model/types.ts';
 import { contractClauses, type ContractClauses } from './clauses.ts';
+import { normaliseName } from '../model/names.ts';
+import type { Boundary } from '../model/boundaries.ts';
 import { answerOf, argumentsOf, count, decisionsOf, isFinalChat, operationOf, text, toolOf } from './observe.ts';
 import { MAX_EVIDENCE, type ClauseGrade, type ConformanceMessage, type ConformanceReport, type Evidence, type ObservedSpan } from './types.ts';
 
@@ -29,8 +31,20 @@ interface PendingCall {
   readonly callId?: string;
 }
 
+/** A call of a tool a sequence boundary names, kept until its run is graded. */
+interface SequencedCall {
+  readonly tool: string;
+  readonly spanId: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** The call ran (its span's status is not an error: a refused or failed call). */
+  readonly ok: boolean;
+}
+
 interface RunState {
   run?: string;
+  /** Calls of the tools sequence boundaries name (at most `MAX_PENDING`). */
+  calls?: SequencedCall[];
   /** Evidence this run gave before its id was known. */
   seen?: Seen[];
   steps: number;
@@ -196,6 +210,8 @@ export class ConformanceGrader {
 
   private tool(span: ObservedSpan, run: RunState): void {
     const name = toolOf(span);
+    if (this.c.sequenced.has(name) && (run.calls ??= []).length < MAX_PENDING)
+      run.calls.push({ tool: name, spanId: span.spanId, startMs: span.startMs ?? span.endMs, endMs: span.endMs, ok: span.status !== 'error' });
     const declared = this.c.view.tools.get(name);
     const refused = span.status === 'error';
     const forbidden = this.c.forbidden.get(name);
@@ -276,6 +292,7 @@ export class ConformanceGrader {
       if (run.tokens - run.lastStepTokens > budgets.tokenBudget) this.record(budgets.tokenPointer, at(runSpan, { id: 'conformance.violation.tokens', args: { tokens: run.tokens, max: budgets.tokenBudget } }));
     }
     this.finishCode(run, at);
+    if (run.calls) this.finishSequences(run.calls, at);
     for (const call of run.pending ?? []) {
       const d = run.decided;
       if (d && (d.has(`span:${call.spanId}`) || d.has(`tool:${call.tool}`) || (call.callId && d.has(`call:${call.callId}`)))) continue;
@@ -290,6 +307,25 @@ export class ConformanceGrader {
       else {
         this.exercise('/output_schema');
         if (a.problem) this.record('/output_schema', at(a.spanId, a.problem));
+      }
+    }
+  }
+
+  /**
+   * The order, count and only-after-success boundaries over a run's calls in the order they
+   * started. A call that did not run (error status: refused) breaks none: the gate held.
+   */
+  private finishSequences(calls: SequencedCall[], at: (spanId: string, m: ConformanceMessage) => Seen): void {
+    calls.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+    for (const b of this.c.sequences) {
+      const tool = normaliseName(b.tool);
+      let seen = 0;
+      for (const call of calls) {
+        if (call.tool !== tool || !call.ok) continue;
+        this.exercise(b.pointer);
+        seen++;
+        const message = sequenceProblem(b, calls, call, seen);
+        if (message) this.record(b.pointer, at(call.spanId, message));
       }
     }
   }
@@ -329,6 +365,16 @@ export class ConformanceGrader {
     t.evidence.push(evidence);
     return true;
   }
+}
+
+/** What a call breaks of a sequence boundary, given the run's calls and that it is the `nth` call of its tool that ran. */
+function sequenceProblem(b: Boundary, calls: readonly SequencedCall[], call: SequencedCall, nth: number): ConformanceMessage | undefined {
+  if (b.kind === 'count') return nth > b.max ? { id: 'conformance.violation.count', args: { tool: call.tool, count: nth, max: b.max } } : undefined;
+  if (b.kind !== 'order' && b.kind !== 'after-success') return undefined;
+  const first = normaliseName(b.first);
+  // An earlier call counts once it ended before this one started; for "after success" only one that ran.
+  const before = calls.some((c) => c.tool === first && c.endMs <= call.startMs && c !== call && (b.kind === 'order' || c.ok));
+  return before ? undefined : { id: `conformance.violation.${b.kind}`, args: { tool: call.tool, first } };
 }
 
 /** The first problem of a value against a schema, as text; undefined when it conforms or the schema does not compile. */

@@ -16,13 +16,15 @@ export interface ObservedSpan {
   readonly name: string;
   /** Epoch milliseconds of the span's end (0 when unknown): orders the answers of a run. */
   readonly endMs: number;
+  /** Epoch milliseconds of the span's start (absent: its end): orders the tool calls of a run. */
+  readonly startMs?: number;
   readonly attributes: Readonly<Record<string, ObservedValue>>;
   readonly events: readonly { readonly name: string; readonly attributes: Readonly<Record<string, ObservedValue>> }[];
   readonly status: 'unset' | 'ok' | 'error';
 }
 
 /** What a clause promises, as graded. */
-export type ClauseKind = 'tool' | 'arguments' | 'approval' | 'boundary' | 'tools' | 'steps' | 'tokens' | 'failure' | 'error-codes' | 'output' | 'pool' | 'pools' | 'hitl';
+export type ClauseKind = 'tool' | 'arguments' | 'approval' | 'boundary' | 'sequence' | 'tools' | 'steps' | 'tokens' | 'failure' | 'error-codes' | 'output' | 'pool' | 'pools' | 'hitl';
 
 /** One clause of the contract that a trace can exercise or violate. */
 export interface Clause {
