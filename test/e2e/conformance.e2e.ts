@@ -92,6 +92,8 @@ test('e2e conformance: the editor title button grades the contract against the t
   // The evidence, as related information under the row: the run, its trace and the span.
   const evidence = rows.filter({ hasText: /run write-without-approval · trace [0-9a-f]{32} · span [0-9a-f]{16}/ });
   await until('the run and span under the violation', async () => ((await evidence.count()) > 0 ? true : undefined));
+  // It opens the trace file at the line the span was read from (the exporter wrote one request: line 1).
+  assert.match(flat(await evidence.first().innerText()), /^agent\.otlp\.jsonl\s*\[Ln 1, Col 1\]/);
   t.diagnostic(`screenshot: ${await screenshot(page, 'conformance-problems')}`);
   passed();
 });

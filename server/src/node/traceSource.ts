@@ -64,12 +64,12 @@ export async function readTraceFile(file: string, onSpan: (span: ObservedSpan) =
   let first = true;
   let whole = false;
   try {
-    const lines = await eachLine(file, MAX_LINE_BYTES, (line) => {
+    const lines = await eachLine(file, MAX_LINE_BYTES, (line, n) => {
       if (line.trim() === '') return true;
       const value = parse(line) as Record<string, unknown> | undefined;
       if (first && value === undefined && /^\s*[{[]/.test(line)) return !(whole = true);
       first = false;
-      if (value && Array.isArray(value['resourceSpans'])) for (const s of otlpRequestSpans(value)) onSpan(s);
+      if (value && Array.isArray(value['resourceSpans'])) for (const s of otlpRequestSpans(value, { file, line: n })) onSpan(s);
       else if (value && typeof value['event_type'] === 'string' && events.length < MAX_RUN_EVENTS) events.push(value as unknown as TraceEvent);
       else stats.skippedLines++;
       return true;
@@ -91,7 +91,7 @@ async function readWholeFile(file: string, onSpan: (span: ObservedSpan) => void,
     stats.skippedLines++;
     return;
   }
-  for (const s of otlpRequestSpans(value)) onSpan(s);
+  for (const s of otlpRequestSpans(value, { file })) onSpan(s);
 }
 
 /** Reads every trace file under `path`. */

@@ -12,7 +12,7 @@ import { contractClauses, type ContractClauses } from './clauses.ts';
 import { normaliseName } from '../model/names.ts';
 import type { Boundary } from '../model/boundaries.ts';
 import { answerOf, argumentsOf, count, decisionsOf, isFinalChat, operationOf, text, toolOf } from './observe.ts';
-import { MAX_EVIDENCE, type ClauseGrade, type ConformanceMessage, type ConformanceReport, type Evidence, type ObservedSpan } from './types.ts';
+import { MAX_EVIDENCE, type ClauseGrade, type ConformanceMessage, type ConformanceReport, type Evidence, type ObservedSpan, type SpanSource } from './types.ts';
 
 /** A violation as seen; its run's id is filled in when the run is graded (its root may come later). */
 type Seen = Omit<Evidence, 'run'> & { run?: string };
@@ -27,6 +27,7 @@ interface Tally {
 
 interface PendingCall {
   readonly spanId: string;
+  readonly source?: SpanSource;
   readonly tool: string;
   readonly callId?: string;
 }
@@ -35,6 +36,7 @@ interface PendingCall {
 interface SequencedCall {
   readonly tool: string;
   readonly spanId: string;
+  readonly source?: SpanSource;
   readonly startMs: number;
   readonly endMs: number;
   /** The call ran (its span's status is not an error: a refused or failed call). */
@@ -52,16 +54,20 @@ interface RunState {
   /** The latest model step: when it ended and its tokens (a budget crossed before it was not stopped). */
   lastStepEnd: number;
   lastStepTokens: number;
-  root?: { readonly spanId: string; readonly failed: boolean };
-  errorCode?: { readonly code: string; readonly spanId: string };
+  root?: SpanRef & { readonly failed: boolean };
+  errorCode?: SpanRef & { readonly code: string };
   /** Whether the run shows approvals at all (a decision, or the root's `agents_md.approvals.recorded`). */
   approvalsVisible: boolean;
   /** Gates that a human decided on: `call:<id>`, `span:<id>` or `tool:<name>` (a HUMAN_IN_THE_LOOP row naming the tool). */
   decided?: Set<string>;
   pending?: PendingCall[];
   /** The latest answer: when it ended, where, and what is wrong with it (undefined: it conforms). */
-  answer?: { readonly endMs: number; readonly fromRoot: boolean; readonly spanId: string; readonly problem?: ConformanceMessage };
+  answer?: SpanRef & { readonly endMs: number; readonly fromRoot: boolean; readonly problem?: ConformanceMessage };
 }
+
+/** A span as evidence points at it: its id and where it was read. */
+type SpanRef = Pick<ObservedSpan, 'spanId' | 'source'>;
+const ref = (s: SpanRef): SpanRef => (s.source ? { spanId: s.spanId, source: s.source } : { spanId: s.spanId });
 
 /** Runs whose pending approvals are kept in full; beyond it a run keeps counting. */
 const MAX_PENDING = 1000;
@@ -197,21 +203,21 @@ export class ConformanceGrader {
   }
 
   private root(span: ObservedSpan, run: RunState): void {
-    run.root = { spanId: span.spanId, failed: span.status === 'error' };
+    run.root = { ...ref(span), failed: span.status === 'error' };
     this.ending(span.traceId);
     const conversation = text(span.attributes['gen_ai.conversation.id']);
     const query = text(span.attributes['agents_md.query.id']);
     if (conversation) run.run = query ? `${conversation}/${query}` : conversation;
     if (span.attributes['agents_md.approvals.recorded'] === true) run.approvalsVisible = true;
     const code = text(span.attributes['agents_md.error_code']);
-    if (code) run.errorCode = { code, spanId: span.spanId };
+    if (code) run.errorCode = { ...ref(span), code };
     if (span.attributes['gen_ai.output.messages'] !== undefined) this.answer(span, run, true);
   }
 
   private tool(span: ObservedSpan, run: RunState): void {
     const name = toolOf(span);
     if (this.c.sequenced.has(name) && (run.calls ??= []).length < MAX_PENDING)
-      run.calls.push({ tool: name, spanId: span.spanId, startMs: span.startMs ?? span.endMs, endMs: span.endMs, ok: span.status !== 'error' });
+      run.calls.push({ tool: name, ...ref(span), startMs: span.startMs ?? span.endMs, endMs: span.endMs, ok: span.status !== 'error' });
     const declared = this.c.view.tools.get(name);
     const refused = span.status === 'error';
     const forbidden = this.c.forbidden.get(name);
@@ -232,7 +238,7 @@ export class ConformanceGrader {
       this.exercise(pointer);
       const callId = text(span.attributes['gen_ai.tool.call.id']);
       run.pending ??= [];
-      if (run.pending.length < MAX_PENDING) run.pending.push({ spanId: span.spanId, tool: name, ...(callId ? { callId } : {}) });
+      if (run.pending.length < MAX_PENDING) run.pending.push({ ...ref(span), tool: name, ...(callId ? { callId } : {}) });
     }
   }
 
@@ -275,12 +281,12 @@ export class ConformanceGrader {
       if (detail !== undefined) problem = { id: 'conformance.violation.answer', args: { detail } };
     }
     if (answer === undefined) problem = { id: 'conformance.qualified.answer-not-recorded', args: {} };
-    run.answer = { endMs: span.endMs, fromRoot, spanId: span.spanId, ...(problem ? { problem } : {}) };
+    run.answer = { ...ref(span), endMs: span.endMs, fromRoot, ...(problem ? { problem } : {}) };
   }
 
   private finishRun(traceId: string, run: RunState): void {
-    const at = (spanId: string, message: ConformanceMessage): Seen => ({ traceId, spanId, message, run: run.run ?? traceId });
-    const runSpan = run.root?.spanId ?? traceId;
+    const at = (span: SpanRef, message: ConformanceMessage): Seen => ({ traceId, ...span, message, run: run.run ?? traceId });
+    const runSpan = ref(run.root ?? { spanId: traceId });
     const { budgets } = this.c.view;
     if (budgets.maxStepsPointer) {
       this.stepRuns++;
@@ -297,7 +303,7 @@ export class ConformanceGrader {
       const d = run.decided;
       if (d && (d.has(`span:${call.spanId}`) || d.has(`tool:${call.tool}`) || (call.callId && d.has(`call:${call.callId}`)))) continue;
       const pointer = this.c.view.tools.get(call.tool)!.approvalPointer ?? this.c.view.tools.get(call.tool)!.pointer;
-      this.record(pointer, at(call.spanId, { id: 'conformance.violation.no-approval', args: { tool: call.tool } }));
+      this.record(pointer, at(ref(call), { id: 'conformance.violation.no-approval', args: { tool: call.tool } }));
       if (!run.approvalsVisible) this.qualify(pointer, 'conformance.qualified.approvals-not-visible');
     }
     // A run that failed, or whose answer a declared FAILURE_PROTOCOL code replaced, gave no answer of its own.
@@ -306,7 +312,7 @@ export class ConformanceGrader {
       if (!a || a.problem?.id === 'conformance.qualified.answer-not-recorded') this.qualify('/output_schema', 'conformance.qualified.answer-not-recorded');
       else {
         this.exercise('/output_schema');
-        if (a.problem) this.record('/output_schema', at(a.spanId, a.problem));
+        if (a.problem) this.record('/output_schema', at(ref(a), a.problem));
       }
     }
   }
@@ -315,7 +321,7 @@ export class ConformanceGrader {
    * The order, count and only-after-success boundaries over a run's calls in the order they
    * started. A call that did not run (error status: refused) breaks none: the gate held.
    */
-  private finishSequences(calls: SequencedCall[], at: (spanId: string, m: ConformanceMessage) => Seen): void {
+  private finishSequences(calls: SequencedCall[], at: (span: SpanRef, m: ConformanceMessage) => Seen): void {
     calls.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
     for (const b of this.c.sequences) {
       const tool = normaliseName(b.tool);
@@ -325,19 +331,19 @@ export class ConformanceGrader {
         this.exercise(b.pointer);
         seen++;
         const message = sequenceProblem(b, calls, call, seen);
-        if (message) this.record(b.pointer, at(call.spanId, message));
+        if (message) this.record(b.pointer, at(ref(call), message));
       }
     }
   }
 
-  private finishCode(run: RunState, at: (spanId: string, m: ConformanceMessage) => Seen): void {
+  private finishCode(run: RunState, at: (span: SpanRef, m: ConformanceMessage) => Seen): void {
     if (this.c.view.failures.length === 0) return;
     if (!run.root) this.qualify('/failure_protocol', 'conformance.qualified.root-not-recorded');
     else this.exercise('/failure_protocol');
     if (!run.errorCode) return;
     const entry = this.c.codes.get(run.errorCode.code);
     if (entry) this.exercise(entry);
-    else this.record('/failure_protocol', at(run.errorCode.spanId, { id: 'conformance.violation.error-code', args: { code: run.errorCode.code } }));
+    else this.record('/failure_protocol', at(ref(run.errorCode), { id: 'conformance.violation.error-code', args: { code: run.errorCode.code } }));
   }
 
   private exercise(pointer: string): void {
@@ -352,7 +358,7 @@ export class ConformanceGrader {
 
   /** A violation seen on one span; the run's id is filled in by `finish()` (its root may come later). */
   private violate(pointer: string, span: ObservedSpan, message: ConformanceMessage): void {
-    const seen: Seen = { traceId: span.traceId, spanId: span.spanId, message };
+    const seen: Seen = { traceId: span.traceId, ...ref(span), message };
     if (this.record(pointer, seen)) (this.runOf(span.traceId).seen ??= []).push(seen);
   }
 

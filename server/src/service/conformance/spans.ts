@@ -6,7 +6,7 @@
  */
 import { traceSpans, type SpanData } from '../run/trace/otelSpans.ts';
 import type { TraceEvent } from '../run/trace/trace.ts';
-import type { ObservedSpan, ObservedValue } from './types.ts';
+import type { ObservedSpan, ObservedValue, SpanSource } from './types.ts';
 
 type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
@@ -39,7 +39,7 @@ function hexId(v: unknown): string {
 const STATUS: Record<string, ObservedSpan['status']> = { '1': 'ok', '2': 'error', STATUS_CODE_OK: 'ok', STATUS_CODE_ERROR: 'error' };
 
 /** The spans of one OTLP export request. A malformed part is skipped, never thrown at. */
-export function* otlpRequestSpans(request: unknown): Generator<ObservedSpan> {
+export function* otlpRequestSpans(request: unknown, source?: SpanSource): Generator<ObservedSpan> {
   for (const rs of list((request as Json | null)?.['resourceSpans'])) {
     for (const ss of list(rs['scopeSpans'] ?? rs['instrumentationLibrarySpans'])) {
       for (const s of list(ss['spans'])) {
@@ -54,6 +54,7 @@ export function* otlpRequestSpans(request: unknown): Generator<ObservedSpan> {
           attributes: attributes(s['attributes']),
           events: list(s['events']).map((e) => ({ name: typeof e['name'] === 'string' ? e['name'] : '', attributes: attributes(e['attributes']) })),
           status: STATUS[String((s['status'] as Json | undefined)?.['code'] ?? '')] ?? 'unset',
+          ...(source ? { source } : {}),
         };
       }
     }
