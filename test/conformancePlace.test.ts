@@ -34,3 +34,13 @@ test('a tool inserted above another: the grades stay with their tool; a deleted 
   assert.equal(without.clauses.some((c) => c.label === 'input schema of `check_inventory`'), false);
   assert.equal(without.diagnostics.length, 0);
 });
+
+test('each clause starts on the line that names it: an input schema at its `Input Schema` field, not inside its code block', () => {
+  const lines = TEXT.split('\n');
+  const placed = placeGrades({ traces: '/t', report: gradeSpans(parseContract(TEXT), SPANS) }, parseContract(TEXT), 'file:///a/AGENTS.md', 'en');
+  const schema = placed.clauses.find((c) => c.pointer === '/tools/0/input_schema')!;
+  assert.match(lines[schema.range.start.line]!, /^- \*\*Input Schema\*\*:/, 'the lens above the field, where a reader looks for the schema');
+  assert.match(lines[schema.range.end.line]!, /^\s*\}$/, 'the diagnostic still covers the schema itself');
+  const approval = placed.clauses.find((c) => c.pointer === '/tools/1/requires_approval')!;
+  assert.match(lines[approval.range.start.line]!, /^- \*\*Requires Approval\*\*: true/);
+});

@@ -61,7 +61,9 @@ test('the open contract graded against a traces folder: diagnostics at the viola
       const related = d.relatedInformation ?? [];
       assert.equal(related.length, 1, c.pointer);
       assert.match(related[0]!.message, new RegExp(`run ${PLANTED[c.pointer]}\\b.*span [0-9a-f]{16}`), related[0]!.message);
-      assert.equal(related[0]!.location.uri, uri);
+      // The evidence points at the trace: the file and the line its span was read from (the exporter wrote one request, line 1).
+      assert.equal(related[0]!.location.uri, pathToFileURL(join(tracesDir, 'spans.jsonl')).href, c.pointer);
+      assert.equal(related[0]!.location.range.start.line, 0);
     }
     // The approval clause sits on the tool's `Requires Approval` line.
     const approval = r.clauses.find((c) => c.pointer === '/tools/1/requires_approval')!;

@@ -9,7 +9,7 @@ import { ConformanceGrader, conformanceMarkdown, conformanceText, type Conforman
 import { format } from '../service/host.ts';
 import { loadContract } from '../node/dryRunHost.ts';
 import { InputError } from '../node/inputError.ts';
-import { readTraces } from '../node/traceSource.ts';
+import { MAX_LINE_BYTES, readTraces, type TraceReadStats } from '../node/traceSource.ts';
 import { startOtlpReceiver } from '../node/otlpReceiver.ts';
 import { displayPath } from './report.ts';
 import { errorLine } from './terminal.ts';
@@ -29,6 +29,12 @@ export function listenPort(value: string): number {
   const port = m ? Number(m[1]) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new InputError('conformance.cli.badListen', { value });
   return port;
+}
+
+/** What the reader skipped, on standard error. */
+export function printReadStats(stats: TraceReadStats, lang: Lang): void {
+  if (stats.skippedLines > 0) errorLine(format('conformance.cli.skipped', { count: stats.skippedLines }, lang));
+  if (stats.tooLongLines > 0) errorLine(format('conformance.cli.tooLong', { count: stats.tooLongLines, max: MAX_LINE_BYTES / 1024 / 1024 }, lang));
 }
 
 /** Resolves when the process is asked to stop (Ctrl+C, SIGTERM). */
@@ -64,8 +70,7 @@ async function runConformance(contract: string, options: ConformanceOptions, lan
   const file = displayPath(cwd, loaded.path);
   const grader = new ConformanceGrader(loaded.model);
   if (options.traces) {
-    const stats = await readTraces(resolve(cwd, options.traces), (s) => grader.add(s));
-    if (stats.skippedLines > 0) errorLine(format('conformance.cli.skipped', { count: stats.skippedLines }, lang));
+    printReadStats(await readTraces(resolve(cwd, options.traces), (s) => grader.add(s)), lang);
   }
   if (options.listen) {
     const receiver = await startOtlpReceiver(listenPort(options.listen), (s) => grader.add(s)).catch((e: NodeJS.ErrnoException) => {

@@ -20,6 +20,7 @@ import { reportSnapshots } from '../node/reportSnapshots.ts';
 import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { displayPath } from './report.ts';
 import { gradeProduction } from './reportProduction.ts';
+import { printReadStats } from './conformance.ts';
 import { withColorOptions } from './options.ts';
 import { errorLine, useColor } from './terminal.ts';
 import { render, withFormatOptions, type FormatOptions, type Formatters } from './format/registry.ts';
@@ -78,7 +79,7 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
     });
     if (!graded) return EXIT.USAGE;
     const { byUri, stats } = graded;
-    if (stats.skippedLines > 0) errorLine(format('conformance.cli.skipped', { count: stats.skippedLines }, lang));
+    printReadStats(stats, lang);
     report = withProduction(report, byUri);
   }
   if (options.prove) {

@@ -7,10 +7,10 @@
  * diagnostics of their own source, each run and span as related information.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { DiagnosticSeverity, ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection, type Diagnostic } from 'vscode-languageserver';
-import { ConformanceGrader, clauseLabel, conformanceSummary, contractClauses, gradeLabel, verdictLabel, type ClauseGrade, type ConformanceReport, type ParsedContract } from '../service/index.ts';
+import { DiagnosticSeverity, ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection, type Diagnostic, type Location } from 'vscode-languageserver';
+import { ConformanceGrader, clauseLabel, conformanceSummary, contractClauses, gradeLabel, verdictLabel, type ClauseGrade, type ConformanceEvidence, type ConformanceReport, type ParsedContract } from '../service/index.ts';
 import { format } from '../service/host.ts';
-import { uriToPath } from '../node/nodeFileSystem.ts';
+import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { InputError } from '../node/inputError.ts';
 import { readTraces } from '../node/traceSource.ts';
 import { CONFORMANCE, type ConformanceClauseView, type ConformanceParams, type ConformanceViewResult } from './customRequests.ts';
@@ -65,8 +65,15 @@ function violation(c: ClauseGrade, uri: string, lang: string): Diagnostic {
     code: c.pointer,
     source: CONFORMANCE_SOURCE,
     message: format('conformance.diagnostic', { clause: clauseLabel(c, lang), violations: c.violations, message: c.evidence[0] ? say(c.evidence[0].message) : '' }, lang),
-    relatedInformation: c.evidence.map((e) => ({ location: { uri, range: c.range }, message: format('conformance.related', { run: e.run, trace: e.traceId, span: e.spanId, message: say(e.message) }, lang) })),
+    relatedInformation: c.evidence.map((e) => ({ location: evidenceLocation(e, uri, c), message: format('conformance.related', { run: e.run, trace: e.traceId, span: e.spanId, message: say(e.message) }, lang) })),
   };
+}
+
+/** Where a piece of evidence opens: the trace file's line its span was read from, else the clause. */
+function evidenceLocation(e: ConformanceEvidence, uri: string, c: ClauseGrade): Location {
+  if (!e.source) return { uri, range: c.range };
+  const line = Math.max(0, (e.source.line ?? 1) - 1);
+  return { uri: fileUri(e.source.file), range: { start: { line, character: 0 }, end: { line, character: 0 } } };
 }
 
 /** A traces path from the request: a `file:` URI, an absolute path, or relative to the first workspace folder. */

@@ -3,18 +3,19 @@
  * a folder (walked to a bounded depth) of OTLP JSON, one export request per line (the collector's
  * file exporter, `trace export --otlp`) or one pretty-printed request per file (at most
  * `MAX_WHOLE_FILE_BYTES`), and our own trace JSONL (one dry run per file). Lines are read one at a
- * time and each span is handed on as it is read, so memory stays bounded by the grader's state, not
- * by the size of the files.
+ * time (`lineReader.ts`, none longer than `MAX_LINE_BYTES` held) and each span is handed on as it
+ * is read, so memory stays bounded by the grader's state, not by the size of the files.
  */
-import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { dryRunSpans, otlpRequestSpans, type ObservedSpan, type TraceEvent } from '../service/index.ts';
 import { InputError } from './inputError.ts';
+import { eachLine } from './lineReader.ts';
 
 /** A file that is one JSON document (not one per line) is read whole up to this size. */
 export const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
+/** A longer line is skipped (counted): one export request per line is far smaller in practice. */
+export const MAX_LINE_BYTES = MAX_WHOLE_FILE_BYTES;
 /** A dry run's trace has at most this many events (the dry run's budgets keep real ones far below). */
 const MAX_RUN_EVENTS = 200_000;
 const MAX_DEPTH = 6;
@@ -25,6 +26,8 @@ export interface TraceReadStats {
   files: number;
   /** Lines that are neither an OTLP request nor a trace event (skipped). */
   skippedLines: number;
+  /** Lines longer than `MAX_LINE_BYTES` (skipped unread). */
+  tooLongLines: number;
 }
 
 /** The trace files under a path: the file itself, or the `.json`/`.jsonl`/`.ndjson` files of a folder, sorted. */
@@ -57,27 +60,24 @@ const parse = (line: string): unknown => {
 /** Reads one file, handing every span to `onSpan`. */
 export async function readTraceFile(file: string, onSpan: (span: ObservedSpan) => void, stats: TraceReadStats): Promise<void> {
   stats.files++;
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   const events: TraceEvent[] = [];
   let first = true;
   let whole = false;
   try {
-    for await (const line of lines) {
-      if (line.trim() === '') continue;
+    const lines = await eachLine(file, MAX_LINE_BYTES, (line, n) => {
+      if (line.trim() === '') return true;
       const value = parse(line) as Record<string, unknown> | undefined;
-      if (first && value === undefined && /^\s*[{[]/.test(line)) {
-        whole = true;
-        break;
-      }
+      if (first && value === undefined && /^\s*[{[]/.test(line)) return !(whole = true);
       first = false;
-      if (value && Array.isArray(value['resourceSpans'])) for (const s of otlpRequestSpans(value)) onSpan(s);
+      if (value && Array.isArray(value['resourceSpans'])) for (const s of otlpRequestSpans(value, { file, line: n })) onSpan(s);
       else if (value && typeof value['event_type'] === 'string' && events.length < MAX_RUN_EVENTS) events.push(value as unknown as TraceEvent);
       else stats.skippedLines++;
-    }
+      return true;
+    });
+    stats.tooLongLines += lines.tooLong;
   } catch (e) {
-    throw new InputError('conformance.cli.cannotRead', { file, error: (e as NodeJS.ErrnoException).code ?? String(e) });
-  } finally {
-    lines.close();
+    if (!(e as NodeJS.ErrnoException).code) throw e;
+    throw new InputError('conformance.cli.cannotRead', { file, error: (e as NodeJS.ErrnoException).code! });
   }
   if (whole) return readWholeFile(file, onSpan, stats);
   if (events.length > 0) for (const s of await dryRunSpans(events)) onSpan(s);
@@ -91,12 +91,12 @@ async function readWholeFile(file: string, onSpan: (span: ObservedSpan) => void,
     stats.skippedLines++;
     return;
   }
-  for (const s of otlpRequestSpans(value)) onSpan(s);
+  for (const s of otlpRequestSpans(value, { file })) onSpan(s);
 }
 
 /** Reads every trace file under `path`. */
 export async function readTraces(path: string, onSpan: (span: ObservedSpan) => void): Promise<TraceReadStats> {
-  const stats: TraceReadStats = { files: 0, skippedLines: 0 };
+  const stats: TraceReadStats = { files: 0, skippedLines: 0, tooLongLines: 0 };
   for (const file of await traceFiles(path)) await readTraceFile(file, onSpan, stats);
   return stats;
 }

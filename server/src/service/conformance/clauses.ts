@@ -12,6 +12,7 @@ import { arr, obj } from '../model/data.ts';
 import type { ParsedContract } from '../model/types.ts';
 import type { Range } from '../types.ts';
 import { forbidsTool } from '../validate/rules/agent-identity.ts';
+import { boundaryForms, boundaryTools, type Boundary } from '../model/boundaries.ts';
 import type { Clause, ClauseKind } from './types.ts';
 
 /** The clauses and the lookups grading needs. */
@@ -24,10 +25,21 @@ export interface ContractClauses {
   readonly codes: ReadonlyMap<string, string>;
   /** HUMAN_IN_THE_LOOP scenario → the declared tools its row names (its sign-off gates their calls). */
   readonly gates: ReadonlyMap<string, readonly string[]>;
+  /** The ❌ boundaries on the order or count of calls (model/boundaries.ts), graded per run. */
+  readonly sequences: readonly Boundary[];
+  /** The tools those boundaries name: their calls are kept per run until it is graded. */
+  readonly sequenced: ReadonlySet<string>;
 }
 
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 const TOKEN = /`([A-Za-z_][\w.-]*)`/g;
+
+/** From the field's key (`- **Input Schema**:`) to the end of its value: a lens above the key, not inside a code block. */
+function clauseRange(model: ParsedContract, pointer: string): Range {
+  const span = locate(model, pointer);
+  if (!span) return ZERO;
+  return span.key ? { start: span.key.start, end: span.value.end } : span.value;
+}
 
 /** The gradable clauses of a contract, in the contract's order of sections. */
 export function contractClauses(model: ParsedContract): ContractClauses {
@@ -35,7 +47,7 @@ export function contractClauses(model: ParsedContract): ContractClauses {
   const clauses: Clause[] = [];
   const add = (kind: ClauseKind, pointer: string | undefined, name = '') => {
     if (pointer === undefined) return;
-    clauses.push({ pointer, kind, name, range: locate(model, pointer)?.value ?? ZERO });
+    clauses.push({ pointer, kind, name, range: clauseRange(model, pointer) });
   };
   const forbidden = new Map<string, string>();
   const identity = obj((model.data as Record<string, unknown>)['identity']);
@@ -49,6 +61,8 @@ export function contractClauses(model: ParsedContract): ContractClauses {
       add('boundary', `/identity/hard_boundaries/${i}`, name);
     }
   });
+  const sequences = boundaryForms(model).filter((b) => b.kind !== 'forbid');
+  for (const b of sequences) add('sequence', b.pointer, normaliseName(b.tool));
   if (view.tools.size > 0 || forbidden.size > 0) add('tools', '/tools');
   for (const tool of view.tools.values()) {
     add('tool', tool.pointer, tool.name);
@@ -72,5 +86,6 @@ export function contractClauses(model: ParsedContract): ContractClauses {
     const row = `${h.condition} ${h.requiredAction}`;
     gates.set(h.scenario, [...view.tools.keys()].filter((t) => new RegExp(`(?<![\\w])${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`).test(row)));
   }
-  return { view, clauses, forbidden, codes, gates };
+  const sequenced = new Set(sequences.flatMap((b) => boundaryTools(b).map((t) => normaliseName(t))));
+  return { view, clauses, forbidden, codes, gates, sequences, sequenced };
 }

@@ -9,11 +9,13 @@
 import { compiledSchema } from '../validate/ajv.ts';
 import type { ParsedContract } from '../model/types.ts';
 import { contractClauses, type ContractClauses } from './clauses.ts';
+import { normaliseName } from '../model/names.ts';
+import type { Boundary } from '../model/boundaries.ts';
 import { answerOf, argumentsOf, count, decisionsOf, isFinalChat, operationOf, text, toolOf } from './observe.ts';
-import { MAX_EVIDENCE, type ClauseGrade, type ConformanceMessage, type ConformanceReport, type Evidence, type ObservedSpan } from './types.ts';
+import { MAX_EVIDENCE, type ClauseGrade, type ConformanceMessage, type ConformanceReport, type Evidence, type ObservedSpan, type SpanSource } from './types.ts';
 
-/** A violation as seen, before its run's id is known. */
-type Seen = Omit<Evidence, 'run'>;
+/** A violation as seen; its run's id is filled in when the run is graded (its root may come later). */
+type Seen = Omit<Evidence, 'run'> & { run?: string };
 
 interface Tally {
   exercised: number;
@@ -25,36 +27,66 @@ interface Tally {
 
 interface PendingCall {
   readonly spanId: string;
+  readonly source?: SpanSource;
   readonly tool: string;
   readonly callId?: string;
 }
 
+/** A call of a tool a sequence boundary names, kept until its run is graded. */
+interface SequencedCall {
+  readonly tool: string;
+  readonly spanId: string;
+  readonly source?: SpanSource;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** The call ran (its span's status is not an error: a refused or failed call). */
+  readonly ok: boolean;
+}
+
 interface RunState {
   run?: string;
+  /** Calls of the tools sequence boundaries name (at most `MAX_PENDING`). */
+  calls?: SequencedCall[];
+  /** Evidence this run gave before its id was known. */
+  seen?: Seen[];
   steps: number;
   tokens: number;
   /** The latest model step: when it ended and its tokens (a budget crossed before it was not stopped). */
   lastStepEnd: number;
   lastStepTokens: number;
-  root?: { readonly spanId: string; readonly failed: boolean };
-  errorCode?: { readonly code: string; readonly spanId: string };
+  root?: SpanRef & { readonly failed: boolean };
+  errorCode?: SpanRef & { readonly code: string };
   /** Whether the run shows approvals at all (a decision, or the root's `agents_md.approvals.recorded`). */
   approvalsVisible: boolean;
   /** Gates that a human decided on: `call:<id>`, `span:<id>` or `tool:<name>` (a HUMAN_IN_THE_LOOP row naming the tool). */
   decided?: Set<string>;
   pending?: PendingCall[];
   /** The latest answer: when it ended, where, and what is wrong with it (undefined: it conforms). */
-  answer?: { readonly endMs: number; readonly fromRoot: boolean; readonly spanId: string; readonly problem?: ConformanceMessage };
+  answer?: SpanRef & { readonly endMs: number; readonly fromRoot: boolean; readonly problem?: ConformanceMessage };
 }
+
+/** A span as evidence points at it: its id and where it was read. */
+type SpanRef = Pick<ObservedSpan, 'spanId' | 'source'>;
+const ref = (s: SpanRef): SpanRef => (s.source ? { spanId: s.spanId, source: s.source } : { spanId: s.spanId });
 
 /** Runs whose pending approvals are kept in full; beyond it a run keeps counting. */
 const MAX_PENDING = 1000;
+/** Runs whose `invoke_agent` span was read wait for this many more to end before they are graded (late child spans). */
+export const ENDED_WINDOW = 1000;
+/** At most this many runs are held at once: beyond it the one read first is graded (a run with no `invoke_agent` span never ends). */
+export const MAX_OPEN_RUNS = 10_000;
 
 /** Grades one contract against a stream of spans. */
 export class ConformanceGrader {
   private readonly c: ContractClauses;
   private readonly tallies = new Map<string, Tally>();
+  /** The runs being read, in the order their first span came. */
   private readonly runs = new Map<string, RunState>();
+  /** Trace ids of runs whose `invoke_agent` span was read, oldest first (graded once `ENDED_WINDOW` more have ended). */
+  private readonly ended = new Set<string>();
+  private graded = 0;
+  /** Graded runs of a contract with a step budget: exercised, or qualified when no run recorded a model step. */
+  private stepRuns = 0;
   private spans = 0;
   /** Whether any run recorded a model step: if none did, the producer does not record them. */
   private anySteps = false;
@@ -62,6 +94,11 @@ export class ConformanceGrader {
   constructor(model: ParsedContract) {
     this.c = contractClauses(model);
     for (const clause of this.c.clauses) this.tallies.set(clause.pointer, { exercised: 0, violations: 0, evidence: [], qualified: new Map() });
+  }
+
+  /** How many runs are held, not yet graded (bounded by `MAX_OPEN_RUNS`). */
+  get openRuns(): number {
+    return this.runs.size;
   }
 
   /** Reads one span. */
@@ -110,12 +147,18 @@ export class ConformanceGrader {
 
   /** The grades, clause by clause in the contract's order. */
   finish(): ConformanceReport {
-    for (const [traceId, run] of this.runs) this.finishRun(traceId, run);
+    for (const traceId of [...this.runs.keys()]) this.close(traceId);
+    const steps = this.c.view.budgets.maxStepsPointer;
+    if (steps && this.stepRuns > 0) {
+      if (this.anySteps) this.tallies.get(steps)!.exercised += this.stepRuns;
+      else this.tallies.get(steps)!.qualified.set('conformance.qualified.steps-not-recorded', this.stepRuns);
+      this.stepRuns = 0;
+    }
     let violations = 0;
     const clauses = this.c.clauses.map((clause): ClauseGrade => {
       const t = this.tallies.get(clause.pointer)!;
       violations += t.violations;
-      if (this.runs.size === 0) t.qualified.set('conformance.qualified.no-runs', 1);
+      if (this.graded === 0) t.qualified.set('conformance.qualified.no-runs', 1);
       return {
         ...clause,
         grade: t.violations > 0 ? 'violated' : t.exercised > 0 ? 'exercised' : 'never',
@@ -123,34 +166,58 @@ export class ConformanceGrader {
         violations: t.violations,
         verdict: t.qualified.size > 0 ? 'qualified' : 'attested',
         qualifications: [...t.qualified].map(([id, n]) => ({ id, args: { count: n } })),
-        evidence: t.evidence.map((e) => {
-          const run = this.runs.get(e.traceId)?.run ?? e.traceId;
+        evidence: t.evidence.map(({ run: known, ...e }) => {
+          const run = known ?? e.traceId;
           return { run, ...e, message: { id: e.message.id, args: { ...e.message.args, run } } };
         }),
       };
     });
-    return { runs: this.runs.size, spans: this.spans, clauses, violations };
+    return { runs: this.graded, spans: this.spans, clauses, violations };
   }
 
   private runOf(traceId: string): RunState {
     let run = this.runs.get(traceId);
-    if (!run) this.runs.set(traceId, (run = { steps: 0, tokens: 0, lastStepEnd: -Infinity, lastStepTokens: 0, approvalsVisible: false }));
+    if (!run) {
+      this.runs.set(traceId, (run = { steps: 0, tokens: 0, lastStepEnd: -Infinity, lastStepTokens: 0, approvalsVisible: false }));
+      if (this.runs.size > MAX_OPEN_RUNS) this.close(this.runs.keys().next().value!);
+    }
     return run;
   }
 
+  /** Grades a run and forgets it: a span of its trace read later starts a run of its own. */
+  private close(traceId: string): void {
+    const run = this.runs.get(traceId);
+    if (!run) return;
+    this.runs.delete(traceId);
+    this.ended.delete(traceId);
+    this.graded++;
+    this.finishRun(traceId, run);
+    for (const e of run.seen ?? []) e.run = run.run ?? traceId;
+  }
+
+  /** A run whose root was read is graded once `ENDED_WINDOW` runs have ended after it. */
+  private ending(traceId: string): void {
+    this.ended.delete(traceId);
+    this.ended.add(traceId);
+    if (this.ended.size > ENDED_WINDOW) this.close(this.ended.values().next().value!);
+  }
+
   private root(span: ObservedSpan, run: RunState): void {
-    run.root = { spanId: span.spanId, failed: span.status === 'error' };
+    run.root = { ...ref(span), failed: span.status === 'error' };
+    this.ending(span.traceId);
     const conversation = text(span.attributes['gen_ai.conversation.id']);
     const query = text(span.attributes['agents_md.query.id']);
     if (conversation) run.run = query ? `${conversation}/${query}` : conversation;
     if (span.attributes['agents_md.approvals.recorded'] === true) run.approvalsVisible = true;
     const code = text(span.attributes['agents_md.error_code']);
-    if (code) run.errorCode = { code, spanId: span.spanId };
+    if (code) run.errorCode = { ...ref(span), code };
     if (span.attributes['gen_ai.output.messages'] !== undefined) this.answer(span, run, true);
   }
 
   private tool(span: ObservedSpan, run: RunState): void {
     const name = toolOf(span);
+    if (this.c.sequenced.has(name) && (run.calls ??= []).length < MAX_PENDING)
+      run.calls.push({ tool: name, ...ref(span), startMs: span.startMs ?? span.endMs, endMs: span.endMs, ok: span.status !== 'error' });
     const declared = this.c.view.tools.get(name);
     const refused = span.status === 'error';
     const forbidden = this.c.forbidden.get(name);
@@ -171,7 +238,7 @@ export class ConformanceGrader {
       this.exercise(pointer);
       const callId = text(span.attributes['gen_ai.tool.call.id']);
       run.pending ??= [];
-      if (run.pending.length < MAX_PENDING) run.pending.push({ spanId: span.spanId, tool: name, ...(callId ? { callId } : {}) });
+      if (run.pending.length < MAX_PENDING) run.pending.push({ ...ref(span), tool: name, ...(callId ? { callId } : {}) });
     }
   }
 
@@ -214,16 +281,15 @@ export class ConformanceGrader {
       if (detail !== undefined) problem = { id: 'conformance.violation.answer', args: { detail } };
     }
     if (answer === undefined) problem = { id: 'conformance.qualified.answer-not-recorded', args: {} };
-    run.answer = { endMs: span.endMs, fromRoot, spanId: span.spanId, ...(problem ? { problem } : {}) };
+    run.answer = { ...ref(span), endMs: span.endMs, fromRoot, ...(problem ? { problem } : {}) };
   }
 
   private finishRun(traceId: string, run: RunState): void {
-    const at = (spanId: string, message: ConformanceMessage): Seen => ({ traceId, spanId, message });
-    const runSpan = run.root?.spanId ?? traceId;
+    const at = (span: SpanRef, message: ConformanceMessage): Seen => ({ traceId, ...span, message, run: run.run ?? traceId });
+    const runSpan = ref(run.root ?? { spanId: traceId });
     const { budgets } = this.c.view;
     if (budgets.maxStepsPointer) {
-      if (!this.anySteps) this.qualify(budgets.maxStepsPointer, 'conformance.qualified.steps-not-recorded');
-      else this.exercise(budgets.maxStepsPointer);
+      this.stepRuns++;
       if (run.steps > budgets.maxSteps) this.record(budgets.maxStepsPointer, at(runSpan, { id: 'conformance.violation.steps', args: { steps: run.steps, max: budgets.maxSteps } }));
     }
     if (budgets.tokenPointer && budgets.tokenBudget !== undefined && run.tokens > 0) {
@@ -232,11 +298,12 @@ export class ConformanceGrader {
       if (run.tokens - run.lastStepTokens > budgets.tokenBudget) this.record(budgets.tokenPointer, at(runSpan, { id: 'conformance.violation.tokens', args: { tokens: run.tokens, max: budgets.tokenBudget } }));
     }
     this.finishCode(run, at);
+    if (run.calls) this.finishSequences(run.calls, at);
     for (const call of run.pending ?? []) {
       const d = run.decided;
       if (d && (d.has(`span:${call.spanId}`) || d.has(`tool:${call.tool}`) || (call.callId && d.has(`call:${call.callId}`)))) continue;
       const pointer = this.c.view.tools.get(call.tool)!.approvalPointer ?? this.c.view.tools.get(call.tool)!.pointer;
-      this.record(pointer, at(call.spanId, { id: 'conformance.violation.no-approval', args: { tool: call.tool } }));
+      this.record(pointer, at(ref(call), { id: 'conformance.violation.no-approval', args: { tool: call.tool } }));
       if (!run.approvalsVisible) this.qualify(pointer, 'conformance.qualified.approvals-not-visible');
     }
     // A run that failed, or whose answer a declared FAILURE_PROTOCOL code replaced, gave no answer of its own.
@@ -245,19 +312,38 @@ export class ConformanceGrader {
       if (!a || a.problem?.id === 'conformance.qualified.answer-not-recorded') this.qualify('/output_schema', 'conformance.qualified.answer-not-recorded');
       else {
         this.exercise('/output_schema');
-        if (a.problem) this.record('/output_schema', at(a.spanId, a.problem));
+        if (a.problem) this.record('/output_schema', at(ref(a), a.problem));
       }
     }
   }
 
-  private finishCode(run: RunState, at: (spanId: string, m: ConformanceMessage) => Seen): void {
+  /**
+   * The order, count and only-after-success boundaries over a run's calls in the order they
+   * started. A call that did not run (error status: refused) breaks none: the gate held.
+   */
+  private finishSequences(calls: SequencedCall[], at: (span: SpanRef, m: ConformanceMessage) => Seen): void {
+    calls.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+    for (const b of this.c.sequences) {
+      const tool = normaliseName(b.tool);
+      let seen = 0;
+      for (const call of calls) {
+        if (call.tool !== tool || !call.ok) continue;
+        this.exercise(b.pointer);
+        seen++;
+        const message = sequenceProblem(b, calls, call, seen);
+        if (message) this.record(b.pointer, at(ref(call), message));
+      }
+    }
+  }
+
+  private finishCode(run: RunState, at: (span: SpanRef, m: ConformanceMessage) => Seen): void {
     if (this.c.view.failures.length === 0) return;
     if (!run.root) this.qualify('/failure_protocol', 'conformance.qualified.root-not-recorded');
     else this.exercise('/failure_protocol');
     if (!run.errorCode) return;
     const entry = this.c.codes.get(run.errorCode.code);
     if (entry) this.exercise(entry);
-    else this.record('/failure_protocol', at(run.errorCode.spanId, { id: 'conformance.violation.error-code', args: { code: run.errorCode.code } }));
+    else this.record('/failure_protocol', at(ref(run.errorCode), { id: 'conformance.violation.error-code', args: { code: run.errorCode.code } }));
   }
 
   private exercise(pointer: string): void {
@@ -272,15 +358,29 @@ export class ConformanceGrader {
 
   /** A violation seen on one span; the run's id is filled in by `finish()` (its root may come later). */
   private violate(pointer: string, span: ObservedSpan, message: ConformanceMessage): void {
-    this.record(pointer, { traceId: span.traceId, spanId: span.spanId, message });
+    const seen: Seen = { traceId: span.traceId, ...ref(span), message };
+    if (this.record(pointer, seen)) (this.runOf(span.traceId).seen ??= []).push(seen);
   }
 
-  private record(pointer: string, evidence: Seen): void {
+  /** Counts a violation; whether its evidence was kept. */
+  private record(pointer: string, evidence: Seen): boolean {
     const t = this.tallies.get(pointer);
-    if (!t) return;
+    if (!t) return false;
     t.violations++;
-    if (t.evidence.length < MAX_EVIDENCE) t.evidence.push(evidence);
+    if (t.evidence.length >= MAX_EVIDENCE) return false;
+    t.evidence.push(evidence);
+    return true;
   }
+}
+
+/** What a call breaks of a sequence boundary, given the run's calls and that it is the `nth` call of its tool that ran. */
+function sequenceProblem(b: Boundary, calls: readonly SequencedCall[], call: SequencedCall, nth: number): ConformanceMessage | undefined {
+  if (b.kind === 'count') return nth > b.max ? { id: 'conformance.violation.count', args: { tool: call.tool, count: nth, max: b.max } } : undefined;
+  if (b.kind !== 'order' && b.kind !== 'after-success') return undefined;
+  const first = normaliseName(b.first);
+  // An earlier call counts once it ended before this one started; for "after success" only one that ran.
+  const before = calls.some((c) => c.tool === first && c.endMs <= call.startMs && c !== call && (b.kind === 'order' || c.ok));
+  return before ? undefined : { id: `conformance.violation.${b.kind}`, args: { tool: call.tool, first } };
 }
 
 /** The first problem of a value against a schema, as text; undefined when it conforms or the schema does not compile. */

@@ -6,4 +6,4 @@ export { agentNameOf } from './observe.ts';
 export { otlpRequestSpans, dryRunSpans, fromSpanData } from './spans.ts';
 export { conformanceText, conformanceMarkdown, clauseLabel, gradeLabel, verdictLabel, summaryLine as conformanceSummary } from './render.ts';
 export { MAX_EVIDENCE } from './types.ts';
-export type { ObservedSpan, ObservedValue, Clause as ConformanceClause, ClauseKind, ClauseGrade, ConformanceMessage, Evidence as ConformanceEvidence, Grade as ConformanceGrade, Verdict as ConformanceVerdict, ConformanceReport } from './types.ts';
+export type { ObservedSpan, ObservedValue, Clause as ConformanceClause, ClauseKind, ClauseGrade, ConformanceMessage, Evidence as ConformanceEvidence, SpanSource, Grade as ConformanceGrade, Verdict as ConformanceVerdict, ConformanceReport } from './types.ts';

@@ -11,6 +11,7 @@ const CLAUSE: Readonly<Record<ClauseKind, string>> = {
   arguments: 'conformance.clause.arguments',
   approval: 'conformance.clause.approval',
   boundary: 'conformance.clause.boundary',
+  sequence: 'conformance.clause.sequence',
   tools: 'conformance.clause.tools',
   steps: 'conformance.clause.steps',
   tokens: 'conformance.clause.tokens',

@@ -6,7 +6,7 @@
  */
 import { traceSpans, type SpanData } from '../run/trace/otelSpans.ts';
 import type { TraceEvent } from '../run/trace/trace.ts';
-import type { ObservedSpan, ObservedValue } from './types.ts';
+import type { ObservedSpan, ObservedValue, SpanSource } from './types.ts';
 
 type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
@@ -39,19 +39,22 @@ function hexId(v: unknown): string {
 const STATUS: Record<string, ObservedSpan['status']> = { '1': 'ok', '2': 'error', STATUS_CODE_OK: 'ok', STATUS_CODE_ERROR: 'error' };
 
 /** The spans of one OTLP export request. A malformed part is skipped, never thrown at. */
-export function* otlpRequestSpans(request: unknown): Generator<ObservedSpan> {
+export function* otlpRequestSpans(request: unknown, source?: SpanSource): Generator<ObservedSpan> {
   for (const rs of list((request as Json | null)?.['resourceSpans'])) {
     for (const ss of list(rs['scopeSpans'] ?? rs['instrumentationLibrarySpans'])) {
       for (const s of list(ss['spans'])) {
         const end = Number(s['endTimeUnixNano'] ?? 0);
+        const start = Number(s['startTimeUnixNano'] ?? end);
         yield {
           traceId: hexId(s['traceId']),
           spanId: hexId(s['spanId']),
           name: typeof s['name'] === 'string' ? s['name'] : '',
           endMs: Number.isFinite(end) ? end / 1e6 : 0,
+          startMs: Number.isFinite(start) ? start / 1e6 : 0,
           attributes: attributes(s['attributes']),
           events: list(s['events']).map((e) => ({ name: typeof e['name'] === 'string' ? e['name'] : '', attributes: attributes(e['attributes']) })),
           status: STATUS[String((s['status'] as Json | undefined)?.['code'] ?? '')] ?? 'unset',
+          ...(source ? { source } : {}),
         };
       }
     }
@@ -60,7 +63,7 @@ export function* otlpRequestSpans(request: unknown): Generator<ObservedSpan> {
 
 /** The observed form of a span we made ourselves (`traceSpans`). */
 export function fromSpanData(s: SpanData): ObservedSpan {
-  return { traceId: s.traceId, spanId: s.spanId, name: s.name, endMs: s.endMs, attributes: s.attributes, events: s.events, status: s.status.code };
+  return { traceId: s.traceId, spanId: s.spanId, name: s.name, endMs: s.endMs, startMs: s.startMs, attributes: s.attributes, events: s.events, status: s.status.code };
 }
 
 /** The spans of one dry run's trace (its events in order), as `trace export --otlp` would send them. */

@@ -8,6 +8,12 @@ import type { Range } from '../types.ts';
 /** An attribute value as OTLP carries it, read into plain JSON. */
 export type ObservedValue = string | number | boolean | null | readonly ObservedValue[] | { readonly [key: string]: ObservedValue };
 
+/** Where a span was read: its file and, when known, the 1-based line (of a one-request-per-line file). */
+export interface SpanSource {
+  readonly file: string;
+  readonly line?: number;
+}
+
 /** One span as read from a trace: only what grading needs. */
 export interface ObservedSpan {
   /** Hex; the spans of one run share it. */
@@ -16,13 +22,17 @@ export interface ObservedSpan {
   readonly name: string;
   /** Epoch milliseconds of the span's end (0 when unknown): orders the answers of a run. */
   readonly endMs: number;
+  /** Epoch milliseconds of the span's start (absent: its end): orders the tool calls of a run. */
+  readonly startMs?: number;
   readonly attributes: Readonly<Record<string, ObservedValue>>;
   readonly events: readonly { readonly name: string; readonly attributes: Readonly<Record<string, ObservedValue>> }[];
   readonly status: 'unset' | 'ok' | 'error';
+  /** Where it was read (absent: received over the network, or made in memory). */
+  readonly source?: SpanSource;
 }
 
 /** What a clause promises, as graded. */
-export type ClauseKind = 'tool' | 'arguments' | 'approval' | 'boundary' | 'tools' | 'steps' | 'tokens' | 'failure' | 'error-codes' | 'output' | 'pool' | 'pools' | 'hitl';
+export type ClauseKind = 'tool' | 'arguments' | 'approval' | 'boundary' | 'sequence' | 'tools' | 'steps' | 'tokens' | 'failure' | 'error-codes' | 'output' | 'pool' | 'pools' | 'hitl';
 
 /** One clause of the contract that a trace can exercise or violate. */
 export interface Clause {
@@ -47,6 +57,8 @@ export interface Evidence {
   readonly traceId: string;
   readonly spanId: string;
   readonly message: ConformanceMessage;
+  /** Where the span was read, when from a file. */
+  readonly source?: SpanSource;
 }
 
 export type Grade = 'exercised' | 'never' | 'violated';
