@@ -82,7 +82,7 @@ test('a workspace worker that reaches its heap limit loses no diagnostics and do
       for (const r of partial.items) if (r.kind === 'full') reports.set(r.uri, r.items);
     });
     await client.connection.sendRequest<WorkspaceDiagnosticReport>('workspace/diagnostic', { previousResultIds: [], partialResultToken: 'heap' });
-    const failures = client.traces.filter((t) => t.message.startsWith('workspace worker failed'));
+    const failures = client.traces.filter((t) => t.message.startsWith('workspace-worker-lost'));
     // Before: no heap limit on the workers, so none ran out.
     assert.ok(failures.some((t) => t.message.includes('ERR_WORKER_OUT_OF_MEMORY')), 'a worker ran out of heap');
     assert.equal(reports.size, N, 'every contract reported');

@@ -87,7 +87,7 @@ export async function diagnoseInWorkers(host: WorkspacePoolHost, uris: readonly 
   const replace = (why: unknown) => {
     if (stopped()) return undefined;
     const code = (why as { code?: string } | undefined)?.code ?? String(why);
-    host.trace(`workspace worker failed (${code}): its contracts in hand are diagnosed on the server's thread`);
+    host.trace(`workspace-worker-lost code=${code} contracts-in-hand=server-thread`);
     if (replacements++ >= MAX_REPLACEMENTS) return undefined;
     const w = start();
     if (w && seed) w.postMessage(seed);
