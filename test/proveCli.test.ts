@@ -71,7 +71,7 @@ test('prove -f sarif: one result per finding at its clause, the obligation as th
   assert.equal(r.code, 1, r.stderr);
   const log = JSON.parse(r.stdout) as Sarif.Log;
   const run = log.runs[0]!;
-  assert.deepEqual(run.tool.driver.rules?.map((x) => x.id), ['prove/ungated-side-effect', 'prove/dead-gate', 'prove/shadowed-gate', 'prove/vacuous-guard']);
+  assert.deepEqual(run.tool.driver.rules?.map((x) => x.id), ['prove/ungated-side-effect', 'prove/dead-gate', 'prove/shadowed-gate', 'prove/vacuous-guard', 'prove/forbidden-sequence']);
   const [res] = run.results!;
   assert.equal(res!.ruleId, 'prove/ungated-side-effect');
   assert.equal(res!.locations![0]!.physicalLocation!.artifactLocation!.uri, 'AGENTS.md');
