@@ -33,7 +33,9 @@ export function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootCon
       // A heading that starts no item ends the item above; H4 and deeper belong to it.
       if (!(spec.headingItems && node.depth === 3 && !isWrapper && ITEM_HEADING.test(text))) continue;
       const end = itemEnd(blocks, k);
-      const key = itemKey(spec.title, b.loc.text.slice(node.position?.start.offset ?? 0, blocks[end - 1]!.position?.end.offset ?? 0));
+      // From the start of the heading's line: the same text indented otherwise is placed otherwise.
+      const from = (node.position?.start.offset ?? 0) - ((node.position?.start.column ?? 1) - 1);
+      const key = itemKey(spec.title, b.loc.text.slice(from, blocks[end - 1]!.position?.end.offset ?? 0));
       const line = b.loc.pos(node.position?.start.offset ?? 0).line;
       // Two items of the same text are two objects: one earlier item is taken once.
       const earlier = built.has(key) ? undefined : reuse?.get(key);
