@@ -48,7 +48,7 @@ test('lint loads neither the MCP SDK, OpenTelemetry nor the tokenizer; --help no
 
 test('--help, <command> --help and --version are answered without loading the CLI bundle, in the display language', async () => {
   const ws = scratch.workspace({});
-  for (const [args, expected] of [[['--help'], /^Usage: agents-md/], [['lint', '--help'], /Exit codes:/], [['--lang', 'zh-cn', 'help', 'diff'], /用法/], [['-V'], /^\d+\.\d+\.\d+\n$/]] as const) {
+  for (const [args, expected] of [[['--help'], /^Usage: agents-md/], [['lint', '--help'], /Exit codes:/], [['--lang', 'zh-cn', 'diff', '--help'], /用法/], [['-V'], /^\d+\.\d+\.\d+\n$/]] as const) {
     const r = await runRecorded(ws, {}, ...args);
     assert.equal(r.run.code, 0, r.run.stderr);
     assert.match(r.run.stdout, expected);
