@@ -158,13 +158,31 @@ test('source.fixAll.agentsMd applies the safe fixes (fix-on-save) and nothing el
     const edits = actions[0]!.edit!.changes![uri]!;
     assert.deepEqual(edits.map((e) => e.newText), ['MEMORY_POLICY', '"{{extracted_device_id}}"']);
     // Ctrl+. on one finding (docs/vscode.md, "Fixes on save"): its own fixes, then the same fix-all
-    // as a quick fix, last, with the same edits.
+    // as a quick fix, last, with the same edits. The light bulb asks on every cursor move, so a
+    // client that resolves actions (VS Code) gets fix-all without its edits, computed when chosen.
     const finding = (await client.pullDiagnostics(uri)).find((d) => d.code === 'unknown-section')!;
     const menu = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: finding.range, context: { diagnostics: [finding] } });
     const last = menu[menu.length - 1]!;
     assert.deepEqual([last.title, last.kind], ['Fix all auto-fixable contract problems', 'quickfix'], menu.map((a) => a.title).join(' | '));
-    assert.deepEqual(last.edit!.changes![uri]!.map((e) => e.newText), ['MEMORY_POLICY', '"{{extracted_device_id}}"']);
+    assert.equal(last.edit, undefined, 'the edits are not computed for the menu');
+    const chosen = await client.request<CodeAction>('codeAction/resolve', last);
+    assert.deepEqual(chosen.edit!.changes![uri]!.map((e) => e.newText), ['MEMORY_POLICY', '"{{extracted_device_id}}"']);
     assert.equal(await client.shutdown(), 0);
+  } finally {
+    client.kill();
+  }
+  // A client that does not resolve actions (push diagnostics, as Neovim) gets the edits in the menu.
+  const push = new LspClient(serverPath);
+  try {
+    await push.initialize(wsUri, false);
+    const published = push.nextPublished(uri);
+    await push.open(uri, text);
+    const finding = (await published).diagnostics.find((d) => d.code === 'unknown-section')!;
+    const menu = await push.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: finding.range, context: { diagnostics: [finding] } });
+    const last = menu[menu.length - 1]!;
+    assert.equal(last.title, 'Fix all auto-fixable contract problems');
+    assert.deepEqual(last.edit!.changes![uri]!.map((e) => e.newText), ['MEMORY_POLICY', '"{{extracted_device_id}}"']);
+    assert.equal(await push.shutdown(), 0);
   } finally {
     client.kill();
   }

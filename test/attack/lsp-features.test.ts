@@ -73,7 +73,8 @@ describe('features', () => {
       assert.equal(hover, null);
       assert.deepEqual(symbols, []);
       assert.deepEqual(folds, []);
-      assert.ok(took < 5000, `took ${took} ms`);
+      // Not parsed: the outline would list AGENT_IDENTITY. The bound only catches a hang (a parse takes minutes).
+      assert.ok(took < 30_000, `took ${took} ms`);
       const diags = await client.pullDiagnostics(uri);
       assert.deepEqual(diags.map((d) => d.code), ['file-too-large']);
     } finally {

@@ -116,7 +116,8 @@ test('listSnapshots for a contract outside every workspace folder answers at onc
     const t0 = Date.now();
     const r = await client.request<{ snapshots: unknown[] }>('agentsMd/listSnapshots', { uri: 'file:///AGENTS.md' });
     assert.deepEqual(r.snapshots, []);
-    assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+    // A walk of the disk takes minutes (and memory until the process dies): the bound tells it from an answer on a loaded machine.
+    assert.ok(Date.now() - t0 < 30_000, `took ${Date.now() - t0} ms`);
   } finally {
     await client.shutdown();
   }

@@ -62,7 +62,11 @@ export class LspClient {
       locale,
       workspaceFolders: rootUri ? [{ uri: rootUri, name: 'ws' }] : null,
       capabilities: {
-        textDocument: { ...(pull ? { diagnostic: { dynamicRegistration: false } } : { publishDiagnostics: { relatedInformation: true, versionSupport: true } }), hover: { contentFormat: ['markdown'] } },
+        // A pull client resolves code actions as VS Code does; a push client (as Neovim's) does not.
+        textDocument: {
+          ...(pull ? { diagnostic: { dynamicRegistration: false }, codeAction: { resolveSupport: { properties: ['edit'] } } } : { publishDiagnostics: { relatedInformation: true, versionSupport: true } }),
+          hover: { contentFormat: ['markdown'] },
+        },
         workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true, codeLens: { refreshSupport: true } },
       },
     });

@@ -11,14 +11,36 @@ export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
 /** Quick fixes and refactorings of the diagnostics in a range, and fix-all. */
 export function registerCodeActions(ctx: ServerContext, docs: DocumentStates): void {
   const { connection, documents, session } = ctx;
-  /** Every safe fix of the document at once, as one action of `kind` (none when nothing is fixable). */
-  const fixAllAction = async (doc: TextDocument, kind: string, token: CancellationToken | undefined): Promise<CodeAction[]> => {
+  /** Every safe fix of the document at once, as edits (none when nothing is fixable). */
+  const fixAllEdits = async (doc: TextDocument, token: CancellationToken | undefined) => {
     const service = session.service!;
     const state = docs.stateOf(doc);
     const facts = withPreset(await docs.factsOf(doc, state), await ctx.settings.of(doc.uri));
-    const { edits } = service.fixAll(contract(doc, state, facts), { lang: session.lang, diagnostics: service.validate(state.model, facts) }, token ?? NOT_CANCELLED);
+    return service.fixAll(contract(doc, state, facts), { lang: session.lang, diagnostics: service.validate(state.model, facts) }, token ?? NOT_CANCELLED).edits;
+  };
+  const fixAllAction = async (doc: TextDocument, kind: string, token: CancellationToken | undefined): Promise<CodeAction[]> => {
+    const edits = await fixAllEdits(doc, token);
     return edits.length === 0 ? [] : [{ title: format('action.fixAll', {}, session.lang), kind, edit: { changes: { [doc.uri]: edits } } }];
   };
+  /**
+   * Ctrl+. offers fix-all beside a finding's own fixes. The light bulb asks on every cursor move
+   * over a finding, so where the client resolves actions the edits (every fix checked against its
+   * result) are computed only when the action is chosen; offered when a safe fix exists.
+   */
+  const fixAllQuickFix = async (doc: TextDocument, token: CancellationToken): Promise<CodeAction[]> => {
+    if (!session.codeActionResolve) return fixAllAction(doc, CodeActionKind.QuickFix, token);
+    const service = session.service!;
+    const state = docs.stateOf(doc);
+    const facts = withPreset(await docs.factsOf(doc, state), await ctx.settings.of(doc.uri));
+    const offered = service.hasSafeFix(contract(doc, state, facts), { lang: session.lang, diagnostics: service.validate(state.model, facts) }, token);
+    return offered ? [{ title: format('action.fixAll', {}, session.lang), kind: CodeActionKind.QuickFix, data: { fixAllOf: doc.uri } }] : [];
+  };
+  connection.onCodeActionResolve(async (action, token) => {
+    const uri = (action.data as { fixAllOf?: unknown } | undefined)?.fixAllOf;
+    const doc = typeof uri === 'string' ? documents.get(uri) : undefined;
+    if (!doc || !session.service) return action;
+    return { ...action, edit: { changes: { [doc.uri]: await fixAllEdits(doc, token) } } };
+  });
   connection.onCodeAction(async (p, token) => {
     const { service } = session;
     // Fix-on-save (`editor.codeActionsOnSave: { "source.fixAll.agentsMd": "explicit" }`): the rules' safe fixes.
@@ -28,7 +50,7 @@ export function registerCodeActions(ctx: ServerContext, docs: DocumentStates): v
     if (wantsFixAll) return contractDoc ? fixAllAction(contractDoc, FIX_ALL_KIND, token) : [];
     const ours = p.context.diagnostics.filter((d) => d.source === 'agents-md' && typeof d.code === 'string');
     // Ctrl+. on a finding also offers every safe fix at once, last (as ESLint's "Fix all auto-fixable problems").
-    const all = contractDoc && ours.length > 0 ? await fixAllAction(contractDoc, CodeActionKind.QuickFix, token) : [];
+    const all = contractDoc && ours.length > 0 ? await fixAllQuickFix(contractDoc, token) : [];
     // The facts check a safe fix against its result (a rename into a second TOOLS is not offered as safe).
     const facts = contractDoc ? await docs.lastFacts(contractDoc, docs.stateOf(contractDoc)) : undefined;
     const own = docs.withDoc(p.textDocument.uri, [], (doc, s) => {

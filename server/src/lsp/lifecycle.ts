@@ -22,6 +22,7 @@ export function registerInitialize(ctx: ServerContext, docs: DocumentStates, dia
     ctx.settings.supported = !!params.capabilities.workspace?.configuration;
     session.watchRegistration = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     session.lensRefresh = !!params.capabilities.workspace?.codeLens?.refreshSupport;
+    session.codeActionResolve = params.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') ?? false;
     session.service = ctx.makeService();
     return {
       capabilities: {
@@ -36,7 +37,7 @@ export function registerInitialize(ctx: ServerContext, docs: DocumentStates, dia
         foldingRangeProvider: true,
         semanticTokensProvider: { legend: { tokenTypes: [...HIGHLIGHT_TYPES], tokenModifiers: [] }, full: true },
         codeLensProvider: { resolveProvider: false },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: session.codeActionResolve },
         ...(session.pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: true } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },

@@ -15,6 +15,8 @@ export interface Session {
   pull: boolean;
   watchRegistration: boolean;
   lensRefresh: boolean;
+  /** The client resolves a code action's edit when it is chosen (`codeAction/resolve`). */
+  codeActionResolve: boolean;
   lang: Lang;
   /** The rules page diagnostics link to, in the client's language. */
   docsBase: string;
@@ -41,7 +43,7 @@ export interface ServerContext {
 
 export function serverContext(connection: Connection, docsFolder: string): ServerContext {
   const documents = new TextDocuments(TextDocument);
-  const session: Session = { roots: [], pull: false, watchRegistration: false, lensRefresh: false, lang: 'en', docsBase: `${docsFolder}/rules.md`, service: undefined };
+  const session: Session = { roots: [], pull: false, watchRegistration: false, lensRefresh: false, codeActionResolve: false, lang: 'en', docsBase: `${docsFolder}/rules.md`, service: undefined };
   const rootPaths = () => session.roots.map(uriToPath).filter((p): p is string => p !== undefined);
   const fs = overlayFileSystem(createNodeFileSystem(rootPaths), (uri) => documents.get(uri)?.getText());
   return {

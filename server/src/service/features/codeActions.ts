@@ -71,7 +71,23 @@ export function codeActions(model: ParsedContract, diagnostics: readonly Diagnos
  * fix-all never makes a file worse. Returns the edits in document order and the codes fixed.
  */
 export function fixAll(model: ParsedContract, diagnostics: readonly DiagnosticRef[], options: { today?: string; facts?: WorkspaceFacts } = {}): { edits: TextEditResult[]; fixed: string[] } {
-  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const idx = lineIndexOf(model);
+  const candidates = safeFixCandidates(model, diagnostics, options.today);
+  const check = fixChecker(model, options.facts);
+  let chosen = candidates;
+  if (candidates.length > 0 && check.addsFinding(candidates.flatMap((c) => c.edits))) {
+    chosen = [];
+    for (const c of candidates) if (!check.addsFinding([...chosen, c].flatMap((x) => x.edits))) chosen.push(c);
+  }
+  const edits = chosen.flatMap((c) => c.edits).sort((a, b) => idx.offsetAt(a.range.start) - idx.offsetAt(b.range.start));
+  return { edits, fixed: chosen.map((c) => c.code) };
+}
+
+/**
+ * The safe fixes fix-all starts from, before they are checked against their result: one per
+ * diagnostic, none editing text an earlier one edits.
+ */
+export function safeFixCandidates(model: ParsedContract, diagnostics: readonly DiagnosticRef[], today = new Date().toISOString().slice(0, 10)): { code: string; edits: readonly TextEditResult[] }[] {
   const idx = lineIndexOf(model);
   const spans: [number, number][] = [];
   const candidates: { code: string; edits: readonly TextEditResult[] }[] = [];
@@ -83,14 +99,7 @@ export function fixAll(model: ParsedContract, diagnostics: readonly DiagnosticRe
     spans.push(...own);
     candidates.push({ code: d.code, edits: fix.edits });
   }
-  const check = fixChecker(model, options.facts);
-  let chosen = candidates;
-  if (candidates.length > 0 && check.addsFinding(candidates.flatMap((c) => c.edits))) {
-    chosen = [];
-    for (const c of candidates) if (!check.addsFinding([...chosen, c].flatMap((x) => x.edits))) chosen.push(c);
-  }
-  const edits = chosen.flatMap((c) => c.edits).sort((a, b) => idx.offsetAt(a.range.start) - idx.offsetAt(b.range.start));
-  return { edits, fixed: chosen.map((c) => c.code) };
+  return candidates;
 }
 
 /** "Disable <rule> for this line" (around the table or fence it sits in) and "…for this file". */

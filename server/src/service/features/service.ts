@@ -14,7 +14,7 @@ import { costLenses, type LensEntry } from './toolCost.ts';
 import { completion } from './completion.ts';
 import { definition, prepareRename, references, rename } from './navigation.ts';
 import { documentSymbols, foldingRanges } from './symbols.ts';
-import { codeActions, fixAll, type DiagnosticRef } from './codeActions.ts';
+import { codeActions, fixAll, safeFixCandidates, type DiagnosticRef } from './codeActions.ts';
 import { convertToContract } from './scaffold.ts';
 import type { CodeActionEntry, CompletionEntry, FoldingEntry, HoverResult, LocationResult, SymbolEntry, TextEditResult } from './types.ts';
 
@@ -74,6 +74,8 @@ export interface DocumentFeatures {
   codeActions(document: ContractDocument, range: Range, options: CodeActionOptions, token: CancellationToken): CodeActionEntry[];
   /** The rules' safe fixes as one set of non-overlapping edits (`agents-md lint --fix`, `source.fixAll.agentsMd`) and the codes fixed. */
   fixAll(document: ContractDocument, options: FixAllOptions, token: CancellationToken): { edits: TextEditResult[]; fixed: string[] };
+  /** Whether fix-all has a safe fix to start from (cheap: the fixes are not checked against their result). */
+  hasSafeFix(document: ContractDocument, options: FixAllOptions, token: CancellationToken): boolean;
   /** The lenses of the document's own content: what the tools cost per request (toolCost.ts). */
   codeLenses(document: ContractDocument, options: FeatureOptions, token: CancellationToken): LensEntry[];
 }
@@ -98,5 +100,6 @@ export const DOCUMENT_FEATURES: DocumentFeatures = {
     return [...codeActions(d.model, o.diagnostics, { ...(o.lang ? { lang: o.lang } : {}), ...(d.facts ? { facts: d.facts } : {}), today }), ...convertToContract(d.model, { today, ...(o.lang ? { lang: o.lang } : {}) })];
   },
   fixAll: (d, o, t) => (t.isCancellationRequested ? { edits: [], fixed: [] } : fixAll(d.model, o.diagnostics, d.facts ? { facts: d.facts } : {})),
+  hasSafeFix: (d, o, t) => !t.isCancellationRequested && safeFixCandidates(d.model, o.diagnostics).length > 0,
   codeLenses: (d, o, t) => (t.isCancellationRequested ? [] : costLenses(d.model, o.lang)),
 };
