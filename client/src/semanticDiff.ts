@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { contractFor } from './contractFor.ts';
+import { tickStep } from './walkthrough.ts';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
 import { REVISION_TEXT, SEMANTIC_DIFF, type DiffAgainst, type RevisionTextResult, type SemanticDiffResult, type ViewNode } from '../../server/src/lsp/customRequests.ts';
 import { NodeTreeProvider, revealLocation } from './views/nodeTree.ts';
@@ -82,6 +83,8 @@ export function registerSemanticDiff(context: vscode.ExtensionContext, client: (
     tree.set(result.tree);
     summary = result.summary;
     view.message = summary;
+    // Ticked when the view is filled, not by `onCommand:` (it ticked when the picker opened, even if the diff then failed).
+    void tickStep('semanticDiff');
     last = { before: vscode.Uri.parse(result.beforeUri), after: uri };
     await vscode.commands.executeCommand('agentsMd.diff.focus');
   };

@@ -6,6 +6,6 @@
  */
 import * as vscode from 'vscode';
 
-export type WalkthroughStep = 'newContract' | 'newSnapshot' | 'runAgent';
+export type WalkthroughStep = 'newContract' | 'newSnapshot' | 'runAgent' | 'semanticDiff';
 
 export const tickStep = (step: WalkthroughStep) => vscode.commands.executeCommand('setContext', `agentsMd.walkthrough.${step}Done`, true);

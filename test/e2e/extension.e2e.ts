@@ -175,6 +175,24 @@ test('e2e extension: diagnostics, status bar, hover and quick fix in code-server
   await after.click(); // agentsMd.showProblems
   await waitForSelector(page, '.markers-panel', { what: 'Problems panel opened by the status bar item' });
 
+  // (e) Ctrl+. on a finding, last in the list: every safe fix at once. The menu carries it without
+  // its edits (computed when chosen, codeAction/resolve), so the file changes only after the click.
+  const audt = lineOf(saved, '## VERSIONING & AUDT'); // the text as saved after the quick fix
+  await goToLine(page, audt.line, audt.column + 4);
+  await press(page, 'Control+.');
+  const fixAll = page.locator('.action-widget .monaco-list-row').filter({ hasText: 'Fix all auto-fixable contract problems' }).first();
+  await fixAll.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'extension-fixall-menu')}`);
+  await fixAll.click();
+  await waitForSelector(page, '.action-widget', { state: 'hidden', what: 'code action menu closed' });
+  await press(page, 'Control+S');
+  const fixedAll = await until('AGENTS.md saved with every safe fix', async () => {
+    const text = await readFile(join(workspace, 'AGENTS.md'), 'utf8');
+    return text.includes('## VERSIONING & AUDIT\n') ? text : undefined;
+  });
+  assert.match(fixedAll, /value: "\{\{extracted_vendor_name\}\}"/, 'the template quoted by the same fix-all');
+  t.diagnostic(`screenshot: ${await screenshot(page, 'extension-fixall')}`);
+
   const ours = consoleErrors.filter((m) => /agents-?md/i.test(m));
   // Others are the workbench's own (vsda 404s, no extension gallery offline).
   if (consoleErrors.length) t.diagnostic(`browser console errors (${ours.length} naming agents-md): ${consoleErrors.map((m) => JSON.stringify(m.replace(/\s+/g, ' ').slice(0, 160))).join(', ')}`);

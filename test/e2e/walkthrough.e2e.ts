@@ -7,6 +7,7 @@
 //   and ticks the step; with no contract, it writes nothing and the step stays unticked;
 // - step 4's button from the walkthrough page opens the query pick of the workspace's contract;
 // - a run from the contract's ▶ Run agent lens ticks step 4;
+// - step 5 ticks when the Semantic Diff view is filled, not when the diff fails (no git repository);
 // - Enter in the HITL dialog does not approve: the safe answer (Reject) is its default.
 //
 //   node --import tsx --test test/e2e/walkthrough.e2e.ts     # from the repo root
@@ -17,6 +18,7 @@
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -30,6 +32,8 @@ const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 let vsixPromise: Promise<string> | undefined;
 /** The .vsix under test, packaged once; E2E_VSIX=path.vsix tests a given package (an older build, to see a test fail). */
 const packaged = () => (vsixPromise ??= packageRepoExtension().then((r) => r.vsix));
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' });
 
 /** A step of our walkthrough, by its title. */
 const step = (page: Page, id: string) => page.locator('.getting-started-step').filter({ hasText: NLS[`walkthrough.step.${id}.title`]! }).first();
@@ -80,7 +84,7 @@ async function ticked(page: Page, t: TestContext, id: string): Promise<void> {
   await until(`step ${id} ticked`, isTicked);
 }
 
-test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New Snapshot from the walkthrough page writes the snapshot and ticks step 3; the Run agent lens ticks step 4', { skip, timeout: 600_000 }, async (t: TestContext) => {
+test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New Snapshot from the walkthrough page writes the snapshot and ticks step 3; the Run agent lens ticks step 4; step 5 ticks when the diff is shown, not when it fails', { skip, timeout: 600_000 }, async (t: TestContext) => {
   const vsix = await packaged();
   const dir = await mkdtemp(join(tmpdir(), 'e2e-walkthrough-ws-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
@@ -162,6 +166,28 @@ test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New 
   await backToWalkthrough(page, t);
   await ticked(page, t, 'runAgent');
   t.diagnostic(`screenshot: ${await screenshot(page, 'walkthrough-run-ticked')}`);
+
+  // Step 5's button: in a folder that is no git repository the diff fails and the step stays
+  // unticked (it used to tick when the picker opened); after a commit the view fills and it ticks.
+  const againstHead = async () => {
+    await clickStepButton(page, 'semanticDiff', 'Show Semantic Diff');
+    const head = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /^HEAD/ }).first();
+    await head.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+    await head.click();
+  };
+  await againstHead();
+  await page.locator('.notification-toast').filter({ hasText: /not inside a git repository/ }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await backToWalkthrough(page, t);
+  assert.equal(await step(page, 'semanticDiff').getAttribute('aria-checked'), 'false', 'the diff failed: step 5 not ticked');
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-qm', 'first contract');
+  await againstHead();
+  await page.locator('.pane:has(.pane-header[aria-label*="Semantic Diff"])').first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await backToWalkthrough(page, t);
+  await ticked(page, t, 'semanticDiff');
+  await step(page, 'semanticDiff').click({ trial: true }); // waits until the page stops sliding in, for the screenshot
+  t.diagnostic(`screenshot: ${await screenshot(page, 'walkthrough-diff-ticked')}`);
   passed();
 });
 
