@@ -25,3 +25,15 @@ for (const [lang, said] of [['en', /^Not as expected: expected code HUMAN_REJECT
     assert.doesNotMatch(met!.children![0]!.label, said, 'a run that met its expectation has no such row');
   });
 }
+
+test('a run that ended as its query expected is marked as expected, whatever its outcome (a rejection the snapshot expects is not a red row)', async () => {
+  const q = snapshot(APPROVED.replace('approve', 'reject')).queries[0]!;
+  const r = await run(q);
+  assert.equal(r.outcome.code, 'HUMAN_REJECTED');
+  assert.deepEqual(checkExpectation(q.expect, r), []);
+  const [root] = traceTree([{ queryId: q.id, events: r.events, outcome: r.outcome, mismatches: [], asExpected: true }], { contract, contractUri: 'file:///w/AGENTS.md', lang: 'en' });
+  assert.equal(root!.kind, 'ok');
+  assert.match(root!.label, /HUMAN_REJECTED/, 'the row still names the outcome');
+  const [plain] = traceTree([{ queryId: q.id, events: r.events, outcome: r.outcome }], { contract, contractUri: 'file:///w/AGENTS.md', lang: 'en' });
+  assert.equal(plain!.kind, 'error', 'with no expectation, a failure is a failure');
+});

@@ -181,7 +181,7 @@ async function runQuery(connection: Connection, host: RunAgentHost, p: RunAgentP
   });
   // A query with expectations passes when they are met (a rejection may be what it expects).
   const mismatches = checkExpectation(query.expect, result);
-  run.runs[run.runs.length - 1] = { ...current, outcome: result.outcome, mismatches };
+  run.runs[run.runs.length - 1] = { ...current, outcome: result.outcome, mismatches, ...(query.expect && mismatches.length === 0 ? { asExpected: true } : {}) };
   if (query.expect ? mismatches.length === 0 : result.outcome.status === 'success') run.passed++;
   run.traceUris.push(fileUri(result.tracePath));
   if (setup.otlp) {

@@ -25,6 +25,8 @@ export interface TraceRun {
   readonly outcome?: Outcome;
   /** What the query expected and the run did not do (empty or absent: as expected). */
   readonly mismatches?: readonly { readonly field: string; readonly expected: string; readonly actual: string }[];
+  /** The query stated an expectation and the run met it: the row is marked as expected, whatever the outcome. */
+  readonly asExpected?: boolean;
 }
 
 /** The contract the events point into. */
@@ -105,7 +107,7 @@ export function traceTree(runs: readonly TraceRun[], options: TraceTreeOptions):
       id: `run:${run.queryId}`,
       label: o ? `${run.queryId} · ${o.code}` : run.queryId,
       description: o ? outcomeText(o, lang) : runMessage('view.running', {}, lang),
-      kind: missed ? 'error' : o ? OUTCOME_KIND[o.status] : 'pending',
+      kind: missed ? 'error' : o && run.asExpected ? 'ok' : o ? OUTCOME_KIND[o.status] : 'pending',
       expanded: true,
       ...(o?.clause && where(o.clause.pointer) ? { location: where(o.clause.pointer)! } : {}),
       children: [...(missed ? [missed] : []), ...drafts.map((d) => ({ ...d.node, children: [...d.nested, ...d.payload], ...(d.failed ? { expanded: true } : {}) }))],
