@@ -26,7 +26,7 @@ function cliBundle() {
     delete env['NO_COLOR'];
     delete env['FORCE_COLOR'];
     for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANGUAGE']) if (!(k in extra)) delete env[k];
-    return tool.run(cwd, args, env, 60_000);
+    return tool.run(cwd, args, env, 120_000); // a hang guard: a loaded CI machine took over 60 s for `lint samples`
   };
   return {
     bin: tool.bin,
