@@ -86,7 +86,8 @@ function contractAjv(): Ajv2020 {
  * array but its type and its items (every array section): its items are validated one by one.
  */
 interface PropertyValidator {
-  readonly whole: ValidateFunction;
+  /** The property's validator (compiled on first use when there is `items`: most array sections are arrays). */
+  readonly whole: () => ValidateFunction;
   readonly items?: ValidateFunction;
   /** Where the items' schema is, as the whole validator's `schemaPath`s say it. */
   readonly itemsPath?: string;
@@ -108,8 +109,12 @@ function compileProperties(): ReadonlyMap<string, PropertyValidator> {
     const ref = schema['$ref'];
     const section = typeof ref === 'string' ? sectionSchemas.find((x) => x['$id'] === ref) : undefined;
     const perItem = section?.['type'] === 'array' && section['items'] !== undefined && Object.keys(section).every((w) => w === 'type' || w === 'items' || ANNOTATIONS.has(w) || w.startsWith('x-'));
-    const items = perItem ? ajv.getSchema(`${String(ref)}#/items`) : undefined;
-    out.set(k, { whole: ajv.compile(schema as object), ...(items ? { items, itemsPath: `${String(ref)}/items` } : {}) });
+    // Compiled on their own (the section schemas have no `$ref` for them to resolve against their root).
+    const items = perItem && !JSON.stringify(section['items']).includes('"$ref"') ? ajv.compile(section['items'] as object) : undefined;
+    let compiled: ValidateFunction | undefined;
+    const whole = () => (compiled ??= ajv.compile(schema as object));
+    if (!items) whole();
+    out.set(k, { whole, ...(items ? { items, itemsPath: `${String(ref)}/items` } : {}) });
   }
   return out;
 }
@@ -157,7 +162,7 @@ export function contractDataErrors(data: Readonly<Record<string, unknown>>): Dat
     const value = data[key];
     const prefix = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     if (!items || !Array.isArray(value)) {
-      const errors = errorsOf(value, key, whole);
+      const errors = errorsOf(value, key, whole());
       if (errors.length > 0) out.push({ key, errors: prefixed(errors, prefix) });
       continue;
     }
