@@ -6,7 +6,6 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { computeChatCompletionTokenCount, formatFunctionDefinitions, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
-import { Lru } from '../util/lru.ts';
 
 export const TOKEN_ENCODING = 'o200k_base';
 
@@ -37,8 +36,22 @@ const SEP = ';\n\n';
 const TAIL = '} // namespace functions';
 /** Each tool definition's part, while it is the same object; undefined when the library writes it otherwise than above. */
 const parts = new WeakMap<ToolDefinition, string | null>();
+/**
+ * A bounded memo (this layer imports nothing of ours: no LRU): emptied when full, which only
+ * means counting some pieces again.
+ */
+function memo(limit: number) {
+  const m = new Map<string, number>();
+  return {
+    get: (k: string) => m.get(k),
+    set(k: string, v: number) {
+      if (m.size >= limit) m.clear();
+      m.set(k, v);
+    },
+  };
+}
 /** Tokens of each piece (a tool's part with what precedes it). */
-const pieceTokens = new Lru<string, number>(2000);
+const pieceTokens = memo(2000);
 /** How many tool definitions the tokenizer has read: tests count them (docs/performance.md). */
 let counted = 0;
 export const toolTokenCounts = (): number => counted;
@@ -100,7 +113,7 @@ export function toolDefinitionTokensAtMost(tools: readonly ToolDefinition[]): nu
   return total;
 }
 
-const bytesOfPart = new Lru<string, number>(2000);
+const bytesOfPart = memo(2000);
 function partBytes(part: string): number {
   let n = bytesOfPart.get(part);
   if (n === undefined) bytesOfPart.set(part, (n = utf8Bytes(part)));
