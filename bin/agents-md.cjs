@@ -56,7 +56,9 @@ function loadWithCodeCache(file, dir) {
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(module_.wrap(fs.readFileSync(file, 'utf8')), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  // `await import()` in the bundle (recheck, an ES module) goes to Node's own loader, as under require.
+  const importModuleDynamically = vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const script = new vm.Script(module_.wrap(fs.readFileSync(file, 'utf8')), { filename: file, importModuleDynamically, ...(cachedData ? { cachedData } : {}) });
   const m = new module_(file, module);
   m.filename = file;
   m.paths = module_._nodeModulePaths(path.dirname(file));
@@ -81,7 +83,7 @@ function loadWithCodeCache(file, dir) {
 const bundle = path.join(__dirname, '..', 'dist', 'cli.cjs');
 let cli;
 try {
-  const dir = nativeCache ? undefined : codeCacheDir();
+  const dir = nativeCache || !require('node:vm').constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ? undefined : codeCacheDir();
   cli = dir && require('node:fs').existsSync(bundle) ? loadWithCodeCache(bundle, dir) : require(bundle);
 } catch (e) {
   if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes(bundle)) {
