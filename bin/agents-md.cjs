@@ -56,8 +56,14 @@ function loadWithCodeCache(file, dir) {
   } catch {
     cachedData = undefined;
   }
-  // `await import()` in the bundle (recheck, an ES module) goes to Node's own loader, as under require.
+  // `await import()` in the bundle (recheck, an ES module) goes to Node's own loader, as under
+  // require. Node 20 calls that experimental and says so on stderr: that one warning is dropped.
   const importModuleDynamically = vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning, ...rest) {
+    if (String(warning && warning.message !== undefined ? warning.message : warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
+    return emitWarning.call(this, warning, ...rest);
+  };
   const script = new vm.Script(module_.wrap(fs.readFileSync(file, 'utf8')), { filename: file, importModuleDynamically, ...(cachedData ? { cachedData } : {}) });
   const m = new module_(file, module);
   m.filename = file;

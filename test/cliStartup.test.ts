@@ -112,7 +112,7 @@ test('the analyser id names the recheck version installed', () => {
 });
 
 test('on Node without a compile cache of its own, a second lint compiles the bundle from the code the first kept', { skip: typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function' && 'Node keeps the compiled code itself' }, async () => {
-  const ws = scratch.workspace({ 'AGENTS.md': sample('procurement-analyzer') });
+  const ws = scratch.workspace({ 'AGENTS.md': sample('broken') });
   const cache = scratch.workspace({});
   const kept = () => (existsSync(join(cache, 'compile')) ? readdirSync(join(cache, 'compile')) : []);
   const first = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
@@ -126,6 +126,7 @@ test('on Node without a compile cache of its own, a second lint compiles the bun
   const second = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
   assert.equal(second.run.stdout, first.run.stdout);
   assert.equal(second.run.code, first.run.code);
+  for (const r of [first, second]) assert.doesNotMatch(r.run.stderr, /Warning/, 'no warning from the way the bundle is loaded');
   assert.ok(second.has(/[\\/]cli\.cjs$/), 'the bundle is in the module cache as require would put it');
   assert.deepEqual(kept(), files);
   assert.equal(statSync(file).mtimeMs, written.mtimeMs, 'the kept code was accepted, not written again');
