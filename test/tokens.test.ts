@@ -9,7 +9,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContract, requestCost } from '../server/src/service/index.ts';
 import fc from 'fast-check';
-import { textTokens, toolDefinitionTokens, toolDefinitionTokensAtMost } from '../server/src/service/providers/tokens.ts';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { computeChatCompletionTokenCount, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
+import { textTokens, toolDefinitionTokens, toolDefinitionTokensAtMost, toolTokenCounts, type ToolDefinition } from '../server/src/service/providers/tokens.ts';
+import { validateContract } from '../server/src/service/index.ts';
+import { generateContract } from '../bench/generate.ts';
 import { REPO, useCliBundle } from './helpers/cli.ts';
 
 const DEVICE = readFileSync(join(REPO, 'samples/device-diagnosis/AGENTS.md'), 'utf8');
@@ -41,6 +45,56 @@ test('the bound the budget rule checks first is never below the real count (prop
     }),
     { numRuns: 300 },
   );
+});
+
+/** The tokens of the definitions counted on their whole text, as the library does. */
+const wholeCount = (tools: readonly ToolDefinition[], count: (s: string) => number = countTokens) =>
+  tools.length === 0 ? 0 : computeChatCompletionTokenCount({ messages: [], functions: tools as unknown as ChatCompletionFunctionDefinition[] }, count) - computeChatCompletionTokenCount({ messages: [] }, count);
+
+test('the tool definitions counted piece by piece give exactly the count of their whole text (property)', () => {
+  // Text meant to cross the pieces' seams: punctuation runs, `any;`, comment slashes, line breaks, any script.
+  const tricky = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', ';', 'any;', ') => any', '//', '\n\n//', '}) => any;\n', ' ', '\n', '说明：', "it's", '123', '!!', '/*'));
+  const text = fc.array(tricky, { maxLength: 5 }).map((xs) => xs.join(''));
+  const node: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      fc.record({ type: fc.constantFrom('string', 'integer', 'boolean', 'null', 'weird'), description: text }, { requiredKeys: ['type'] }),
+      fc.record({ type: fc.constant('string'), enum: fc.array(text, { maxLength: 4 }) }),
+      fc.record({ type: fc.constant('object'), properties: fc.dictionary(text, tie('node'), { maxKeys: 4 }), required: fc.array(text, { maxLength: 2 }) }),
+      fc.record({ type: fc.constant('array'), items: tie('node') }),
+    ),
+  })).node;
+  const tool = fc.record({ name: fc.oneof(fc.stringMatching(/^[a-z_]{1,20}$/), text), description: text, parameters: fc.oneof(fc.constant({}), fc.record({ type: fc.constant('object'), properties: fc.dictionary(text, node, { maxKeys: 5 }) })) });
+  fc.assert(
+    fc.property(fc.array(tool, { maxLength: 6 }), fc.nat(), (tools, k) => {
+      const defs = tools as ToolDefinition[];
+      assert.equal(toolDefinitionTokens(defs), wholeCount(defs));
+      assert.equal(toolDefinitionTokensAtMost(defs), defs.length === 0 ? 0 : wholeCount(defs, (s) => new TextEncoder().encode(s).length) + 3);
+      // Again, one tool changed (the others from the cache).
+      const changed = defs.map((d, i) => (i === k % Math.max(1, defs.length) ? { ...d, description: `${d.description} more` } : d));
+      assert.equal(toolDefinitionTokens(changed), wholeCount(changed));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('typing in one tool counts the tokens of that tool only (rule tool-tokens-budget, a budget the bound reaches)', () => {
+  // The tool definitions take about 1,500 tokens: over half of this budget, so the rule reports them.
+  const BUDGET = 2000;
+  let text = generateContract(2000, 1);
+  text = text.replace(/(- \*\*Token Budget\*\*: )[\d,_]+/, '$1' + String(BUDGET));
+  assert.match(text, new RegExp(`Token Budget\\*\\*: ${BUDGET}\\n`));
+  const before = parseContract(text);
+  validateContract(before);
+  const lines = text.split('\n');
+  const at = lines.findIndex((l, i) => i > lines.findIndex((x) => /^## TOOLS/.test(x)) + 100 && /^- \*\*Description\*\*:/.test(l));
+  lines[at] = `${lines[at]} and more`;
+  const n = toolTokenCounts();
+  const after = parseContract(lines.join('\n'), before);
+  const diagnostics = validateContract(after);
+  assert.equal(toolTokenCounts() - n, 1, 'one tool definition tokenised: the edited one');
+  assert.ok(diagnostics.some((d) => d.code === 'tool-tokens-budget'), 'the rule reports the count');
+  assert.deepStrictEqual(diagnostics, validateContract(parseContract(lines.join('\n'))));
 });
 
 test('the cost of a sample: tools and system prompt, within the whole request, against its budget', () => {

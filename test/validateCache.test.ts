@@ -8,6 +8,8 @@ import fc from 'fast-check';
 import { parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
 import { EMPTY_FACTS, type WorkspaceFacts } from '../server/src/service/validate/facts.ts';
 import { carriedOf } from '../server/src/service/parse/lineage.ts';
+import { schemaValidations } from '../server/src/service/validate/ajv.ts';
+import { itemChecksRun } from '../server/src/service/validate/ruleCache.ts';
 import { generateContract } from '../bench/generate.ts';
 import { RUNS } from './helpers/properties.ts';
 
@@ -75,4 +77,27 @@ test('an edit in TOOLS reuses the findings of the rules that read only other sec
   assert.ok(was.has('freshness-margin') && now.get('freshness-margin') === was.get('freshness-margin'), 'a rule of another section is not run again');
   const toolsRules = [...now.keys()].filter((code) => now.get(code) !== was.get(code));
   assert.ok(toolsRules.length > 0 && toolsRules.length < now.size / 2, `rules run again: ${toolsRules.join(', ')}`);
+});
+
+test('tools as the unit of validation: an edit in one tool re-validates that tool against the schema and re-runs the tool rules on it only', () => {
+  const text = generateContract(2000, 1);
+  const before = parseContract(text);
+  validateContract(before);
+  const tools = before.sections.find((s) => s.spec?.key === 'tools')!;
+  assert.ok((before.data['tools'] as unknown[]).length > 10);
+  const lines = text.split('\n');
+  // A value the schema rejects, in a tool in the middle of TOOLS: the schema rule and the tool rules have something to say about it.
+  const at = lines.findIndex((l, i) => i > tools.startLine + (tools.endLine - tools.startLine) / 2 && /^- \*\*Side Effects\*\*:/.test(l));
+  assert.ok(at > 0);
+  lines[at] = '- **Side Effects**: writes';
+  const validated = schemaValidations('tools/items');
+  const checked = itemChecksRun();
+  const after = parseContract(lines.join('\n'), before);
+  const diagnostics = validateContract(after);
+  const edited = (after.data['tools'] as unknown[]).findIndex((t, i) => t !== (before.data['tools'] as unknown[])[i]);
+  assert.equal(schemaValidations('tools/items') - validated, 1, 'one tool validated against the schema');
+  const rerun = [...itemChecksRun()].filter(([k, n]) => n !== (checked.get(k) ?? 0)).map(([k]) => k);
+  assert.ok(rerun.length > 0 && rerun.every((k) => k.endsWith(` tools/${edited}`)), `item checks run again: ${rerun.join(', ')}`);
+  assert.ok(diagnostics.some((d) => d.code === 'schema' && d.range.start.line === at), 'the edited tool is reported');
+  assert.deepStrictEqual(diagnostics, validateContract(parseContract(lines.join('\n'))));
 });

@@ -5,7 +5,7 @@
  * family with a published offline tokenizer; other providers tokenise differently.
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { computeChatCompletionTokenCount, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
+import { computeChatCompletionTokenCount, formatFunctionDefinitions, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
 
 export const TOKEN_ENCODING = 'o200k_base';
 
@@ -24,10 +24,75 @@ export function textTokens(text: string): number {
   return countTokens(text);
 }
 
-/** Tokens the tool definitions add to a request (OpenAI's function-calling accounting). */
+/**
+ * How the function-calling accounting writes the definitions: `HEAD`, then each tool's part
+ * followed by `SEP`, then `TAIL`. Every part ends in `) => any`, and the tokenizer's pre-split
+ * (o200k_base's pattern) always cuts before the `;` that follows: `)` ends a run of punctuation
+ * (a space comes next), ` any` is a word. So the text counts as the sum of its pieces `HEAD` +
+ * part 0, `SEP` + part i, `SEP` + `TAIL`, and a piece counted once is not counted again.
+ */
+const HEAD = 'namespace functions {\n\n';
+const SEP = ';\n\n';
+const TAIL = '} // namespace functions';
+/** Each tool definition's part, while it is the same object; undefined when the library writes it otherwise than above. */
+const parts = new WeakMap<ToolDefinition, string | null>();
+/**
+ * A bounded memo (this layer imports nothing of ours: no LRU): emptied when full, which only
+ * means counting some pieces again.
+ */
+function memo(limit: number) {
+  const m = new Map<string, number>();
+  return {
+    get: (k: string) => m.get(k),
+    set(k: string, v: number) {
+      if (m.size >= limit) m.clear();
+      m.set(k, v);
+    },
+  };
+}
+/** Tokens of each piece (a tool's part with what precedes it). */
+const pieceTokens = memo(2000);
+/** How many tool definitions the tokenizer has read: tests count them (docs/performance.md). */
+let counted = 0;
+export const toolTokenCounts = (): number => counted;
+
+function partOf(tool: ToolDefinition): string | undefined {
+  let part = parts.get(tool);
+  if (part === undefined) {
+    const text = formatFunctionDefinitions(functionsOf([tool]));
+    const ok = text.startsWith(HEAD) && text.endsWith(SEP + TAIL) && text.length >= HEAD.length + SEP.length + TAIL.length;
+    part = ok ? text.slice(HEAD.length, text.length - SEP.length - TAIL.length) : null;
+    if (part !== null && !part.endsWith(') => any')) part = null;
+    parts.set(tool, part);
+  }
+  return part ?? undefined;
+}
+
+function piece(text: string, tools: number): number {
+  let n = pieceTokens.get(text);
+  if (n === undefined) {
+    counted += tools;
+    pieceTokens.set(text, (n = countTokens(text)));
+  }
+  return n;
+}
+
+/**
+ * Tokens the tool definitions add to a request (OpenAI's function-calling accounting), exactly
+ * as counted on the whole text, but piece by piece: the definitions of unchanged tools (the same
+ * objects, or the same text) are not tokenised again, so typing in one tool counts that tool only.
+ */
 export function toolDefinitionTokens(tools: readonly ToolDefinition[]): number {
   if (tools.length === 0) return 0;
-  return computeChatCompletionTokenCount({ messages: [], functions: functionsOf(tools) }, countTokens) - computeChatCompletionTokenCount({ messages: [] }, countTokens);
+  const written = tools.map(partOf);
+  if (written.some((p) => p === undefined)) {
+    counted += tools.length;
+    return computeChatCompletionTokenCount({ messages: [], functions: functionsOf(tools) }, countTokens) - computeChatCompletionTokenCount({ messages: [] }, countTokens);
+  }
+  // The request's own overhead cancels out; the definitions add their text and 9 tokens.
+  let total = 9 + piece(SEP + TAIL, 0);
+  written.forEach((p, i) => (total += piece((i === 0 ? HEAD : SEP) + p!, 1)));
+  return total;
 }
 
 /** UTF-8 bytes of a text: every token is at least one byte, so never fewer than its tokens. */
@@ -40,7 +105,19 @@ const utf8Bytes = (text: string): number => new TextEncoder().encode(text).lengt
  */
 export function toolDefinitionTokensAtMost(tools: readonly ToolDefinition[]): number {
   if (tools.length === 0) return 0;
-  return computeChatCompletionTokenCount({ messages: [], functions: functionsOf(tools) }, utf8Bytes);
+  const written = tools.map(partOf);
+  if (written.some((p) => p === undefined)) return computeChatCompletionTokenCount({ messages: [], functions: functionsOf(tools) }, utf8Bytes);
+  // Bytes add up over the pieces (they meet at ASCII characters): 3 for the request, 9 for the definitions.
+  let total = 3 + 9 + utf8Bytes(HEAD) + tools.length * utf8Bytes(SEP) + utf8Bytes(TAIL);
+  for (const p of written) total += partBytes(p!);
+  return total;
+}
+
+const bytesOfPart = memo(2000);
+function partBytes(part: string): number {
+  let n = bytesOfPart.get(part);
+  if (n === undefined) bytesOfPart.set(part, (n = utf8Bytes(part)));
+  return n;
 }
 
 /** Tokens of a request holding only a system prompt and the tool definitions. */

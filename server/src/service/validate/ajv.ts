@@ -80,43 +80,104 @@ function contractAjv(): Ajv2020 {
   for (const s of sectionSchemas) ajv.addSchema(s as object);
   return ajv;
 }
-/** One compiled validator per property of the contract schema (a section or a front-matter key), compiled together on first use. */
-let propertyValidators: ReadonlyMap<string, ValidateFunction> | undefined;
-/** Each section value's errors, while the value is the same object (an edit elsewhere leaves it untouched). */
+/**
+ * One compiled validator per property of the contract schema (a section or a front-matter key),
+ * compiled together on first use; `items` for an array section whose schema checks nothing of the
+ * array but its type and its items (every array section): its items are validated one by one.
+ */
+interface PropertyValidator {
+  /** The property's validator (compiled on first use when there is `items`: most array sections are arrays). */
+  readonly whole: () => ValidateFunction;
+  readonly items?: ValidateFunction;
+  /** Where the items' schema is, as the whole validator's `schemaPath`s say it. */
+  readonly itemsPath?: string;
+}
+let propertyValidators: ReadonlyMap<string, PropertyValidator> | undefined;
+/** Each section value's (and array item's) errors, relative to it, while it is the same object (an edit elsewhere leaves it untouched). */
 const valueErrors = new WeakMap<object, Map<string, readonly ErrorObject[]>>();
+/** How many times ajv has validated a value of each property (`tools`) or an item (`tools/items`): tests count them (docs/performance.md). */
+const validations = new Map<string, number>();
+export const schemaValidations = (key: string): number => validations.get(key) ?? 0;
+
+/** The keywords of an array section's schema that validate nothing (ids, annotations, our vocabulary). */
+const ANNOTATIONS = new Set(['$schema', '$id', 'title', 'description', 'markdownDescription', 'examples', '$comment', ...VOCABULARY]);
+
+function compileProperties(): ReadonlyMap<string, PropertyValidator> {
+  const ajv = contractAjv();
+  const out = new Map<string, PropertyValidator>();
+  for (const [k, schema] of Object.entries((contractSchema as { properties: Record<string, JsonSchema> }).properties)) {
+    const ref = schema['$ref'];
+    const section = typeof ref === 'string' ? sectionSchemas.find((x) => x['$id'] === ref) : undefined;
+    const perItem = section?.['type'] === 'array' && section['items'] !== undefined && Object.keys(section).every((w) => w === 'type' || w === 'items' || ANNOTATIONS.has(w) || w.startsWith('x-'));
+    // Compiled on their own (the section schemas have no `$ref` for them to resolve against their root).
+    const items = perItem && !JSON.stringify(section['items']).includes('"$ref"') ? ajv.compile(section['items'] as object) : undefined;
+    let compiled: ValidateFunction | undefined;
+    const whole = () => (compiled ??= ajv.compile(schema as object));
+    if (!items) whole();
+    out.set(k, { whole, ...(items ? { items, itemsPath: `${String(ref)}/items` } : {}) });
+  }
+  return out;
+}
+
+/** `value`'s errors under `key` (relative to it), kept while it is the same object. */
+function errorsOf(value: unknown, key: string, validate: ValidateFunction): readonly ErrorObject[] {
+  const keep = value !== null && typeof value === 'object';
+  const cached = keep ? valueErrors.get(value)?.get(key) : undefined;
+  if (cached) return cached;
+  validations.set(key, (validations.get(key) ?? 0) + 1);
+  validate(value);
+  const errors = validate.errors ?? [];
+  if (keep) {
+    let perKey = valueErrors.get(value);
+    if (!perKey) valueErrors.set(value, (perKey = new Map()));
+    perKey.set(key, errors);
+  }
+  return errors;
+}
+
+/** Errors relative to a value, from the root; `schemaPath` as the whole section's validator says it when `schemaAt` is given. */
+const prefixed = (errors: readonly ErrorObject[], prefix: string, schemaAt?: string) =>
+  errors.map((e) => ({ ...e, instancePath: prefix + e.instancePath, ...(schemaAt ? { schemaPath: schemaAt + e.schemaPath.slice(1) } : {}) }));
+
+/** The schema errors of one property of the contract data, or of one item of an array section (`index`), from the root. */
+export interface DataErrors {
+  readonly key: string;
+  readonly index?: number;
+  readonly errors: readonly ErrorObject[];
+}
 
 /**
  * Validates contract data against the contract schema, property by property: the schema has no
  * constraint across properties, so this gives ajv's errors for the whole object (its unknown
- * keys aside, which unknown-field reports), with each error's `instancePath` from the root. A
- * value that is the same object as at the last call is not validated again: typing in one
- * section re-validates that section only (docs/performance.md).
+ * keys aside, which unknown-field reports), with each error's `instancePath` from the root,
+ * grouped by property and by item of an array section (groups without errors left out). A value
+ * that is the same object as at the last call is not validated again, nor is an item of an array
+ * section: typing in one tool re-validates that tool only (docs/performance.md).
  */
-export function validateContractData(data: Readonly<Record<string, unknown>>): readonly ErrorObject[] {
-  if (!propertyValidators) {
-    const ajv = contractAjv();
-    propertyValidators = new Map(Object.entries((contractSchema as { properties: Record<string, object> }).properties).map(([k, schema]) => [k, ajv.compile(schema)]));
-  }
-  const out: ErrorObject[] = [];
-  for (const [key, validate] of propertyValidators) {
+export function contractDataErrors(data: Readonly<Record<string, unknown>>): DataErrors[] {
+  propertyValidators ??= compileProperties();
+  const out: DataErrors[] = [];
+  for (const [key, { whole, items, itemsPath }] of propertyValidators) {
     if (!(key in data)) continue;
     const value = data[key];
-    const cached = value !== null && typeof value === 'object' ? valueErrors.get(value)?.get(key) : undefined;
-    if (cached) {
-      out.push(...cached);
+    const prefix = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!items || !Array.isArray(value)) {
+      const errors = errorsOf(value, key, whole());
+      if (errors.length > 0) out.push({ key, errors: prefixed(errors, prefix) });
       continue;
     }
-    validate(value);
-    const prefix = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    const errors = (validate.errors ?? []).map((e) => ({ ...e, instancePath: prefix + e.instancePath }));
-    if (value !== null && typeof value === 'object') {
-      let perKey = valueErrors.get(value);
-      if (!perKey) valueErrors.set(value, (perKey = new Map()));
-      perKey.set(key, errors);
+    // The array's type holds; ajv (allErrors) would report its items' errors in order.
+    for (let i = 0; i < value.length; i++) {
+      const errors = errorsOf(value[i], `${key}/items`, items);
+      if (errors.length > 0) out.push({ key, index: i, errors: prefixed(errors, `${prefix}/${i}`, itemsPath) });
     }
-    out.push(...errors);
   }
   return out;
+}
+
+/** `contractDataErrors` as one list. */
+export function validateContractData(data: Readonly<Record<string, unknown>>): readonly ErrorObject[] {
+  return contractDataErrors(data).flatMap((g) => g.errors);
 }
 
 /**

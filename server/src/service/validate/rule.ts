@@ -68,6 +68,14 @@ export interface RuleContext {
   section(key: string): SectionModel | undefined;
   /** The source span of an absolute JSON Pointer (`/tools/0/name`), or of its nearest ancestor unless `exact`. */
   locate(pointer: string, exact?: boolean): PointerSpan | undefined;
+  /**
+   * The findings `check` makes about item `index` of array section `key` (a tool, a HITL row),
+   * reused while the item is the same object at the same index and position as at the document's
+   * last validation, and `also` is the same string. `check` may read only that item (its value
+   * and, through `locate`, its places) and what `also` says: a rule re-checks only the tool an
+   * edit changed (docs/performance.md).
+   */
+  item(key: string, index: number, check: () => Iterable<Finding>, also?: string): readonly Finding[];
 }
 
 /** The part of a finding (or diagnostic) a fix reads: where, and its structured arguments. */

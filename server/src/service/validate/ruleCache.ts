@@ -1,6 +1,6 @@
 import type { Finding } from '../model/types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { carriedOf, setCarried } from '../parse/lineage.ts';
+import { carriedItemsOf, carriedOf, setCarried, setCarriedItems } from '../parse/lineage.ts';
 import { locate } from '../model/locate.ts';
 import type { WorkspaceFacts } from './facts.ts';
 import type { Rule, RuleContext } from './rule.ts';
@@ -15,27 +15,48 @@ interface Entry {
   readonly findings: readonly Finding[];
 }
 
+/** What a rule found about one item of an array section (`RuleContext.item`): the item, where it was, what else was read. */
+interface ItemEntry {
+  readonly item: object;
+  readonly at: string;
+  readonly also: string;
+  readonly findings: readonly Finding[];
+}
+/** Per rule, its items' entries by `key/index`. */
+type ItemResults = Map<string, ReadonlyMap<string, ItemEntry>>;
+
+/** How many times each rule checked each item (`tool-write-safety tools/3`) rather than reusing its findings: tests count them (docs/performance.md). */
+const itemChecks = new Map<string, number>();
+export const itemChecksRun = (): ReadonlyMap<string, number> => new Map(itemChecks);
+
 /** The per-rule results of one validation, handed to the next model of the document (parse/lineage.ts). */
 export class RuleResults {
   private readonly prior: ReadonlyMap<string, Entry> | undefined;
   private readonly next = new Map<string, Entry>();
+  private readonly priorItems: ItemResults | undefined;
+  private readonly nextItems: ItemResults = new Map();
 
   constructor(private readonly model: ParsedContract) {
     const c = carriedOf(model);
     this.prior = c instanceof Map ? (c as ReadonlyMap<string, Entry>) : undefined;
+    const i = carriedItemsOf(model);
+    this.priorItems = i instanceof Map ? (i as ItemResults) : undefined;
   }
 
   /**
    * Runs `rule` into `out`, or reuses its findings when it read only model keys (through `data`, `section` and
    * `locate`) whose values and sections are the objects they were, with the same options. A rule
-   * that reads the whole model or the workspace facts runs every time.
+   * that reads the whole model or the workspace facts runs every time, but what it found about
+   * an unchanged item (`item`) is reused.
    */
   check(rule: Rule, facts: WorkspaceFacts, options: Readonly<Record<string, unknown>>, out: Finding[]): void {
     const model = this.model;
     const optionsKey = JSON.stringify(options);
     const old = this.prior?.get(rule.code);
+    const oldItems = this.priorItems?.get(rule.code);
     if (old && old.options === optionsKey && [...old.reads].every(([k, [v, s]]) => model.data[k] === v && model.owners.get(k) === s)) {
       this.next.set(rule.code, old);
+      if (oldItems) this.nextItems.set(rule.code, oldItems);
       out.push(...old.findings);
       return;
     }
@@ -50,6 +71,7 @@ export class RuleResults {
       getOwnPropertyDescriptor: (t, k) => (note(k), Reflect.getOwnPropertyDescriptor(t, k)),
       ownKeys: (t) => ((whole = true), Reflect.ownKeys(t)),
     });
+    const items = new Map<string, ItemEntry>();
     const ctx: RuleContext = {
       get model() {
         whole = true;
@@ -68,15 +90,40 @@ export class RuleResults {
         else note(k.replace(/~1/g, '/').replace(/~0/g, '~'));
         return locate(model, p, exact);
       },
+      item: (key, index, check, also = '') => this.item(key, index, check, { rule: rule.code, also: `${optionsKey}\u0000${also}`, prior: oldItems, next: items }),
     };
     const findings: Finding[] = [];
-    // Pushed as found: a rule that throws keeps the findings it made before (validate.ts).
-    for (const f of rule.check!(ctx)) out.push(f), findings.push(f);
+    try {
+      // Pushed as found: a rule that throws keeps the findings it made before (validate.ts).
+      for (const f of rule.check!(ctx)) out.push(f), findings.push(f);
+    } finally {
+      if (items.size > 0) this.nextItems.set(rule.code, items);
+    }
     if (!whole) this.next.set(rule.code, { options: optionsKey, reads, findings });
+  }
+
+  /** `RuleContext.item`: the item's findings from `prior` when it is the same object at the same place, else `check`'s. */
+  private item(key: string, index: number, check: () => Iterable<Finding>, { rule, also, prior, next }: { rule: string; also: string; prior: ReadonlyMap<string, ItemEntry> | undefined; next: Map<string, ItemEntry> }): readonly Finding[] {
+    const value = (this.model.data[key] as readonly unknown[] | undefined)?.[index];
+    const start = locate(this.model, `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}/${index}`)?.value.start;
+    if (value === null || typeof value !== 'object' || !start) return [...check()];
+    const id = `${key}/${index}`;
+    const at = `${start.line}:${start.character}`;
+    const old = prior?.get(id);
+    if (old && old.item === value && old.at === at && old.also === also) {
+      next.set(id, old);
+      return old.findings;
+    }
+    const counted = `${rule} ${id}`;
+    itemChecks.set(counted, (itemChecks.get(counted) ?? 0) + 1);
+    const findings = [...check()];
+    next.set(id, { item: value, at, also, findings });
+    return findings;
   }
 
   /** Keeps this validation's results with the model, for the next version to reuse. */
   save(): void {
     setCarried(this.model, this.next);
+    setCarriedItems(this.model, this.nextItems);
   }
 }

@@ -4,7 +4,7 @@ import { arr, FM, obj, str } from './util.ts';
 import { normaliseName } from '../../model/names.ts';
 import { profileOf, type ProviderProfile } from '../../providers/profiles.ts';
 import { requestProblems, schemaProblems, toolProblems, type ProfileProblem, type SchemaTally } from '../../providers/check.ts';
-import { TOKEN_ENCODING, toolDefinitionTokens, toolDefinitionTokensAtMost } from '../../providers/tokens.ts';
+import { TOKEN_ENCODING, toolDefinitionTokens, toolDefinitionTokensAtMost, type ToolDefinition } from '../../providers/tokens.ts';
 
 const TOOL = (schema: string) => `${FM}\n## TOOLS\n\n### \`get_vendor\`\n\n- **Description**: Vendor record by domain.\n- **Input Schema**:\n  \`\`\`json\n  ${schema}\n  \`\`\`\n`;
 
@@ -82,11 +82,8 @@ export const toolTokensBudget: Rule = {
     const budget = obj(data['budgets'])?.['token_budget'];
     if (typeof budget !== 'number' || budget <= 0) return;
     const tools = arr(data['tools']).flatMap((t) => {
-      const o = obj(t);
-      const name = normaliseName(o?.['name']);
-      if (!o || !name) return [];
-      const description = [str(o['description']), str(o['when_to_use']), str(o['when_not_to_use'])].filter(Boolean).join('\n');
-      return [{ name, description, parameters: obj(o['input_schema']) ?? {} }];
+      const d = definitionOf(t);
+      return d ? [d] : [];
     });
     // Far below half the budget even counted a byte a token: no need for the tokenizer.
     if (toolDefinitionTokensAtMost(tools) * 2 < budget) return;
@@ -96,5 +93,23 @@ export const toolTokensBudget: Rule = {
     if (span) yield { code: 'tool-tokens-budget', range: span.value, args: { tokens, encoding: TOKEN_ENCODING, percent: Math.round((tokens / budget) * 100), budget } };
   },
 };
+
+/**
+ * A tool's definition as the budget counts it, the same object while the tool is (an unchanged
+ * tool's tokens are not counted again: providers/tokens.ts).
+ */
+const definitions = new WeakMap<object, ToolDefinition | null>();
+function definitionOf(t: unknown): ToolDefinition | undefined {
+  const o = obj(t);
+  if (!o) return undefined;
+  let d = definitions.get(o);
+  if (d === undefined) {
+    const name = normaliseName(o['name']);
+    const description = [str(o['description']), str(o['when_to_use']), str(o['when_not_to_use'])].filter(Boolean).join('\n');
+    d = name ? { name, description, parameters: obj(o['input_schema']) ?? {} } : null;
+    definitions.set(o, d);
+  }
+  return d ?? undefined;
+}
 
 export const PROVIDERS_RULES: readonly Rule[] = [providerSchema, toolTokensBudget];

@@ -1,11 +1,14 @@
-import type { Rule } from '../rule.ts';
-import { validateContractData, type ErrorObject } from '../ajv.ts';
+import type { Rule, RuleContext } from '../rule.ts';
+import { contractDataErrors, type ErrorObject } from '../ajv.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
 import { sectionByKey } from '../../schema/sections.ts';
 import { closest } from '../../schema/normalise.ts';
 import { innerRange, textAt } from '../../model/text.ts';
 import type { ParsedContract } from '../../parse/parseContract.ts';
 import type { Range } from '../../types.ts';
+import type { Finding } from '../../model/types.ts';
+
+type Locate = RuleContext['locate'];
 import { FM, itemLines, misspelt } from './util.ts';
 
 // The schema rule: every value against the contract's JSON Schemas, one message per place, in the
@@ -79,32 +82,11 @@ export const schema: Rule = {
     at: `⟦reed⟧`,
     fixed: true,
   },
-  *check({ model, data, locate }) {
-    // One message per place: ajv reports `side_effects: true` as a type and an enum error.
-    const best = new Map<string, ErrorObject>();
-    for (const e of validateContractData(data)) {
-      if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
-      // Unknown keys are reported by unknown-field where they are read; skip ajv's copy.
-      if (e.keyword === 'additionalProperties') continue;
-      // Faults with a rule of their own are reported by that rule (invalid-version).
-      if (e.instancePath === '/version' && e.keyword === 'pattern') continue;
-      // A required field written with a misspelt label is unknown-field's finding (one mistake, one diagnostic).
-      if (e.keyword === 'required' && misspeltHere(model, e.instancePath, String((e.params as Record<string, unknown>)['missingProperty']), locate)) continue;
-      const key = e.keyword === 'required' ? `${e.instancePath}|required|${String((e.params as Record<string, unknown>)['missingProperty'])}` : e.instancePath;
-      const prev = best.get(key);
-      if (!prev || rank(e.keyword) < rank(prev.keyword)) best.set(key, e);
-    }
-    for (const e of best.values()) {
-      const span = locate(e.instancePath);
-      if (!span) continue;
-      const own = locate(e.instancePath, true);
-      const { variant, args } = schemaErrorMessage(e, readablePath(e.instancePath, data, own?.key ? userLabel(model, own.key) : undefined));
-      const suggestion = variant === 'enumValue' ? enumSuggestion(e) : undefined;
-      const range = variant === 'required' ? (span.key ?? span.value) : span.value;
-      if (suggestion) yield { code: 'schema', range, args: { ...args, suggestion, raw: String(e.data) }, variant: 'enumSuggest' };
-      // A bare number as a duration most often means seconds (other formats' `timeout_s`): offered, not applied unattended.
-      else if (variant === 'duration') yield { code: 'schema', range, args: { ...args, raw: String(e.data), unit: 's' }, variant };
-      else yield { code: 'schema', range, args, ...(variant ? { variant } : {}) };
+  *check({ model, data, locate, item }) {
+    // An array section's item is checked on its own, and its findings kept while it is unchanged.
+    for (const group of contractDataErrors(data)) {
+      const find = () => schemaFindings(model, data, locate, group.errors);
+      yield* group.index === undefined ? find() : item(group.key, group.index, find);
     }
   },
   fix: (d, model) => {
@@ -118,6 +100,36 @@ export const schema: Rule = {
     return range ? { titleId: 'action.changeValue', titleArgs: { value: String(suggestion) }, edits: [{ range, newText: String(suggestion) }], safe: unit === undefined } : undefined;
   },
 };
+
+/** The findings of some schema errors: one message per place. */
+function* schemaFindings(model: ParsedContract, data: Readonly<Record<string, unknown>>, locate: Locate, errors: readonly ErrorObject[]): Generator<Finding> {
+  // One message per place: ajv reports `side_effects: true` as a type and an enum error.
+  const best = new Map<string, ErrorObject>();
+  for (const e of errors) {
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    // Unknown keys are reported by unknown-field where they are read; skip ajv's copy.
+    if (e.keyword === 'additionalProperties') continue;
+    // Faults with a rule of their own are reported by that rule (invalid-version).
+    if (e.instancePath === '/version' && e.keyword === 'pattern') continue;
+    // A required field written with a misspelt label is unknown-field's finding (one mistake, one diagnostic).
+    if (e.keyword === 'required' && misspeltHere(model, e.instancePath, String((e.params as Record<string, unknown>)['missingProperty']), locate)) continue;
+    const key = e.keyword === 'required' ? `${e.instancePath}|required|${String((e.params as Record<string, unknown>)['missingProperty'])}` : e.instancePath;
+    const prev = best.get(key);
+    if (!prev || rank(e.keyword) < rank(prev.keyword)) best.set(key, e);
+  }
+  for (const e of best.values()) {
+    const span = locate(e.instancePath);
+    if (!span) continue;
+    const own = locate(e.instancePath, true);
+    const { variant, args } = schemaErrorMessage(e, readablePath(e.instancePath, data, own?.key ? userLabel(model, own.key) : undefined));
+    const suggestion = variant === 'enumValue' ? enumSuggestion(e) : undefined;
+    const range = variant === 'required' ? (span.key ?? span.value) : span.value;
+    if (suggestion) yield { code: 'schema', range, args: { ...args, suggestion, raw: String(e.data) }, variant: 'enumSuggest' };
+    // A bare number as a duration most often means seconds (other formats' `timeout_s`): offered, not applied unattended.
+    else if (variant === 'duration') yield { code: 'schema', range, args: { ...args, raw: String(e.data), unit: 's' }, variant };
+    else yield { code: 'schema', range, args, ...(variant ? { variant } : {}) };
+  }
+}
 
 /** Whether `field` of the section or array item at `pointer` (`/failure_protocol/0`) was written with a misspelt label. */
 function misspeltHere(model: ParsedContract, pointer: string, field: string, locate: Parameters<typeof itemLines>[3]): boolean {

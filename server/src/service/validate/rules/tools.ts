@@ -1,5 +1,5 @@
 import type { Finding } from '../../model/types.ts';
-import type { Rule } from '../rule.ts';
+import type { Rule, RuleContext } from '../rule.ts';
 import { arr, FM, itemLines, misspelt, obj, str, type Obj } from './util.ts';
 import { checkJsonSchema } from '../ajv.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
@@ -46,16 +46,18 @@ export const toolMissingSchema: Rule = {
     at: `⟦\`query_manual_section\`⟧`,
     fixed: `${FM}\n## TOOLS\n\n### \`query_manual_section\`\n\n- **Description**: Looks up a manual section.\n\n\`\`\`yaml\ninput_schema:\n  type: object\n  properties: {}\noutput_schema:\n  type: object\n  properties: {}\n\`\`\`\n`,
   },
-  *check({ data, locate }) {
+  *check({ data, locate, item }) {
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
       const missing = ['input_schema', 'output_schema'].filter((k) => t[k] === undefined || t[k] === null);
       if (missing.length === 0) continue;
-      const span = locate(`/tools/${i}/name`, true) ?? locate(`/tools/${i}`);
-      // `missing` (the keys, comma-separated) is for the quick fix; the variant says it in words.
-      const variant = missing.length === 2 ? {} : { variant: missing[0] === 'input_schema' ? 'input' : 'output' };
-      if (span) yield { code: 'tool-missing-schema', range: span.value, args: { tool: normaliseName(t['name']) || `#${i + 1}`, missing: missing.join(', ') }, ...variant };
+      yield* item('tools', i, function* () {
+        const span = locate(`/tools/${i}/name`, true) ?? locate(`/tools/${i}`);
+        // `missing` (the keys, comma-separated) is for the quick fix; the variant says it in words.
+        const variant = missing.length === 2 ? {} : { variant: missing[0] === 'input_schema' ? 'input' : 'output' };
+        if (span) yield { code: 'tool-missing-schema', range: span.value, args: { tool: normaliseName(t['name']) || `#${i + 1}`, missing: missing.join(', ') }, ...variant };
+      });
     }
   },
   fix: (d, model) => {
@@ -104,32 +106,38 @@ export const invalidJsonSchema: Rule = {
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`yaml\ntype: object\nproperties:\n  confidence_score:\n    type: number\n\`\`\`\n`,
     at: `⟦numbr⟧`,
   },
-  *check({ data, locate }) {
-    const targets: string[] = [];
-    tools(data).forEach((t, i) => {
-      for (const k of ['input_schema', 'output_schema']) if (t[k] !== undefined && t[k] !== null) targets.push(`/tools/${i}/${k}`);
-    });
-    arr(data['constraints']).forEach((c, i) => {
-      if (obj(c)?.['schema'] !== undefined) targets.push(`/constraints/${i}/schema`);
-    });
-    if (data['output_schema'] !== undefined) targets.push('/output_schema');
-    for (const pointer of targets) {
-      const value = pointer.split('/').slice(1).reduce<unknown>((v, k) => (v as Obj | undefined)?.[k], data);
-      const reported = new Set<string>();
-      for (const problem of checkJsonSchema(value)) {
-        // The meta-schema reports one bad keyword several ways (enum, type, anyOf): say it once.
-        if (reported.has(problem.path)) continue;
-        reported.add(problem.path);
-        const span = locate(pointer + problem.path);
-        if (!span) continue;
-        const path = problem.path || '/';
-        // The same variants as rule `schema`, so that meta-schema errors translate as whole messages.
-        const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : 'variant' in problem ? { variant: problem.variant, args: { path, detail: problem.detail, ...('suggestion' in problem ? { suggestion: problem.suggestion } : {}) } } : { args: { path, detail: problem.compileError } };
-        yield { code: 'invalid-json-schema', range: span.value, args: m.args, ...(m.variant ? { variant: m.variant } : {}) };
-      }
+  *check({ data, locate, item }) {
+    // A tool's schemas are checked with the tool, and its findings kept while it is unchanged.
+      const list = tools(data);
+    for (let i = 0; i < list.length; i++) {
+      const t = list[i]!;
+      const targets = ['input_schema', 'output_schema'].filter((k) => t[k] !== undefined && t[k] !== null);
+      if (targets.length > 0) yield* item('tools', i, () => targets.flatMap((k) => [...schemaFindings(`/tools/${i}/${k}`, t[k], locate)]));
     }
+    const others: string[] = [];
+    arr(data['constraints']).forEach((c, i) => {
+      if (obj(c)?.['schema'] !== undefined) others.push(`/constraints/${i}/schema`);
+    });
+    if (data['output_schema'] !== undefined) others.push('/output_schema');
+    for (const pointer of others) yield* schemaFindings(pointer, pointer.split('/').slice(1).reduce<unknown>((v, k) => (v as Obj | undefined)?.[k], data), locate);
   },
 };
+
+/** invalid-json-schema's findings about the schema at `pointer`. */
+function* schemaFindings(pointer: string, value: unknown, locate: RuleContext['locate']): Generator<Finding> {
+  const reported = new Set<string>();
+  for (const problem of checkJsonSchema(value)) {
+    // The meta-schema reports one bad keyword several ways (enum, type, anyOf): say it once.
+    if (reported.has(problem.path)) continue;
+    reported.add(problem.path);
+    const span = locate(pointer + problem.path);
+    if (!span) continue;
+    const path = problem.path || '/';
+    // The same variants as rule `schema`, so that meta-schema errors translate as whole messages.
+    const m = 'error' in problem ? schemaErrorMessage(problem.error, path) : 'notObject' in problem ? { variant: 'notObject', args: {} } : 'variant' in problem ? { variant: problem.variant, args: { path, detail: problem.detail, ...('suggestion' in problem ? { suggestion: problem.suggestion } : {}) } } : { args: { path, detail: problem.compileError } };
+    yield { code: 'invalid-json-schema', range: span.value, args: m.args, ...(m.variant ? { variant: m.variant } : {}) };
+  }
+}
 
 export const toolNameVerb: Rule = {
   code: 'tool-name-verb',
@@ -146,18 +154,21 @@ export const toolNameVerb: Rule = {
     at: `⟦\`vendor_info\`⟧`,
     fixed: true,
   },
-  *check({ data, facts, locate }) {
+  *check({ data, facts, locate, item }) {
     const extra = new Set(facts.config.verbs.map((v) => v.toLowerCase()));
+    const also = [...extra].join('\u0000');
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
-      const name = normaliseName(list[i]!['name']);
-      if (!name) continue;
-      const w = firstWord(name);
-      // Only a first word the lexicon knows, and never as a verb, is reported (`vendor_info`), unless
-      // the tool's description uses it as one ("Triages a ticket").
-      if (extra.has(w) || canBeVerb(w) !== false || usedAsVerb(w, str(list[i]!['description']) ?? '')) continue;
-      const span = locate(`/tools/${i}/name`);
-      if (span) yield { code: 'tool-name-verb', range: span.value, args: { tool: name } };
+      yield* item('tools', i, function* () {
+        const name = normaliseName(list[i]!['name']);
+        if (!name) return;
+        const w = firstWord(name);
+        // Only a first word the lexicon knows, and never as a verb, is reported (`vendor_info`), unless
+        // the tool's description uses it as one ("Triages a ticket").
+        if (extra.has(w) || canBeVerb(w) !== false || usedAsVerb(w, str(list[i]!['description']) ?? '')) return;
+        const span = locate(`/tools/${i}/name`);
+        if (span) yield { code: 'tool-name-verb', range: span.value, args: { tool: name } };
+      }, also);
     }
   },
   fix: (d, model) => {
@@ -199,7 +210,7 @@ export const toolDescriptionUsage: Rule = {
     good: TOOL('### `get_order_status`\n\n- **Description**: Order status by order id.\n- **When to use**: questions about an order\'s progress, amount or payment state.\n- **When not to use**: when you do not know the order id: call `search_orders` first.\n'),
     at: `⟦Look up order information.⟧`,
   },
-  *check({ data, locate }) {
+  *check({ data, locate, item }) {
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
@@ -207,8 +218,10 @@ export const toolDescriptionUsage: Rule = {
       const hasUse = !!str(t['when_to_use']) || USE.test(text);
       const hasNot = !!str(t['when_not_to_use']) || NOT_USE.test(text);
       if (hasUse && hasNot) continue;
-      const span = locate(`/tools/${i}/description`, true) ?? locate(`/tools/${i}/name`);
-      if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: normaliseName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : hasNot ? { variant: 'use' } : {}) };
+      yield* item('tools', i, function* () {
+        const span = locate(`/tools/${i}/description`, true) ?? locate(`/tools/${i}/name`);
+        if (span) yield { code: 'tool-description-usage', range: span.value, args: { tool: normaliseName(t['name']) }, ...(hasUse ? { variant: 'notUse' } : hasNot ? { variant: 'use' } : {}) };
+      });
     }
   },
 };
@@ -228,17 +241,19 @@ export const toolParamExamples: Rule = {
     good: TOOL('### `query_manual_section`\n\n```yaml\ninput_schema:\n  type: object\n  properties:\n    section_id: { type: string, examples: [POWER_VOLTAGE] }\noutput_schema: { type: object }\n```\n'),
     at: `⟦section_id⟧`,
   },
-  *check({ data, locate }) {
+  *check({ data, locate, item }) {
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
       const props = obj(obj(list[i]!['input_schema'])?.['properties']);
       if (!props) continue;
-      for (const [param, schema] of Object.entries(props)) {
-        const s = obj(schema);
-        if (!s || RANGE_KEYS.some((k) => s[k] !== undefined) || s['type'] === 'boolean' || s['type'] === 'object' || s['$ref']) continue;
-        const span = locate(`/tools/${i}/input_schema/properties/${param}`);
-        if (span) yield { code: 'tool-param-examples', range: span.key ?? span.value, args: { param, tool: normaliseName(list[i]!['name']) } };
-      }
+      yield* item('tools', i, function* () {
+        for (const [param, schema] of Object.entries(props)) {
+          const s = obj(schema);
+          if (!s || RANGE_KEYS.some((k) => s[k] !== undefined) || s['type'] === 'boolean' || s['type'] === 'object' || s['$ref']) continue;
+          const span = locate(`/tools/${i}/input_schema/properties/${param}`);
+          if (span) yield { code: 'tool-param-examples', range: span.key ?? span.value, args: { param, tool: normaliseName(list[i]!['name']) } };
+        }
+      });
     }
   },
 };
@@ -260,22 +275,25 @@ export const toolNeedsApproval: Rule = {
     at: `⟦external⟧`,
     fixed: `${FM}\n## TOOLS\n\n### \`send_vendor_email\`\n\n- **Description**: Emails a vendor.\n- **Side Effects**: external\n- **Requires Approval**: true\n`,
   },
-  *check({ model, data, locate }): Generator<Finding> {
+  *check({ model, data, locate, item }): Generator<Finding> {
     const approved = new Set(arr(obj(data['budgets'])?.['requires_approval']).map(normaliseName));
+    const also = [...approved].join('\u0000');
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
-      const t = list[i]!;
-      const name = normaliseName(t['name']);
-      const effects = str(t['side_effects']);
-      const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
-      if (!span) continue;
-      if (!effects) {
-        if (WRITE_VERBS.has(firstWord(name)) && !misspelt(model, 'tools', 'side_effects', itemLines(model, 'tools', i, locate))) yield { code: 'tool-needs-approval', range: span.value, args: { tool: name }, variant: 'undeclared' };
-        continue;
-      }
-      if ((effects === 'write' || effects === 'external') && t['requires_approval'] !== true && !approved.has(name) && !misspelt(model, 'tools', 'requires_approval', itemLines(model, 'tools', i, locate))) {
-        yield { code: 'tool-needs-approval', range: span.value, args: { tool: name, effects, item: i } };
-      }
+      yield* item('tools', i, function* (): Generator<Finding> {
+        const t = list[i]!;
+        const name = normaliseName(t['name']);
+        const effects = str(t['side_effects']);
+        const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
+        if (!span) return;
+        if (!effects) {
+          if (WRITE_VERBS.has(firstWord(name)) && !misspelt(model, 'tools', 'side_effects', itemLines(model, 'tools', i, locate))) yield { code: 'tool-needs-approval', range: span.value, args: { tool: name }, variant: 'undeclared' };
+          return;
+        }
+        if ((effects === 'write' || effects === 'external') && t['requires_approval'] !== true && !approved.has(name) && !misspelt(model, 'tools', 'requires_approval', itemLines(model, 'tools', i, locate))) {
+          yield { code: 'tool-needs-approval', range: span.value, args: { tool: name, effects, item: i } };
+        }
+      }, also);
     }
   },
   fix: (d, model) => {
@@ -308,17 +326,19 @@ export const toolWriteSafety: Rule = {
     good: TOOL('### `create_purchase_order`\n\n- **Side Effects**: write\n- **Requires Approval**: true\n- **Rollback**: `cancel_purchase_order` with the returned id\n'),
     at: `⟦write⟧`,
   },
-  *check({ model, data, locate }) {
+  *check({ model, data, locate, item }) {
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
       const effects = str(t['side_effects']);
       if (effects !== 'write' && effects !== 'external') continue;
       if (t['idempotent'] === true || str(t['rollback'])) continue;
-      const lines = itemLines(model, 'tools', i, locate);
-      if (misspelt(model, 'tools', 'idempotent', lines) || misspelt(model, 'tools', 'rollback', lines)) continue;
-      const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
-      if (span) yield { code: 'tool-write-safety', range: span.value, args: { tool: normaliseName(t['name']) } };
+      yield* item('tools', i, function* () {
+        const lines = itemLines(model, 'tools', i, locate);
+        if (misspelt(model, 'tools', 'idempotent', lines) || misspelt(model, 'tools', 'rollback', lines)) return;
+        const span = locate(`/tools/${i}/side_effects`, true) ?? locate(`/tools/${i}/name`);
+        if (span) yield { code: 'tool-write-safety', range: span.value, args: { tool: normaliseName(t['name']) } };
+      });
     }
   },
 };
