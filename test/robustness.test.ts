@@ -13,6 +13,9 @@ import { readFileSync } from 'node:fs';
 import { createLanguageService, parseContract, Workspace, type FileSystem, validateContract, type ContractDiagnostic, type ParsedContract, type Range } from '../server/src/service/index.ts';
 import { generateContract } from '../bench/generate.ts';
 import { RUNS } from './helpers/properties.ts';
+import { memoryFs } from './helpers/memoryFs.ts';
+import { WORKSPACE_CACHE_SIZE } from "../server/src/service/workspace/resolveFacts.ts"; const SUMMARY_CACHE_SIZE = WORKSPACE_CACHE_SIZE;
+import { WALK_LIMITS } from '../server/src/node/nodeFileSystem.ts';
 import { parseWork, type ParseWork } from '../server/src/service/parse/work.ts';
 import { MAX_NODES } from '../server/src/service/parse/yamlBlock.ts';
 import { TABLE_DELIMITER } from '../server/src/service/parse/lineSyntax.ts';
@@ -605,6 +608,22 @@ test('the workspace caches are bounded: past their size, the least recently used
   const large = new Workspace({ fs, roots: ['file:///w'] });
   for (const u of [...uris, uris[0]!]) await large.summaryOf(u);
   assert.deepEqual(reads, uris, 'within the default size every contract is read once');
+});
+
+test('a workspace of 4,200 contracts (more than the other caches hold): linting two contracts reads each other contract once', async () => {
+  // Each lint reads every other contract's summary in the same order: an LRU cache smaller than the
+  // workspace missed on every read, and each lint parsed the whole workspace again (5,000 contracts: a pass never ended).
+  const n = WORKSPACE_CACHE_SIZE + 104;
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) files[`file:///w/c${i}/AGENTS.md`] = `---\ncontract: true\nname: agent-${i}\nversion: 1.0.0\n---\n`;
+  const base = memoryFs(files);
+  const reads = new Map<string, number>();
+  const fs: FileSystem = { ...base, readFile: (uri) => (reads.set(uri, (reads.get(uri) ?? 0) + 1), base.readFile(uri)) };
+  const ws = new Workspace({ fs, roots: ['file:///w'] });
+  for (const uri of ['file:///w/c0/AGENTS.md', 'file:///w/c1/AGENTS.md']) await ws.facts(uri, parseContract(files[uri]!), false);
+  assert.equal(reads.size, n);
+  assert.equal([...reads.values()].filter((k) => k > 1).length, 0, 'no contract read twice');
+  assert.ok(SUMMARY_CACHE_SIZE >= WALK_LIMITS.files, 'every contract a walk lists fits');
 });
 
 test('a 2,000-row table with code spans in every row is read (markers counted per row); many markers in one row, or lines of markers under a delimiter that makes no table, are still refused', () => {
