@@ -14,7 +14,7 @@ import { createLanguageService, parseContract, Workspace, type FileSystem, valid
 import { generateContract } from '../bench/generate.ts';
 import { RUNS } from './helpers/properties.ts';
 import { memoryFs } from './helpers/memoryFs.ts';
-import { WORKSPACE_CACHE_SIZE } from "../server/src/service/workspace/resolveFacts.ts"; const SUMMARY_CACHE_SIZE = WORKSPACE_CACHE_SIZE;
+import { SUMMARY_CACHE_SIZE, WORKSPACE_CACHE_SIZE } from '../server/src/service/workspace/resolveFacts.ts';
 import { WALK_LIMITS } from '../server/src/node/nodeFileSystem.ts';
 import { parseWork, type ParseWork } from '../server/src/service/parse/work.ts';
 import { MAX_NODES } from '../server/src/service/parse/yamlBlock.ts';
