@@ -1,6 +1,7 @@
 /**
  * The language server at workspace scale (`npm run bench`, part of bench/workspace.ts; alone:
- * `node --import tsx bench/workspaceServer.ts 1000`): the bundled server on stdio over a generated
+ * `node --import tsx bench/workspaceServer.ts 1000 5000 --timeout=3000`, the timeout in seconds, 300
+ * by default): the bundled server on stdio over a generated
  * workspace of N contracts on disk (bench/generateWorkspace.ts), none open. One
  * `workspace/diagnostic` pull from cold, with a partial result token as VS Code sends it; while it
  * runs, a `workspace/symbol` request sent 500 ms after the pull and a hover on an open document.
@@ -36,13 +37,21 @@ async function measure(serverPath: string, n: number, timeoutMs: number): Promis
     const t0 = performance.now();
     client.connection.onProgress({ method: 'workspace/diagnostic' } as never, 'bench-partial', () => {
       partials++;
-      if (firstPartial < 0) firstPartial = performance.now() - t0;
+      if (firstPartial < 0) {
+        firstPartial = performance.now() - t0;
+        console.log(`  (first partial result after ${(firstPartial / 1000).toFixed(1)} s)`);
+      }
     });
     const pull = client.connection.sendRequest('workspace/diagnostic', { previousResultIds: [], partialResultToken: 'bench-partial' }).then(() => performance.now() - t0);
     await new Promise((r) => setTimeout(r, 500));
     const s0 = performance.now();
-    const symbol = client.connection.sendRequest('workspace/symbol', { query: 'Agent1' }).then(() => performance.now() - s0);
-    const hover = client.connection.sendRequest('textDocument/hover', { textDocument: { uri: open }, position: { line: 4, character: 5 } }).then(() => performance.now() - s0);
+    const answered = (what: string) => () => {
+      const ms = performance.now() - s0;
+      console.log(`  (${what} answered after ${(ms / 1000).toFixed(2)} s)`);
+      return ms;
+    };
+    const symbol = client.connection.sendRequest('workspace/symbol', { query: 'Agent1' }).then(answered('workspace/symbol'));
+    const hover = client.connection.sendRequest('textDocument/hover', { textDocument: { uri: open }, position: { line: 4, character: 5 } }).then(answered('hover'));
     const timeout = new Promise<number>((r) => setTimeout(r, timeoutMs, -1).unref());
     const [total, symbolMs, hoverMs] = await Promise.all([Promise.race([pull, timeout]), Promise.race([symbol, timeout]), Promise.race([hover, timeout])]);
     const show = (x: number) => (x < 0 ? `  > ${timeoutMs / 1000} s` : fmt(x));
@@ -51,6 +60,7 @@ async function measure(serverPath: string, n: number, timeoutMs: number): Promis
     console.log(`${`${n} contracts: workspace/symbol sent meanwhile (ms)`.padEnd(56)}${show(symbolMs)}`);
     console.log(`${`${n} contracts: hover sent meanwhile (ms)`.padEnd(56)}${show(hoverMs)}`);
     console.log(`${`${n} contracts: server peak RSS (MB)`.padEnd(56)}${fmt(peakRssMb(client.pid))}`);
+    console.log(`${`${n} contracts: load average at the end`.padEnd(56)}${loadavg()[0]!.toFixed(1).padStart(9)}`);
   } finally {
     client.kill();
     client.connection.dispose();
@@ -71,6 +81,8 @@ export async function workspaceServer(sizes: readonly number[], timeoutMs = 300_
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const sizes = process.argv.slice(2).map(Number).filter((x) => x > 0);
-  workspaceServer(sizes.length > 0 ? sizes : [1000]).catch((e) => console.log(`bench error: ${String((e as Error)?.stack ?? e)}`));
+  const args = process.argv.slice(2);
+  const sizes = args.map(Number).filter((x) => x > 0);
+  const timeoutS = Number(/^--timeout=(\d+)$/.exec(args.find((a) => a.startsWith('--timeout=')) ?? '')?.[1] ?? 300);
+  workspaceServer(sizes.length > 0 ? sizes : [1000], timeoutS * 1000).catch((e) => console.log(`bench error: ${String((e as Error)?.stack ?? e)}`));
 }

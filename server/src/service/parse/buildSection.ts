@@ -1,7 +1,7 @@
 import type { Nodes, Root } from 'mdast';
 import type { Range } from '../types.ts';
 import { DEFINITION, parseBlocks, type BlockPool } from './blocks.ts';
-import { oversizedBlock } from './blockSize.ts';
+import { ENDS_TABLE, oversizedBlock } from './blockSize.ts';
 import { sectionForTitle, type SectionSpec } from '../schema/sections.ts';
 import type { CommentInfo, HeadingInfo, MarkdownBlock, SectionModel } from '../model/types.ts';
 import type { SectionSlice } from './scanSections.ts';
@@ -48,8 +48,8 @@ function complexity(text: string): { variant: 'longLine' | 'nesting' | 'inline';
     const line = text.slice(start, end);
     if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
     const blank = line.trim() === '';
-    // A row starts with a pipe; any other line ends the table for this count (and counts from itself on).
-    const row = /^ {0,3}\|/.test(line);
+    // Any line that starts no other block is a row, with or without pipes (GFM); a line that does ends the table for this count (and counts from itself on).
+    const row = !ENDS_TABLE.test(line);
     const delimiter: boolean = !table && previous.includes('|') && isTableDelimiter(line.endsWith('\r') ? line.slice(0, -1) : line) && cellCount(line) === cellCount(previous);
     const wasTable: boolean = table;
     table = !fenced && !blank && (delimiter || (table && row));

@@ -5,7 +5,7 @@
  */
 
 /** A GFM table delimiter row (`|---|:-:|`, `--- | ---`), indented up to 3 spaces. */
-const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?(?:[ \t]*\|[ \t]*:?-+:?)*(?:[ \t]*\|)?[ \t]*$/;
+export const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?(?:[ \t]*\|[ \t]*:?-+:?)*(?:[ \t]*\|)?[ \t]*$/;
 
 export function isTableDelimiter(line: string): boolean {
   return TABLE_DELIMITER.test(line);

@@ -3,6 +3,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
+import { parseWork } from './work.ts';
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).freeze();
 
@@ -12,5 +13,7 @@ const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatte
  * nesting: callers guard (parse/buildSection.ts limits nesting and line length, and catches).
  */
 export function parseMarkdown(text: string): Root {
+  parseWork.markdownCalls++;
+  parseWork.markdownChars += text.length;
   return processor.parse(text) as Root;
 }

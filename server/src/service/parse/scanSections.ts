@@ -1,5 +1,6 @@
 import { closesFence, isTableDelimiter } from './lineSyntax.ts';
 import { LineIndex } from '../text/lineIndex.ts';
+import { parseWork } from './work.ts';
 
 /**
  * One slice of a document: the preamble (front matter, H1 and anything before the first H2)
@@ -107,6 +108,7 @@ interface ScanState {
  * fences, HTML blocks and front matter never start one. Never throws; O(n) in the text length.
  */
 export function scanSections(text: string): SectionSlice[] {
+  parseWork.scannedChars += text.length;
   const index = new LineIndex(text);
   const st: ScanState = {
     starts: [0], blockStarts: [], fence: undefined, html: undefined, paraStart: -1, paraInContainer: false, paraIsLinkDefs: false,

@@ -2,6 +2,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { PointerSpan } from '../model/types.ts';
 import { Lru } from '../util/lru.ts';
+import { parseWork } from './work.ts';
 
 /** Offsets [start, end) inside the parsed YAML text. */
 export type OffsetSpan = readonly [number, number];
@@ -15,7 +16,8 @@ export interface ParsedBlock {
   readonly problems: readonly { code: string; span: OffsetSpan; args?: Record<string, string | number>; variant?: string }[];
 }
 
-const MAX_NODES = 200_000;
+/** Most YAML nodes one block converts to data, aliases expanded (an alias bomb stops here). */
+export const MAX_NODES = 200_000;
 
 /** Escapes one JSON Pointer segment (RFC 6901). */
 export function pointerSegment(s: string | number): string {
@@ -63,6 +65,7 @@ function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
   const problems: Problem[] = [];
   const syntaxCode = lang === 'json' ? 'json-syntax' : 'yaml-syntax';
   let doc: Document.Parsed;
+  parseWork.yamlChars += text.length;
   try {
     doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
   } catch (e) {
@@ -78,6 +81,7 @@ function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
   let budget = MAX_NODES;
   const convert = (node: unknown, pointer: string, depth: number): unknown => {
     if (--budget < 0 || depth > 200) return undefined;
+    parseWork.yamlNodes++;
     if (isAlias(node)) {
       const target = resolveAlias(node);
       if (!target) {
@@ -161,6 +165,8 @@ function aliasResolver(doc: Document.Parsed): (alias: { source: string; range?: 
   return (alias) => {
     const at = alias.range?.[0] ?? Infinity;
     let found: Node | undefined;
+    parseWork.yamlAliases++;
+    parseWork.yamlAnchorChecks += anchors.length;
     for (const a of anchors) if (a.name === alias.source && a.offset < at) found = a.node;
     return found;
   };

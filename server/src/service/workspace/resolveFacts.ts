@@ -38,7 +38,7 @@ export interface WorkspaceOptions {
   readonly analyzeRegex?: RegexAnalyzer;
   /** Largest resource hashed, in bytes (default 64 MiB); larger ones are reported unchecked. */
   readonly maxResourceBytes?: number;
-  /** Entries per cache (contract summaries, configurations, hashes, file stats); default `WORKSPACE_CACHE_SIZE`. */
+  /** Entries per cache (contract summaries, configurations, hashes, file stats); default `SUMMARY_CACHE_SIZE` for summaries, `WORKSPACE_CACHE_SIZE` for the others. */
   readonly cacheSize?: number;
   /**
    * Lets the host answer what came in before a summary is made (the server: one turn of its event
@@ -63,8 +63,16 @@ interface Waiting {
   readonly resolve: (summary: Promise<ContractSummary>) => void;
 }
 
-/** Entries per cache of a `Workspace` (contract summaries, configurations, hashes, file stats). */
+/** Entries per cache of a `Workspace` (configurations, hashes, file stats). */
 export const WORKSPACE_CACHE_SIZE = 4096;
+
+/**
+ * Contract summaries kept (each a digest of a few KB): as many as a walk lists contracts (10,000,
+ * `WALK_LIMITS.files`). Every lint reads every other contract's summary in the same order, and an
+ * LRU cache smaller than that list misses on every read of such a scan: at 5,000 contracts with
+ * 4,096 entries each lint parsed every other contract again, and a workspace pass never ended.
+ */
+export const SUMMARY_CACHE_SIZE = 10_000;
 
 /**
  * The workspace as validation sees it: configuration per folder, the pools and agents declared
@@ -85,8 +93,8 @@ export class Workspace {
 
   constructor(readonly options: WorkspaceOptions) {
     const size = options.cacheSize ?? WORKSPACE_CACHE_SIZE;
-    this.summaries = new Lru(size);
-    this.made = new Lru(size);
+    this.summaries = new Lru(options.cacheSize ?? SUMMARY_CACHE_SIZE);
+    this.made = new Lru(options.cacheSize ?? SUMMARY_CACHE_SIZE);
     this.configs = new Lru(size);
     this.hashes = new Lru(size);
     this.stats = new Lru(size);

@@ -334,7 +334,7 @@ export const contentTooComplex: Rule = {
   code: 'content-too-complex',
   severity: 'warning',
   summary: 'A section is not analysed when its Markdown is too deep or its lines too long.',
-  description: 'Markdown parsers slow down sharply on thousands of nested block quotes or list items and on lines of hundreds of thousands of characters. A section with a line over 20,000 characters, more than 100 nested levels, a paragraph with more than 2,000 emphasis, code and link markers (`*`, `_`, backticks, brackets), or a paragraph, list or block quote of more than 1,000 lines is skipped so that the editor stays responsive; split the line or the paragraph, or flatten the nesting. While a section is skipped, the checks that compare sections with each other (such as missing-section and hitl-needs-fallback) do not run: they would guess at what it holds.',
+  description: 'Markdown parsers slow down sharply on thousands of nested block quotes or list items and on lines of hundreds of thousands of characters. A section with a line over 20,000 characters, more than 100 nested levels, a paragraph with more than 2,000 emphasis, code and link markers (`*`, `_`, backticks, brackets), a paragraph, list or block quote of more than 1,000 lines, or a table of more than 2,000 rows is skipped so that the editor stays responsive; split the line or the paragraph, or flatten the nesting. While a section is skipped, the checks that compare sections with each other (such as missing-section and hitl-needs-fallback) do not run: they would guess at what it holds.',
   source: 'docs/robustness.md, "Parsing limits"',
   messages: {
     default: 'This section is not analysed: the Markdown parser failed ({detail}).',
@@ -342,6 +342,7 @@ export const contentTooComplex: Rule = {
     nesting: 'This section is not analysed: it nests {size} block quotes or list items (the limit is {limit}).',
     inline: 'This section is not analysed: a paragraph has {size} emphasis, code or link markers (the limit is {limit}).',
     block: 'This section is not analysed: a paragraph or list runs over {size} lines (the limit is {limit}); split it.',
+    table: 'This section is not analysed: a table runs over {size} rows (the limit is {limit}); split it.',
   },
   examples: { bad: '', good: '' },
 };
