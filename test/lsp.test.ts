@@ -1,6 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
+import { applyPatch } from 'diff';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -216,5 +218,31 @@ test('a contract written in Chinese: no diagnostics, and definition and referenc
     assert.equal(await client.shutdown(), 0);
   } finally {
     client.kill();
+  }
+});
+
+test('fix-all in the editor does what lint --fix does on samples/broken: every safe fix, applied to its own result until none is left', async () => {
+  // A tester: two HITL fallbacks are appended at one place, so one pass made one of them and a
+  // second Fix all (or a second save) the other.
+  const dir = mkdtempSync(join(tmpdir(), 'agents-md-fixall-'));
+  cpSync(new URL('../samples/broken', import.meta.url), dir, { recursive: true });
+  const root = pathToFileURL(dir).href;
+  const uri = `${root}/AGENTS.md`;
+  const text = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+  const expected = applyPatch(text, readFileSync(new URL('./expect/broken-fix.diff', import.meta.url), 'utf8'));
+  assert.ok(typeof expected === 'string' && expected.includes('If Payment to high-risk country gets no sign-off'), 'the golden patch of lint --fix applies');
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(root, true);
+    await client.open(uri, text);
+    await client.pullDiagnostics(uri);
+    const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const [action] = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: zero, context: { diagnostics: [], only: ['source.fixAll'] } });
+    const fixed = TextDocument.applyEdits(TextDocument.create(uri, 'markdown', 1, text), action!.edit!.changes![uri]!);
+    assert.equal(fixed, expected);
+    assert.equal(await client.shutdown(), 0);
+  } finally {
+    client.kill();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

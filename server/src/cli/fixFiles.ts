@@ -6,13 +6,11 @@
  * read, it keeps its old bytes and the failure is a problem of the run (exit 2).
  */
 import { readFile } from 'node:fs/promises';
-import { applyEdits, NOT_CANCELLED, type Lang, type LanguageService } from '../service/index.ts';
+import { applyEdits, MAX_FIX_PASSES, NOT_CANCELLED, type Lang, type LanguageService } from '../service/index.ts';
 import { decodeText } from '../service/host.ts';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
-
-const MAX_PASSES = 10;
 
 /** What `--fix` changed in one file: the rule codes of the fixed problems, in order. */
 export interface FixSummary {
@@ -34,7 +32,7 @@ export async function fixFiles(service: LanguageService, reports: readonly FileR
       out.push(report);
       continue;
     }
-    for (let pass = 0; pass < MAX_PASSES && text && diagnostics.length > 0; pass++) {
+    for (let pass = 0; pass < MAX_FIX_PASSES && text && diagnostics.length > 0; pass++) {
       const { edits, fixed: codes } = service.fixAll({ uri: report.uri, model: service.parse(report.uri, text) }, { diagnostics }, NOT_CANCELLED);
       if (edits.length === 0) break;
       text = applyEdits(text, edits);

@@ -1,6 +1,6 @@
 import { CodeActionKind, type CancellationToken, type CodeAction } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { NOT_CANCELLED } from '../service/index.ts';
+import { applyEdits, editsBetween, MAX_FIX_PASSES, NOT_CANCELLED, type TextEditResult } from '../service/index.ts';
 import { format } from '../service/host.ts';
 import { contract, withPreset, type DocumentStates } from './documentState.ts';
 import { SNAPSHOT_FILE, type ServerContext } from './serverContext.ts';
@@ -11,12 +11,24 @@ export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agentsMd`;
 /** Quick fixes and refactorings of the diagnostics in a range, and fix-all. */
 export function registerCodeActions(ctx: ServerContext, docs: DocumentStates): void {
   const { connection, documents, session } = ctx;
-  /** Every safe fix of the document at once, as edits (none when nothing is fixable). */
+  /**
+   * Every safe fix of the document at once, as edits (none when nothing is fixable): applied to its
+   * own result until nothing is left, as `lint --fix` does (two fallbacks appended at one place
+   * are made one per pass), then sent as the edits between the text and the result.
+   */
   const fixAllEdits = async (doc: TextDocument, token: CancellationToken | undefined) => {
     const service = session.service!;
-    const state = docs.stateOf(doc);
-    const facts = withPreset(await docs.factsOf(doc, state), await ctx.settings.of(doc.uri));
-    return service.fixAll(contract(doc, state, facts), { lang: session.lang, diagnostics: service.validate(state.model, facts) }, token ?? NOT_CANCELLED).edits;
+    const facts = withPreset(await docs.factsOf(doc, docs.stateOf(doc)), await ctx.settings.of(doc.uri));
+    const before = doc.getText();
+    let [text, model, first] = [before, docs.stateOf(doc).model, undefined as readonly TextEditResult[] | undefined];
+    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+      const { edits } = service.fixAll({ uri: doc.uri, model, facts }, { lang: session.lang, diagnostics: service.validate(model, facts) }, token ?? NOT_CANCELLED);
+      if (edits.length === 0) break;
+      first ??= edits;
+      text = applyEdits(text, edits);
+      model = service.parse(doc.uri, text);
+    }
+    return first && text !== applyEdits(before, first) ? editsBetween(before, text) : [...(first ?? [])];
   };
   const fixAllAction = async (doc: TextDocument, kind: string, token: CancellationToken | undefined): Promise<CodeAction[]> => {
     const edits = await fixAllEdits(doc, token);

@@ -165,7 +165,7 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
 export { NOT_CANCELLED, type CancellationToken, type CodeActionOptions, type ContractDocument, type DocumentFeatures, type FeatureOptions, type FixAllOptions, type ReferencesOptions, type RenameOptions } from './features/service.ts';
 export { schemaDocs, ruleDocs } from './features/hover.ts';
 export type { LensEntry } from './features/toolCost.ts';
-export { applyEdits, type DiagnosticRef } from './features/codeActions.ts';
+export { applyEdits, editsBetween, MAX_FIX_PASSES, type DiagnosticRef } from './features/codeActions.ts';
 export { sectionSkeleton } from './features/snippets.ts';
 export { fence, ruleMarkdown, ruleSection } from './features/ruleDoc.ts';
 export { AGENT_KINDS, agentName, contractSkeleton, convertToContract, newContract, workspaceDigests, type AgentKind, type SkeletonOptions } from './features/scaffold.ts';

@@ -8,7 +8,10 @@ import { ruleByCode } from '../validate/catalogue.ts';
 import { at, pos } from '../validate/fixText.ts';
 import { fixChecker } from './fixCheck.ts';
 
-export { applyEdits } from './fixCheck.ts';
+export { applyEdits, editsBetween } from './fixCheck.ts';
+
+/** How many times fix-all is applied to its own result at most (a fix may make room for another: two fallbacks appended at one place). */
+export const MAX_FIX_PASSES = 10;
 
 
 /** The part of a diagnostic a code action needs. */

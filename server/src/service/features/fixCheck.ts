@@ -4,6 +4,7 @@ import { parseContract } from '../parse/parseContract.ts';
 import { validateContract } from '../validate/validate.ts';
 import { EMPTY_FACTS, type WorkspaceFacts } from '../validate/facts.ts';
 import { LineIndex } from '../text/lineIndex.ts';
+import { diffLines } from 'diff';
 
 // A safe fix must never make a file worse (issue: a misspelt `## TOOSL` renamed to a second
 // `## TOOLS` turned an info into a duplicate-section error). So a fix is checked against its
@@ -42,4 +43,28 @@ export function fixChecker(model: ParsedContract, facts: WorkspaceFacts = EMPTY_
       return [...after].some(([code, n]) => n > (before!.get(code) ?? 0));
     },
   };
+}
+
+/**
+ * Edits that turn `before` into `after`, line by line (jsdiff), so that text both share is not
+ * rewritten: what fix-all sends when its passes built the result from several texts.
+ */
+export function editsBetween(before: string, after: string): TextEditResult[] {
+  const idx = new LineIndex(before);
+  const edits: TextEditResult[] = [];
+  let offset = 0;
+  const parts = diffLines(before, after);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (!part.added && !part.removed) {
+      offset += part.value.length;
+      continue;
+    }
+    const removed = part.removed ? part.value : '';
+    const next = part.removed ? parts[i + 1] : undefined;
+    const added = part.added ? part.value : next?.added ? (i++, next.value) : '';
+    edits.push({ range: idx.rangeAt(offset, offset + removed.length), newText: added });
+    offset += removed.length;
+  }
+  return edits;
 }
