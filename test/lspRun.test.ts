@@ -47,9 +47,9 @@ test('Run agent: code lens, snapshots, a HITL pause answered by the user, the st
       const run = result.tree[0]!;
       // Approved, the draft is created and the query's script answers that branch too.
       assert.equal(run.label, `large-purchase-rejected · ${code ?? 'OK'}`);
-      // The query expects the rejection: the rejected run is as expected, the approved one is not,
-      // which its row marks and its first line says.
-      assert.equal(run.kind, 'error');
+      // The query expects the rejection: the rejected run is as expected (✓, its outcome still in
+      // the label), the approved one is not, which its row marks (✗) and its first line says.
+      assert.equal(run.kind, decision === 'reject' ? 'ok' : 'error');
       assert.equal(run.children![0]!.label.startsWith('Not as expected: '), decision === 'approve', run.children![0]!.label);
       if (decision === 'approve') assert.match(run.children![0]!.label, /expected code HUMAN_REJECTED, got OK/);
       assert.equal(result.ok, decision === 'reject');
