@@ -16,19 +16,22 @@ export function registerCodeActions(ctx: ServerContext, docs: DocumentStates): v
    * own result until nothing is left, as `lint --fix` does (two fallbacks appended at one place
    * are made one per pass), then sent as the edits between the text and the result.
    */
-  const fixAllEdits = async (doc: TextDocument, token: CancellationToken | undefined) => {
+  /** The document's facts with its preset, as the diagnostics saw them. */
+  const factsFor = async (doc: TextDocument) => withPreset(await docs.factsOf(doc, docs.stateOf(doc)), await ctx.settings.of(doc.uri));
+  const fixAllEdits = async (doc: TextDocument, token: CancellationToken | undefined): Promise<TextEditResult[]> => {
     const service = session.service!;
-    const facts = withPreset(await docs.factsOf(doc, docs.stateOf(doc)), await ctx.settings.of(doc.uri));
+    const facts = await factsFor(doc);
     const before = doc.getText();
-    let [text, model, first] = [before, docs.stateOf(doc).model, undefined as readonly TextEditResult[] | undefined];
-    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+    let [text, model, passes, first] = [before, docs.stateOf(doc).model, 0, [] as readonly TextEditResult[]];
+    for (; passes < MAX_FIX_PASSES; passes++) {
       const { edits } = service.fixAll({ uri: doc.uri, model, facts }, { lang: session.lang, diagnostics: service.validate(model, facts) }, token ?? NOT_CANCELLED);
       if (edits.length === 0) break;
-      first ??= edits;
+      if (passes === 0) first = edits;
       text = applyEdits(text, edits);
       model = service.parse(doc.uri, text);
     }
-    return first && text !== applyEdits(before, first) ? editsBetween(before, text) : [...(first ?? [])];
+    // One pass: its own edits, exactly where the rules put them; more: the lines that differ.
+    return passes > 1 ? editsBetween(before, text) : [...first];
   };
   const fixAllAction = async (doc: TextDocument, kind: string, token: CancellationToken | undefined): Promise<CodeAction[]> => {
     const edits = await fixAllEdits(doc, token);
@@ -43,7 +46,7 @@ export function registerCodeActions(ctx: ServerContext, docs: DocumentStates): v
     if (!session.codeActionResolve) return fixAllAction(doc, CodeActionKind.QuickFix, token);
     const service = session.service!;
     const state = docs.stateOf(doc);
-    const facts = withPreset(await docs.factsOf(doc, state), await ctx.settings.of(doc.uri));
+    const facts = await factsFor(doc);
     const offered = service.hasSafeFix(contract(doc, state, facts), { lang: session.lang, diagnostics: service.validate(state.model, facts) }, token);
     return offered ? [{ title: format('action.fixAll', {}, session.lang), kind: CodeActionKind.QuickFix, data: { fixAllOf: doc.uri } }] : [];
   };
