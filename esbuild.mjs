@@ -123,6 +123,9 @@ const common = {
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // JSON imports (schemas, package.json) are bundled by esbuild's json loader.
+  // Every `import()` becomes a require (each target is CommonJS or bundled): the CLI launcher runs
+  // cli.cjs from V8's cached code, whose functions have no dynamic import callback (bin/agents-md.cjs).
+  supported: { 'dynamic-import': false },
 };
 
 /** A vendor file is built with the first bundle asked for that uses it. */

@@ -1,11 +1,13 @@
 // What a command loads (docs/performance.md, "Start-up"): `lint` and `--help` neither read nor run
 // the libraries only other commands need (the MCP SDK, OpenTelemetry, the tokenizer), and a
-// repeated `lint` judges intent patterns from the verdicts kept on disk, without starting recheck.
+// repeated `lint` judges intent patterns from the verdicts kept on disk, without starting recheck,
+// and on Node 20 compiles the bundle from the code the launcher kept (bin/agents-md.cjs).
 // The real bundle, started by the real launcher; what it loaded is read from Node's module cache
 // at exit by a preloaded script. Run: node --import tsx --test test/cliStartup.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { useCliBundle, REPO } from './helpers/cli.ts';
 import { diskCachedAnalyzer } from '../server/src/node/regexVerdictCache.ts';
@@ -107,4 +109,64 @@ test('kept verdicts: reused by the same analyser only; "unknown" is not kept', a
 test('the analyser id names the recheck version installed', () => {
   const { version } = JSON.parse(readFileSync(join(REPO, 'node_modules', 'recheck', 'package.json'), 'utf8')) as { version: string };
   assert.match(RECHECK_ANALYZER_ID, new RegExp(`^recheck@${version.replace(/\./g, '\\.')} `));
+});
+
+test('on Node without a compile cache of its own, a second lint compiles the bundle from the code the first kept', { skip: typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function' && 'Node keeps the compiled code itself' }, async () => {
+  const ws = scratch.workspace({ 'AGENTS.md': sample('broken') });
+  const cache = scratch.workspace({});
+  const kept = () => (existsSync(join(cache, 'compile')) ? readdirSync(join(cache, 'compile')) : []);
+  const first = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
+  assert.ok(first.has(/[\\/]cli\.cjs$/));
+  const files = kept();
+  assert.equal(files.length, 1, `one file of compiled code: ${files.join(', ')}`);
+  const file = join(cache, 'compile', files[0]!);
+  const written = statSync(file);
+  assert.ok(written.size > 100_000, `the code of the functions that ran (${written.size} bytes)`);
+  // V8 takes it: the launcher writes the file again only when V8 rejects what it holds.
+  const second = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
+  assert.equal(second.run.stdout, first.run.stdout);
+  assert.equal(second.run.code, first.run.code);
+  for (const r of [first, second]) assert.doesNotMatch(r.run.stderr, /Warning/, 'no warning from the way the bundle is loaded');
+  assert.ok(second.has(/[\\/]cli\.cjs$/), 'the bundle is in the module cache as require would put it');
+  assert.deepEqual(kept(), files);
+  assert.equal(statSync(file).mtimeMs, written.mtimeMs, 'the kept code was accepted, not written again');
+  // A library loaded on demand from a function compiled from the kept code (recheck, for an
+  // intent pattern the verdicts on disk do not hold): a dynamic import() failed there.
+  rmSync(join(cache, 'regex-verdicts.json'));
+  const fresh = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
+  assert.ok(fresh.has(/[\\/]recheck[\\/]/), 'recheck analysed the pattern');
+  assert.equal(fresh.run.stdout, first.run.stdout);
+  assert.equal(fresh.run.stderr, '');
+  // Damaged: rejected, the run is as before, and the file is written afresh.
+  writeFileSync(file, 'not v8 code');
+  const third = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
+  assert.equal(third.run.stdout, first.run.stdout);
+  assert.ok(statSync(file).size > 100_000);
+  // `AGENTS_MD_CACHE_DIR=` (empty) keeps nothing.
+  const none = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: '' }, 'lint', 'AGENTS.md');
+  assert.equal(none.run.stdout, first.run.stdout);
+});
+
+test('on Node without a compile cache of its own, the launcher keeps the four newest files of compiled code', { skip: typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function' && 'Node keeps the compiled code itself' }, async () => {
+  const ws = scratch.workspace({ 'AGENTS.md': sample('coding-agent') });
+  const cache = scratch.workspace({});
+  const dir = join(cache, 'compile');
+  mkdirSync(dir);
+  // Five files of earlier installs, a day apart, and what a run killed while writing left.
+  const day = 86_400;
+  const old = [1, 2, 3, 4, 5].map((i) => `cli-${String(i).padStart(16, '0')}.v8`);
+  old.forEach((n, i) => {
+    writeFileSync(join(dir, n), 'old');
+    utimesSync(join(dir, n), Date.now() / 1000 - (i + 1) * day, Date.now() / 1000 - (i + 1) * day);
+  });
+  writeFileSync(join(dir, 'cli-00000000000000ff.v8.123.tmp'), 'half');
+  utimesSync(join(dir, 'cli-00000000000000ff.v8.123.tmp'), Date.now() / 1000 - day, Date.now() / 1000 - day);
+  writeFileSync(join(dir, 'notes.txt'), 'not ours');
+  const r = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
+  assert.equal(r.run.code, 0, r.run.stderr);
+  const left = readdirSync(dir).sort();
+  const mine = left.filter((n) => !old.includes(n) && n !== 'notes.txt');
+  assert.equal(mine.length, 1, `this run's file: ${left.join(', ')}`);
+  assert.deepEqual(left.filter((n) => old.includes(n)), old.slice(0, 3), 'the three newest earlier files, beside this run\'s');
+  assert.ok(left.includes('notes.txt'), 'a file that is not compiled code stays');
 });
