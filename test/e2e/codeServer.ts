@@ -7,8 +7,8 @@
 // skip with a reason when the tools are missing. playwright-core is loaded with createRequire.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
-import { copyFile, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, openSync, closeSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { copyFile, cp, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -277,13 +277,7 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
   try {
     await writeFile(configFile, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
     if (opts.extensions?.length) {
-      const args = [CODE_SERVER_ENTRY, ...common, '--force'];
-      for (const vsix of opts.extensions) args.push('--install-extension', resolve(vsix));
-      const r = await run(NODE24, args, { env, timeoutMs: 120_000 });
-      const out = r.stdout + r.stderr;
-      const installed = out.match(/was successfully installed/g)?.length ?? 0;
-      if (r.code !== 0 || installed < opts.extensions.length)
-        throw new Error(`installing ${opts.extensions.join(', ')} failed (exit ${r.code}):\n${out}`);
+      await copyInstalled(await installedOnce(opts.extensions, env), extensionsDir);
       await writeLanguagePacks(extensionsDir, userDataDir);
     }
 
@@ -358,6 +352,47 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
 
 // ------------------------------------------------------------------------------------------------
 // Extensions
+
+/**
+ * A folder holding `vsixes` as `code-server --install-extension` installs them, made once per set
+ * of packages (by path, size and time) and shared by every test of the run: an install starts
+ * code-server and unpacks the package, several seconds each time on two cores.
+ */
+async function installedOnce(vsixes: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const key = createHash('sha256');
+  for (const v of vsixes) {
+    const st = statSync(resolve(v));
+    key.update(`${resolve(v)}\0${st.size}\0${st.mtimeMs}\0`);
+  }
+  const cache = join(RESULTS_DIR, 'installed-extensions');
+  const dir = join(cache, key.digest('hex').slice(0, 16));
+  if (existsSync(dir)) return dir;
+  await mkdir(cache, { recursive: true });
+  const work = await mkdtemp(join(cache, 'tmp-'));
+  const args = [CODE_SERVER_ENTRY, '--user-data-dir', join(work, 'user-data'), '--extensions-dir', join(work, 'extensions'), '--force'];
+  for (const vsix of vsixes) args.push('--install-extension', resolve(vsix));
+  const r = await run(NODE24, args, { env, timeoutMs: 120_000 });
+  const out = r.stdout + r.stderr;
+  const installed = out.match(/was successfully installed/g)?.length ?? 0;
+  if (r.code !== 0 || installed < vsixes.length) throw new Error(`installing ${vsixes.join(', ')} failed (exit ${r.code}):\n${out}`);
+  await renamePaths(join(work, 'extensions'), join(work, 'extensions'), dir);
+  // Another test file may have made it meanwhile: its copy is as good.
+  await rename(join(work, 'extensions'), dir).catch(() => undefined);
+  await rm(work, { recursive: true, force: true });
+  return dir;
+}
+
+/** Copies installed extensions into an empty extensions folder; extensions.json names their new place. */
+async function copyInstalled(from: string, to: string): Promise<void> {
+  await cp(from, to, { recursive: true });
+  await renamePaths(to, from, to);
+}
+
+/** Rewrites the extensions' absolute locations in `dir`/extensions.json from folder `from` to folder `to`. */
+async function renamePaths(dir: string, from: string, to: string): Promise<void> {
+  const manifest = join(dir, 'extensions.json');
+  if (existsSync(manifest)) await writeFile(manifest, (await readFile(manifest, 'utf8')).split(from).join(to));
+}
 
 interface LanguagePack {
   hash: string;
