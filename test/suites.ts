@@ -2,7 +2,8 @@
  * Which test files run where (README, "Tests"). `npm test` runs every test file not listed here in
  * one process (test/quick.ts), so tsx and the service load once; the files listed start the CLI,
  * the language server or other processes for most of their tests and run in `npm run test:all`
- * (test/run.ts), one process each, with the bundles built once for the run. A new file that starts
+ * (test/run.ts), in a few worker processes (test/processShard.ts), with the bundles built once for
+ * the run. A new file that starts
  * processes goes here (test/suites.test.ts says so); test/smoke.test.ts keeps one process test per
  * adapter (CLI, LSP over stdio, MCP) in the quick loop.
  */
