@@ -3,7 +3,8 @@
 // committed file is what the schemas generate is test/generated.test.ts's job. Here: the generated
 // validators give exactly the errors (keyword, paths, params, message, and the verbose schema,
 // parentSchema and data the messages read) that ajv's run-time compile of the same schemas gives,
-// over every sample, the contract corpora, and mutated contract data.
+// over every sample, the contract corpora, and mutated contract data; the same for the 2020-12
+// meta-schema's validator (user-written tool schemas) over their schemas, mutated.
 // Run: node --import tsx --test test/contractValidators.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseContract } from '../server/src/service/index.ts';
-import { compileContractValidators, contractValidators, type ErrorObject } from '../server/src/service/validate/ajv.ts';
+import { compileContractValidators, compileMetaSchema, contractValidators, metaSchemaValidator, type ErrorObject } from '../server/src/service/validate/ajv.ts';
 import { repo } from './helpers/bundles.ts';
 import { RUNS } from './helpers/properties.ts';
 
@@ -94,6 +95,39 @@ test('the generated validators give the run-time errors on mutated contract data
     fc.property(fc.constantFrom(...sampleData), fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), mutant, fc.boolean(), (data, path, value, remove) => {
       const mutated = mutate(data, path, value, remove);
       assert.deepEqual(errors(generated, mutated), errors(runtime, mutated));
+    }),
+    { numRuns: RUNS(400) },
+  );
+});
+
+const runtimeMeta = compileMetaSchema().validators['2020-12']!;
+const generatedMeta = metaSchemaValidator();
+const metaErrors = (v: typeof runtimeMeta, schema: unknown) => ({ valid: v(schema), errors: v.errors ?? null });
+
+/** The user-written JSON Schemas of a contract: tools' input and output schemas, the output schema. */
+function userSchemas(data: Readonly<Record<string, unknown>>): unknown[] {
+  const tools = Array.isArray(data['tools']) ? (data['tools'] as Record<string, unknown>[]) : [];
+  return [data['output_schema'], ...tools.flatMap((t) => (t && typeof t === 'object' ? [t['input_schema'], t['output_schema']] : []))].filter((s) => s !== undefined);
+}
+const schemas = contracts.flatMap((c) => userSchemas(c.data));
+
+test('the generated 2020-12 meta-schema validator gives the run-time errors on every contract\'s schemas', () => {
+  assert.ok(schemas.length >= 20, `${schemas.length} schemas`);
+  for (const schema of schemas) assert.deepEqual(metaErrors(generatedMeta, schema), metaErrors(runtimeMeta, schema), JSON.stringify(schema));
+});
+
+/** Keywords and values that a schema gets wrong: misspelt types, bad patterns, anchors, refs. */
+const schemaMutant = fc.oneof(
+  mutant,
+  fc.constantFrom('strin', 'object', ['string', 'null'], ['strin'], { type: 'string' }, { $ref: 5 }, { $anchor: '1x' }, { pattern: '(' }, { format: 'regex' }, { enum: [] }, { minimum: 'a' }, { required: ['a', 'a'] }, { $dynamicRef: '#meta' }),
+);
+
+test('the generated 2020-12 meta-schema validator gives the run-time errors on mutated schemas (property)', () => {
+  const wrap = (s: unknown) => ({ s });
+  fc.assert(
+    fc.property(fc.constantFrom(...schemas), fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), schemaMutant, fc.boolean(), (schema, path, value, remove) => {
+      const mutated = mutate(wrap(schema), path, value, remove)['s'];
+      assert.deepEqual(metaErrors(generatedMeta, mutated), metaErrors(runtimeMeta, mutated));
     }),
     { numRuns: RUNS(400) },
   );

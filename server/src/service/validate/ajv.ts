@@ -8,7 +8,7 @@ import { RE2JS } from 're2js';
 import { Lru } from '../util/lru.ts';
 import { contractSchema, sectionSchemas, type JsonSchema } from '../schema/schemas.ts';
 import { misspeltKeywords } from './schemaKeywords.ts';
-import generatedValidators from './contractValidators.cjs';
+import * as generatedCode from './contractValidators.cjs';
 
 const VOCABULARY = ['x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-list-separators', 'x-reference', 'x-declares', 'x-l10n', 'markdownDescription', 'enumDescriptions', 'defaultSnippets'];
 
@@ -139,7 +139,7 @@ let generated: Readonly<Record<string, ValidateFunction>> | undefined;
  * `compileContractValidators` keys them: a command that validates a contract compiles no schema
  * of ours (docs/performance.md, "Start-up").
  */
-export const contractValidators = (): Readonly<Record<string, ValidateFunction>> => (generated ??= generatedValidators(re2RegExp));
+export const contractValidators = (): Readonly<Record<string, ValidateFunction>> => (generated ??= generatedCode.contract(re2RegExp));
 
 function loadProperties(): ReadonlyMap<string, PropertyValidator> {
   const validators = contractValidators();
@@ -225,6 +225,34 @@ export type SchemaProblem =
   /** A keyword ajv's strict mode does not know that is a near miss of one it does (`requried`). */
   | { readonly path: string; readonly variant: 'misspeltKeyword'; readonly detail: string; readonly suggestion: string };
 
+export const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * The 2020-12 meta-schema's validator as `validateSchema` compiles it for a user-written schema
+ * (keyed `2020-12`): what scripts/contractValidators.ts writes as standalone code (`regExpCode`
+ * given), and what test/contractValidators.test.ts compares the generated one with.
+ */
+export function compileMetaSchema(regExpCode?: string): { readonly ajv: Ajv2020; readonly validators: Record<string, ValidateFunction> } {
+  const ajv = createAjv(false, '2020-12', regExpCode);
+  return { ajv, validators: { '2020-12': ajv.getSchema(META_2020)! } };
+}
+
+let generatedMeta: ValidateFunction | undefined;
+/** The 2020-12 meta-schema's validator, generated at build time (`npm run generate`). */
+export const metaSchemaValidator = (): ValidateFunction => (generatedMeta ??= generatedCode.metaSchema(re2RegExp)['2020-12']!);
+
+/**
+ * The meta-schema errors of a schema of `draft` (undefined when it is valid), as `validateSchema`
+ * gives them; by the generated validator when `$schema` is absent or names 2020-12 as ajv knows it.
+ */
+function metaSchemaErrors(schema: object, draft: Draft): readonly ErrorObject[] | undefined {
+  const id = (schema as { $schema?: unknown }).$schema;
+  const validate = draft === '2020-12' && (id === undefined || id === META_2020 || id === `${META_2020}#`) ? metaSchemaValidator() : undefined;
+  if (validate) return validate(schema) ? undefined : (validate.errors ?? []);
+  const ajv = ajvFor(draft);
+  return ajv.validateSchema(schema) ? undefined : (ajv.errors ?? []);
+}
+
 const schemaChecks = new Lru<string, SchemaProblem[]>(500);
 
 /**
@@ -247,10 +275,10 @@ function checkJsonSchemaUncached(schema: unknown): SchemaProblem[] {
   const draft = draftOf(schema);
   if (!draft) return [{ path: '/$schema', variant: 'unknownDraft', detail: JSON.stringify((schema as { $schema?: unknown }).$schema) }];
   const metaAjv = ajvFor(draft);
-  const ok = metaAjv.validateSchema(schema as JsonSchema as object);
-  if (!ok) {
+  const metaErrors = metaSchemaErrors(schema, draft);
+  if (metaErrors) {
     // The most specific error first: anyOf/oneOf wrap the errors of their branches.
-    const errors = [...(metaAjv.errors ?? [])].sort((a, b) => Number(a.keyword === 'anyOf' || a.keyword === 'oneOf') - Number(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
+    const errors = [...metaErrors].sort((a, b) => Number(a.keyword === 'anyOf' || a.keyword === 'oneOf') - Number(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
     return errors.map((e) => ({ path: e.instancePath, error: e }));
   }
   // A fresh copy: ajv caches compiled schemas by object, and a cached one logs nothing.
