@@ -8,6 +8,7 @@ import { renderDryRunDoc } from './outcomeDocs.ts';
 import { renderCliDoc } from './exitCodeDocs.ts';
 import { renderVerbLexicon } from './verbLexicon.ts';
 import { renderHelpTexts } from './helpTexts.ts';
+import { renderContractValidators } from './contractValidators.ts';
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
@@ -43,4 +44,5 @@ export const GENERATED: Record<string, () => string> = {
   'docs/cli.md': renderCliDoc,
   'server/src/service/validate/verbLexicon.json': renderVerbLexicon,
   'server/src/cli/helpTexts.json': renderHelpTexts,
+  'server/src/service/validate/contractValidators.cjs': renderContractValidators,
 };

@@ -8,6 +8,7 @@ import { RE2JS } from 're2js';
 import { Lru } from '../util/lru.ts';
 import { contractSchema, sectionSchemas, type JsonSchema } from '../schema/schemas.ts';
 import { misspeltKeywords } from './schemaKeywords.ts';
+import * as generatedCode from './contractValidators.cjs';
 
 const VOCABULARY = ['x-section', 'x-aliases', 'x-bullets', 'x-heading-items', 'x-list-separators', 'x-reference', 'x-declares', 'x-l10n', 'markdownDescription', 'enumDescriptions', 'defaultSnippets'];
 
@@ -42,8 +43,13 @@ const strictLogger = {
   error: () => undefined,
 };
 
-function createAjv(verbose = false, draft: Draft = '2020-12'): Ajv2020 {
-  const options = { allErrors: true, verbose, strict: false, strictSchema: 'log', logger: strictLogger, allowUnionTypes: true, validateSchema: false, code: { regExp: re2RegExp } } as const;
+/**
+ * `regExpCode`: ajv writes the validators' code (`code.source`, for the generated contract
+ * validators), naming the RE2 function by this expression.
+ */
+function createAjv(verbose = false, draft: Draft = '2020-12', regExpCode?: string): Ajv2020 {
+  const regExp = regExpCode === undefined ? re2RegExp : Object.assign((p: string, f: string) => re2RegExp(p, f), { code: regExpCode });
+  const options = { allErrors: true, verbose, strict: false, strictSchema: 'log', logger: strictLogger, allowUnionTypes: true, validateSchema: false, code: { regExp, source: regExpCode !== undefined, lines: regExpCode !== undefined } } as const;
   const ajv = draft === '2019-09' ? new Ajv2019(options) : draft === 'draft-07' ? new Ajv07(options) : draft === 'draft-04' ? new AjvDraft04(options) : new Ajv2020(options);
   // The draft-07 class reads draft-06 schemas too, once it knows their meta-schema.
   if (draft === 'draft-07') ajv.addMetaSchema(draft06MetaSchema);
@@ -71,23 +77,12 @@ function ajvFor(draft: Draft): Ajv2020 {
 }
 
 /**
- * The contract schema's ajv, made on first use rather than when the module loads (a command that
- * validates nothing, `--help`, does not pay for it). `verbose` keeps the offending value and its
- * schema on each error: messages quote the value and the schema's example.
- */
-function contractAjv(): Ajv2020 {
-  const ajv = createAjv(true);
-  for (const s of sectionSchemas) ajv.addSchema(s as object);
-  return ajv;
-}
-/**
- * One compiled validator per property of the contract schema (a section or a front-matter key),
- * compiled together on first use; `items` for an array section whose schema checks nothing of the
- * array but its type and its items (every array section): its items are validated one by one.
+ * One validator per property of the contract schema (a section or a front-matter key), and
+ * `items` for an array section whose schema checks nothing of the array but its type and its
+ * items (every array section): its items are validated one by one.
  */
 interface PropertyValidator {
-  /** The property's validator (compiled on first use when there is `items`: most array sections are arrays). */
-  readonly whole: () => ValidateFunction;
+  readonly whole: ValidateFunction;
   readonly items?: ValidateFunction;
   /** Where the items' schema is, as the whole validator's `schemaPath`s say it. */
   readonly itemsPath?: string;
@@ -102,19 +97,55 @@ export const schemaValidations = (key: string): number => validations.get(key) ?
 /** The keywords of an array section's schema that validate nothing (ids, annotations, our vocabulary). */
 const ANNOTATIONS = new Set(['$schema', '$id', 'title', 'description', 'markdownDescription', 'examples', '$comment', ...VOCABULARY]);
 
-function compileProperties(): ReadonlyMap<string, PropertyValidator> {
-  const ajv = contractAjv();
-  const out = new Map<string, PropertyValidator>();
-  for (const [k, schema] of Object.entries((contractSchema as { properties: Record<string, JsonSchema> }).properties)) {
+/** What is validated per property: its schema, and its items' schema (and where it is) for an array section validated item by item. */
+interface PropertyPlan {
+  readonly key: string;
+  readonly schema: JsonSchema;
+  readonly items?: { readonly schema: object; readonly path: string };
+}
+function propertyPlan(): PropertyPlan[] {
+  return Object.entries((contractSchema as { properties: Record<string, JsonSchema> }).properties).map(([key, schema]) => {
     const ref = schema['$ref'];
     const section = typeof ref === 'string' ? sectionSchemas.find((x) => x['$id'] === ref) : undefined;
     const perItem = section?.['type'] === 'array' && section['items'] !== undefined && Object.keys(section).every((w) => w === 'type' || w === 'items' || ANNOTATIONS.has(w) || w.startsWith('x-'));
     // Compiled on their own (the section schemas have no `$ref` for them to resolve against their root).
-    const items = perItem && !JSON.stringify(section['items']).includes('"$ref"') ? ajv.compile(section['items'] as object) : undefined;
-    let compiled: ValidateFunction | undefined;
-    const whole = () => (compiled ??= ajv.compile(schema as object));
-    if (!items) whole();
-    out.set(k, { whole, ...(items ? { items, itemsPath: `${String(ref)}/items` } : {}) });
+    const items = perItem && !JSON.stringify(section['items']).includes('"$ref"') ? { schema: section['items'] as object, path: `${String(ref)}/items` } : undefined;
+    return { key, schema, ...(items ? { items } : {}) };
+  });
+}
+
+/**
+ * Compiles the contract's validators at run time, keyed by property (`tools`) and by an array
+ * section's items (`tools/items`): what scripts/contractValidators.ts writes as standalone code
+ * (`regExpCode` given), and what test/contractValidators.test.ts compares the generated ones with.
+ */
+export function compileContractValidators(regExpCode?: string): { readonly ajv: Ajv2020; readonly validators: Record<string, ValidateFunction> } {
+  // `verbose` keeps the offending value and its schema on each error: messages quote the value and the schema's example.
+  const ajv = createAjv(true, '2020-12', regExpCode);
+  for (const s of sectionSchemas) ajv.addSchema(s as object);
+  const validators: Record<string, ValidateFunction> = {};
+  // Each under its key as its id, which standalone code names it by (the schemas' `$ref`s are absolute).
+  const add = (key: string, schema: object) => (validators[key] = ajv.addSchema(schema, key).getSchema(key)!);
+  for (const { key, schema, items } of propertyPlan()) {
+    add(key, schema);
+    if (items) add(`${key}/items`, items.schema);
+  }
+  return { ajv, validators };
+}
+
+let generated: Readonly<Record<string, ValidateFunction>> | undefined;
+/**
+ * The contract's validators, generated at build time (`npm run generate`), keyed as
+ * `compileContractValidators` keys them: a command that validates a contract compiles no schema
+ * of ours (docs/performance.md, "Start-up").
+ */
+export const contractValidators = (): Readonly<Record<string, ValidateFunction>> => (generated ??= generatedCode.contract(re2RegExp));
+
+function loadProperties(): ReadonlyMap<string, PropertyValidator> {
+  const validators = contractValidators();
+  const out = new Map<string, PropertyValidator>();
+  for (const { key, items } of propertyPlan()) {
+    out.set(key, { whole: validators[key]!, ...(items ? { items: validators[`${key}/items`]!, itemsPath: items.path } : {}) });
   }
   return out;
 }
@@ -155,14 +186,14 @@ export interface DataErrors {
  * section: typing in one tool re-validates that tool only (docs/performance.md).
  */
 export function contractDataErrors(data: Readonly<Record<string, unknown>>): DataErrors[] {
-  propertyValidators ??= compileProperties();
+  propertyValidators ??= loadProperties();
   const out: DataErrors[] = [];
   for (const [key, { whole, items, itemsPath }] of propertyValidators) {
     if (!(key in data)) continue;
     const value = data[key];
     const prefix = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     if (!items || !Array.isArray(value)) {
-      const errors = errorsOf(value, key, whole());
+      const errors = errorsOf(value, key, whole);
       if (errors.length > 0) out.push({ key, errors: prefixed(errors, prefix) });
       continue;
     }
@@ -194,6 +225,34 @@ export type SchemaProblem =
   /** A keyword ajv's strict mode does not know that is a near miss of one it does (`requried`). */
   | { readonly path: string; readonly variant: 'misspeltKeyword'; readonly detail: string; readonly suggestion: string };
 
+export const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * The 2020-12 meta-schema's validator as `validateSchema` compiles it for a user-written schema
+ * (keyed `2020-12`): what scripts/contractValidators.ts writes as standalone code (`regExpCode`
+ * given), and what test/contractValidators.test.ts compares the generated one with.
+ */
+export function compileMetaSchema(regExpCode?: string): { readonly ajv: Ajv2020; readonly validators: Record<string, ValidateFunction> } {
+  const ajv = createAjv(false, '2020-12', regExpCode);
+  return { ajv, validators: { '2020-12': ajv.getSchema(META_2020)! } };
+}
+
+let generatedMeta: ValidateFunction | undefined;
+/** The 2020-12 meta-schema's validator, generated at build time (`npm run generate`). */
+export const metaSchemaValidator = (): ValidateFunction => (generatedMeta ??= generatedCode.metaSchema(re2RegExp)['2020-12']!);
+
+/**
+ * The meta-schema errors of a schema of `draft` (undefined when it is valid), as `validateSchema`
+ * gives them; by the generated validator when `$schema` is absent or names 2020-12 as ajv knows it.
+ */
+function metaSchemaErrors(schema: object, draft: Draft): readonly ErrorObject[] | undefined {
+  const id = (schema as { $schema?: unknown }).$schema;
+  const validate = draft === '2020-12' && (id === undefined || id === META_2020 || id === `${META_2020}#`) ? metaSchemaValidator() : undefined;
+  if (validate) return validate(schema) ? undefined : (validate.errors ?? []);
+  const ajv = ajvFor(draft);
+  return ajv.validateSchema(schema) ? undefined : (ajv.errors ?? []);
+}
+
 const schemaChecks = new Lru<string, SchemaProblem[]>(500);
 
 /**
@@ -216,10 +275,10 @@ function checkJsonSchemaUncached(schema: unknown): SchemaProblem[] {
   const draft = draftOf(schema);
   if (!draft) return [{ path: '/$schema', variant: 'unknownDraft', detail: JSON.stringify((schema as { $schema?: unknown }).$schema) }];
   const metaAjv = ajvFor(draft);
-  const ok = metaAjv.validateSchema(schema as JsonSchema as object);
-  if (!ok) {
+  const metaErrors = metaSchemaErrors(schema, draft);
+  if (metaErrors) {
     // The most specific error first: anyOf/oneOf wrap the errors of their branches.
-    const errors = [...(metaAjv.errors ?? [])].sort((a, b) => Number(a.keyword === 'anyOf' || a.keyword === 'oneOf') - Number(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
+    const errors = [...metaErrors].sort((a, b) => Number(a.keyword === 'anyOf' || a.keyword === 'oneOf') - Number(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
     return errors.map((e) => ({ path: e.instancePath, error: e }));
   }
   // A fresh copy: ajv caches compiled schemas by object, and a cached one logs nothing.
