@@ -6,8 +6,8 @@
  *     contract, then a pull-diagnostics request; time from sending didChange to the answer
  *     (target: p95 under 50 ms);
  *   - hover and completion latency on that document (completion target: under 20 ms);
- *   - server memory (RSS) with one large contract and with 50 contracts open (target: under
- *     150 MB), the server started with the VS Code client's flags (server/src/lsp/execArgv.ts);
+ *   - server memory (RSS) with one large contract right after the edits and at rest (10 s without
+ *     a request), and with 50 contracts open (target: under 150 MB at rest), the server started with the VS Code client's flags (server/src/lsp/execArgv.ts);
  *   - bundle sizes.
  * Prints medians and p95; never fails the build.
  */
@@ -91,6 +91,9 @@ async function main(): Promise<void> {
     row('hover', hover);
     row('completion', completion, 20);
 
+    const typing = rssMb(client.pid);
+    // At rest: no request for 10 s (V8 gives back what the edits left; the ReDoS child ends).
+    await new Promise((r) => setTimeout(r, 10_000));
     const before = rssMb(client.pid);
     const analysisBefore = childrenRssMb(client.pid);
     // The token-cost lens on TOOLS counts with the tokenizer, loaded then (docs/performance.md).
@@ -107,7 +110,8 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 7000));
     const after = rssMb(client.pid);
     const analysis = (mb: number) => (mb > 0 ? `(+ ${fmt(mb).trim()} MB in the ReDoS analysis process)` : '(no ReDoS analysis process)');
-    console.log(`${'server RSS: 1 large contract open'.padEnd(44)}${fmt(before)} MB   ${analysis(analysisBefore)}; target < 150 MB: ${before < 150 ? 'met' : 'target missed'}`);
+    console.log(`${'server RSS: 1 large contract, after the edits'.padEnd(44)}${fmt(typing)} MB`);
+    console.log(`${'server RSS: 1 large contract open, at rest'.padEnd(44)}${fmt(before)} MB   ${analysis(analysisBefore)}; target < 150 MB: ${before < 150 ? 'met' : 'target missed'}`);
     console.log(`${'server RSS: + its code lenses (tokenizer)'.padEnd(44)}${fmt(withLens)} MB   target < 150 MB: ${withLens < 150 ? 'met' : 'target missed'}`);
     console.log(`${'server RSS: + 50 contracts open'.padEnd(44)}${fmt(peak)} MB   ${analysis(analysisPeak)}`);
     console.log(`${'server RSS: + 50 contracts open, idle'.padEnd(44)}${fmt(after)} MB   ${analysis(childrenRssMb(client.pid))}; target < 150 MB: ${after < 150 ? 'met' : 'target missed'}`);

@@ -6,6 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lintExample } from './helpers/lintExample.ts';
+import { tagsOf } from '../server/src/service/validate/verbs.ts';
+import words from '../server/src/service/validate/verbLexicon.json' with { type: 'json' };
 
 const FM = '---\ncontract: true\nname: demo\nversion: 1.0.0\n---\n';
 const STRICT = { config: { extends: 'strict' } };
@@ -50,4 +52,15 @@ test('the generated word lists answer every word as en-lexicon itself does (npm 
     for (const form of [`${w}s`, `${w}ing`]) assert.equal(usedAsVerb(w, `${form} a record`), verbal(form), `${w}: "${form} a record"`);
   }
   assert.ok(checked > 50_000, `${checked} words compared`);
+});
+
+test('the lexicon finds every word of its lists under its own tag, and nothing between them', () => {
+  for (const kind of ['base', 'inflected', 'other'] as const) {
+    const list = words[kind].split('\n');
+    for (const w of list) assert.equal(tagsOf(w), kind, w);
+    // Between two neighbours, before the first and after the last: no word of any list.
+    for (const w of ['', 'zzzzzzzz', ...list.slice(0, 200).map((x) => `${x}\u0000`)]) {
+      if (!['base', 'inflected', 'other'].some((k) => words[k as 'base'].split('\n').includes(w))) assert.equal(tagsOf(w), undefined, JSON.stringify(w));
+    }
+  }
 });
