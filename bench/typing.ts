@@ -2,7 +2,8 @@
  * Typing speed on large contracts (`npm run bench`, after bench/server.ts; docs/performance.md).
  * Every figure and ratio comes from this one run; medians and p95; never fails the build.
  *
- *   1. Over stdio (the bundled server, pull diagnostics, a JSON-RPC client as an editor): a
+ *   1. Over stdio (the bundled server started with the VS Code client's V8 flags,
+ *      lsp/execArgv.ts, pull diagnostics, a JSON-RPC client as an editor): a
  *      generated 2,000-line contract whose TOOLS section has 1,200 lines. One-line edits in TOOLS,
  *      in a HITL table row, in a YAML block and in a small section, each followed by a pull:
  *      didChange → fresh diagnostics (target p95 < 50 ms), against markdownlint's whole-file lint
@@ -27,6 +28,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { lint as markdownlint } from 'markdownlint/sync';
 import { parseContract, validateContract } from '../server/src/service/index.ts';
 import { LspClient } from '../test/helpers/lspClient.ts';
+import { SERVER_EXEC_ARGV } from '../server/src/lsp/execArgv.ts';
 import { editBullet, editTableCell, editYamlValue, generateContract, type EditResult } from './generate.ts';
 import { selected } from './only.ts';
 
@@ -177,7 +179,7 @@ async function overStdio(client: LspClient, wsUri: string): Promise<void> {
 }
 
 async function memoryOfOneLarge(serverPath: string, wsUri: string): Promise<void> {
-  const client = new LspClient(serverPath);
+  const client = new LspClient(serverPath, SERVER_EXEC_ARGV);
   try {
     await client.initialize(wsUri, true);
     const uri = `${wsUri}/large/AGENTS.md`;
@@ -258,7 +260,7 @@ async function main(): Promise<void> {
   const wsUri = pathToFileURL(out).href;
   const part = (name: string) => selected(process.argv, 'typing', name);
   if (part('stdio')) {
-    const client = new LspClient(serverPath);
+    const client = new LspClient(serverPath, SERVER_EXEC_ARGV);
     try {
       await client.initialize(wsUri, true);
       await overStdio(client, wsUri);
