@@ -29,13 +29,78 @@ if (answer !== undefined) {
 
 /**
  * The folder of the compiled-code cache: `$AGENTS_MD_CACHE_DIR/compile`, else under
- * `$XDG_CACHE_HOME/agents-md` or `~/.cache/agents-md`; none when `AGENTS_MD_CACHE_DIR` is empty
- * (as for the ReDoS verdicts, docs/cli.md).
+ * `$XDG_CACHE_HOME/agents-md` (an absolute path; a relative one is ignored, as the XDG
+ * specification says) or `~/.cache/agents-md`; none when `AGENTS_MD_CACHE_DIR` is empty (as for
+ * the ReDoS verdicts, docs/cli.md).
  */
 function codeCacheDir() {
   const explicit = process.env.AGENTS_MD_CACHE_DIR;
   if (explicit !== undefined) return explicit === '' ? undefined : path.join(explicit, 'compile');
-  return path.join(process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache'), 'agents-md', 'compile');
+  const xdg = process.env.XDG_CACHE_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(require('node:os').homedir(), '.cache'), 'agents-md', 'compile');
+}
+
+/** How many files of compiled code are kept: each build or install of the CLI writes two (about 4.5 MB each). */
+const KEPT_CODE_FILES = 6;
+
+/**
+ * Removes all but the KEPT_CODE_FILES newest files of compiled code, and the temporary files of
+ * runs that ended more than a minute ago without renaming theirs (killed, or the disk full).
+ */
+function pruneCodeCache(fs, dir) {
+  const files = fs
+    .readdirSync(dir)
+    .filter((n) => /^cli-[0-9a-f]+-[a-z]+\.v8(\.\d+\.tmp)?$/.test(n))
+    .map((n) => ({ n, t: fs.statSync(path.join(dir, n)).mtimeMs, tmp: n.endsWith('.tmp') }))
+    .sort((a, b) => b.t - a.t);
+  const old = files.filter((f) => !f.tmp).slice(KEPT_CODE_FILES);
+  const stale = files.filter((f) => f.tmp && Date.now() - f.t > 60_000);
+  for (const f of [...old, ...stale]) fs.rmSync(path.join(dir, f.n), { force: true });
+}
+
+/**
+ * The cache file of this bundle, Node and V8 configuration (`v8.cachedDataVersionTag()` covers
+ * V8's version, flags and CPU features) and command: `lint` has a file of its own, since the
+ * file holds the functions the run that wrote it compiled. The bundle's change time is in the
+ * key beside its size and modification time: a bundle rewritten with the same length and time
+ * (copied with its times kept) is not run from the old code.
+ */
+function codeCacheFile(fs, file, dir) {
+  const stat = fs.statSync(file);
+  const command = process.argv.slice(2).find((a) => !a.startsWith('-')) === 'lint' ? 'lint' : 'other';
+  const id = [file, stat.size, stat.mtimeMs, stat.ctimeMs, process.version, process.arch, require('node:v8').cachedDataVersionTag()].join('\0');
+  return path.join(dir, `cli-${require('node:crypto').createHash('sha256').update(id).digest('hex').slice(0, 16)}-${command}.v8`);
+}
+
+/** The kept code, when `cacheFile` is a regular file (a FIFO would block the read). */
+function readCodeCache(fs, cacheFile) {
+  try {
+    return fs.statSync(cacheFile).isFile() ? fs.readFileSync(cacheFile) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the code compiled during this run, atomically; a failed write leaves no temporary file. */
+function writeCodeCache(fs, script, cacheFile, dir) {
+  const tmp = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(tmp, script.createCachedData());
+    fs.renameSync(tmp, cacheFile);
+  } catch {
+    // A read-only home or a full disk: the next run compiles afresh.
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // Not even that: the next write's prune takes it.
+    }
+  }
+  try {
+    pruneCodeCache(fs, dir);
+  } catch {
+    // Nothing to prune, or not allowed to.
+  }
 }
 
 /**
@@ -44,33 +109,11 @@ function codeCacheDir() {
  * the top level) when there was none or V8 rejected it (another bundle or Node). Any failure
  * to read or write the cache is a plain load.
  */
-/** How many files of compiled code are kept: each build or install of the CLI writes its own (about 4.5 MB). */
-const KEPT_CODE_FILES = 4;
-
-/** Removes all but the KEPT_CODE_FILES newest files of compiled code (and temporary files a killed run left). */
-function pruneCodeCache(fs, dir) {
-  const files = fs
-    .readdirSync(dir)
-    .filter((n) => /^cli-[0-9a-f]+\.v8(\.\d+\.tmp)?$/.test(n))
-    .map((n) => ({ n, t: fs.statSync(path.join(dir, n)).mtimeMs, tmp: n.endsWith('.tmp') }))
-    .sort((a, b) => b.t - a.t);
-  const old = files.filter((f) => !f.tmp).slice(KEPT_CODE_FILES);
-  const stale = files.filter((f) => f.tmp && Date.now() - f.t > 60_000);
-  for (const f of [...old, ...stale]) fs.rmSync(path.join(dir, f.n), { force: true });
-}
-
 function loadWithCodeCache(file, dir) {
   const fs = require('node:fs');
   const vm = require('node:vm');
-  const stat = fs.statSync(file);
-  const key = require('node:crypto').createHash('sha256').update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
-  const cacheFile = path.join(dir, `cli-${key}.v8`);
-  let cachedData;
-  try {
-    cachedData = fs.readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
+  const cacheFile = codeCacheFile(fs, file, dir);
+  const cachedData = readCodeCache(fs, cacheFile);
   // No `import()` in the bundle (esbuild.mjs turns each into a require): a function compiled
   // from cached data has no dynamic import callback, so one would fail there.
   const script = new vm.Script(module_.wrap(fs.readFileSync(file, 'utf8')), { filename: file, ...(cachedData ? { cachedData } : {}) });
@@ -80,19 +123,7 @@ function loadWithCodeCache(file, dir) {
   require.cache[file] = m;
   script.runInThisContext().call(m.exports, m.exports, (id) => m.require(id), m, file, path.dirname(file));
   m.loaded = true;
-  if (!cachedData || script.cachedDataRejected) {
-    process.on('exit', () => {
-      try {
-        fs.mkdirSync(dir, { recursive: true });
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData());
-        fs.renameSync(tmp, cacheFile);
-        pruneCodeCache(fs, dir);
-      } catch {
-        // A read-only home or a full disk: the next run compiles afresh.
-      }
-    });
-  }
+  if (!cachedData || script.cachedDataRejected) process.on('exit', () => writeCodeCache(fs, script, cacheFile, dir));
   return m.exports;
 }
 

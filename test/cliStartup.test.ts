@@ -6,7 +6,7 @@
 // at exit by a preloaded script. Run: node --import tsx --test test/cliStartup.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { useCliBundle, REPO } from './helpers/cli.ts';
@@ -145,28 +145,4 @@ test('on Node without a compile cache of its own, a second lint compiles the bun
   // `AGENTS_MD_CACHE_DIR=` (empty) keeps nothing.
   const none = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: '' }, 'lint', 'AGENTS.md');
   assert.equal(none.run.stdout, first.run.stdout);
-});
-
-test('on Node without a compile cache of its own, the launcher keeps the four newest files of compiled code', { skip: typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function' && 'Node keeps the compiled code itself' }, async () => {
-  const ws = scratch.workspace({ 'AGENTS.md': sample('coding-agent') });
-  const cache = scratch.workspace({});
-  const dir = join(cache, 'compile');
-  mkdirSync(dir);
-  // Five files of earlier installs, a day apart, and what a run killed while writing left.
-  const day = 86_400;
-  const old = [1, 2, 3, 4, 5].map((i) => `cli-${String(i).padStart(16, '0')}.v8`);
-  old.forEach((n, i) => {
-    writeFileSync(join(dir, n), 'old');
-    utimesSync(join(dir, n), Date.now() / 1000 - (i + 1) * day, Date.now() / 1000 - (i + 1) * day);
-  });
-  writeFileSync(join(dir, 'cli-00000000000000ff.v8.123.tmp'), 'half');
-  utimesSync(join(dir, 'cli-00000000000000ff.v8.123.tmp'), Date.now() / 1000 - day, Date.now() / 1000 - day);
-  writeFileSync(join(dir, 'notes.txt'), 'not ours');
-  const r = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
-  assert.equal(r.run.code, 0, r.run.stderr);
-  const left = readdirSync(dir).sort();
-  const mine = left.filter((n) => !old.includes(n) && n !== 'notes.txt');
-  assert.equal(mine.length, 1, `this run's file: ${left.join(', ')}`);
-  assert.deepEqual(left.filter((n) => old.includes(n)), old.slice(0, 3), 'the three newest earlier files, beside this run\'s');
-  assert.ok(left.includes('notes.txt'), 'a file that is not compiled code stays');
 });

@@ -28,6 +28,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/cedar.test.ts',
   'test/checkMcp.test.ts',
   'test/cli.test.ts',
+  'test/cliCodeCache.test.ts',
   'test/cliStartup.test.ts',
   'test/cliUsage.test.ts',
   'test/codeQuality.test.ts',

@@ -18,8 +18,8 @@ const MAX_PROCESSES = 4;
 
 /** The CLI of this test run. */
 export class CliUnderTest {
-  /** The launcher, bin/agents-md.cjs, beside the bundle. */
-  readonly bin = CLI_BIN;
+  /** `bin`: the launcher, bin/agents-md.cjs, beside the bundle (the run's, unless a test copied it). */
+  constructor(readonly bin = CLI_BIN) {}
   /** The language server's bundle. */
   readonly serverPath = SERVER_PATH;
   private running = 0;

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { type RegexAnalyzer } from '../service/index.ts';
 import { recheckAnalyzer, RECHECK_ANALYZER_ID } from '../service/host.ts';
 
@@ -24,13 +24,15 @@ interface CacheFile {
 }
 
 /**
- * The cache file: `$AGENTS_MD_CACHE_DIR/regex-verdicts.json`, else under `$XDG_CACHE_HOME/agents-md`,
- * else `~/.cache/agents-md`. `AGENTS_MD_CACHE_DIR=` (empty) turns the cache off.
+ * The cache file: `$AGENTS_MD_CACHE_DIR/regex-verdicts.json`, else under `$XDG_CACHE_HOME/agents-md`
+ * (an absolute path; a relative one is ignored, as the XDG specification says), else
+ * `~/.cache/agents-md`. `AGENTS_MD_CACHE_DIR=` (empty) turns the cache off.
  */
 export function regexVerdictCacheFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const explicit = env['AGENTS_MD_CACHE_DIR'];
   if (explicit !== undefined) return explicit === '' ? undefined : join(explicit, 'regex-verdicts.json');
-  const base = env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
+  const xdg = env['XDG_CACHE_HOME'];
+  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
   return join(base, 'agents-md', 'regex-verdicts.json');
 }
 
