@@ -43,7 +43,7 @@ const Z3 = ['z3-solver'];
 const VENDORS = [
   {
     name: 'tokenizer',
-    users: ['cli', 'cli-lint-worker', 'server', 'server-workspace-worker'],
+    users: ['cli', 'cli-lint-worker', 'server', 'server-workspace-worker', 'server-token-worker'],
     modules: ['gpt-tokenizer/encoding/o200k_base'],
     lazy: { 'gpt-tokenizer/encoding/o200k_base': ['countTokens'] },
   },
@@ -96,6 +96,8 @@ const ENTRIES = [
   // The server's workspace pass over many contracts runs this in worker threads (lsp/workspacePool.ts).
   { name: 'server-workspace-worker', entry: 'server/src/lsp/workspaceWorker.ts', outfile: 'dist/workspaceWorker.cjs', external: [...RECHECK] },
   { name: 'server-regex-worker', entry: 'server/src/lsp/regexWorker.ts', outfile: 'dist/regexWorker.cjs', external: [] },
+  // The server's token counts run in this child process (lsp/tokenWorker.ts), which loads the tokenizer's vendor file.
+  { name: 'server-token-worker', entry: 'server/src/lsp/tokenWorker.ts', outfile: 'dist/tokenWorker.cjs', external: [] },
   { name: 'client', entry: 'client/src/extension.ts', outfile: 'dist/client.cjs', external: ['vscode'] },
   // The GitHub Action (action.yml) runs without node_modules: everything bundled; its lint does
   // not run the ReDoS analysis, so recheck is never loaded. dist/action.cjs is committed (a tag

@@ -4,11 +4,11 @@
 // Run: node --import tsx --test test/lspToolCost.test.ts
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CodeLens, Hover } from 'vscode-languageserver-protocol';
+import type { CodeLens, Diagnostic, Hover } from 'vscode-languageserver-protocol';
 import { LspClient } from './helpers/lspClient.ts';
 import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { parseContract, requestCost } from '../server/src/service/index.ts';
@@ -117,6 +117,50 @@ test('in Chinese: the hover and the lens are translated whole', async () => {
     assert.ok(lenses.some((l) => l.command?.title === figure), JSON.stringify(lenses.map((l) => l.command?.title)));
     const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: lineOf(text, '## TOOLS'), character: 5 } });
     assert.ok((h.contents as { value: string }).value.includes(figure), (h.contents as { value: string }).value);
+    assert.equal(await client.shutdown(), 0);
+  } finally {
+    client.kill();
+  }
+});
+
+/** The command lines of a process's children. */
+function childCommands(pid: number): string[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  return children.map((c) => {
+    try {
+      return readFileSync(`/proc/${c}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      return '';
+    }
+  });
+}
+
+test('the budget rule: counted in the token process after the first diagnostics, then kept while typing in a tool until its new count', { skip: process.platform !== 'linux' && 'reads /proc for the server\'s child processes' }, async () => {
+  // 120 tokens of budget: the two tools take more than half of it.
+  const text = contract(120);
+  const exact = requestCost(parseContract(text)).tools;
+  const client = new LspClient(serverPath);
+  const budgetFinding = (ds: Diagnostic[]) => ds.find((d) => d.code === 'tool-tokens-budget');
+  try {
+    await client.initialize(pathToFileURL(ws).href, true);
+    await client.open(uri, text);
+    // The first diagnostics do not wait for the tokenizer: nothing is said before a first count.
+    assert.equal(budgetFinding(await client.pullDiagnostics(uri)), undefined);
+    await client.settled();
+    // The server counted in a child process of its own (dist/tokenWorker.cjs; it ends after 5 s idle), then checked the contract again.
+    assert.ok(childCommands(client.pid).some((c) => c.includes('tokenWorker.cjs')), JSON.stringify(childCommands(client.pid)));
+    const first = budgetFinding(await client.pullDiagnostics(uri));
+    assert.ok(first, 'reported once counted');
+    assert.match(first.message, new RegExp(`take ${exact} tokens per request`));
+
+    // A keystroke in a tool: the finding stays (the tool's last count, scaled), no flicker.
+    const edited = text.replace('Price per SKU.', 'Price per SKU, in the currency of the warehouse that holds it.');
+    client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+    assert.ok(budgetFinding(await client.pullDiagnostics(uri)), 'still reported while the edited tool is counted');
+    // Once counted, the exact figure.
+    await client.settled();
+    const counted = budgetFinding(await client.pullDiagnostics(uri));
+    assert.match(counted!.message, new RegExp(`take ${requestCost(parseContract(edited)).tools} tokens per request`));
     assert.equal(await client.shutdown(), 0);
   } finally {
     client.kill();

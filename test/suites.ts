@@ -60,6 +60,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/run-hardening.test.ts',
   'test/run-l10n.test.ts',
   'test/run-record.test.ts',
+  'test/tokenWorker.test.ts',
   'test/tokens.test.ts',
   'test/workspaceReport.test.ts',
 ];

@@ -8,13 +8,14 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from './lsp/server.ts';
 import { workerAnalyzer } from './lsp/workerAnalyzer.ts';
+import { askChild } from './lsp/childProcess.ts';
 import { guardReader } from './lsp/guard.ts';
 
-// The bundle lives in dist/ beside its ReDoS worker; the rule docs ship in docs/ (and docs/zh-cn/).
+// The bundle lives in dist/ beside its ReDoS and token workers; the rule docs ship in docs/ (and docs/zh-cn/).
 const dist = dirname(process.argv[1] ?? __filename);
 const docsFolder = pathToFileURL(join(dist, '..', 'docs')).href;
 const ipc = process.argv.includes('--node-ipc');
 const reader = ipc ? new IPCMessageReader(process) : new StreamMessageReader(process.stdin);
 const writer = ipc ? new IPCMessageWriter(process) : new StreamMessageWriter(process.stdout);
 const log = (line: string) => process.stderr.write(`${line}\n`);
-startServer(createConnection(ProposedFeatures.all, guardReader(reader, writer, log, () => process.exit(1)), writer), docsFolder, workerAnalyzer(join(dist, 'regexWorker.cjs')));
+startServer(createConnection(ProposedFeatures.all, guardReader(reader, writer, log, () => process.exit(1)), writer), docsFolder, workerAnalyzer(join(dist, 'regexWorker.cjs')), askChild<readonly string[], readonly number[]>(join(dist, 'tokenWorker.cjs')));

@@ -3,6 +3,7 @@ import { parseContract, type ContractDocument, type ParsedContract, type RegexAn
 import { SNAPSHOT_FILE, type ServerContext } from './serverContext.ts';
 import type { ServerSettings } from './settings.ts';
 import { runSteps } from './steps.ts';
+import type { BackgroundTokens } from './backgroundTokens.ts';
 import { exceedsBytes } from './textSize.ts';
 
 /** What the server keeps per open document: the model of one version, and its facts once gathered. */
@@ -23,6 +24,8 @@ export function contract(doc: TextDocument, state: DocState, facts?: WorkspaceFa
 }
 
 export interface DocumentStates {
+  /** The token counts (a process of the server's own): the diagnostics' counter per document, the hover's and lens's wait. */
+  readonly tokens: BackgroundTokens;
   /** The model of the document's current version, parsed from the previous version's when there is one. */
   stateOf(doc: TextDocument): DocState;
   /**
@@ -43,11 +46,12 @@ export interface DocumentStates {
   clear(): void;
 }
 
-/** The document cache per version. `regexFor(uri)` is the ReDoS analyser one document's facts use. */
-export function documentStates(ctx: ServerContext, regexFor: (uri: string) => RegexAnalyzer): DocumentStates {
+/** The document cache per version. `regexFor(uri)` is the ReDoS analyser one document's facts use; `tokens` counts their tokens. */
+export function documentStates(ctx: ServerContext, regexFor: (uri: string) => RegexAnalyzer, tokens: BackgroundTokens): DocumentStates {
   const states = new Map<string, DocState>();
   const { documents, session, settings } = ctx;
   const self: DocumentStates = {
+    tokens,
     stateOf(doc) {
       const cached = states.get(doc.uri);
       if (cached && cached.version === doc.version) return cached;
@@ -73,7 +77,7 @@ export function documentStates(ctx: ServerContext, regexFor: (uri: string) => Re
     },
     async factsOf(doc, state) {
       const s = await settings.of(doc.uri);
-      state.facts ??= session.service!.facts(doc.uri, state.model, s.checkRegexBacktracking ? regexFor(doc.uri) : false);
+      state.facts ??= session.service!.facts(doc.uri, state.model, s.checkRegexBacktracking ? regexFor(doc.uri) : false).then((f) => ({ ...f, countTokens: tokens.forDocument(doc.uri) }));
       return state.facts;
     },
     lastFacts: async (doc, state) => (await Promise.race([self.factsOf(doc, state), new Promise<undefined>((r) => setTimeout(r, 200, undefined))])) ?? undefined,

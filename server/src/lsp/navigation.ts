@@ -12,7 +12,9 @@ export function registerNavigation(ctx: ServerContext, docs: DocumentStates): vo
     const doc = documents.get(p.textDocument.uri);
     if (!doc || !session.service || SNAPSHOT_FILE.test(doc.uri)) return null;
     const state = docs.stateOf(doc);
-    const h = session.service.hover(contract(doc, state, await docs.lastFacts(doc, state)), p.position, { lang: session.lang }, token);
+    const document = contract(doc, state, await docs.lastFacts(doc, state));
+    // A tool's or TOOLS's hover waits for its token counts (a process of the server's own).
+    const h = await docs.tokens.withCounts((countTokens) => session.service!.hover({ ...document, countTokens }, p.position, { lang: session.lang }, token));
     return h ? { contents: { kind: 'markdown', value: h.contents }, range: h.range } : null;
   });
   connection.onCompletion((p, token) => docs.withDoc(p.textDocument.uri, [], (doc, s) => session.service!.completion(contract(doc, s), p.position, { lang: session.lang }, token).map(toCompletionItem)));

@@ -5,9 +5,6 @@
  * terminated worker thread left about 100 MB in the server).
  */
 import { analyzeWithRecheck } from '../service/host.ts';
+import { answerQuestions } from './childProcess.ts';
 
-process.on('message', (m: { id: number; pattern: string }) => {
-  void analyzeWithRecheck(m.pattern).then((verdict) => process.send?.({ id: m.id, verdict }));
-});
-// The server went (or closed the channel): nothing is left to answer.
-process.on('disconnect', () => process.exit(0));
+answerQuestions(analyzeWithRecheck);

@@ -36,7 +36,7 @@ export interface RunAgentHost {
   /** The model settings for a document as layers: its configuration file's `model`, then the editor's `agentsMd.model`. */
   readonly modelSettings: (uri: string) => Promise<readonly (ModelSettings | undefined)[]>;
   /** The service's own lenses of an open contract (what the tools cost). */
-  readonly lenses: (uri: string, token: CancellationToken) => readonly LensEntry[];
+  readonly lenses: (uri: string, token: CancellationToken) => Promise<readonly LensEntry[]>;
   /** The editor's `agentsMd.otlpEndpoint` for a document: where runs are sent as OpenTelemetry spans ('' for nowhere). */
   readonly otlpEndpoint: (uri: string) => Promise<string>;
   /** The server's name and version, for the spans' resource. */
@@ -78,7 +78,7 @@ export function registerRunAgent(connection: Connection, documents: TextDocument
     };
   });
 
-  connection.onCodeLens((p, token): CodeLens[] => codeLenses(documents.get(p.textDocument.uri), host, exercised, token));
+  connection.onCodeLens((p, token): Promise<CodeLens[]> => codeLenses(documents.get(p.textDocument.uri), host, exercised, token));
 }
 
 /** The snapshots found for a contract that name it, each with its queries or why it cannot run. */
@@ -212,13 +212,13 @@ function humanDecider(connection: Connection, p: RunAgentParams, model: ParsedCo
 }
 
 /** The Run agent lens, the service's lenses (text only) and one "exercised by" lens per clause the last runs named. */
-function codeLenses(doc: TextDocument | undefined, host: RunAgentHost, exercised: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>>, token: CancellationToken): CodeLens[] {
+async function codeLenses(doc: TextDocument | undefined, host: RunAgentHost, exercised: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>>, token: CancellationToken): Promise<CodeLens[]> {
   const model = doc && host.model(doc.uri);
   if (!doc || !model || model.kind !== 'contract') return [];
   const lang = host.lang();
   const lenses: CodeLens[] = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, command: { title: runMessage('view.lens.run', {}, lang), command: 'agentsMd.runAgent', arguments: [doc.uri] } }];
   // A lens without a command is text only: VS Code shows it and does nothing on a click.
-  for (const l of host.lenses(doc.uri, token)) lenses.push({ range: l.range, command: { title: l.title, command: '' } });
+  for (const l of await host.lenses(doc.uri, token)) lenses.push({ range: l.range, command: { title: l.title, command: '' } });
   for (const [pointer, ids] of exercised.get(doc.uri) ?? []) {
     const range = locate(model, pointer)?.value;
     if (!range) continue;

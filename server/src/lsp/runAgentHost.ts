@@ -13,9 +13,12 @@ export function runAgentHost(ctx: ServerContext, docs: DocumentStates): RunAgent
     refreshLenses: () => (session.lensRefresh ? void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined) : undefined),
     roots: ctx.rootPaths,
     model: (uri) => docs.openModel(uri),
-    lenses: (uri, token) => {
+    lenses: async (uri, token) => {
       const doc = documents.get(uri);
-      return doc && docs.openModel(uri) ? session.service!.codeLenses(contract(doc, docs.stateOf(doc)), { lang: session.lang }, token) : [];
+      if (!doc || !docs.openModel(uri)) return [];
+      const document = contract(doc, docs.stateOf(doc));
+      // The cost lens waits for its token counts (a process of the server's own).
+      return docs.tokens.withCounts((countTokens) => session.service!.codeLenses({ ...document, countTokens }, { lang: session.lang }, token));
     },
     modelSettings: async (uri) => {
       // The configuration file's `model`, then the editor's settings over it (docs/model-providers.md).

@@ -2,6 +2,7 @@ import type { Connection } from 'vscode-languageserver';
 import { type RegexAnalyzer } from '../service/index.ts';
 import { diffPolicyOf } from '../service/host.ts';
 import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
+import { backgroundTokens } from './backgroundTokens.ts';
 import { registerCodeActions } from './codeActions.ts';
 import { registerConformance } from './conformance.ts';
 import { registerContractsOverview } from './contractsOverview.ts';
@@ -28,17 +29,20 @@ import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
  * and pushed otherwise (Neovim, Helix); a result computed for a version that is no longer current
  * is never delivered (diagnostics.ts). Texts are in the client's locale (LSP `initialize` `locale`;
  * VS Code sends `vscode.env.language`) when it is a shipped language, else English. `docsFolder` is
- * the `file:` URL of the folder holding rules.md (and zh-cn/rules.md), which diagnostics link to.
+ * the `file:` URL of the folder holding rules.md (and zh-cn/rules.md), which diagnostics link to;
+ * `analyzeRegex` and `countTokens` run the ReDoS analysis and the tokenizer (child processes).
  *
  * Each feature is one `register*` module taking the shared context; a new feature adds one line here.
  */
-export function startServer(connection: Connection, docsFolder: string, analyzeRegex: RegexAnalyzer): void {
+export function startServer(connection: Connection, docsFolder: string, analyzeRegex: RegexAnalyzer, countTokens: (texts: readonly string[]) => Promise<readonly number[] | undefined>): void {
   const ctx = serverContext(connection, docsFolder);
   const { documents, session } = ctx;
   // The ReDoS analysis never holds up diagnostics: a pattern not analysed yet counts as unknown
   // until its verdict arrives, which refreshes the diagnostics of the documents that use it (docs/performance.md).
   const regexFor = backgroundAnalyzer((pattern) => ctx.pending.track(analyzeRegex(pattern)), (uris) => diagnostics.refreshSome(uris));
-  const docs = documentStates(ctx, regexFor);
+  // The tokenizer runs in a process of its own too: its tables never sit in the server's heap.
+  const tokens = backgroundTokens(countTokens, (uris) => diagnostics.refreshSome(uris), ctx.pending);
+  const docs = documentStates(ctx, regexFor, tokens);
   const semanticDiff = registerSemanticDiff(connection, documents, () => session.lang, async (uri) => diffPolicyOf((await session.service!.workspace.configFor(uri)).config.diff));
   const advice = versionAdvice(ctx, docs, (uri, model) => semanticDiff.headAdvice(uri, model), (uri) => diagnostics.refreshOne(uri));
   const diagnostics = registerDiagnostics(ctx, docs, advice);

@@ -192,6 +192,7 @@ export { workspaceSymbols, type WorkspaceSymbol } from './workspace/symbols.ts';
 export { PROFILES, TARGETS, profileOf, type ProviderProfile, type Target } from './providers/profiles.ts';
 export { EXPORT_TARGETS, exportContract, exportedSystemPrompt, toolDescription, type ExportTarget } from './export/exports.ts';
 export { requestCost, type RequestCost } from './export/cost.ts';
+export type { TokenCounter } from './providers/tokens.ts';
 export { cedarExport, hitlApproval, toolApproval, rolesOf, type CedarExport, type ForbiddenTool, type HumanClause } from './export/cedar.ts';
 export type { CedarType } from './export/cedarExpr.ts';
 export { proveContract, proveResult, proveText, replayWitness, witnessData, witnessSnapshot, OBLIGATIONS, WITNESS_QUERY, type Obligation, type ProveFinding, type ProveMessage, type ProveSolver, type SmtAnswer, type SmtQuery, type SmtValue, type Witness } from './prove/index.ts';

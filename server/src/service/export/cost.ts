@@ -5,8 +5,11 @@
  */
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { contractView } from '../model/contractView.ts';
-import { requestTokens, textTokens, toolDefinitionTokens, TOKEN_ENCODING } from '../providers/tokens.ts';
+import { countHere, requestTokens, textTokens, toolDefinitionTally, toolDefinitionTokens, TOKEN_ENCODING, type TokenCounter, type TokenTally, type ToolDefinition } from '../providers/tokens.ts';
 import { exportedSystemPrompt, toolDescription } from './exports.ts';
+
+/** How the editor's figures count tokens (providers/tokens.ts): the features reach it through this module. */
+export type { TokenCounter };
 
 export interface RequestCost {
   readonly encoding: string;
@@ -33,10 +36,39 @@ export function requestCost(model: ParsedContract): RequestCost {
   return cost;
 }
 
+/** The tool definitions as the exports send them, per parsed contract. */
+const definitions = new WeakMap<ParsedContract, readonly ToolDefinition[]>();
+function toolDefinitions(model: ParsedContract): readonly ToolDefinition[] {
+  let tools = definitions.get(model);
+  if (!tools) {
+    tools = [...contractView(model).tools.values()].map((t) => ({ name: t.name, description: toolDescription(t), parameters: t.inputSchema ?? { type: 'object', properties: {} } }));
+    definitions.set(model, tools);
+  }
+  return tools;
+}
+
+/** What the editor shows of the tools' cost: their definitions' tokens (undefined: not counted yet) and the budget. */
+export interface ToolsCost {
+  readonly tools: TokenTally | undefined;
+  readonly budget?: number;
+}
+
+/** The tools' cost as `count` counts it (the server's counter answers later: the editor's figures ask again then). */
+export function toolsCost(model: ParsedContract, count: TokenCounter = countHere): ToolsCost {
+  const budget = contractView(model).budgets.tokenBudget;
+  return { tools: toolDefinitionTally(toolDefinitions(model), count), ...(budget !== undefined ? { budget } : {}) };
+}
+
+/** One tool's own definition, as `count` counts it; undefined for a name that is no tool of the contract. */
+export function toolCostOf(model: ParsedContract, name: string, count: TokenCounter = countHere): { readonly tokens: TokenTally | undefined } | undefined {
+  const tool = toolDefinitions(model).find((t) => t.name === name);
+  return tool ? { tokens: toolDefinitionTally([tool], count) } : undefined;
+}
+
 function countCost(model: ParsedContract): RequestCost {
   const view = contractView(model);
   const prompt = exportedSystemPrompt(view);
-  const tools = [...view.tools.values()].map((t) => ({ name: t.name, description: toolDescription(t), parameters: t.inputSchema ?? { type: 'object', properties: {} } }));
+  const tools = toolDefinitions(model);
   return {
     encoding: TOKEN_ENCODING,
     tools: toolDefinitionTokens(tools),

@@ -15,11 +15,14 @@ import { format } from '../l10n/format.ts';
 import { ruleDocId } from '../validate/messages.ts';
 import { stringify } from 'yaml';
 import { toolCost, toolsSectionCost } from './toolCost.ts';
+import type { TokenCounter } from '../export/cost.ts';
 
 /** Options of the editor features: the display language (`en`, `zh-cn`; others are English). */
 export interface FeatureOptions {
   readonly lang?: string;
   readonly facts?: WorkspaceFacts;
+  /** How the tools' tokens are counted (providers/tokens.ts); here when omitted. */
+  readonly countTokens?: TokenCounter;
 }
 
 /** Markdown documentation of a schema: title, description, accepted labels, enum values, examples. */
@@ -131,7 +134,7 @@ export function hover(model: ParsedContract, position: Position, options: Featur
       lines.push('', format('hover.declaredAtLine', { line: decl.range.start.line + 1 }, lang));
       const summary = declarationSummary(model, decl, lang);
       if (summary) lines.push('', summary);
-      const cost = named.kind === 'tool' ? toolCost(model, named.name, lang) : undefined;
+      const cost = named.kind === 'tool' ? toolCost(model, named.name, lang, options.countTokens) : undefined;
       if (cost) lines.push('', cost);
     } else {
       const ext = named.kind === 'pool' ? facts.externalPools.get(named.name)?.[0] : named.kind === 'role' ? facts.externalAgents.get(named.name)?.[0] : undefined;
@@ -145,7 +148,7 @@ export function hover(model: ParsedContract, position: Position, options: Featur
     const fields = s.fields.map((f) => `\`${(f.schema['x-aliases'] as string[] | undefined)?.[0] ?? f.key}\``).join(', ');
     const doc = schemaDocs(schemaAt(`/${s.key}`) ?? s.schema, undefined, lang);
     const anchor = `${s.title} (${s.key})`.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-');
-    const parts = [doc, ...(fields ? [format('hover.fields', { fields }, lang)] : []), ...(s.required ? [format('hover.requiredSection', {}, lang)] : []), ...(s.key === 'tools' ? toolsSectionCost(model, lang) : []), format('hover.sectionDocs', { section: s.title, anchor }, lang)];
+    const parts = [doc, ...(fields ? [format('hover.fields', { fields }, lang)] : []), ...(s.required ? [format('hover.requiredSection', {}, lang)] : []), ...(s.key === 'tools' ? toolsSectionCost(model, lang, options.countTokens) : []), format('hover.sectionDocs', { section: s.title, anchor }, lang)];
     return { contents: parts.join('\n\n'), range: section.titleRange };
   }
 

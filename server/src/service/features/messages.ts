@@ -34,6 +34,7 @@ export const FEATURE_MESSAGES = {
   'hover.pattern': 'Pattern: `{pattern}`',
   // One figure in the lens and the hover on TOOLS (docs/providers.md, "Token cost"): what the tool definitions add to every request.
   'lens.cost': 'Tool definitions sent with every request: {tokens} tokens',
+  'lens.cost.pending': 'Tool definitions sent with every request: tokens not counted yet',
   'lens.cost.budget': 'Tool definitions sent with every request: {tokens} tokens, {percent}% of the token budget',
   'hover.cost.tool': 'Its definition, sent with every request: {tokens} tokens.',
 

@@ -8,6 +8,7 @@
 import type { Position, Range } from '../types.ts';
 import type { ParsedContract } from '../model/types.ts';
 import type { WorkspaceFacts } from '../validate/facts.ts';
+import type { TokenCounter } from '../export/cost.ts';
 import { format } from '../l10n/format.ts';
 import { hover } from './hover.ts';
 import { costLenses, type LensEntry } from './toolCost.ts';
@@ -24,6 +25,8 @@ export interface ContractDocument {
   readonly model: ParsedContract;
   /** What the workspace says (other contracts, configuration), when gathered; the document alone otherwise. */
   readonly facts?: WorkspaceFacts;
+  /** How the hover and the lens count the tools' tokens (the language server's own process); here when omitted. */
+  readonly countTokens?: TokenCounter;
 }
 
 /** Asked for by the client that no longer needs the answer (LSP's `CancellationToken` fits). */
@@ -82,7 +85,7 @@ export interface DocumentFeatures {
 
 /** The features, each answering empty once its token is cancelled. */
 export const DOCUMENT_FEATURES: DocumentFeatures = {
-  hover: (d, p, o, t) => (t.isCancellationRequested ? undefined : hover(d.model, p, { ...o, ...(d.facts ? { facts: d.facts } : {}) })),
+  hover: (d, p, o, t) => (t.isCancellationRequested ? undefined : hover(d.model, p, { ...o, ...(d.facts ? { facts: d.facts } : {}), ...(d.countTokens ? { countTokens: d.countTokens } : {}) })),
   completion: (d, p, o, t) => (t.isCancellationRequested ? [] : completion(d.model, p, o)),
   definition: (d, p, _o, t) => (t.isCancellationRequested ? [] : definition(d.model, d.uri, p, d.facts)),
   references: (d, p, o, t) => (t.isCancellationRequested ? [] : references(d.model, d.uri, p, o.includeDeclaration ?? true)),
@@ -101,5 +104,5 @@ export const DOCUMENT_FEATURES: DocumentFeatures = {
   },
   fixAll: (d, o, t) => (t.isCancellationRequested ? { edits: [], fixed: [] } : fixAll(d.model, o.diagnostics, d.facts ? { facts: d.facts } : {})),
   hasSafeFix: (d, o, t) => !t.isCancellationRequested && safeFixCandidates(d.model, o.diagnostics).length > 0,
-  codeLenses: (d, o, t) => (t.isCancellationRequested ? [] : costLenses(d.model, o.lang)),
+  codeLenses: (d, o, t) => (t.isCancellationRequested ? [] : costLenses(d.model, o.lang, d.countTokens)),
 };

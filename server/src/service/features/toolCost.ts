@@ -7,7 +7,8 @@
  */
 import type { Range } from '../types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
-import { budgetPercent, requestCost } from '../export/cost.ts';
+import { budgetPercent, toolCostOf, toolsCost } from '../export/cost.ts';
+import type { TokenCounter } from '../export/cost.ts';
 import { format } from '../l10n/format.ts';
 
 /** A code lens: where it stands and its text (the adapter adds the command). */
@@ -18,29 +19,34 @@ export interface LensEntry {
 
 const toolsSection = (model: ParsedContract) => (model.kind !== 'freeform' ? model.sections.find((s) => s.spec?.key === 'tools' && s.titleRange) : undefined);
 
-/** The one figure of the TOOLS title's hover and code lens: the tool definitions' tokens per request, and their share of the budget. */
-function toolsFigure(model: ParsedContract, lang: string): string {
-  const c = requestCost(model);
-  const percent = budgetPercent(c.tools, c.budget);
-  return percent !== undefined ? format('lens.cost.budget', { tokens: c.tools, percent }, lang) : format('lens.cost', { tokens: c.tools }, lang);
+/**
+ * The one figure of the TOOLS title's hover and code lens: the tool definitions' tokens per
+ * request, and their share of the budget; "not counted yet" while `count` has no answer.
+ */
+function toolsFigure(model: ParsedContract, lang: string, count?: TokenCounter): string {
+  const c = toolsCost(model, count);
+  // An estimate is the rule's to use while typing, not a figure to show.
+  if (!c.tools || c.tools.estimated) return format('lens.cost.pending', {}, lang);
+  const tokens = c.tools.tokens;
+  const percent = budgetPercent(tokens, c.budget);
+  return percent !== undefined ? format('lens.cost.budget', { tokens, percent }, lang) : format('lens.cost', { tokens }, lang);
 }
 
 /** The line the hover on the TOOLS title adds: the same figure as the code lens. */
-export function toolsSectionCost(model: ParsedContract, lang: string): string[] {
-  return [toolsFigure(model, lang)];
+export function toolsSectionCost(model: ParsedContract, lang: string, count?: TokenCounter): string[] {
+  return [toolsFigure(model, lang, count)];
 }
 
-/** The line the hover on a tool adds: its own definition's tokens; undefined for a name that is no tool of the contract. */
-export function toolCost(model: ParsedContract, name: string, lang: string): string | undefined {
-  const c = requestCost(model);
-  const tokens = c.byTool.get(name);
-  return tokens === undefined ? undefined : format('hover.cost.tool', { tokens }, lang);
+/** The line the hover on a tool adds: its own definition's tokens; undefined for a name that is no tool of the contract, or not counted yet. */
+export function toolCost(model: ParsedContract, name: string, lang: string, count?: TokenCounter): string | undefined {
+  const tally = toolCostOf(model, name, count)?.tokens;
+  return !tally || tally.estimated ? undefined : format('hover.cost.tool', { tokens: tally.tokens }, lang);
 }
 
 /** The code lens on the TOOLS title: the tool definitions' tokens per request and their share of the budget. */
-export function costLenses(model: ParsedContract, lang = 'en'): LensEntry[] {
+export function costLenses(model: ParsedContract, lang = 'en', count?: TokenCounter): LensEntry[] {
   const section = toolsSection(model);
   if (!section?.titleRange) return [];
-  const title = toolsFigure(model, lang);
+  const title = toolsFigure(model, lang, count);
   return [{ range: { start: section.titleRange.start, end: section.titleRange.start }, title }];
 }

@@ -19,9 +19,25 @@ export interface ToolDefinition {
 /** The definitions in the tokenizer's terms: it formats any JSON Schema, though its types name a subset. */
 const functionsOf = (tools: readonly ToolDefinition[]) => tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }) as unknown as ChatCompletionFunctionDefinition);
 
-/** Tokens of a text. */
+/**
+ * Tokens of a text, or undefined while the counter has no answer yet: the language server counts
+ * in a process of its own (lsp/backgroundTokens.ts), so that the tokenizer's tables never sit in
+ * the server's heap (docs/performance.md, "Memory given back").
+ */
+export type TokenCounter = (text: string) => number | undefined;
+
+/** The tokenizer in this process: every text counted at once (the CLI, the Action, tests). */
+export const countHere: TokenCounter = (text) => countTokens(text);
+
+/** Tokens of a text, counted here. */
 export function textTokens(text: string): number {
   return countTokens(text);
+}
+
+/** A count, or an estimate where some piece had no count yet (from the same tool's last count, scaled by length). */
+export interface TokenTally {
+  readonly tokens: number;
+  readonly estimated: boolean;
 }
 
 /**
@@ -40,18 +56,20 @@ const parts = new WeakMap<ToolDefinition, string | null>();
  * A bounded memo (this layer imports nothing of ours: no LRU): emptied when full, which only
  * means counting some pieces again.
  */
-function memo(limit: number) {
-  const m = new Map<string, number>();
+function memo<V>(limit: number) {
+  const m = new Map<string, V>();
   return {
     get: (k: string) => m.get(k),
-    set(k: string, v: number) {
+    set(k: string, v: V) {
       if (m.size >= limit) m.clear();
       m.set(k, v);
     },
   };
 }
 /** Tokens of each piece (a tool's part with what precedes it). */
-const pieceTokens = memo(2000);
+const pieceTokens = memo<number>(2000);
+/** Each tool's last counted piece, by name: what an estimate scales while its new text is being counted. */
+const lastCounted = memo<{ readonly chars: number; readonly tokens: number }>(2000);
 /** How many tool definitions the tokenizer has read: tests count them (docs/performance.md). */
 let counted = 0;
 export const toolTokenCounts = (): number => counted;
@@ -68,11 +86,13 @@ function partOf(tool: ToolDefinition): string | undefined {
   return part ?? undefined;
 }
 
-function piece(text: string, tools: number): number {
+function piece(text: string, tools: number, count: TokenCounter): number | undefined {
   let n = pieceTokens.get(text);
   if (n === undefined) {
+    n = count(text);
+    if (n === undefined) return undefined;
     counted += tools;
-    pieceTokens.set(text, (n = countTokens(text)));
+    pieceTokens.set(text, n);
   }
   return n;
 }
@@ -81,18 +101,51 @@ function piece(text: string, tools: number): number {
  * Tokens the tool definitions add to a request (OpenAI's function-calling accounting), exactly
  * as counted on the whole text, but piece by piece: the definitions of unchanged tools (the same
  * objects, or the same text) are not tokenised again, so typing in one tool counts that tool only.
+ * A piece `count` has no answer for yet is estimated from the same tool's last count; undefined
+ * when some piece has neither (every piece is still asked for, so one round counts them all).
  */
-export function toolDefinitionTokens(tools: readonly ToolDefinition[]): number {
-  if (tools.length === 0) return 0;
+export function toolDefinitionTally(tools: readonly ToolDefinition[], count: TokenCounter = countHere): TokenTally | undefined {
+  if (tools.length === 0) return { tokens: 0, estimated: false };
   const written = tools.map(partOf);
-  if (written.some((p) => p === undefined)) {
-    counted += tools.length;
-    return computeChatCompletionTokenCount({ messages: [], functions: functionsOf(tools) }, countTokens) - computeChatCompletionTokenCount({ messages: [] }, countTokens);
-  }
+  if (written.some((p) => p === undefined)) return wholeTally(tools, count);
   // The request's own overhead cancels out; the definitions add their text and 9 tokens.
-  let total = 9 + piece(SEP + TAIL, 0);
-  written.forEach((p, i) => (total += piece((i === 0 ? HEAD : SEP) + p!, 1)));
-  return total;
+  const tail = piece(SEP + TAIL, 0, count);
+  let total = 9 + (tail ?? 0);
+  let unknown = tail === undefined;
+  let estimated = false;
+  written.forEach((p, i) => {
+    const text = (i === 0 ? HEAD : SEP) + p!;
+    const name = tools[i]!.name;
+    const n = piece(text, 1, count);
+    if (n !== undefined) {
+      lastCounted.set(name, { chars: text.length, tokens: n });
+      total += n;
+      return;
+    }
+    const last = lastCounted.get(name);
+    if (last) total += Math.round((last.tokens * text.length) / Math.max(1, last.chars));
+    else unknown = true;
+    estimated = true;
+  });
+  return unknown ? undefined : { tokens: total, estimated };
+}
+
+/** The definitions counted on their whole text, when the library writes them otherwise than in pieces. */
+function wholeTally(tools: readonly ToolDefinition[], count: TokenCounter): TokenTally | undefined {
+  let unknown = false;
+  const c = (text: string) => {
+    const n = count(text);
+    if (n === undefined) unknown = true;
+    return n ?? 0;
+  };
+  counted += tools.length;
+  const tokens = computeChatCompletionTokenCount({ messages: [], functions: functionsOf(tools) }, c) - computeChatCompletionTokenCount({ messages: [] }, c);
+  return unknown ? undefined : { tokens, estimated: false };
+}
+
+/** Tokens the tool definitions add to a request, counted here (`toolDefinitionTally`). */
+export function toolDefinitionTokens(tools: readonly ToolDefinition[]): number {
+  return toolDefinitionTally(tools, countHere)!.tokens;
 }
 
 /** UTF-8 bytes of a text: every token is at least one byte, so never fewer than its tokens. */
@@ -113,7 +166,7 @@ export function toolDefinitionTokensAtMost(tools: readonly ToolDefinition[]): nu
   return total;
 }
 
-const bytesOfPart = memo(2000);
+const bytesOfPart = memo<number>(2000);
 function partBytes(part: string): number {
   let n = bytesOfPart.get(part);
   if (n === undefined) bytesOfPart.set(part, (n = utf8Bytes(part)));

@@ -1,5 +1,6 @@
 import type { Range, Severity } from '../types.ts';
 import type { ContractDigest } from '../model/digest.ts';
+import type { TokenCounter } from '../providers/tokens.ts';
 
 /**
  * The dry run's model settings (the LLM, not the contract model; docs/model-providers.md:
@@ -99,6 +100,8 @@ export interface WorkspaceFacts {
   readonly regex: ReadonlyMap<string, RegexVerdict>;
   /** The other contracts of the workspace, for the cross-contract rules (docs/workspace.md). */
   readonly contracts?: readonly ContractDigest[];
+  /** How tokens are counted (the language server counts in a process of its own); here when omitted. */
+  readonly countTokens?: TokenCounter;
 }
 
 /** Facts for a document seen alone: default configuration, nothing known outside it. */

@@ -4,7 +4,7 @@ import { arr, FM, obj, str } from './util.ts';
 import { normaliseName } from '../../model/names.ts';
 import { profileOf, type ProviderProfile } from '../../providers/profiles.ts';
 import { requestProblems, schemaProblems, toolProblems, type ProfileProblem, type SchemaTally } from '../../providers/check.ts';
-import { TOKEN_ENCODING, toolDefinitionTokens, toolDefinitionTokensAtMost, type ToolDefinition } from '../../providers/tokens.ts';
+import { TOKEN_ENCODING, toolDefinitionTally, toolDefinitionTokensAtMost, type ToolDefinition } from '../../providers/tokens.ts';
 
 const TOOL = (schema: string) => `${FM}\n## TOOLS\n\n### \`get_vendor\`\n\n- **Description**: Vendor record by domain.\n- **Input Schema**:\n  \`\`\`json\n  ${schema}\n  \`\`\`\n`;
 
@@ -78,7 +78,7 @@ export const toolTokensBudget: Rule = {
     good: BUDGET(10000, 'Vendor record by domain.'),
     at: '**Token Budget**: ⟦120⟧',
   },
-  *check({ data, locate }) {
+  *check({ data, locate, facts }) {
     const budget = obj(data['budgets'])?.['token_budget'];
     if (typeof budget !== 'number' || budget <= 0) return;
     const tools = arr(data['tools']).flatMap((t) => {
@@ -87,8 +87,11 @@ export const toolTokensBudget: Rule = {
     });
     // Far below half the budget even counted a byte a token: no need for the tokenizer.
     if (toolDefinitionTokensAtMost(tools) * 2 < budget) return;
-    const tokens = toolDefinitionTokens(tools);
-    if (tokens * 2 < budget) return;
+    // In the language server, a tool being typed in is estimated from its last count until its
+    // count arrives, and the contract is checked again then; nothing is said before a first count.
+    const tally = toolDefinitionTally(tools, facts.countTokens);
+    if (!tally || tally.tokens * 2 < budget) return;
+    const tokens = tally.tokens;
     const span = locate('/budgets/token_budget');
     if (span) yield { code: 'tool-tokens-budget', range: span.value, args: { tokens, encoding: TOKEN_ENCODING, percent: Math.round((tokens / budget) * 100), budget } };
   },

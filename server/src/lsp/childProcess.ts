@@ -1,0 +1,98 @@
+/**
+ * Child processes of the language server that answer questions (the ReDoS analysis, the token
+ * counts): started on first use with a heap limit, ended after some time without work, so that
+ * the memory their libraries take goes back to the system (a terminated worker thread left its
+ * memory in the server: docs/performance.md, "Memory given back").
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** What the server sends, and what the child answers with the same id. */
+interface Question<Q> {
+  readonly id: number;
+  readonly question: Q;
+}
+interface Answer<A> {
+  readonly id: number;
+  readonly answer: A;
+}
+
+export interface ChildOptions {
+  /** Ended after this long without a question (default 5 s). */
+  readonly idleMs?: number;
+  /** A question not answered in this time is answered undefined (default 10 s). */
+  readonly timeoutMs?: number;
+  /** The child's heap limit (default 256 MB). */
+  readonly heapMb?: number;
+}
+
+/**
+ * Asks the child process `file` (a bundled worker of dist/): the answer, or undefined when the
+ * file is missing, the child fails or exits, or takes longer than `timeoutMs`.
+ */
+export function askChild<Q, A>(file: string, options: ChildOptions = {}): (question: Q) => Promise<A | undefined> {
+  const idleMs = options.idleMs ?? 5_000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  let child: ChildProcess | undefined;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  let next = 0;
+  const pending = new Map<number, (a: A | undefined) => void>();
+  const settleAll = () => {
+    for (const resolve of pending.values()) resolve(undefined);
+    pending.clear();
+  };
+  const start = (): ChildProcess | undefined => {
+    if (child) return child;
+    if (!existsSync(file)) return undefined;
+    // process.execPath: node, or the editor's runtime that runs this server as node.
+    const c = fork(file, [], { execArgv: [`--max-old-space-size=${options.heapMb ?? 256}`], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    c.unref();
+    c.channel?.unref();
+    c.on('message', (m: Answer<A>) => {
+      pending.get(m.id)?.(m.answer);
+      pending.delete(m.id);
+      touch(); // idle from the last answer: a question longer than idleMs must not keep it alive
+    });
+    const gone = () => {
+      if (child === c) child = undefined;
+      settleAll();
+    };
+    c.on('error', gone);
+    c.on('exit', gone);
+    child = c;
+    return c;
+  };
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      if (pending.size === 0) child?.kill();
+    }, idleMs);
+    idle.unref();
+  };
+  return (question) =>
+    new Promise<A | undefined>((resolve) => {
+      const c = start();
+      if (!c) return resolve(undefined);
+      const id = next++;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        resolve(undefined);
+      }, timeoutMs);
+      timer.unref();
+      pending.set(id, (a) => {
+        clearTimeout(timer);
+        resolve(a);
+      });
+      c.send({ id, question } satisfies Question<Q>);
+      touch();
+    });
+}
+
+/** The child's side: answers each question with `answer`, and ends when the server goes. */
+export function answerQuestions<Q, A>(answer: (question: Q) => A | Promise<A>): void {
+  process.on('message', (m: Question<Q>) => {
+    void Promise.resolve(answer(m.question)).then((a) => process.send?.({ id: m.id, answer: a } satisfies Answer<A>));
+  });
+  // The server went (or closed the channel): nothing is left to answer.
+  process.on('disconnect', () => process.exit(0));
+}

@@ -1,0 +1,47 @@
+/**
+ * The language server's token process (dist/tokenWorker.cjs through lsp/childProcess.ts): the
+ * counts of the tokenizer in this process, the process gone once idle (its memory back to the
+ * system), and no answer rather than a hang when the file is missing.
+ * Run: node --import tsx --test test/tokenWorker.test.ts
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { askChild } from '../server/src/lsp/childProcess.ts';
+import { BUNDLE_DIR, ensureBundles } from './helpers/bundles.ts';
+
+before(() => ensureBundles());
+// The child and its channel are unref'd (they must not keep the server alive): the test keeps the loop alive itself.
+const alive = setInterval(() => undefined, 1000);
+after(() => clearInterval(alive));
+
+/** Whether a process with this command line part runs as a child of this one. */
+function childRunning(part: string): boolean {
+  const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  return children.some((c) => {
+    try {
+      return readFileSync(`/proc/${c}/cmdline`, 'utf8').includes(part);
+    } catch {
+      return false;
+    }
+  });
+}
+
+test('counts as the tokenizer does, then ends when idle', { skip: process.platform !== 'linux' && 'reads /proc for child processes' }, async () => {
+  const ask = askChild<readonly string[], readonly number[]>(join(BUNDLE_DIR, 'dist', 'tokenWorker.cjs'), { idleMs: 300 });
+  const texts = ['hello world', '', '说明：供应商', ';\n\n} // namespace functions', 'x'.repeat(5000)];
+  assert.deepEqual(await ask(texts), texts.map((t) => countTokens(t)));
+  assert.ok(childRunning('tokenWorker.cjs'), 'running after an answer');
+  for (let i = 0; i < 50 && (childRunning('tokenWorker.cjs')); i++) await sleep(100);
+  assert.equal(childRunning('tokenWorker.cjs'), false, 'gone 300 ms after its last answer');
+  // Asked again: started again.
+  assert.deepEqual(await ask(['hello world']), [2]);
+});
+
+test('a missing worker file answers undefined at once', async () => {
+  const ask = askChild<readonly string[], readonly number[]>(join(BUNDLE_DIR, 'dist', 'no-such-worker.cjs'));
+  assert.equal(await ask(['x']), undefined);
+});
