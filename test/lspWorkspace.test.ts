@@ -71,6 +71,32 @@ test('workspace symbols across unopened contracts, and cross-contract diagnostic
   }
 });
 
+test('a contract opened before the other contracts are read: its first diagnostics do not wait for them, the cross-contract ones follow', async () => {
+  const wsUri = pathToFileURL(ws).href;
+  const client = new LspClient(serverPath);
+  try {
+    await client.initialize(wsUri, true);
+    const uri = `${wsUri}/${contractPath(3)}`;
+    const text = readFileSync(join(ws, contractPath(3)), 'utf8');
+    await client.open(uri, text);
+    // Right after start, none of the 35 others has been read: the rules that need them wait (no guess without them).
+    const first = await client.pullDiagnostics(uri);
+    assert.equal(first.find((d) => d.code === 'resource-pin-drift'), undefined);
+    assert.deepEqual(first.map((d) => d.code), ['missing-section'], 'the document\'s own diagnostics are there');
+    // Once they are read, the document is diagnosed again (the client is asked to pull).
+    const refreshes = client.refreshes;
+    await client.settled();
+    assert.ok(client.refreshes > refreshes, 'a diagnostic refresh was asked for');
+    const full = await client.pullDiagnostics(uri);
+    assert.deepEqual(full.map((d) => d.code), ['missing-section', 'resource-pin-drift']);
+    const drift = full.find((d) => d.code === 'resource-pin-drift');
+    assert.ok(drift, 'resource-pin-drift once the others are read');
+    assert.equal(drift.relatedInformation?.[0]?.location.uri, `${wsUri}/${contractPath(9)}`);
+  } finally {
+    await client.shutdown();
+  }
+});
+
 test('workspace diagnostics: every contract that is not open, updated from file events, yielding to typing', async () => {
   const wsUri = pathToFileURL(ws).href;
   const uriOf = (i: number) => `${wsUri}/${contractPath(i)}`;

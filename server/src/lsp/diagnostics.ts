@@ -63,7 +63,7 @@ function openElsewhere(ctx: ServerContext) {
 }
 
 /** Diagnostics of a document's current version, or undefined when the document changed meanwhile. */
-async function diagnoseOpen(ctx: ServerContext, docs: DocumentStates, advice: VersionAdvice, doc: TextDocument, token?: CancellationToken): Promise<Diagnostic[] | undefined> {
+async function diagnoseOpen(ctx: ServerContext, docs: DocumentStates, advice: VersionAdvice, whenRead: (uri: string, full: Promise<unknown>) => void, doc: TextDocument, token?: CancellationToken): Promise<Diagnostic[] | undefined> {
   const { connection, documents, session, settings: resourceSettings, docsFolder, fs } = ctx;
   const version = doc.version;
   const settings = await resourceSettings.of(doc.uri);
@@ -90,7 +90,9 @@ async function diagnoseOpen(ctx: ServerContext, docs: DocumentStates, advice: Ve
   const state = await docs.stateSteps(doc);
   const parsed = performance.now();
   if (!state || stale()) return dropped('parse');
-  const facts = await docs.factsOf(doc, state);
+  // In a large workspace read for the first time, the other contracts do not hold up these diagnostics.
+  const { facts, full } = await docs.firstFacts(doc, state);
+  if (full) whenRead(doc.uri, full);
   if (stale()) return dropped('facts');
   const validating = performance.now();
   const diagnostics = await runSteps(session.service!.validateSteps(state.model, withPreset(facts, settings)), stale);
@@ -118,7 +120,19 @@ export function registerDiagnostics(ctx: ServerContext, docs: DocumentStates, ad
   const { connection, documents, session } = ctx;
   const reports = documentReports();
 
-  const diagnose = (doc: TextDocument, token?: CancellationToken) => diagnoseOpen(ctx, docs, advice, doc, token);
+  /** Documents diagnosed before the other contracts were read: diagnosed again once they are, each once. */
+  const awaitingWorkspace = new Set<string>();
+  const whenRead = (uri: string, full: Promise<unknown>) => {
+    if (awaitingWorkspace.has(uri)) return;
+    awaitingWorkspace.add(uri);
+    void ctx.pending.track(
+      full.then(
+        () => (awaitingWorkspace.delete(uri), refreshOne(uri)),
+        () => awaitingWorkspace.delete(uri),
+      ),
+    );
+  };
+  const diagnose = (doc: TextDocument, token?: CancellationToken) => diagnoseOpen(ctx, docs, advice, whenRead, doc, token);
 
   // Each timer and the validation it starts count as pending work until the notification is sent or dropped.
   const pushTimers = new Map<string, { timer: ReturnType<typeof setTimeout>; end: () => void }>();

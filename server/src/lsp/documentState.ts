@@ -1,5 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { parseContract, type ContractDocument, type ParsedContract, type RegexAnalyzer, type RulePreset, type WorkspaceFacts } from '../service/index.ts';
+import { configFacts, FEW_UNREAD, parseContract, type ContractDocument, type ParsedContract, type RegexAnalyzer, type RulePreset, type WorkspaceFacts } from '../service/index.ts';
 import { SNAPSHOT_FILE, type ServerContext } from './serverContext.ts';
 import type { ServerSettings } from './settings.ts';
 import { runSteps } from './steps.ts';
@@ -34,6 +34,12 @@ export interface DocumentStates {
    */
   stateSteps(doc: TextDocument): Promise<DocState | undefined>;
   factsOf(doc: TextDocument, state: DocState): Promise<WorkspaceFacts>;
+  /**
+   * The facts a validation of this version uses now: `factsOf`, or while more than a few other
+   * contracts are still being read (a first open in a large workspace), the configuration's
+   * alone (`workspacePending`) and `full`, which resolves once the rest is read.
+   */
+  firstFacts(doc: TextDocument, state: DocState): Promise<{ facts: WorkspaceFacts; full?: Promise<WorkspaceFacts> }>;
   /** The facts if they are ready within 200 ms (hover and rename use them when they can). */
   lastFacts(doc: TextDocument, state: DocState): Promise<WorkspaceFacts | undefined>;
   /** `f` of an open contract (not a snapshot) once the service exists, else `fallback`. */
@@ -79,6 +85,12 @@ export function documentStates(ctx: ServerContext, regexFor: (uri: string) => Re
       const s = await settings.of(doc.uri);
       state.facts ??= session.service!.facts(doc.uri, state.model, s.checkRegexBacktracking ? regexFor(doc.uri) : false).then((f) => ({ ...f, countTokens: tokens.forDocument(doc.uri) }));
       return state.facts;
+    },
+    async firstFacts(doc, state) {
+      const full = self.factsOf(doc, state);
+      const service = session.service!;
+      if (state.model.kind === 'freeform' || (await service.workspace.unsummarised(doc.uri)) <= FEW_UNREAD) return { facts: await full };
+      return { facts: { ...(await configFacts(service.workspace, doc.uri)), countTokens: tokens.forDocument(doc.uri) }, full };
     },
     lastFacts: async (doc, state) => (await Promise.race([self.factsOf(doc, state), new Promise<undefined>((r) => setTimeout(r, 200, undefined))])) ?? undefined,
     withDoc(uri, fallback, f) {

@@ -25,6 +25,7 @@ export type { FileSystem } from './workspace/fileSystem.ts';
 export type { WorkspaceFacts, ResolvedConfig, RulePreset } from './validate/facts.ts';
 export type { ConfigProblem, ContractSummary } from './workspace/resolveFacts.ts';
 export { Workspace, CONFIG_NAMES } from './workspace/resolveFacts.ts';
+export { configFacts, FEW_UNREAD } from './workspace/firstFacts.ts';
 export type { Rule, RuleMeta } from './validate/rule.ts';
 export { parseContract } from './parse/parseContract.ts';
 export { contractLikeSection } from './model/recognition.ts';

@@ -100,6 +100,11 @@ export interface WorkspaceFacts {
   readonly regex: ReadonlyMap<string, RegexVerdict>;
   /** The other contracts of the workspace, for the cross-contract rules (docs/workspace.md). */
   readonly contracts?: readonly ContractDigest[];
+  /**
+   * The other contracts are still being read (the first diagnostics of a large workspace do not
+   * wait for them): the rules that need the workspace wait too, rather than judge without it.
+   */
+  readonly workspacePending?: boolean;
   /** How tokens are counted (the language server counts in a process of its own); here when omitted. */
   readonly countTokens?: TokenCounter;
 }

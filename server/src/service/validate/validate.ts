@@ -81,7 +81,7 @@ export function* validateSteps(model: ParsedContract, facts: WorkspaceFacts = EM
   const results = new RuleResults(model);
   results.save();
   for (const rule of RULES) {
-    if (!rule.check || ((partial || unanalysed) && rule.scope === 'document')) continue;
+    if (!rule.check || ((partial || unanalysed) && rule.scope === 'document') || (facts.workspacePending && rule.needsWorkspace)) continue;
     const setting = effectiveSetting(rule.code, settings, preset);
     if (setting.severity === 'off') continue;
     try {

@@ -229,6 +229,12 @@ export class Workspace {
     return this.listContracts((await this.configFor(`${root.replace(/\/$/, '')}/AGENTS.md`)).config);
   }
 
+  /** How many contracts other than `uri` have no summary yet: what its facts would wait for. */
+  async unsummarised(uri: string): Promise<number> {
+    const others = this.options.roots.length > 0 ? await this.listContracts((await this.configFor(uri)).config) : [];
+    return others.filter((u) => u !== uri && !this.made.get(u)).length;
+  }
+
   /** Pools and agent names another contract declares (parsed once, cached until invalidated). */
   summaryOf(uri: string): Promise<ContractSummary> {
     const hit = this.summaries.get(uri);
