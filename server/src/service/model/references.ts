@@ -6,6 +6,7 @@ import { innerRange, textAt } from './text.ts';
 import { codeSpans, splitInlineList } from './values.ts';
 import { normaliseName, unquote } from './names.ts';
 import { boundaryTools, parseBoundary } from './boundaries.ts';
+import { Lru } from '../util/lru.ts';
 
 /** A name declared in the contract: a tool, pool, role, entity, HITL scenario, layer or resource. */
 export interface Declaration {
@@ -147,11 +148,27 @@ function itemMentions(model: ParsedContract, key: string, owner: SectionModel, i
       out.push(...hit.mentions);
       continue;
     }
-    const mentions = readMentions(model, stringSpans(item, key, owner, `/${i}`));
+    const mentions = rowMentions(model, key, owner, i, item);
     if (keep) itemCache.set(item, { key, index: i, line, mentions });
     out.push(...mentions);
   }
   return out;
+}
+
+/**
+ * Items rebuilt with their section (the rows of a HUMAN_IN_THE_LOOP or FAILURE_PROTOCOL table:
+ * an edit in one row builds every row again) say what they said when their place, source text
+ * and value are the same (bounded: a miss only reads the item again).
+ */
+const byText = new Lru<string, Mention[]>(2000);
+function rowMentions(model: ParsedContract, key: string, owner: SectionModel, i: number, item: unknown): Mention[] {
+  const range = owner.map.get(`/${i}`)?.value;
+  const id = range ? `${key}\u0000${i}\u0000${range.start.line}:${range.start.character}\u0000${textAt(model, range)}\u0000${JSON.stringify(item)}` : undefined;
+  const known = id === undefined ? undefined : byText.get(id);
+  if (known) return known;
+  const mentions = readMentions(model, stringSpans(item, key, owner, `/${i}`));
+  if (id !== undefined) byText.set(id, mentions);
+  return mentions;
 }
 
 /** The mentions in some string values, in order. */
