@@ -161,11 +161,15 @@ function itemMentions(model: ParsedContract, key: string, owner: SectionModel, i
  * and value are the same (bounded: a miss only reads the item again).
  */
 const byText = new Lru<string, Mention[]>(2000);
+/** How many items' mentions were read (not reused): tests count them (docs/performance.md). */
+let itemsRead = 0;
+export const itemMentionReads = (): number => itemsRead;
 function rowMentions(model: ParsedContract, key: string, owner: SectionModel, i: number, item: unknown): Mention[] {
   const range = owner.map.get(`/${i}`)?.value;
   const id = range ? `${key}\u0000${i}\u0000${range.start.line}:${range.start.character}\u0000${textAt(model, range)}\u0000${JSON.stringify(item)}` : undefined;
   const known = id === undefined ? undefined : byText.get(id);
   if (known) return known;
+  itemsRead++;
   const mentions = readMentions(model, stringSpans(item, key, owner, `/${i}`));
   if (id !== undefined) byText.set(id, mentions);
   return mentions;
