@@ -7,16 +7,18 @@ import type { ParsedContract, PointerSpan } from './types.ts';
  * owner is known.
  */
 export function locate(model: ParsedContract, pointer: string, exact = false): PointerSpan | undefined {
-  const parts = pointer.split('/').slice(1);
-  const key = parts[0];
-  if (key === undefined) return undefined;
-  const decoded = key.replace(/~1/g, '/').replace(/~0/g, '~');
+  // Called for every declaration and finding of every validation: no splitting and joining.
+  const first = pointer.indexOf('/');
+  if (first < 0) return undefined;
+  const slash = pointer.indexOf('/', first + 1);
+  const key = slash < 0 ? pointer.slice(first + 1) : pointer.slice(first + 1, slash);
+  const decoded = key.includes('~') ? key.replace(/~1/g, '/').replace(/~0/g, '~') : key;
   const owner = model.owners.get(decoded);
   if (!owner) return undefined;
   const fromFrontMatter = owner.kind === 'preamble';
   const map = fromFrontMatter ? owner.frontMatter?.map : owner.map;
   if (!map) return undefined;
-  let rest = fromFrontMatter ? pointer : '/' + parts.slice(1).join('/');
+  let rest = fromFrontMatter ? pointer : slash < 0 ? '/' : pointer.slice(slash);
   if (rest === '/') rest = '';
   for (;;) {
     const hit = map.get(rest);
