@@ -1,10 +1,12 @@
 // Typing in a large contract in the real VS Code (code-server + headless Chromium), as a person
-// types: 30 characters at 35 ms per key in the middle of TOOLS of a 2,000-line contract whose TOOLS
-// section has 1,200 lines (the contract of bench/typing.ts). Recorded
-// and reported, not asserted on time (the machine's load decides those; docs/performance.md):
-// time from opening to the first diagnostics, frame gaps while typing (a rAF loop in the page),
-// time from the last key to the editor showing it. Asserted: the diagnostics never disappear while
-// typing (the status bar's problem counts, sampled every frame, never drop below those before).
+// types right after opening it: 30 characters at 35 ms per key in the middle of TOOLS of a
+// 2,000-line contract whose TOOLS section has 1,200 lines (the contract of bench/typing.ts), sent
+// as soon as the editor shows the file, while the server's first analysis runs. Recorded and
+// reported, not asserted on time (the machine's load decides those; docs/performance.md): frame
+// gaps over the first 10 s after opening (a rAF loop in the page, started before the file is
+// opened), time from opening to the first diagnostics, time from the last key to the editor
+// showing it. Asserted: once shown, the diagnostics never disappear while typing (the status
+// bar's problem counts, sampled every frame, never drop below the first count shown).
 //
 //   node --import tsx --test test/e2e/typing.e2e.ts      # from the repo root, after setup.sh
 import assert from 'node:assert/strict';
@@ -21,7 +23,7 @@ const PROBLEMS = '#workbench\\.parts\\.statusbar [id="status.problems"]';
 /** Errors + warnings in the status bar's problems item (its aria-label, e.g. "Errors: 2, Warnings: 5"). */
 const problemTotal = (label: string): number => [...label.matchAll(/(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
 
-test('e2e typing: 30 keys in TOOLS of a 2,000-line contract; diagnostics never disappear', { skip, timeout: 300_000 }, async (t: TestContext) => {
+test('e2e typing: 30 keys in TOOLS of a 2,000-line contract right after opening it; diagnostics never disappear', { skip, timeout: 300_000 }, async (t: TestContext) => {
   const { vsix } = await packageRepoExtension();
   const workspace = await mkdtemp(join(tmpdir(), 'e2e-typing-ws-'));
   t.after(() => rm(workspace, { recursive: true, force: true }));
@@ -34,17 +36,7 @@ test('e2e typing: 30 keys in TOOLS of a 2,000-line contract; diagnostics never d
   assert.ok(tools >= 0 && target > 0, 'the generated contract has a TOOLS section with described tools');
 
   const { page, passed } = await startWorkbench(t, 'typing', { workspaceDir: workspace, extensions: [vsix], settings: { 'editor.minimap.enabled': false } });
-  const t0 = Date.now();
-  await openFileFromExplorer(page, 'AGENTS.md');
-  const problems = page.locator(PROBLEMS).first();
-  const before = await until('first diagnostics in the status bar', async () => {
-    const n = problemTotal((await problems.getAttribute('aria-label')) ?? '');
-    return n > 0 ? n : undefined;
-  }, 120_000);
-  t.diagnostic(`open -> first diagnostics: ${Date.now() - t0} ms (${before} problems)`);
-
-  await goToLine(page, target + 1, lines[target]!.length + 1);
-  // Every frame: the time and the status bar's problem count, until told to stop.
+  // Every frame from before the file is opened: the time and the status bar's problem count, until told to stop.
   // (A script string: the page's DOM types are not in this project's TypeScript lib.)
   await page.evaluate(`(() => {
     const rec = (window.__typing = { frames: [], counts: [], stop: false });
@@ -56,23 +48,41 @@ test('e2e typing: 30 keys in TOOLS of a 2,000-line contract; diagnostics never d
     };
     requestAnimationFrame(tick);
   })()`);
+  const openedAt = (await page.evaluate('performance.now()')) as number;
+  const t0 = Date.now();
+  await openFileFromExplorer(page, 'AGENTS.md');
+  // Typing as soon as the text is there: the server's first analysis of the file runs meanwhile.
+  await goToLine(page, target + 1, lines[target]!.length + 1);
   const typed = 'abcdefghijklmnopqrstuvwxyz1234';
   const k0 = Date.now();
+  t.diagnostic(`open -> typing starts: ${k0 - t0} ms`);
   await page.keyboard.type(typed, { delay: 35 });
   const typedAt = Date.now();
   const line = page.locator('.editor-instance .monaco-editor .view-line').filter({ hasText: typed });
   await line.first().waitFor({ state: 'visible', timeout: 60_000 });
   const shownAt = Date.now();
-  // Let the server answer the last version, then stop recording.
-  await new Promise((r) => setTimeout(r, 3000));
+  const problems = page.locator(PROBLEMS).first();
+  const first = await until('diagnostics in the status bar', async () => {
+    const n = problemTotal((await problems.getAttribute('aria-label')) ?? '');
+    return n > 0 ? n : undefined;
+  }, 120_000);
+  t.diagnostic(`open -> diagnostics shown (after typing): ${Date.now() - t0} ms (${first} problems)`);
+  // Record at least 10 s from opening, and 3 s after the last key (the server answers the last version).
+  await new Promise((r) => setTimeout(r, Math.max(3000, 10_000 - (Date.now() - t0))));
   const rec = (await page.evaluate('(() => { window.__typing.stop = true; return { frames: window.__typing.frames, counts: window.__typing.counts }; })()')) as { frames: number[]; counts: number[] };
-  const gaps = rec.frames.slice(1).map((f, i) => f - rec.frames[i]!);
-  const sorted = [...gaps].sort((a, b) => a - b);
+  const gapsFrom = (from: number, to: number) => rec.frames.slice(1).flatMap((f, i) => (rec.frames[i]! >= from && f <= to ? [f - rec.frames[i]!] : []));
+  const report = (what: string, gaps: number[]) => {
+    const sorted = [...gaps].sort((a, b) => a - b);
+    t.diagnostic(`${what}: frames ${gaps.length}, median gap ${sorted[sorted.length >> 1]?.toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms, gaps over 100 ms: ${gaps.filter((g) => g > 100).length}`);
+  };
+  report('first 10 s after opening', gapsFrom(openedAt, openedAt + 10_000));
+  report('whole recording', gapsFrom(openedAt, Infinity));
   t.diagnostic(`typing 30 keys at 35 ms: ${typedAt - k0} ms to send, last key -> shown ${shownAt - typedAt} ms`);
-  t.diagnostic(`frames: ${gaps.length}, median gap ${sorted[sorted.length >> 1]?.toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms, gaps over 100 ms: ${gaps.filter((g) => g > 100).length}`);
   t.diagnostic(`screenshot: ${await screenshot(page, 'typing-after')}`);
-  const lowest = Math.min(...rec.counts);
   assert.ok(rec.counts.length > 0, 'frames were recorded');
-  assert.ok(lowest >= before, `the problem count never dropped while typing (before ${before}, lowest ${lowest})`);
+  const shown = rec.counts.findIndex((n) => n > 0);
+  assert.ok(shown >= 0, 'diagnostics were shown while recording');
+  const lowest = Math.min(...rec.counts.slice(shown));
+  assert.ok(lowest >= rec.counts[shown]!, `the problem count never dropped once shown (first ${rec.counts[shown]}, lowest ${lowest})`);
   passed();
 });
