@@ -153,7 +153,9 @@ async function overStdio(client: LspClient, wsUri: string): Promise<void> {
   const lintMedian = stats(lint).median;
   for (const [name, xs] of results) {
     const { median, p95 } = stats(xs);
-    row(`didChange → diagnostics: ${name}`, xs, `p95 < 50 ms: ${met(p95 < 50)}; ${(lintMedian / median).toFixed(1)}x faster than markdownlint (10x: ${met(lintMedian / median >= 10)})`);
+    // The targets (docs/performance.md): an edit in TOOLS p95 < 50 ms and 10x markdownlint's whole-file lint; in a HITL row, a YAML block or a small section p95 < 30 ms.
+    const limit = name.includes('TOOLS') ? 50 : 30;
+    row(`didChange → diagnostics: ${name}`, xs, `p95 < ${limit} ms: ${met(p95 < limit)}; ${(lintMedian / median).toFixed(1)}x faster than markdownlint (10x: ${met(lintMedian / median >= 10)})`);
   }
   row('markdownlint 0.40 whole-file lint, same text', lint);
 
