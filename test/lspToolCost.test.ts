@@ -157,8 +157,10 @@ test('the budget rule: counted in the token process after the first diagnostics,
     const edited = text.replace('Price per SKU.', 'Price per SKU, in the currency of the warehouse that holds it.');
     client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
     assert.ok(budgetFinding(await client.pullDiagnostics(uri)), 'still reported while the edited tool is counted');
-    // Once counted, the exact figure.
+    // Once counted, the exact figure; the client is asked for the lenses again.
+    const lensRefreshes = client.lensRefreshes;
     await client.settled();
+    assert.ok(client.lensRefreshes > lensRefreshes, 'code lens refresh asked for');
     const counted = budgetFinding(await client.pullDiagnostics(uri));
     assert.match(counted!.message, new RegExp(`take ${requestCost(parseContract(edited)).tools} tokens per request`));
     assert.equal(await client.shutdown(), 0);

@@ -41,16 +41,18 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   // until its verdict arrives, which refreshes the diagnostics of the documents that use it (docs/performance.md).
   const regexFor = backgroundAnalyzer((pattern) => ctx.pending.track(analyzeRegex(pattern)), (uris) => diagnostics.refreshSome(uris));
   // The tokenizer runs in a process of its own too: its tables never sit in the server's heap.
-  const tokens = backgroundTokens(countTokens, (uris) => diagnostics.refreshSome(uris), ctx.pending);
+  // Counts that arrive check the documents that asked again, and the cost lens is asked for again.
+  const tokens = backgroundTokens(countTokens, (uris) => (diagnostics.refreshSome(uris), runHost.refreshLenses()), ctx.pending);
   const docs = documentStates(ctx, regexFor, tokens);
   const semanticDiff = registerSemanticDiff(connection, documents, () => session.lang, async (uri) => diffPolicyOf((await session.service!.workspace.configFor(uri)).config.diff));
   const advice = versionAdvice(ctx, docs, (uri, model) => semanticDiff.headAdvice(uri, model), (uri) => diagnostics.refreshOne(uri));
   const diagnostics = registerDiagnostics(ctx, docs, advice);
+  const runHost = runAgentHost(ctx, docs);
 
   registerInitialize(ctx, docs, diagnostics);
   registerDocumentEvents(ctx, docs, diagnostics, advice);
   registerRunPage(connection, { lang: () => session.lang, model: (uri) => docs.openModel(uri) });
-  registerRunAgent(connection, documents, runAgentHost(ctx, docs));
+  registerRunAgent(connection, documents, runHost);
   registerNavigation(ctx, docs);
   registerWorkspaceSymbols(connection, () => session.service, () => diagnostics.workspacePassRunning());
   registerContractsOverview(connection, { lang: () => session.lang, service: () => session.service, roots: ctx.rootPaths, read: (uri) => ctx.fs.readFile(uri) });

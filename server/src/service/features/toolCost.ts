@@ -25,8 +25,7 @@ const toolsSection = (model: ParsedContract) => (model.kind !== 'freeform' ? mod
  */
 function toolsFigure(model: ParsedContract, lang: string, count?: TokenCounter): string {
   const c = toolsCost(model, count);
-  // An estimate is the rule's to use while typing, not a figure to show.
-  if (!c.tools || c.tools.estimated) return format('lens.cost.pending', {}, lang);
+  if (!c.tools) return format('lens.cost.pending', {}, lang);
   const tokens = c.tools.tokens;
   const percent = budgetPercent(tokens, c.budget);
   return percent !== undefined ? format('lens.cost.budget', { tokens, percent }, lang) : format('lens.cost', { tokens }, lang);
@@ -40,7 +39,7 @@ export function toolsSectionCost(model: ParsedContract, lang: string, count?: To
 /** The line the hover on a tool adds: its own definition's tokens; undefined for a name that is no tool of the contract, or not counted yet. */
 export function toolCost(model: ParsedContract, name: string, lang: string, count?: TokenCounter): string | undefined {
   const tally = toolCostOf(model, name, count)?.tokens;
-  return !tally || tally.estimated ? undefined : format('hover.cost.tool', { tokens: tally.tokens }, lang);
+  return !tally ? undefined : format('hover.cost.tool', { tokens: tally.tokens }, lang);
 }
 
 /** The code lens on the TOOLS title: the tool definitions' tokens per request and their share of the budget. */

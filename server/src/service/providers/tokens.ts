@@ -68,8 +68,13 @@ function memo<V>(limit: number) {
 }
 /** Tokens of each piece (a tool's part with what precedes it). */
 const pieceTokens = memo<number>(2000);
-/** Each tool's last counted piece, by name: what an estimate scales while its new text is being counted. */
-const lastCounted = memo<{ readonly chars: number; readonly tokens: number }>(2000);
+/**
+ * Each tool's last counted piece, by name and place (first or not): what an estimate scales while
+ * its new text is being counted. One per caller (`tokenEstimates()`): the same tool written
+ * otherwise (the export's wording) would make another's estimates wrong.
+ */
+export type TokenEstimates = ReturnType<typeof tokenEstimates>;
+export const tokenEstimates = () => memo<{ readonly chars: number; readonly tokens: number }>(2000);
 /** How many tool definitions the tokenizer has read: tests count them (docs/performance.md). */
 let counted = 0;
 export const toolTokenCounts = (): number => counted;
@@ -101,10 +106,11 @@ function piece(text: string, tools: number, count: TokenCounter): number | undef
  * Tokens the tool definitions add to a request (OpenAI's function-calling accounting), exactly
  * as counted on the whole text, but piece by piece: the definitions of unchanged tools (the same
  * objects, or the same text) are not tokenised again, so typing in one tool counts that tool only.
- * A piece `count` has no answer for yet is estimated from the same tool's last count; undefined
- * when some piece has neither (every piece is still asked for, so one round counts them all).
+ * A piece `count` has no answer for yet is estimated from the same tool's last count in
+ * `estimates`; undefined when some piece has neither (every piece is still asked for, so one
+ * round counts them all).
  */
-export function toolDefinitionTally(tools: readonly ToolDefinition[], count: TokenCounter = countHere): TokenTally | undefined {
+export function toolDefinitionTally(tools: readonly ToolDefinition[], count: TokenCounter = countHere, estimates?: TokenEstimates): TokenTally | undefined {
   if (tools.length === 0) return { tokens: 0, estimated: false };
   const written = tools.map(partOf);
   if (written.some((p) => p === undefined)) return wholeTally(tools, count);
@@ -115,14 +121,14 @@ export function toolDefinitionTally(tools: readonly ToolDefinition[], count: Tok
   let estimated = false;
   written.forEach((p, i) => {
     const text = (i === 0 ? HEAD : SEP) + p!;
-    const name = tools[i]!.name;
+    const id = `${i === 0 ? 'first' : 'next'}\u0000${tools[i]!.name}`;
     const n = piece(text, 1, count);
     if (n !== undefined) {
-      lastCounted.set(name, { chars: text.length, tokens: n });
+      estimates?.set(id, { chars: text.length, tokens: n });
       total += n;
       return;
     }
-    const last = lastCounted.get(name);
+    const last = estimates?.get(id);
     if (last) total += Math.round((last.tokens * text.length) / Math.max(1, last.chars));
     else unknown = true;
     estimated = true;

@@ -4,7 +4,7 @@ import { arr, FM, obj, str } from './util.ts';
 import { normaliseName } from '../../model/names.ts';
 import { profileOf, type ProviderProfile } from '../../providers/profiles.ts';
 import { requestProblems, schemaProblems, toolProblems, type ProfileProblem, type SchemaTally } from '../../providers/check.ts';
-import { TOKEN_ENCODING, toolDefinitionTally, toolDefinitionTokensAtMost, type ToolDefinition } from '../../providers/tokens.ts';
+import { TOKEN_ENCODING, tokenEstimates, toolDefinitionTally, toolDefinitionTokensAtMost, type ToolDefinition } from '../../providers/tokens.ts';
 
 const TOOL = (schema: string) => `${FM}\n## TOOLS\n\n### \`get_vendor\`\n\n- **Description**: Vendor record by domain.\n- **Input Schema**:\n  \`\`\`json\n  ${schema}\n  \`\`\`\n`;
 
@@ -66,6 +66,9 @@ export const providerSchema: Rule = {
 const BUDGET = (tokens: number, description: string) =>
   `${FM}\n## TOOLS\n\n### \`get_vendor\`\n\n- **Description**: ${description}\n- **Input Schema**:\n  \`\`\`json\n  { "type": "object", "properties": { "domain": { "type": "string" } }, "required": ["domain"] }\n  \`\`\`\n\n## BUDGETS\n\n- **Max Steps**: 10\n- **Token Budget**: ${tokens}\n`;
 
+/** The rule's own last counts per tool, which its estimates scale while typing (providers/tokens.ts). */
+const ESTIMATES = tokenEstimates();
+
 export const toolTokensBudget: Rule = {
   code: 'tool-tokens-budget',
   severity: 'warning',
@@ -89,7 +92,7 @@ export const toolTokensBudget: Rule = {
     if (toolDefinitionTokensAtMost(tools) * 2 < budget) return;
     // In the language server, a tool being typed in is estimated from its last count until its
     // count arrives, and the contract is checked again then; nothing is said before a first count.
-    const tally = toolDefinitionTally(tools, facts.countTokens);
+    const tally = toolDefinitionTally(tools, facts.countTokens, ESTIMATES);
     if (!tally || tally.tokens * 2 < budget) return;
     const tokens = tally.tokens;
     const span = locate('/budgets/token_budget');
