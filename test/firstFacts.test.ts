@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { configFacts, parseContract, validateContract, Workspace } from '../server/src/service/index.ts';
+import { parseContract, validateContract, Workspace } from '../server/src/service/index.ts';
 import { RULES } from '../server/src/service/host.ts';
 import { generateWorkspace } from '../bench/generateWorkspace.ts';
 import { memoryFs } from './helpers/memoryFs.ts';
@@ -20,7 +20,7 @@ test('with the configuration alone, the findings are the full ones less those of
   let workspaceFindings = 0;
   for (const uri of contracts) {
     const model = parseContract(files[uri] as string);
-    const alone = await configFacts(ws, uri);
+    const alone = await ws.configFacts(uri);
     assert.equal(alone.workspacePending, true);
     const full = validateContract(model, await ws.facts(uri, model));
     const first = validateContract(model, alone);

@@ -21,11 +21,12 @@ const dir = join(repo, 'test-results', `run-${process.pid}`);
 let status = 1;
 try {
   buildBundles(dir);
-  const env = { ...process.env, AGENTS_MD_TEST_BUNDLE: dir, AGENTS_MD_TEST_QUEUE: join(dir, 'queue'), FC_RUNS_SCALE: process.env['FC_RUNS_SCALE'] ?? '1' };
+  const queue = join(dir, 'queue');
+  const env = { ...process.env, AGENTS_MD_TEST_BUNDLE: dir, AGENTS_MD_TEST_QUEUE: queue, FC_RUNS_SCALE: process.env['FC_RUNS_SCALE'] ?? '1' };
   const processOnly = process.argv.includes('--process-suites');
   const nodeArgs = process.argv.slice(2).filter((a) => a !== '--process-suites');
   const workers = Math.max(2, availableParallelism());
-  const args = ['--import', 'tsx', '--test', `--test-concurrency=${workers}`, '--test-reporter=spec', ...nodeArgs, ...(processOnly ? [] : ['test/quick.ts']), ...processWorkers(dir, workers)];
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${workers}`, '--test-reporter=spec', ...nodeArgs, ...(processOnly ? [] : ['test/quick.ts']), ...processWorkers(dir, queue, workers)];
   status = spawnSync(process.execPath, args, { cwd: repo, env, stdio: 'inherit' }).status ?? 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -33,11 +34,10 @@ try {
 process.exit(status);
 
 /**
- * The process suites' queue (`dir`/queue: one entry per file, named so that the largest file
- * comes first) and `count` worker files for node's test runner, each importing test/processShard.ts.
+ * The process suites' `queue` (one entry per file, named so that the largest file comes first)
+ * and `count` worker files in `dir` for node's test runner, each importing test/processShard.ts.
  */
-function processWorkers(dir: string, count: number): string[] {
-  const queue = join(dir, 'queue');
+function processWorkers(dir: string, queue: string, count: number): string[] {
   mkdirSync(queue, { recursive: true });
   const bySize = [...PROCESS_SUITES].sort((a, b) => statSync(join(repo, b)).size - statSync(join(repo, a)).size);
   bySize.forEach((file, i) => writeFileSync(join(queue, `${String(i).padStart(4, '0')}.next`), file));

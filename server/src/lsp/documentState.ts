@@ -1,5 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { configFacts, FEW_UNREAD, parseContract, type ContractDocument, type ParsedContract, type RegexAnalyzer, type RulePreset, type WorkspaceFacts } from '../service/index.ts';
+import { FEW_UNREAD, parseContract, type ContractDocument, type ParsedContract, type RegexAnalyzer, type RulePreset, type WorkspaceFacts } from '../service/index.ts';
 import { SNAPSHOT_FILE, type ServerContext } from './serverContext.ts';
 import type { ServerSettings } from './settings.ts';
 import { runSteps } from './steps.ts';
@@ -90,7 +90,7 @@ export function documentStates(ctx: ServerContext, regexFor: (uri: string) => Re
       const full = self.factsOf(doc, state);
       const service = session.service!;
       if (state.model.kind === 'freeform' || (await service.workspace.unsummarised(doc.uri)) <= FEW_UNREAD) return { facts: await full };
-      return { facts: { ...(await configFacts(service.workspace, doc.uri)), countTokens: tokens.forDocument(doc.uri) }, full };
+      return { facts: { ...(await service.workspace.configFacts(doc.uri)), countTokens: tokens.forDocument(doc.uri) }, full };
     },
     lastFacts: async (doc, state) => (await Promise.race([self.factsOf(doc, state), new Promise<undefined>((r) => setTimeout(r, 200, undefined))])) ?? undefined,
     withDoc(uri, fallback, f) {

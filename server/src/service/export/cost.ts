@@ -59,10 +59,10 @@ export function toolsCost(model: ParsedContract, count: TokenCounter = countHere
   return { tools: toolDefinitionTally(toolDefinitions(model), count), ...(budget !== undefined ? { budget } : {}) };
 }
 
-/** One tool's own definition, as `count` counts it; undefined for a name that is no tool of the contract. */
-export function toolCostOf(model: ParsedContract, name: string, count: TokenCounter = countHere): { readonly tokens: TokenTally | undefined } | undefined {
+/** One tool's own definition, as `count` counts it; undefined for a name that is no tool of the contract, or not counted yet. */
+export function toolCostOf(model: ParsedContract, name: string, count: TokenCounter = countHere): TokenTally | undefined {
   const tool = toolDefinitions(model).find((t) => t.name === name);
-  return tool ? { tokens: toolDefinitionTally([tool], count) } : undefined;
+  return tool && toolDefinitionTally([tool], count);
 }
 
 function countCost(model: ParsedContract): RequestCost {

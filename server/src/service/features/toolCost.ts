@@ -38,8 +38,8 @@ export function toolsSectionCost(model: ParsedContract, lang: string, count?: To
 
 /** The line the hover on a tool adds: its own definition's tokens; undefined for a name that is no tool of the contract, or not counted yet. */
 export function toolCost(model: ParsedContract, name: string, lang: string, count?: TokenCounter): string | undefined {
-  const tally = toolCostOf(model, name, count)?.tokens;
-  return !tally ? undefined : format('hover.cost.tool', { tokens: tally.tokens }, lang);
+  const tally = toolCostOf(model, name, count);
+  return tally && format('hover.cost.tool', { tokens: tally.tokens }, lang);
 }
 
 /** The code lens on the TOOLS title: the tool definitions' tokens per request and their share of the budget. */

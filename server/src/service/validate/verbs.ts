@@ -15,11 +15,9 @@ interface WordList {
 let lists: readonly (readonly [Exclude<Tags, undefined>, WordList])[] | undefined;
 
 function wordList(text: string): WordList {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  const starts = new Uint32Array(n);
-  for (let i = 1, at = text.indexOf('\n'); at >= 0; i++, at = text.indexOf('\n', at + 1)) starts[i] = at + 1;
-  return { text, starts };
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return { text, starts: Uint32Array.from(starts) };
 }
 
 /** Whether `list` holds `w`. */

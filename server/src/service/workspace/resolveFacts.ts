@@ -50,6 +50,23 @@ export interface WorkspaceOptions {
 
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
+/** More other contracts than this not read yet, and a document's first diagnostics do not wait for them (`configFacts`). */
+export const FEW_UNREAD = 8;
+
+/** Adds a name declared elsewhere to its list. */
+function add(m: Map<string, ExternalName[]>, n: ExternalName): void {
+  const list = m.get(n.name);
+  if (list) list.push(n);
+  else m.set(n.name, [n]);
+}
+
+/** The configuration's shared pools, as pools declared elsewhere (in the configuration file). */
+function configPools(config: ResolvedConfig, configUri: string | undefined): Map<string, ExternalName[]> {
+  const pools = new Map<string, ExternalName[]>();
+  for (const p of config.sharedPools) add(pools, { name: p.name, uri: configUri ?? '', range: ZERO });
+  return pools;
+}
+
 /** Declarations another contract contributes to the workspace (plain data: it can cross threads). */
 export interface ContractSummary {
   readonly pools: readonly ExternalName[];
@@ -229,6 +246,16 @@ export class Workspace {
     return this.listContracts((await this.configFor(`${root.replace(/\/$/, '')}/AGENTS.md`)).config);
   }
 
+  /**
+   * The facts of `uri` from its configuration alone, marked `workspacePending`: what its first
+   * diagnostics use while more than `FEW_UNREAD` other contracts are not read yet
+   * (docs/performance.md, "Other contracts do not hold up the first diagnostics").
+   */
+  async configFacts(uri: string): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }> {
+    const { config, uri: configUri, problems } = await this.configFor(uri);
+    return { config, ...(configUri ? { configUri } : {}), externalPools: configPools(config, configUri), externalAgents: new Map(), resources: new Map(), regex: new Map(), contracts: [], workspacePending: true, configProblems: problems };
+  }
+
   /** How many contracts other than `uri` have no summary yet: what its facts would wait for. */
   async unsummarised(uri: string): Promise<number> {
     const others = this.options.roots.length > 0 ? await this.listContracts((await this.configFor(uri)).config) : [];
@@ -337,14 +364,8 @@ export class Workspace {
   /** `analyze` overrides the workspace's analyzer for this call (a per-resource setting; `false`: none). */
   async facts(uri: string, model: ParsedContract, analyze: RegexAnalyzer | false | undefined = this.options.analyzeRegex): Promise<WorkspaceFacts & { configProblems: readonly ConfigProblem[] }> {
     const { config, uri: configUri, problems } = await this.configFor(uri);
-    const externalPools = new Map<string, ExternalName[]>();
+    const externalPools = configPools(config, configUri);
     const externalAgents = new Map<string, ExternalName[]>();
-    const add = (m: Map<string, ExternalName[]>, n: ExternalName) => {
-      const list = m.get(n.name);
-      if (list) list.push(n);
-      else m.set(n.name, [n]);
-    };
-    for (const p of config.sharedPools) add(externalPools, { name: p.name, uri: configUri ?? '', range: ZERO });
     const needsOthers = model.kind !== 'freeform';
     const contracts: ContractDigest[] = [];
     if (needsOthers && this.options.roots.length > 0) {

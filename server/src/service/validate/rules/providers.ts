@@ -81,7 +81,8 @@ export const toolTokensBudget: Rule = {
     good: BUDGET(10000, 'Vendor record by domain.'),
     at: '**Token Budget**: ⟦120⟧',
   },
-  *check({ data, locate, facts }) {
+  *check(ctx) {
+    const { data, locate } = ctx;
     const budget = obj(data['budgets'])?.['token_budget'];
     if (typeof budget !== 'number' || budget <= 0) return;
     const tools = arr(data['tools']).flatMap((t) => {
@@ -92,7 +93,8 @@ export const toolTokensBudget: Rule = {
     if (toolDefinitionTokensAtMost(tools) * 2 < budget) return;
     // In the language server, a tool being typed in is estimated from its last count until its
     // count arrives, and the contract is checked again then; nothing is said before a first count.
-    const tally = toolDefinitionTally(tools, facts.countTokens, ESTIMATES);
+    // The facts are read only here: a rule that reads them runs on every validation (ruleCache.ts).
+    const tally = toolDefinitionTally(tools, ctx.facts.countTokens, ESTIMATES);
     if (!tally || tally.tokens * 2 < budget) return;
     const tokens = tally.tokens;
     const span = locate('/budgets/token_budget');
