@@ -78,7 +78,7 @@ async function ticked(page: Page, t: TestContext, id: string): Promise<void> {
     return (await s.isVisible()) && (await s.getAttribute('aria-checked', { timeout: 5_000 })) === 'true' ? true : undefined;
   };
   if (await until(`step ${id} ticked`, isTicked, 20_000).then(() => true, () => false)) return;
-  const states = await page.locator('.getting-started-step').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-step-id')}=${e.getAttribute('aria-checked')}`));
+  const states = await page.locator('.getting-started-step').evaluateAll((els: { getAttribute(name: string): string | null }[]) => els.map((e) => `${e.getAttribute('data-step-id')}=${e.getAttribute('aria-checked')}`));
   t.diagnostic(`step ${id} not shown ticked after 20 s: ${states.join(' ')}; screenshot: ${await screenshot(page, `walkthrough-unticked-${id}`)}`);
   await openWalkthrough(page);
   await until(`step ${id} ticked`, isTicked);
