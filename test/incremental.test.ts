@@ -389,8 +389,8 @@ function assertBlocksEqualWhole(text: string): void {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   for (const slice of scanSections(body)) {
     const index = new LineIndex(slice.text);
-    const starts = slice.blockStarts.map((l) => index.lineStart(l - slice.startLine));
-    assert.deepStrictEqual(parseBlocks(slice.text, starts).tree, parseMarkdown(slice.text), `slice at line ${slice.startLine}`);
+    const offsets = (lines: readonly number[]) => lines.map((l) => index.lineStart(l - slice.startLine));
+    assert.deepStrictEqual(parseBlocks(slice.text, offsets(slice.blockStarts), undefined, offsets(slice.itemStarts)).tree, parseMarkdown(slice.text), `slice at line ${slice.startLine}`);
   }
 }
 
@@ -404,6 +404,45 @@ test('a link reference definition in one block turns `[ref]` in another into a l
 test('a stray BOM at the start of a block (a line inserted above a BOM) is read as remark reads the whole slice', () => {
   // The property's counterexample: micromark drops a U+FEFF only at the start of its input.
   assertBlocksEqualWhole(applyEdit(contractOf({ seed: 1, lines: 8, crlf: false, bom: true }), { kind: 'insertLine', at: 0, content: '' }));
+});
+
+/** Lines that make or break a list read item by item: items of three markers, lazy and indented lines, code in items, blank lines, what ends a list. */
+const LIST_LINES = [
+  '- **Name**: a', '- b', '* c', '+ d', '-', '- ', '- - -', '1. one', '2. two', '  - nested', '    - deeper', '  continued', 'lazy text', '',
+  '  ```json', '  {', '  ```', '```', '~~~', '  <div>', '<div>', '> quote', '### tool', '---', '| a | b |', '|---|---|', '    code', '- [ ] task', '- [x] done',
+  '[ref]: https://example.com', 'see [ref]', '\uFEFF- bom', '- item\r', '  - `x`', '- \u2028 sep',
+];
+
+test('lists of every shape read item by item (each later item of a tight list on its own, joining the list above) as they read whole', () => {
+  // Against the block-by-block parse without item cuts (which equals remark's but for the scanner's documented differences).
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...LIST_LINES), { maxLength: 40 }), (lines) => {
+      const text = ['## TOOLS', '', '### `t`', '', ...lines, '', '### `u`', '', ...lines.slice().reverse()].join('\n');
+      for (const slice of scanSections(text)) {
+        const index = new LineIndex(slice.text);
+        const offsets = (ls: readonly number[]) => ls.map((l) => index.lineStart(l - slice.startLine));
+        assert.deepStrictEqual(parseBlocks(slice.text, offsets(slice.blockStarts), undefined, offsets(slice.itemStarts)).tree, parseBlocks(slice.text, offsets(slice.blockStarts)).tree);
+      }
+    }),
+    { numRuns: RUNS(400) },
+  );
+  // Lists that are cut: the same items in a tight list, and code in an item.
+  const cut = ['## TOOLS', '', '- a', '- b', '  ```json', '  {}', '  ```', '- c', '', '### x'].join('\n');
+  assert.deepStrictEqual(scanSections(cut)[1]!.itemStarts, [3, 7]);
+  assertBlocksEqualWhole(cut);
+});
+
+test('an edit in one item of a long tight list re-parses that item only', () => {
+  const items = Array.from({ length: 40 }, (_, i) => `- **Field ${i}**: value ${i}`);
+  const text = ['## TOOLS', '', '### `t`', '', ...items, '- **Input Schema**:', '  ```json', '  {"type": "object"}', '  ```', '- **Last**: x', ''].join('\n');
+  const previous = parseContract(text);
+  const edited = text.replace('value 20', 'value twenty');
+  const model = parseContract(edited, previous);
+  const before = new Set(previous.sections.flatMap((s) => s.blocks));
+  const fresh = model.sections.flatMap((s) => s.blocks).filter((b) => !before.has(b));
+  assert.deepStrictEqual(fresh.map((b) => b.text), ['- **Field 20**: value twenty\n']);
+  assert.deepStrictEqual(snapshot(model), snapshot(parseContract(edited)));
+  assertBlocksEqualWhole(edited);
 });
 
 test('on generated contracts every slice parsed block by block equals remark on the whole slice', () => {

@@ -160,6 +160,20 @@ const schemaObj = (v: unknown): Record<string, unknown> | undefined => obj(v);
 
 const cache = new WeakMap<ParsedContract, ContractView>();
 
+/**
+ * The last result of each part of the view with the data values it was built from: an edit
+ * leaves the other sections' values the same objects (parse/parseContract.ts), so their parts
+ * are not built again (a keystroke builds the view anew: docs/performance.md).
+ */
+const lastParts = new Map<(...inputs: never[]) => unknown, { readonly inputs: readonly unknown[]; readonly value: unknown }>();
+function part<A extends unknown[], T>(build: (...inputs: A) => T, ...inputs: A): T {
+  const last = lastParts.get(build);
+  if (last && last.inputs.length === inputs.length && last.inputs.every((v, i) => v === inputs[i])) return last.value as T;
+  const value = build(...inputs);
+  lastParts.set(build, { inputs, value });
+  return value;
+}
+
 
 /**
  * The error code of a step that returns one without saying "error_code": ``return `MEMORY_UNAVAILABLE` ``,
@@ -180,7 +194,7 @@ export function contractView(model: ParsedContract): ContractView {
   if (hit) return hit;
   const d = model.data as Record<string, unknown>;
   const trigger = obj(d['trigger']) ?? {};
-  const pools = poolsOf(d);
+  const pools = part(poolsOf, d['memory_pools']);
   const version = d['version'];
   const view: ContractView = {
     name: normaliseName(obj(d['identity'])?.['name']) || normaliseName(d['name']) || 'agent',
@@ -193,16 +207,16 @@ export function contractView(model: ParsedContract): ContractView {
     }),
     ...some('contractLike', contractLikeSection(model)?.title),
     intentPatterns: arr(trigger['intent_patterns']).flatMap((p, i) => (unquote(p) ? [{ pattern: unquote(p), pointer: `/trigger/intent_patterns/${i}` }] : [])),
-    entities: entitiesOf(trigger),
+    entities: part(entitiesOf, trigger['required_entities']),
     pools,
-    requirements: requirementsOf(d, pools),
-    freshness: freshnessOf(d),
-    tools: toolsOf(d),
-    constraints: constraintsOf(d),
+    requirements: part(requirementsOf, d['memory_requirements'], pools),
+    freshness: part(freshnessOf, d['memory_freshness']),
+    tools: part(toolsOf, d['tools'], d['budgets']),
+    constraints: part(constraintsOf, d['constraints']),
     ...some('outputSchema', schemaObj(d['output_schema'])),
-    hitl: hitlOf(d),
-    failures: failuresOf(d),
-    budgets: budgetsOf(d),
+    hitl: part(hitlOf, d['human_in_the_loop']),
+    failures: part(failuresOf, d['failure_protocol']),
+    budgets: part(budgetsOf, d['budgets'], d['task']),
     piiFields: arr(obj(d['compliance'])?.['pii_fields']).map(normaliseName).filter(Boolean),
     identity: obj(d['identity']) ?? {},
     compliance: obj(d['compliance']) ?? {},
@@ -211,12 +225,10 @@ export function contractView(model: ParsedContract): ContractView {
   return view;
 }
 
-type Data = Record<string, unknown>;
-
 /** MEMORY_POOLS by name (the first of a name), with their weights. */
-function poolsOf(d: Data) {
+function poolsOf(memoryPools: unknown) {
   const pools = new Map<string, { pointer: string; weight?: number }>();
-  arr(d['memory_pools']).forEach((p, i) => {
+  arr(memoryPools).forEach((p, i) => {
     const name = normaliseName(obj(p)?.['name']);
     const w = obj(p)?.['weight'];
     if (name && !pools.has(name)) pools.set(name, { pointer: `/memory_pools/${i}`, ...(typeof w === 'number' ? { weight: w } : {}) });
@@ -225,8 +237,8 @@ function poolsOf(d: Data) {
 }
 
 /** MEMORY_REQUIREMENTS: a requirement's weight is its own, else its pool's, else an equal share. */
-function requirementsOf(d: Data, pools: ReadonlyMap<string, { pointer: string; weight?: number }>): RequirementView[] {
-  const rawReqs = arr(d['memory_requirements']);
+function requirementsOf(requirements: unknown, pools: ReadonlyMap<string, { pointer: string; weight?: number }>): RequirementView[] {
+  const rawReqs = arr(requirements);
   return rawReqs.flatMap((r, i): RequirementView[] => {
     const o = obj(r);
     const pool = normaliseName(o?.['pool']);
@@ -246,9 +258,9 @@ function requirementsOf(d: Data, pools: ReadonlyMap<string, { pointer: string; w
 }
 
 /** MEMORY_FRESHNESS by source. */
-function freshnessOf(d: Data) {
+function freshnessOf(memoryFreshness: unknown) {
   const freshness = new Map<string, { pointer: string; kind: string; updatedBefore?: string; staleAfter?: string }>();
-  arr(d['memory_freshness']).forEach((f, i) => {
+  arr(memoryFreshness).forEach((f, i) => {
     const o = obj(f);
     const source = normaliseName(o?.['source']);
     if (!o || !source) return;
@@ -263,38 +275,47 @@ function freshnessOf(d: Data) {
 }
 
 /** TOOLS by name, with approval (the tool's own flag or BUDGETS' list) and timeout (BUDGETS' per tool, the tool's own, the default). */
-function toolsOf(d: Data): Map<string, ToolView> {
-  const budgets = obj(d['budgets']) ?? {};
-  const approvalList = arr(budgets['requires_approval']).map(normaliseName);
-  const timeouts = obj(budgets['tool_timeouts']) ?? {};
+function toolsOf(toolList: unknown, budgetsValue: unknown): Map<string, ToolView> {
   const tools = new Map<string, ToolView>();
-  arr(d['tools']).forEach((t, i) => {
+  arr(toolList).forEach((t, i) => {
     const o = obj(t);
     const name = normaliseName(o?.['name']);
     if (!o || !name || tools.has(name)) return;
-    const listed = approvalList.indexOf(name);
-    const timeoutKey = Object.keys(timeouts).find((k) => normaliseName(k) === name);
-    const perTool = timeoutKey !== undefined ? durationMs(timeouts[timeoutKey]) : undefined;
-    const own = durationMs(o['timeout']);
-    tools.set(name, {
-      name,
-      pointer: `/tools/${i}`,
-      description: str(o['description']) ?? '',
-      ...some('whenToUse', str(o['when_to_use'])),
-      ...some('whenNotToUse', str(o['when_not_to_use'])),
-      ...some('inputSchema', schemaObj(o['input_schema'])),
-      ...some('outputSchema', schemaObj(o['output_schema'])),
-      requiresApproval: o['requires_approval'] === true || listed >= 0,
-      ...(o['requires_approval'] === true ? { approvalPointer: `/tools/${i}/requires_approval` } : listed >= 0 ? { approvalPointer: `/budgets/requires_approval/${listed}` } : {}),
-      timeoutMs: perTool ?? own ?? DEFAULT_TOOL_TIMEOUT_MS,
-      ...(perTool !== undefined ? { timeoutPointer: `/budgets/tool_timeouts/${timeoutKey!.replace(/~/g, '~0').replace(/\//g, '~1')}` } : own !== undefined ? { timeoutPointer: `/tools/${i}/timeout` } : {}),
-    });
+    // An unchanged tool at the same index, under the same BUDGETS, reads as it did.
+    const kept = toolViews.get(o);
+    if (kept && kept.index === i && kept.budgets === budgetsValue) return void tools.set(name, kept.view);
+    const view = toolView(o, name, i, budgetsValue);
+    toolViews.set(o, { index: i, budgets: budgetsValue, view });
+    tools.set(name, view);
   });
   return tools;
 }
+const toolViews = new WeakMap<object, { readonly index: number; readonly budgets: unknown; readonly view: ToolView }>();
 
-function constraintsOf(d: Data): ConstraintView[] {
-  return arr(d['constraints']).flatMap((c, i): ConstraintView[] => {
+function toolView(o: Record<string, unknown>, name: string, i: number, budgetsValue: unknown): ToolView {
+  const budgets = obj(budgetsValue) ?? {};
+  const listed = arr(budgets['requires_approval']).map(normaliseName).indexOf(name);
+  const timeouts = obj(budgets['tool_timeouts']) ?? {};
+  const timeoutKey = Object.keys(timeouts).find((k) => normaliseName(k) === name);
+  const perTool = timeoutKey !== undefined ? durationMs(timeouts[timeoutKey]) : undefined;
+  const own = durationMs(o['timeout']);
+  return {
+    name,
+    pointer: `/tools/${i}`,
+    description: str(o['description']) ?? '',
+    ...some('whenToUse', str(o['when_to_use'])),
+    ...some('whenNotToUse', str(o['when_not_to_use'])),
+    ...some('inputSchema', schemaObj(o['input_schema'])),
+    ...some('outputSchema', schemaObj(o['output_schema'])),
+    requiresApproval: o['requires_approval'] === true || listed >= 0,
+    ...(o['requires_approval'] === true ? { approvalPointer: `/tools/${i}/requires_approval` } : listed >= 0 ? { approvalPointer: `/budgets/requires_approval/${listed}` } : {}),
+    timeoutMs: perTool ?? own ?? DEFAULT_TOOL_TIMEOUT_MS,
+    ...(perTool !== undefined ? { timeoutPointer: `/budgets/tool_timeouts/${timeoutKey!.replace(/~/g, '~0').replace(/\//g, '~1')}` } : own !== undefined ? { timeoutPointer: `/tools/${i}/timeout` } : {}),
+  };
+}
+
+function constraintsOf(constraints: unknown): ConstraintView[] {
+  return arr(constraints).flatMap((c, i): ConstraintView[] => {
     const o = obj(c);
     if (!o) return [];
     return [
@@ -311,8 +332,8 @@ function constraintsOf(d: Data): ConstraintView[] {
   });
 }
 
-function hitlOf(d: Data): HitlView[] {
-  return arr(d['human_in_the_loop']).flatMap((h, i): HitlView[] => {
+function hitlOf(rows: unknown): HitlView[] {
+  return arr(rows).flatMap((h, i): HitlView[] => {
     const o = obj(h);
     const scenario = normaliseName(o?.['scenario']);
     if (!o || !scenario) return [];
@@ -321,8 +342,8 @@ function hitlOf(d: Data): HitlView[] {
 }
 
 /** FAILURE_PROTOCOL, with the error code an entry returns (its own field, else what its actions say). */
-function failuresOf(d: Data): FailureView[] {
-  return arr(d['failure_protocol']).flatMap((f, i): FailureView[] => {
+function failuresOf(entries: unknown): FailureView[] {
+  return arr(entries).flatMap((f, i): FailureView[] => {
     const o = obj(f);
     if (!o) return [];
     const opt = (k: string, key: string) => (str(o[k]) ? { [key]: normaliseName(o[k]) || str(o[k])! } : {});
@@ -343,9 +364,9 @@ function failuresOf(d: Data): FailureView[] {
 }
 
 /** BUDGETS with defaults: max steps from BUDGETS, else TASK's, else its complexity. */
-function budgetsOf(d: Data): ContractView['budgets'] {
-  const budgets = obj(d['budgets']) ?? {};
-  const task = obj(d['task']) ?? {};
+function budgetsOf(budgetsValue: unknown, taskValue: unknown): ContractView['budgets'] {
+  const budgets = obj(budgetsValue) ?? {};
+  const task = obj(taskValue) ?? {};
   const maxSteps = typeof budgets['max_steps'] === 'number' ? budgets['max_steps'] : typeof task['max_steps'] === 'number' ? task['max_steps'] : (COMPLEXITY_STEPS[String(task['complexity'])] ?? DEFAULT_MAX_STEPS);
   const maxStepsPointer = typeof budgets['max_steps'] === 'number' ? '/budgets/max_steps' : typeof task['max_steps'] === 'number' ? '/task/max_steps' : task['complexity'] ? '/task/complexity' : undefined;
   const timeout = durationMs(budgets['timeout']);
@@ -364,8 +385,8 @@ function budgetsOf(d: Data): ContractView['budgets'] {
 }
 
 /** TRIGGER's required entities: a name, or a name with a pattern. */
-function entitiesOf(trigger: Data): EntityView[] {
-  return arr(trigger['required_entities']).flatMap((e, i): EntityView[] => {
+function entitiesOf(required: unknown): EntityView[] {
+  return arr(required).flatMap((e, i): EntityView[] => {
     if (typeof e === 'string') return normaliseName(e) ? [{ name: normaliseName(e), pointer: `/trigger/required_entities/${i}` }] : [];
     const o = obj(e);
     const name = normaliseName(o?.['name']);

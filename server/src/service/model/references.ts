@@ -206,81 +206,150 @@ function readMentions(model: ParsedContract, spans: readonly { pointer: string; 
 
 const escapeSegment = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
+const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+const where = (model: ParsedContract, pointer: string): Range | undefined => locate(model, pointer)?.value;
+
+/** The names the contract declares, in order: tools, pools, entities, scenarios, roles, layers, resources. */
+function declarationsOf(model: ParsedContract): Declaration[] {
+  const d = model.data as Record<string, any>;
+  const declarations: Declaration[] = [];
+  // Each part reads one model key: kept while that key's value and section are the same objects.
+  const declare = (key: string, kind: NameKind, name: (v: any, i: number) => [string, string]) =>
+    declarations.push(
+      ...perKey(model, key, 'declared', '', () =>
+        arr(d[key]).flatMap((v, i) => {
+          const [n, pointer] = name(v, i);
+          const range = n ? where(model, pointer) : undefined;
+          return range ? [{ kind, name: n, range, pointer }] : [];
+        }),
+      ),
+    );
+  declare('tools', 'tool', (t, i) => [normaliseName(t?.name), `/tools/${i}/name`]);
+  declare('memory_pools', 'pool', (p, i) => [normaliseName(p?.name), `/memory_pools/${i}/name`]);
+  declarations.push(
+    ...perKey(model, 'trigger', 'declared', '', () =>
+      arr(d['trigger']?.required_entities).flatMap((e, i): Declaration[] => {
+        const name = normaliseName(typeof e === 'string' ? e : e?.name);
+        const pointer = typeof e === 'string' ? `/trigger/required_entities/${i}` : `/trigger/required_entities/${i}/name`;
+        const range = name ? where(model, pointer) : undefined;
+        return range ? [{ kind: 'entity', name, range, pointer }] : [];
+      }),
+    ),
+  );
+  declare('human_in_the_loop', 'scenario', (h, i) => [normaliseName(h?.scenario), `/human_in_the_loop/${i}/scenario`]);
+  declarations.push(
+    ...perKey(model, 'identity', 'declared', '', () => {
+      const roles: Declaration[] = [];
+      arr(d['identity']?.authorized_writers).forEach((r, i) => {
+        const range = normaliseName(r) ? where(model, `/identity/authorized_writers/${i}`) : undefined;
+        if (range) roles.push({ kind: 'role', name: normaliseName(r), range, pointer: `/identity/authorized_writers/${i}` });
+      });
+      const range = d['identity']?.name && normaliseName(d['identity'].name) ? where(model, '/identity/name') : undefined;
+      if (range) roles.push({ kind: 'role', name: normaliseName(d['identity'].name), range, pointer: '/identity/name' });
+      return roles;
+    }),
+  );
+  declare('memory_contract', 'layer', (l, i) => [normaliseName(l?.layer), `/memory_contract/${i}/layer`]);
+  declare('resources', 'resource', (r, i) => [unquote(r?.path), `/resources/${i}/path`]);
+  return declarations;
+}
+
+/** The references fields make (a requirement's pool, an approval or timeout's tool, a failure's scenario, a layer's roles), and FAILURE_PROTOCOL conditions that name a HITL scenario. */
+function fieldReferences(model: ParsedContract, scenarios: readonly string[]): Reference[] {
+  const d = model.data as Record<string, any>;
+  const references: Reference[] = [];
+  const fields = (key: string, kind: NameKind, name: (v: any, i: number) => [string, string] | undefined, list: (v: any) => unknown = (v) => v) =>
+    references.push(
+      ...perKey(model, key, 'fields', '', () =>
+        arr(list(d[key])).flatMap((v, i): Reference[] => {
+          const [n, pointer] = name(v, i) ?? ['', ''];
+          const range = n ? where(model, pointer) : undefined;
+          return range ? [{ kind, name: n, range, pointer, via: 'field' }] : [];
+        }),
+      ),
+    );
+  fields('memory_requirements', 'pool', (r, i) => [normaliseName(r?.pool), `/memory_requirements/${i}/pool`]);
+  fields('budgets', 'tool', (t, i) => [normaliseName(t), `/budgets/requires_approval/${i}`], (b) => b?.requires_approval);
+  references.push(
+    ...perKey(model, 'budgets', 'timeouts', '', () => {
+      const out: Reference[] = [];
+      const timeouts = d['budgets']?.tool_timeouts;
+      if (!timeouts || typeof timeouts !== 'object' || Array.isArray(timeouts)) return out;
+      for (const k of Object.keys(timeouts)) {
+        const span = locate(model, `/budgets/tool_timeouts/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, true);
+        const name = normaliseName(k);
+        if (span && name) out.push({ kind: 'tool', name, range: span.key ?? span.value, pointer: `/budgets/tool_timeouts/${k}`, via: 'field' });
+      }
+      return out;
+    }),
+  );
+  fields('failure_protocol', 'scenario', (f, i) => (f?.scenario ? [normaliseName(f.scenario), `/failure_protocol/${i}/scenario`] : undefined));
+  references.push(
+    ...perKey(model, 'memory_contract', 'roles', '', () =>
+      arr(d['memory_contract']).flatMap((l, i): Reference[] => {
+        const span = locate(model, `/memory_contract/${i}/write_by`);
+        if (typeof l?.write_by !== 'string' || !span) return [];
+        const raw = textAt(model, span.value);
+        const offset = raw.indexOf(l.write_by.trim()) >= 0 ? raw.indexOf(l.write_by.trim()) : 0;
+        return splitRoles(l.write_by).map((role) => ({ kind: 'role', name: role.name, range: innerRange(model, span.value, offset + role.start, offset + role.end), pointer: `/memory_contract/${i}/write_by`, via: 'field' }));
+      }),
+    ),
+  );
+
+  // A FAILURE_PROTOCOL condition that names a HITL scenario refers to it (docs/contract-format.md).
+  references.push(
+    ...perKey(model, 'failure_protocol', 'conditions', scenarios.join('\u0000'), () =>
+      arr(d['failure_protocol']).flatMap((f, i): Reference[] => {
+        if (f?.scenario || typeof f?.condition !== 'string' || scenarios.length === 0) return [];
+        const span = locate(model, `/failure_protocol/${i}/condition`);
+        if (!span) return [];
+        const raw = textAt(model, span.value).toLowerCase();
+        return scenarios.flatMap((sc): Reference[] => {
+          const at = raw.indexOf(sc.toLowerCase());
+          return at >= 0 ? [{ kind: 'scenario', name: sc, range: innerRange(model, span.value, at, at + sc.length), pointer: `/failure_protocol/${i}/condition`, via: 'condition' }] : [];
+        });
+      }),
+    ),
+  );
+  return references;
+}
+
 const cache = new WeakMap<ParsedContract, ReferenceIndex>();
+
+/**
+ * What part `part` of the index read from one model key, kept with the key's section while the key's value and
+ * section are the objects they were (an edit elsewhere leaves both: ranges are the same) and
+ * `extra` (what else it read) is the same.
+ */
+const keyParts = new WeakMap<SectionModel, Map<string, { readonly value: unknown; readonly extra: string; readonly result: readonly any[] }>>();
+function perKey<T>(model: ParsedContract, key: string, part: string, extra: string, build: () => T[]): readonly T[] {
+  const owner = model.owners.get(key);
+  if (!owner) return build();
+  const value = model.data[key];
+  let perOwner = keyParts.get(owner);
+  const id = `${key}\u0000${part}`;
+  const hit = perOwner?.get(id);
+  if (hit && hit.value === value && hit.extra === extra) return hit.result as T[];
+  const result = build();
+  if (!perOwner) keyParts.set(owner, (perOwner = new Map()));
+  perOwner.set(id, { value, extra, result });
+  return result;
+}
 
 /** Builds (once per model) the reference index of a contract. Pure. */
 export function referencesOf(model: ParsedContract): ReferenceIndex {
   const hit = cache.get(model);
   if (hit) return hit;
-  const d = model.data as Record<string, any>;
-  const declarations: Declaration[] = [];
-  const references: Reference[] = [];
+  const declarations = declarationsOf(model);
   const templates: TemplateUse[] = [];
   const candidates: Reference[] = [];
-  const where = (pointer: string): Range | undefined => locate(model, pointer)?.value;
-  const declare = (kind: NameKind, name: string, pointer: string) => {
-    const range = where(pointer);
-    if (name && range) declarations.push({ kind, name, range, pointer });
-  };
-  const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
-
-  arr(d['tools']).forEach((t, i) => declare('tool', normaliseName(t?.name), `/tools/${i}/name`));
-  arr(d['memory_pools']).forEach((p, i) => declare('pool', normaliseName(p?.name), `/memory_pools/${i}/name`));
-  arr(d['trigger']?.required_entities).forEach((e, i) =>
-    declare('entity', normaliseName(typeof e === 'string' ? e : e?.name), typeof e === 'string' ? `/trigger/required_entities/${i}` : `/trigger/required_entities/${i}/name`),
-  );
-  arr(d['human_in_the_loop']).forEach((h, i) => declare('scenario', normaliseName(h?.scenario), `/human_in_the_loop/${i}/scenario`));
-  arr(d['identity']?.authorized_writers).forEach((r, i) => declare('role', normaliseName(r), `/identity/authorized_writers/${i}`));
-  if (d['identity']?.name) declare('role', normaliseName(d['identity'].name), '/identity/name');
-  arr(d['memory_contract']).forEach((l, i) => declare('layer', normaliseName(l?.layer), `/memory_contract/${i}/layer`));
-  arr(d['resources']).forEach((r, i) => declare('resource', unquote(r?.path), `/resources/${i}/path`));
-
   const names = new Map<NameKind, Map<string, Declaration>>();
   for (const decl of declarations) {
     let m = names.get(decl.kind);
     if (!m) names.set(decl.kind, (m = new Map()));
     if (!m.has(decl.name)) m.set(decl.name, decl);
   }
-  const refField = (kind: NameKind, name: string, pointer: string) => {
-    const range = where(pointer);
-    if (name && range) references.push({ kind, name, range, pointer, via: 'field' });
-  };
-
-  arr(d['memory_requirements']).forEach((r, i) => refField('pool', normaliseName(r?.pool), `/memory_requirements/${i}/pool`));
-  arr(d['budgets']?.requires_approval).forEach((t, i) => refField('tool', normaliseName(t), `/budgets/requires_approval/${i}`));
-  const timeouts = d['budgets']?.tool_timeouts;
-  if (timeouts && typeof timeouts === 'object' && !Array.isArray(timeouts)) {
-    for (const k of Object.keys(timeouts)) {
-      const span = locate(model, `/budgets/tool_timeouts/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, true);
-      const name = normaliseName(k);
-      if (span && name) references.push({ kind: 'tool', name, range: span.key ?? span.value, pointer: `/budgets/tool_timeouts/${k}`, via: 'field' });
-    }
-  }
-  arr(d['failure_protocol']).forEach((f, i) => {
-    if (f?.scenario) refField('scenario', normaliseName(f.scenario), `/failure_protocol/${i}/scenario`);
-  });
-  arr(d['memory_contract']).forEach((l, i) => {
-    const span = locate(model, `/memory_contract/${i}/write_by`);
-    if (typeof l?.write_by !== 'string' || !span) return;
-    const raw = textAt(model, span.value);
-    const offset = raw.indexOf(l.write_by.trim()) >= 0 ? raw.indexOf(l.write_by.trim()) : 0;
-    for (const role of splitRoles(l.write_by)) {
-      references.push({ kind: 'role', name: role.name, range: innerRange(model, span.value, offset + role.start, offset + role.end), pointer: `/memory_contract/${i}/write_by`, via: 'field' });
-    }
-  });
-
-  // A FAILURE_PROTOCOL condition that names a HITL scenario refers to it (docs/contract-format.md).
-  const scenarios = [...(names.get('scenario')?.keys() ?? [])];
-  arr(d['failure_protocol']).forEach((f, i) => {
-    if (f?.scenario || typeof f?.condition !== 'string' || scenarios.length === 0) return;
-    const span = locate(model, `/failure_protocol/${i}/condition`);
-    if (!span) return;
-    const raw = textAt(model, span.value).toLowerCase();
-    for (const sc of scenarios) {
-      const at = raw.indexOf(sc.toLowerCase());
-      if (at >= 0) references.push({ kind: 'scenario', name: sc, range: innerRange(model, span.value, at, at + sc.length), pointer: `/failure_protocol/${i}/condition`, via: 'condition' });
-    }
-  });
+  const references = fieldReferences(model, [...(names.get('scenario')?.keys() ?? [])]);
 
   // Backticked tokens and templates in every string value.
   // A declaration is not a use of itself; a RESOURCES path still is a reference to a file.

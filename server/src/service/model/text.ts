@@ -4,6 +4,11 @@ import type { ContractModel } from './types.ts';
 
 const indexes = new WeakMap<ContractModel, LineIndex>();
 
+/** Gives a new model the line index its parse built of the same text (parse/parseContract.ts). */
+export function keepLineIndex(model: ContractModel, index: LineIndex): void {
+  indexes.set(model, index);
+}
+
 /** The document's line index, built once per model. */
 export function lineIndexOf(model: ContractModel): LineIndex {
   let idx = indexes.get(model);

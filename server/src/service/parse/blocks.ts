@@ -1,4 +1,4 @@
-import type { Root, RootContent } from 'mdast';
+import type { List, Root, RootContent } from 'mdast';
 import { parseMarkdown } from './markdown.ts';
 import { fencedBlock } from './fencedBlock.ts';
 import { tableByRows } from './tableRows.ts';
@@ -49,27 +49,42 @@ function parseBlock(text: string, pool: BlockPool | undefined): Root {
 
 /**
  * Parses a slice's text block by block, cutting it at `starts` (offsets where a top-level block
- * starts, found by the line scanner), reusing from `pool` every block whose text is unchanged.
- * Returns the blocks and the slice's tree (positions relative to the slice text), which is the
- * tree remark gives for the whole text (test/incremental.test.ts). Throws what remark throws.
+ * starts, found by the line scanner) and at `itemStarts` (offsets where the next item of a tight
+ * top-level list starts: that part's list joins the list above), reusing from `pool` every block
+ * whose text is unchanged. Returns the blocks and the slice's tree (positions relative to the
+ * slice text), which is the tree remark gives for the whole text (test/incremental.test.ts).
+ * Throws what remark throws.
  */
-export function parseBlocks(text: string, starts: readonly number[], pool?: BlockPool): { blocks: MarkdownBlock[]; tree: Root } {
+export function parseBlocks(text: string, starts: readonly number[], pool?: BlockPool, itemStarts: readonly number[] = []): { blocks: MarkdownBlock[]; tree: Root } {
   // micromark drops a U+FEFF that starts its input: a block starting with one (a stray BOM inside
   // the text) is read together with the block before it, as remark reads the whole text.
   // A link reference definition changes how `[label]` reads in every other block: such a slice is one block.
-  const inner = DEFINITION.test(text) ? [] : starts.filter((o) => o > 0 && o < text.length && text.charCodeAt(o) !== 0xfeff);
+  const cutHere = (o: number) => o > 0 && o < text.length && text.charCodeAt(o) !== 0xfeff;
+  const definitions = DEFINITION.test(text);
+  const items = new Set(definitions ? [] : itemStarts.filter(cutHere));
+  const inner = definitions ? [] : [...new Set([...starts.filter(cutHere), ...items])].sort((a, b) => a - b);
   const cuts = [0, ...inner, text.length];
   // remark's offsets do not count a leading U+FEFF either: later blocks shift by one less.
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const blocks: MarkdownBlock[] = [];
   const children: RootContent[] = [];
+  // The list the next item joins, built here (never one of a reused block's nodes).
+  let joined: List | undefined;
   let line = 0;
   for (let i = 0; i + 1 < cuts.length; i++) {
     const from = cuts[i]!;
     const part = text.slice(from, cuts[i + 1]);
     const block = pool?.byText.get(part) ?? { text: part, tree: parseBlock(part, pool) };
     blocks.push(block);
-    for (const c of block.tree.children) children.push(line === 0 && from === 0 ? c : shifted(c, line, from - bom));
+    const nodes = line === 0 && from === 0 ? block.tree.children : block.tree.children.map((c) => shifted(c, line, from - bom));
+    const last = children[children.length - 1];
+    const first = nodes[0];
+    if (items.has(from) && last?.type === 'list' && first?.type === 'list') {
+      if (joined !== last) children[children.length - 1] = joined = { ...last, children: [...last.children] };
+      joined.children.push(...first.children);
+      joined.position = { start: last.position!.start, end: first.position!.end };
+      children.push(...nodes.slice(1));
+    } else children.push(...nodes);
     line += countBreaks(part);
   }
   const end = blocks.length > 0 ? blocks[blocks.length - 1]!.tree.position?.end : undefined;

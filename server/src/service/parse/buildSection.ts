@@ -81,7 +81,7 @@ export function buildSection(slice: SectionSlice, bom: boolean, pool?: BlockPool
   let parseError: string | undefined;
   if (!tooComplex) {
     try {
-      ({ tree, blocks } = parseBlocks(slice.text, starts, pool));
+      ({ tree, blocks } = parseBlocks(slice.text, starts, pool, slice.itemStarts.map((l) => loc.index.lineStart(l - slice.startLine))));
     } catch (e) {
       // remark overflows its stack on some pathological inputs; the section is reported, not lost silently.
       parseError = String((e as Error)?.message ?? e);

@@ -2,6 +2,8 @@ import type { DocumentKind, Finding, ParsedContract, SectionModel } from '../mod
 
 export type { ParsedContract };
 import { scanSections } from './scanSections.ts';
+import { LineIndex } from '../text/lineIndex.ts';
+import { keepLineIndex } from '../model/text.ts';
 import { buildSection } from './buildSection.ts';
 import { shiftSection } from './shift.ts';
 import { blockPool } from './blocks.ts';
@@ -33,7 +35,8 @@ export function parseContract(text: string, previous?: ParsedContract, spare?: r
 export function* parseContractSteps(text: string, previous?: ParsedContract, spare: readonly SectionModel[] = []): Generator<SectionModel, ParsedContract> {
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
-  const slices = scanSections(body);
+  const index = new LineIndex(body);
+  const slices = scanSections(body, index);
   const reusable = new Map<string, SectionModel[]>();
   const earlier = [...(previous?.sections ?? []), ...spare];
   for (const s of earlier) {
@@ -60,6 +63,8 @@ export function* parseContractSteps(text: string, previous?: ParsedContract, spa
     yield built;
   }
   const model = compose(text, sections);
+  // With a BOM the scanned text is one character shorter than the model's.
+  if (!bom) keepLineIndex(model, index);
   if (previous) carryOver(model, previous);
   return model;
 }

@@ -19,6 +19,12 @@ export interface SectionSlice {
    * on its own as within the slice (see BLOCK_START): the slice is parsed and reused block by block.
    */
   readonly blockStarts: readonly number[];
+  /**
+   * Lines (absolute, after `startLine`) where the next item of a tight top-level list starts:
+   * parsed alone it reads as a list of that one item, which joins the list above (blocks.ts), so
+   * an edit in one item of a long list re-parses that item only.
+   */
+  readonly itemStarts: readonly number[];
 }
 
 const ATX_H2 = /^ {0,3}##(?:[ \t]|$)/;
@@ -86,6 +92,10 @@ interface ScanState {
   readonly starts: number[];
   /** Lines where a top-level block starts (see BLOCK_START). */
   readonly blockStarts: number[];
+  /** Lines where the next item of a tight top-level list starts (see trackTopList). */
+  readonly itemStarts: number[];
+  /** The top-level list being scanned: its marker, the lines of its later items, and whether it must be read whole. */
+  list: { marker: string; cuts: number[]; blank: boolean; whole: boolean } | undefined;
   /** An open fence; `within`: the content column of the list item it is in, whose end closes it too. */
   fence: { char: string; len: number; line: number; within?: number } | undefined;
   /** An open HTML block: it ends at a blank line, or on the line that contains `end`. */
@@ -107,14 +117,14 @@ interface ScanState {
  * indented 0–3 spaces, or at the first line of a paragraph underlined by `---`; lines inside
  * fences, HTML blocks and front matter never start one. Never throws; O(n) in the text length.
  */
-export function scanSections(text: string): SectionSlice[] {
+export function scanSections(text: string, index = new LineIndex(text)): SectionSlice[] {
   parseWork.scannedChars += text.length;
-  const index = new LineIndex(text);
   const st: ScanState = {
-    starts: [0], blockStarts: [], fence: undefined, html: undefined, paraStart: -1, paraInContainer: false, paraIsLinkDefs: false,
+    starts: [0], blockStarts: [], itemStarts: [], list: undefined, fence: undefined, html: undefined, paraStart: -1, paraInContainer: false, paraIsLinkDefs: false,
     inContainer: false, inTable: false, items: [], blankBefore: false,
   };
   for (let line = afterFrontMatter(index); line < index.lineCount; line++) scanLine(st, index.lineText(line), line);
+  endList(st);
   return slicesOf(text, index, st);
 }
 
@@ -135,9 +145,59 @@ function scanLine(st: ScanState, s: string, line: number): void {
   const itemEnded = st.fence?.within !== undefined && !st.blankBefore && indentOf(s) < st.fence.within;
   if (itemEnded) st.fence = undefined;
   if (!st.fence && !st.html && !st.blankBefore) trackItems(st, s);
-  if (!st.fence && !st.html && !itemEnded && (ATX_TOP.test(s) || (afterBlank && BLOCK_START.test(s)))) st.blockStarts.push(line);
+  const topStart = !st.fence && !st.html && !itemEnded && (ATX_TOP.test(s) || (afterBlank && BLOCK_START.test(s)));
+  if (topStart) st.blockStarts.push(line);
+  trackTopList(st, s, line, topStart, itemEnded);
   if (continuesOpenBlock(st, s) || endsBlockOrStartsSection(st, s, line)) return;
   opensBlock(st, s, line);
+}
+
+/**
+ * An unindented bullet item with text after its marker: it always starts an item, even after a
+ * paragraph (a marker alone could underline a heading; `2.` does not interrupt a paragraph).
+ */
+const TOP_ITEM = /^([-+*])[ \t]+\S/;
+
+/**
+ * The items of a top-level list, cut one from the next where the list reads the same item by
+ * item: tight (no blank line inside it, not even in its code), no unindented line between items
+ * (lazy or ending the list), no item that ends a fence it opened. Anything else and the list is
+ * read whole. Its cuts count when the list has ended at the start of another block.
+ */
+function trackTopList(st: ScanState, s: string, line: number, topStart: boolean, itemEnded: boolean): void {
+  if (topStart) return endList(st);
+  const list = st.list;
+  if (!list) {
+    const m = !st.fence && !st.html ? TOP_ITEM.exec(s) : null;
+    if (m && !THEMATIC.test(s)) st.list = { marker: m[1]!, cuts: [], blank: false, whole: false };
+    return;
+  }
+  if (itemEnded) list.whole = true;
+  if (BLANK.test(s)) {
+    list.blank = true;
+    if (st.fence || st.html) list.whole = true;
+    return;
+  }
+  if (st.fence || st.html) return;
+  const m = TOP_ITEM.exec(s);
+  if (m && !THEMATIC.test(s)) {
+    if (m[1] === list.marker && !list.blank) list.cuts.push(line);
+    else if (m[1] === list.marker) list.whole = true;
+    else {
+      // Another marker starts another list.
+      list.whole = true;
+      endList(st);
+      st.list = { marker: m[1]!, cuts: [], blank: false, whole: false };
+    }
+    return;
+  }
+  if (list.blank || indentOf(s) === 0) list.whole = true;
+}
+
+/** The list's cuts count (when it was read tight to its end). */
+function endList(st: ScanState): void {
+  if (st.list && !st.list.whole) st.itemStarts.push(...st.list.cuts);
+  st.list = undefined;
 }
 
 /**
@@ -176,6 +236,7 @@ function endsBlockOrStartsSection(st: ScanState, s: string, line: number): boole
     return true;
   }
   if (ATX_H2.test(s)) {
+    endList(st);
     st.starts.push(line);
     st.paraStart = -1;
     st.inContainer = false;
@@ -183,6 +244,7 @@ function endsBlockOrStartsSection(st: ScanState, s: string, line: number): boole
   }
   const underlines = st.paraStart >= 0 && !st.paraInContainer && !st.paraIsLinkDefs;
   if (SETEXT_H2.test(s) && underlines) {
+    endList(st);
     st.starts.push(st.paraStart);
     st.paraStart = -1;
     st.inContainer = false;
@@ -257,7 +319,7 @@ function opensBlock(st: ScanState, s: string, line: number): void {
 
 /** The slices between section starts (an empty preamble is kept, so the model has one shape); the last one notes a fence never closed. */
 function slicesOf(text: string, index: LineIndex, st: ScanState): SectionSlice[] {
-  const { starts, blockStarts, fence } = st;
+  const { starts, blockStarts, itemStarts, fence } = st;
   const lines = index.lineCount;
   const slices: SectionSlice[] = [];
   for (let i = 0; i < starts.length; i++) {
@@ -265,7 +327,7 @@ function slicesOf(text: string, index: LineIndex, st: ScanState): SectionSlice[]
     const endLine = i + 1 < starts.length ? starts[i + 1]! : lines;
     const from = index.lineStart(startLine);
     const to = endLine >= lines ? text.length : index.lineStart(endLine);
-    slices.push({ kind: i === 0 ? 'preamble' : 'section', startLine, endLine, text: text.slice(from, to), blockStarts: blockStarts.filter((l) => l > startLine && l < endLine) });
+    slices.push({ kind: i === 0 ? 'preamble' : 'section', startLine, endLine, text: text.slice(from, to), blockStarts: blockStarts.filter((l) => l > startLine && l < endLine), itemStarts: itemStarts.filter((l) => l > startLine && l < endLine) });
   }
   if (fence && slices.length > 0) {
     const last = slices[slices.length - 1]!;
