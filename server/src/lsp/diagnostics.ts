@@ -62,6 +62,20 @@ function openElsewhere(ctx: ServerContext) {
   });
 }
 
+/**
+ * A diagnostic as the client gets it, kept per service diagnostic (most are the objects of the
+ * last validation: a keystroke converts only what changed, and the report compares equal objects).
+ */
+const converted = new WeakMap<ContractDiagnostic, { readonly key: string; readonly diagnostic: Diagnostic }>();
+function clientDiagnostic(d: ContractDiagnostic, lang: string, uri: string, docsBase: string): Diagnostic {
+  const key = `${lang}\u0000${uri}\u0000${docsBase}`;
+  const hit = converted.get(d);
+  if (hit?.key === key) return hit.diagnostic;
+  const diagnostic = toDiagnostic(localiseDiagnostic(d, lang), uri, docsBase);
+  converted.set(d, { key, diagnostic });
+  return diagnostic;
+}
+
 /** Diagnostics of a document's current version, or undefined when the document changed meanwhile. */
 async function diagnoseOpen(ctx: ServerContext, docs: DocumentStates, advice: VersionAdvice, whenRead: (uri: string, full: Promise<unknown>) => void, doc: TextDocument, token?: CancellationToken): Promise<Diagnostic[] | undefined> {
   const { connection, documents, session, settings: resourceSettings, docsFolder, fs } = ctx;
@@ -104,7 +118,7 @@ async function diagnoseOpen(ctx: ServerContext, docs: DocumentStates, advice: Ve
   if (settings.versionAdvice) advice.schedule(doc.uri, version);
   const adviceItems = settings.versionAdvice ? advice.items(doc.uri) : [];
   return [
-    ...diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, session.lang), doc.uri, session.docsBase)),
+    ...diagnostics.map((d) => clientDiagnostic(d, session.lang, doc.uri, session.docsBase)),
     // Advice for the next commit, not a problem of the text: information, so that an edit (a
     // quick fix) that changes the contract does not add a warning (docs/vscode.md, "Version advice").
     ...adviceItems.map((d) => toDiagnostic(localiseDiagnostic({ ...d, severity: 'info' }, session.lang), doc.uri, `${docsFolder}/semantic-diff.md`)),

@@ -48,6 +48,26 @@ function parseBlock(text: string, pool: BlockPool | undefined): Root {
 }
 
 /**
+ * A block's nodes where it stood in its slice: an edit below it leaves it where it was, and its
+ * nodes are not copied again. A few places per block (the memory of a few copies at most; a
+ * block of a text that stands in many tools, such as `- **Idempotent**: no`, is copied as before).
+ */
+const places = new WeakMap<MarkdownBlock, Map<string, readonly RootContent[]>>();
+const MAX_PLACES = 4;
+
+/** The block's nodes moved to `line` and `offset` in the slice. */
+function placed(block: MarkdownBlock, line: number, offset: number): readonly RootContent[] {
+  const key = `${line}:${offset}`;
+  let known = places.get(block);
+  const hit = known?.get(key);
+  if (hit) return hit;
+  const nodes = block.tree.children.map((c) => shifted(c, line, offset));
+  if (!known || known.size >= MAX_PLACES) places.set(block, (known = new Map()));
+  known.set(key, nodes);
+  return nodes;
+}
+
+/**
  * Parses a slice's text block by block, cutting it at `starts` (offsets where a top-level block
  * starts, found by the line scanner) and at `itemStarts` (offsets where the next item of a tight
  * top-level list starts: that part's list joins the list above), reusing from `pool` every block
@@ -76,7 +96,7 @@ export function parseBlocks(text: string, starts: readonly number[], pool?: Bloc
     const part = text.slice(from, cuts[i + 1]);
     const block = pool?.byText.get(part) ?? { text: part, tree: parseBlock(part, pool) };
     blocks.push(block);
-    const nodes = line === 0 && from === 0 ? block.tree.children : block.tree.children.map((c) => shifted(c, line, from - bom));
+    const nodes = line === 0 && from === 0 ? block.tree.children : placed(block, line, from - bom);
     const last = children[children.length - 1];
     const first = nodes[0];
     if (items.has(from) && last?.type === 'list' && first?.type === 'list') {

@@ -37,20 +37,21 @@ export function* parseContractSteps(text: string, previous?: ParsedContract, spa
   const body = bom ? text.slice(1) : text;
   const index = new LineIndex(body);
   const slices = scanSections(body, index);
+  // Keyed by the text itself (a slice of the document): a key made by joining it to more would be a copy of every section on every keystroke.
   const reusable = new Map<string, SectionModel[]>();
   const earlier = [...(previous?.sections ?? []), ...spare];
   for (const s of earlier) {
-    const key = `${s.kind}\u0000${s.text}\u0000${s.findings.some((f) => f.code === 'unclosed-fence')}`;
-    const list = reusable.get(key);
+    const list = reusable.get(s.text);
     if (list) list.push(s);
-    else reusable.set(key, [s]);
+    else reusable.set(s.text, [s]);
   }
   // Blocks of the previous version by text: a changed section re-parses only its changed blocks.
   let pool: ReturnType<typeof blockPool> | undefined;
   const sections: SectionModel[] = [];
   for (const slice of slices) {
-    const key = `${slice.kind}\u0000${slice.text}\u0000${!!slice.unclosedFence}`;
-    const old = reusable.get(key)?.shift();
+    const candidates = reusable.get(slice.text);
+    const at = candidates?.findIndex((c) => c.kind === slice.kind && c.findings.some((f) => f.code === 'unclosed-fence') === !!slice.unclosedFence) ?? -1;
+    const old = at >= 0 ? candidates!.splice(at, 1)[0] : undefined;
     // A BOM shifts the characters of line 0, whichever slice starts there.
     const sliceBom = bom && slice.startLine === 0;
     if (old && old.bom === sliceBom && old.endLine - old.startLine === slice.endLine - slice.startLine && (slice.kind === 'section' || old.startLine === slice.startLine)) {

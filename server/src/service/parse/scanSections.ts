@@ -52,6 +52,7 @@ const HTML_6 =
   /^ {0,3}<\/?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)/i;
 const HTML_7 = /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
 const BLANK = /^[ \t]*$/;
+const HTML_START = /^ {0,3}</;
 /** An ATX heading at column 0: it always starts a top-level block (it interrupts paragraphs, lists and quotes). */
 const ATX_TOP = /^#{1,6}(?:[ \t]|$)/;
 /**
@@ -69,9 +70,10 @@ function interruptsParagraph(s: string): boolean {
 /** Columns of a line's leading white space (a tab runs to the next multiple of 4). */
 function indentOf(s: string): number {
   let col = 0;
-  for (const c of s) {
-    if (c === ' ') col++;
-    else if (c === '\t') col += 4 - (col % 4);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) col++;
+    else if (c === 9) col += 4 - (col % 4);
     else break;
   }
   return col;
@@ -269,7 +271,7 @@ function endsBlockOrStartsSection(st: ScanState, s: string, line: number): boole
 
 /** A line that opens a fence, an HTML block, a heading or break, a list item or quote, or a paragraph (or continues one). */
 function opensBlock(st: ScanState, s: string, line: number): void {
-  const f = FENCE_ANY.exec(s);
+  const f = s.includes('```') || s.includes('~~~') ? FENCE_ANY.exec(s) : null;
   // A fence indented to a list item's content (and up to 3 more) is in the item; one indented
   // less ends the list, and is a fence of its own when indented 0–3.
   const indent = f ? indentOf(s) : 0;
@@ -280,7 +282,9 @@ function opensBlock(st: ScanState, s: string, line: number): void {
     st.paraStart = -1;
     return;
   }
-  const special = HTML_SPECIAL.find(([open]) => open.test(s));
+  // Every HTML block opens with `<` after up to 3 spaces.
+  const html = HTML_START.test(s);
+  const special = html ? HTML_SPECIAL.find(([open]) => open.test(s)) : undefined;
   if (special) {
     const [open, end] = special;
     const after = s.slice(open.exec(s)![0].length);
@@ -288,7 +292,7 @@ function opensBlock(st: ScanState, s: string, line: number): void {
     st.paraStart = -1;
     return;
   }
-  if (HTML_6.test(s) || (st.paraStart < 0 && HTML_7.test(s))) {
+  if (html && (HTML_6.test(s) || (st.paraStart < 0 && HTML_7.test(s)))) {
     st.html = { end: 'blank' };
     st.paraStart = -1;
     return;

@@ -94,6 +94,9 @@ export function* validateSteps(model: ParsedContract, facts: WorkspaceFacts = EM
   return toDiagnostics(findings, settings, directives, preset);
 }
 
+/** Each finding's diagnostic as last formatted: a finding reused from the last validation (ruleCache.ts) is not formatted again. */
+const formatted = new WeakMap<Finding, ContractDiagnostic>();
+
 function toDiagnostics(findings: readonly Finding[], settings: Record<string, RuleSetting>, directives: ReturnType<typeof readDirectives>, preset: RulePreset): ContractDiagnostic[] {
   const out: ContractDiagnostic[] = [];
   for (const f of findings) {
@@ -102,11 +105,18 @@ function toDiagnostics(findings: readonly Finding[], settings: Record<string, Ru
     if (setting.severity === 'off') continue;
     if (directives.isDisabled(f.code, f.range.start.line)) continue;
     const severity: Severity = setting.severity ?? rule?.severity ?? 'error';
+    const known = formatted.get(f);
+    if (known?.severity === severity) {
+      out.push(known);
+      continue;
+    }
     // An unknown variant falls back to the rule's default message rather than showing an id.
     const messageId = ruleMessageId(f.code, f.variant && rule?.messages[f.variant] ? f.variant : undefined);
     const args = f.args ?? {};
     const related = f.related?.map((r) => ({ ...r, message: format(r.messageId, r.args) }));
-    out.push({ code: f.code, severity, range: f.range, message: format(messageId, args), messageId, args, ...(related ? { related } : {}) });
+    const d: ContractDiagnostic = { code: f.code, severity, range: f.range, message: format(messageId, args), messageId, args, ...(related ? { related } : {}) };
+    formatted.set(f, d);
+    out.push(d);
   }
   out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.code.localeCompare(b.code));
   return out;
