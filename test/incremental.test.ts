@@ -304,6 +304,25 @@ test('tools as the unit of reuse: an edit inside one tool builds that tool only;
   assert.deepStrictEqual(snapshot(edited), snapshot(parseContract(lines.join('\n'))));
 });
 
+test('HITL rows as the unit of reuse: an edit in one row builds that row only; rows above a row added stay the same objects, and rows below are read again under their header', () => {
+  const text = generateContract(2000, 1);
+  const previous = parseContract(text);
+  const rows = (m: ParsedContract) => m.data['human_in_the_loop'] as object[];
+  const before = rows(previous);
+  assert.ok(before.length > 10, `HUMAN_IN_THE_LOOP has rows (${before.length})`);
+  const lines = text.split('\n');
+  const first = lines.findIndex((l, i) => /^\|[- |]+\|$/.test(lines[i - 1] === undefined ? '' : l) && /^## .*(HUMAN|Human|人工)/.test(lines.slice(0, i).reverse().find((x) => x.startsWith('## ')) ?? '')) + 1;
+  const at = first + Math.floor(before.length / 2);
+  lines[at] = lines[at]!.replace(/\| ([^|]*?) \|$/, '| escalate |');
+  const edited = parseContract(lines.join('\n'), previous);
+  assert.equal(rows(edited).filter((r, i) => r === before[i]).length, before.length - 1, 'every row but the edited one is the previous object');
+  assert.deepStrictEqual(snapshot(edited), snapshot(parseContract(lines.join('\n'))));
+  lines.splice(at, 0, '| Added row | `amount > 5` | Lead approves | 1h | reject |');
+  const added = parseContract(lines.join('\n'), edited);
+  assert.equal(rows(added).slice(0, at - first).filter((r, i) => r === rows(edited)[i]).length, at - first, 'the rows above the added one are the previous objects');
+  assert.deepStrictEqual(snapshot(added), snapshot(parseContract(lines.join('\n'))));
+});
+
 // Edits inside TOOLS that change, add, copy and move tools: a tool copied (two items of the same
 // text), a tool renamed to its neighbour's name, lines added or removed above tools (they move).
 const toolEditArb = fc.record({ pick: fc.nat(), op: fc.constantFrom('copyTool' as const, 'rename' as const, 'insert' as const, 'delete' as const, 'replace' as const), content: fc.constantFrom('', '- **Description**: changed', '### `copied_tool`', 'prose [ref]: x', '#### Notes', '```yaml', '- **Timeout**: 30s') });

@@ -46,7 +46,7 @@ export function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootCon
       k = end - 1;
       continue;
     }
-    if (node.type === 'table') appendTableRows(b, items, spec, node);
+    if (node.type === 'table') appendTableRows(b, items, spec, node, reuse, reuse ? built : undefined);
     else if (node.type === 'code' && isYamlish(node)) {
       const block = parseYamlBlock(node.value, isYamlish(node));
       if (!appendBlockItems(b, items, spec, block, node)) {

@@ -1,15 +1,22 @@
-import type { Table, TableCell } from 'mdast';
+import type { Table, TableCell, TableRow } from 'mdast';
+import type { Position } from 'unist';
 import type { Range } from '../types.ts';
 import { pointerSegment } from './yamlBlock.ts';
-import { fieldForLabel, type SectionSpec } from '../schema/sections.ts';
+import { fieldForLabel, type FieldSpec, type SectionSpec } from '../schema/sections.ts';
+import { addItem, buildItem, itemKey, placed, type BuiltItem } from './headingItems.ts';
 import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
 import { plainText, unknownField, type Builder, type Mutable } from './builder.ts';
 import { setField } from './labels.ts';
 
 // The GFM table form: one item per row (array sections) or `| Field | Value |` rows (object sections).
 
-/** Table rows → items (array sections), header cells matched to item fields. */
-export function appendTableRows(b: Builder, items: unknown[], spec: SectionSpec, table: Table): void {
+/**
+ * Table rows → items (array sections), header cells matched to item fields. A row is an item as a
+ * tool is (headingItems.ts): one whose text and header are the same as in the previous version
+ * is taken from `reuse` (moved when lines above it changed), so an edit in one row reads that row
+ * only, and the other rows stay the same objects (what is cached by value carries over).
+ */
+export function appendTableRows(b: Builder, items: unknown[], spec: SectionSpec, table: Table, reuse?: ReadonlyMap<string, BuiltItem>, built?: Map<string, BuiltItem>): void {
   const [header, ...rows] = table.children;
   if (!header) return;
   const columns = header.children.map((cell) => {
@@ -19,26 +26,41 @@ export function appendTableRows(b: Builder, items: unknown[], spec: SectionSpec,
     if (!field && label) b.findings.push(unknownField(range, label, spec.title, spec.fields));
     return { field, range };
   });
+  const textOf = (n: { position?: Position }) => b.loc.text.slice(n.position?.start.offset ?? 0, n.position?.end.offset ?? 0);
+  const head = textOf(header);
+  const headLine = b.loc.pos(header.position?.start.offset ?? 0).line;
   for (const row of rows) {
-    const i = items.length;
-    const item: Mutable = {};
-    const rowRange = b.loc.nodeRange(row);
-    b.map.set(`/${i}`, { value: rowRange });
-    if (row.children.length !== columns.length) {
-      b.findings.push({ code: 'table-shape', range: rowRange, args: { cells: row.children.length, columns: columns.length } });
-    }
-    row.children.forEach((cell, c) => {
-      const col = columns[c];
-      if (!col?.field) return;
-      const { text: raw, range } = cellContent(b, cell);
-      // An empty cell is an absent field (docs/contract-format.md §4.2): a static source has no times.
-      if (raw === '') return;
-      const value = col.field.types.includes('array') && !col.field.types.includes('string') ? splitInlineList(raw).map((p) => stripCode(p.text)) : coerceScalar(raw, col.field.types);
-      item[col.field.key] = value;
-      b.map.set(`/${i}/${pointerSegment(col.field.key)}`, { key: col.range, value: range });
-    });
-    items.push(item);
+    const line = b.loc.pos(row.position?.start.offset ?? 0).line;
+    // A row's map holds its header cells' ranges (as keys): it is taken only as far below the same header.
+    const key = itemKey(`${spec.title}\u0000${head}\u0000${line - headLine}`, textOf(row));
+    // Two rows of the same text are two objects: one earlier row is taken once.
+    const earlier = built?.has(key) ? undefined : reuse?.get(key);
+    const item = earlier ? placed(earlier, items.length, line) : buildItem(b, items.length, line, (sub) => buildRow(sub, items.length, row, columns));
+    items.push(item.value);
+    addItem(b, item);
+    if (built && !built.has(key)) built.set(key, item);
   }
+}
+
+/** One row's item: its cells under their columns' fields. */
+function buildRow(b: Builder, i: number, row: TableRow, columns: readonly { field: FieldSpec | undefined; range: Range }[]): Mutable {
+  const item: Mutable = {};
+  const rowRange = b.loc.nodeRange(row);
+  b.map.set(`/${i}`, { value: rowRange });
+  if (row.children.length !== columns.length) {
+    b.findings.push({ code: 'table-shape', range: rowRange, args: { cells: row.children.length, columns: columns.length } });
+  }
+  row.children.forEach((cell, c) => {
+    const col = columns[c];
+    if (!col?.field) return;
+    const { text: raw, range } = cellContent(b, cell);
+    // An empty cell is an absent field (docs/contract-format.md §4.2): a static source has no times.
+    if (raw === '') return;
+    const value = col.field.types.includes('array') && !col.field.types.includes('string') ? splitInlineList(raw).map((p) => stripCode(p.text)) : coerceScalar(raw, col.field.types);
+    item[col.field.key] = value;
+    b.map.set(`/${i}/${pointerSegment(col.field.key)}`, { key: col.range, value: range });
+  });
+  return item;
 }
 
 /**
