@@ -399,7 +399,14 @@ test('edits inside large sections and across block boundaries: incremental = fro
         }
       },
     ),
-    { numRuns: RUNS(12), examples: [[{ seed: 3, lines: 201, crlf: false, bom: false }, [{ boundary: { pick: 1560093212, op: 'joinNext', content: '' } }]]] },
+    {
+      numRuns: RUNS(12),
+      examples: [
+        [{ seed: 3, lines: 201, crlf: false, bom: false }, [{ boundary: { pick: 1560093212, op: 'joinNext', content: '' } }]],
+        // Two items joined into one line at a cut of a list read in parts.
+        [{ seed: 1, lines: 200, crlf: false, bom: false }, [{ boundary: { pick: 10, op: 'joinNext', content: '' } }]],
+      ],
+    },
   );
 });
 
@@ -425,14 +432,14 @@ test('a stray BOM at the start of a block (a line inserted above a BOM) is read 
   assertBlocksEqualWhole(applyEdit(contractOf({ seed: 1, lines: 8, crlf: false, bom: true }), { kind: 'insertLine', at: 0, content: '' }));
 });
 
-/** Lines that make or break a list read item by item: items of three markers, lazy and indented lines, code in items, blank lines, what ends a list. */
+/** Lines that make or break a list read in parts: items of three markers, lazy and indented lines, code in items, blank lines, what ends a list. */
 const LIST_LINES = [
   '- **Name**: a', '- b', '* c', '+ d', '-', '- ', '- - -', '1. one', '2. two', '  - nested', '    - deeper', '  continued', 'lazy text', '',
   '  ```json', '  {', '  ```', '```', '~~~', '  <div>', '<div>', '> quote', '### tool', '---', '| a | b |', '|---|---|', '    code', '- [ ] task', '- [x] done',
   '[ref]: https://example.com', 'see [ref]', '\uFEFF- bom', '- item\r', '  - `x`', '- \u2028 sep',
 ];
 
-test('lists of every shape read item by item (each later item of a tight list on its own, joining the list above) as they read whole', () => {
+test('lists of every shape read in parts (a tight list cut at its items, each part joining the list above) as they read whole', () => {
   // Against the block-by-block parse without item cuts (which equals remark's but for the scanner's documented differences).
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...LIST_LINES), { maxLength: 40 }), (lines) => {
@@ -445,13 +452,13 @@ test('lists of every shape read item by item (each later item of a tight list on
     }),
     { numRuns: RUNS(400) },
   );
-  // Lists that are cut: the same items in a tight list, and code in an item.
-  const cut = ['## TOOLS', '', '- a', '- b', '  ```json', '  {}', '  ```', '- c', '', '### x'].join('\n');
-  assert.deepStrictEqual(scanSections(cut)[1]!.itemStarts, [3, 7]);
+  // A tight list with code in an item is cut into parts of at least six lines, each at an item (scanSections.ts, MIN_PART_LINES).
+  const cut = ['## TOOLS', '', '- a', '- b', '  ```json', '  {}', '  ```', '- c', '- d', '- e', '- f', '- g', '- h', '- i', '- j', '', '### x'].join('\n');
+  assert.deepStrictEqual(scanSections(cut)[1]!.itemStarts, [8, 14]);
   assertBlocksEqualWhole(cut);
 });
 
-test('an edit in one item of a long tight list re-parses that item only', () => {
+test('an edit in one item of a long tight list re-parses the part of six items that holds it only', () => {
   const items = Array.from({ length: 40 }, (_, i) => `- **Field ${i}**: value ${i}`);
   const text = ['## TOOLS', '', '### `t`', '', ...items, '- **Input Schema**:', '  ```json', '  {"type": "object"}', '  ```', '- **Last**: x', ''].join('\n');
   const previous = parseContract(text);
@@ -459,7 +466,7 @@ test('an edit in one item of a long tight list re-parses that item only', () => 
   const model = parseContract(edited, previous);
   const before = new Set(previous.sections.flatMap((s) => s.blocks));
   const fresh = model.sections.flatMap((s) => s.blocks).filter((b) => !before.has(b));
-  assert.deepStrictEqual(fresh.map((b) => b.text), ['- **Field 20**: value twenty\n']);
+  assert.deepStrictEqual(fresh.map((b) => b.text), [items.slice(18, 24).map((l) => `${l.replace('value 20', 'value twenty')}\n`).join('')]);
   assert.deepStrictEqual(snapshot(model), snapshot(parseContract(edited)));
   assertBlocksEqualWhole(edited);
 });

@@ -1,7 +1,7 @@
 /**
  * The reference index per item (docs/performance.md, "Rules per item"): an edit in one row of a
- * HUMAN_IN_THE_LOOP table re-reads that row's mentions only, though the parse builds every row
- * again; the index then equals a fresh one.
+ * HUMAN_IN_THE_LOOP table re-reads that row's mentions only (the other rows are the previous
+ * objects: parse/tables.ts); the index then equals a fresh one.
  * Run: node --import tsx --test test/rowMentions.test.ts
  */
 import { test } from 'node:test';

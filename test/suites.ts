@@ -41,6 +41,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/fixes.test.ts',
   'test/freeformNote.test.ts',
   'test/lintWorkers.test.ts',
+  'test/keystrokeMemory.test.ts',
   'test/lsp.test.ts',
   'test/lspConformance.test.ts',
   'test/lspDiff.test.ts',

@@ -6,7 +6,7 @@ import { innerRange, textAt } from './text.ts';
 import { codeSpans, splitInlineList } from './values.ts';
 import { normaliseName, unquote } from './names.ts';
 import { boundaryTools, parseBoundary } from './boundaries.ts';
-import { Lru } from '../util/lru.ts';
+import { detached, detachedValue } from '../util/detached.ts';
 
 /** A name declared in the contract: a tool, pool, role, entity, HITL scenario, layer or resource. */
 export interface Declaration {
@@ -135,6 +135,10 @@ function mentionsOf(model: ParsedContract, key: string, owner: SectionModel): re
  * tool: parse/headingItems.ts), at the same index and line, says what it said: its mentions are
  * kept by the item, so an edit in one tool re-reads that tool only.
  */
+/** How many items' mentions were read (not reused): tests count them (docs/performance.md). */
+let itemsRead = 0;
+export const itemMentionReads = (): number => itemsRead;
+
 const itemCache = new WeakMap<object, { readonly key: string; readonly index: number; readonly line: number; readonly mentions: readonly Mention[] }>();
 function itemMentions(model: ParsedContract, key: string, owner: SectionModel, items: readonly unknown[]): Mention[] {
   const out: Mention[] = [];
@@ -148,31 +152,12 @@ function itemMentions(model: ParsedContract, key: string, owner: SectionModel, i
       out.push(...hit.mentions);
       continue;
     }
-    const mentions = rowMentions(model, key, owner, i, item);
+    itemsRead++;
+    const mentions = readMentions(model, stringSpans(item, key, owner, `/${i}`));
     if (keep) itemCache.set(item, { key, index: i, line, mentions });
     out.push(...mentions);
   }
   return out;
-}
-
-/**
- * Items rebuilt with their section (the rows of a HUMAN_IN_THE_LOOP or FAILURE_PROTOCOL table:
- * an edit in one row builds every row again) say what they said when their place, source text
- * and value are the same (bounded: a miss only reads the item again).
- */
-const byText = new Lru<string, Mention[]>(2000);
-/** How many items' mentions were read (not reused): tests count them (docs/performance.md). */
-let itemsRead = 0;
-export const itemMentionReads = (): number => itemsRead;
-function rowMentions(model: ParsedContract, key: string, owner: SectionModel, i: number, item: unknown): Mention[] {
-  const range = owner.map.get(`/${i}`)?.value;
-  const id = range ? `${key}\u0000${i}\u0000${range.start.line}:${range.start.character}\u0000${textAt(model, range)}\u0000${JSON.stringify(item)}` : undefined;
-  const known = id === undefined ? undefined : byText.get(id);
-  if (known) return known;
-  itemsRead++;
-  const mentions = readMentions(model, stringSpans(item, key, owner, `/${i}`));
-  if (id !== undefined) byText.set(id, mentions);
-  return mentions;
 }
 
 /** The mentions in some string values, in order. */
@@ -187,16 +172,16 @@ function readMentions(model: ParsedContract, spans: readonly { pointer: string; 
     for (const m of raw.matchAll(TEMPLATE)) {
       const v = TEMPLATE_VAR.exec(m[1]!);
       const range = innerRange(model, span.value, m.index!, m.index! + m[0].length);
-      mentions.push({ type: 'template', use: { raw: m[0], ...(v ? { variable: v[1]!, entity: entityOfVariable(v[1]!) } : {}), range, pointer } });
+      mentions.push({ type: 'template', use: detachedValue({ raw: m[0], ...(v ? { variable: v[1]!, entity: entityOfVariable(v[1]!) } : {}), range, pointer }) });
     }
     for (const c of codeSpans(raw)) {
       const tokens = IDENT.test(c.text) || FILE_LIKE.test(c.text) ? [{ text: c.text, start: c.start }] : [...c.text.matchAll(TOKEN)].map((m) => ({ text: m[0], start: c.start + m.index! }));
       for (const tok of tokens) {
         const range = innerRange(model, span.value, tok.start, tok.start + tok.text.length);
-        if (FILE_LIKE.test(tok.text)) mentions.push({ type: 'resource', name: tok.text, range, pointer });
+        if (FILE_LIKE.test(tok.text)) mentions.push({ type: 'resource', name: detached(tok.text), range, pointer });
         else if (IDENT.test(tok.text)) {
           const candidate = proseKinds.test(pointer) && tok.start === c.start && tok.text === c.text && (USE_VERB.test(raw.slice(0, c.start - 1)) || bounded.has(tok.text));
-          mentions.push({ type: 'ident', name: tok.text, range, pointer, candidate });
+          mentions.push({ type: 'ident', name: detached(tok.text), range, pointer, candidate });
         }
       }
     }

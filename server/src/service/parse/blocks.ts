@@ -5,6 +5,7 @@ import { tableByRows } from './tableRows.ts';
 import { countBreaks, shifted, shiftPoint } from './points.ts';
 import type { MarkdownBlock } from '../model/types.ts';
 import { itemPool, type BuiltItem } from './headingItems.ts';
+import { detached } from '../util/detached.ts';
 
 /** Blocks of the previous version, for reuse: by text, and tables by their first two lines (header and delimiter). */
 export interface BlockPool {
@@ -39,6 +40,11 @@ function tableHead(text: string): string {
  */
 export const DEFINITION = /\]:/;
 
+/** A block read from its own copy of its text (a block outlives its version: util/detached.ts). */
+function newBlock(text: string, pool: BlockPool | undefined): MarkdownBlock {
+  return { text, tree: parseBlock(text, pool) };
+}
+
 /** One block's tree: a fenced block without remark, a table from its previous version row by row, else remark. */
 function parseBlock(text: string, pool: BlockPool | undefined): Root {
   const fenced = fencedBlock(text);
@@ -69,7 +75,7 @@ function placed(block: MarkdownBlock, line: number, offset: number): readonly Ro
 
 /**
  * Parses a slice's text block by block, cutting it at `starts` (offsets where a top-level block
- * starts, found by the line scanner) and at `itemStarts` (offsets where the next item of a tight
+ * starts, found by the line scanner) and at `itemStarts` (offsets where a part of a tight
  * top-level list starts: that part's list joins the list above), reusing from `pool` every block
  * whose text is unchanged. Returns the blocks and the slice's tree (positions relative to the
  * slice text), which is the tree remark gives for the whole text (test/incremental.test.ts).
@@ -88,13 +94,13 @@ export function parseBlocks(text: string, starts: readonly number[], pool?: Bloc
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const blocks: MarkdownBlock[] = [];
   const children: RootContent[] = [];
-  // The list the next item joins, built here (never one of a reused block's nodes).
+  // The list the next part joins, built here (never one of a reused block's nodes).
   let joined: List | undefined;
   let line = 0;
   for (let i = 0; i + 1 < cuts.length; i++) {
     const from = cuts[i]!;
     const part = text.slice(from, cuts[i + 1]);
-    const block = pool?.byText.get(part) ?? { text: part, tree: parseBlock(part, pool) };
+    const block = pool?.byText.get(part) ?? newBlock(detached(part), pool);
     blocks.push(block);
     const nodes = line === 0 && from === 0 ? block.tree.children : placed(block, line, from - bom);
     const last = children[children.length - 1];

@@ -2,6 +2,7 @@ import type { RootContent } from 'mdast';
 import type { Finding, PointerSpan, ProseInfo } from '../model/types.ts';
 import { shiftFinding, shiftRange, shiftSpan } from './shift.ts';
 import { Builder } from './builder.ts';
+import { detachedValue } from '../util/detached.ts';
 
 // Tools as the unit of reuse (docs/performance.md, "Incremental parsing"): an H3 item of an array
 // section (a tool, a memory pool) is built from its own blocks only, so an item whose text is the
@@ -76,5 +77,6 @@ export function addItem(b: Builder, item: BuiltItem): void {
 export function buildItem(b: Builder, index: number, line: number, build: (sub: Builder) => Readonly<Record<string, unknown>>): BuiltItem {
   const sub = new Builder(b.loc);
   const value = build(sub);
-  return { line, index, value, map: sub.map, findings: sub.findings, prose: sub.prose };
+  // An item outlives the version it was read from: its strings are its own (util/detached.ts).
+  return { line, index, value: detachedValue(value), map: sub.map, findings: detachedValue(sub.findings), prose: detachedValue(sub.prose) };
 }

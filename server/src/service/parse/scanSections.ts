@@ -20,9 +20,9 @@ export interface SectionSlice {
    */
   readonly blockStarts: readonly number[];
   /**
-   * Lines (absolute, after `startLine`) where the next item of a tight top-level list starts:
-   * parsed alone it reads as a list of that one item, which joins the list above (blocks.ts), so
-   * an edit in one item of a long list re-parses that item only.
+   * Lines (absolute, after `startLine`) where a part of a tight top-level list starts (an item,
+   * at least MIN_PART_LINES below the last cut): parsed alone it reads as a list of its items,
+   * which joins the list above (blocks.ts), so an edit in a long list re-parses one part of it.
    */
   readonly itemStarts: readonly number[];
 }
@@ -94,10 +94,10 @@ interface ScanState {
   readonly starts: number[];
   /** Lines where a top-level block starts (see BLOCK_START). */
   readonly blockStarts: number[];
-  /** Lines where the next item of a tight top-level list starts (see trackTopList). */
+  /** Lines where a part of a tight top-level list starts (see trackTopList). */
   readonly itemStarts: number[];
   /** The top-level list being scanned: its marker, the lines of its later items, and whether it must be read whole. */
-  list: { marker: string; cuts: number[]; blank: boolean; whole: boolean } | undefined;
+  list: { marker: string; from: number; cuts: number[]; blank: boolean; whole: boolean } | undefined;
   /** An open fence; `within`: the content column of the list item it is in, whose end closes it too. */
   fence: { char: string; len: number; line: number; within?: number } | undefined;
   /** An open HTML block: it ends at a blank line, or on the line that contains `end`. */
@@ -159,19 +159,21 @@ function scanLine(st: ScanState, s: string, line: number): void {
  * paragraph (a marker alone could underline a heading; `2.` does not interrupt a paragraph).
  */
 const TOP_ITEM = /^([-+*])[ \t]+\S/;
+/** The fewest lines of a list part: a part starts at the first item at least this many lines below the last cut. */
+const MIN_PART_LINES = 6;
 
 /**
- * The items of a top-level list, cut one from the next where the list reads the same item by
- * item: tight (no blank line inside it, not even in its code), no unindented line between items
- * (lazy or ending the list), no item that ends a fence it opened. Anything else and the list is
- * read whole. Its cuts count when the list has ended at the start of another block.
+ * The parts of a top-level list, cut at items where the list reads the same part by part: tight
+ * (no blank line inside it, not even in its code), no unindented line between items (lazy or
+ * ending the list), no item that ends a fence it opened. Anything else and the list is read
+ * whole. Its cuts count when the list has ended at the start of another block.
  */
 function trackTopList(st: ScanState, s: string, line: number, topStart: boolean, itemEnded: boolean): void {
   if (topStart) return endList(st);
   const list = st.list;
   if (!list) {
     const m = !st.fence && !st.html ? TOP_ITEM.exec(s) : null;
-    if (m && !THEMATIC.test(s)) st.list = { marker: m[1]!, cuts: [], blank: false, whole: false };
+    if (m && !THEMATIC.test(s)) st.list = { marker: m[1]!, from: line, cuts: [], blank: false, whole: false };
     return;
   }
   if (itemEnded) list.whole = true;
@@ -183,13 +185,16 @@ function trackTopList(st: ScanState, s: string, line: number, topStart: boolean,
   if (st.fence || st.html) return;
   const m = TOP_ITEM.exec(s);
   if (m && !THEMATIC.test(s)) {
-    if (m[1] === list.marker && !list.blank) list.cuts.push(line);
+    if (m[1] === list.marker && !list.blank) {
+      // Items are cut into parts of a few lines: each part is one more call of remark, whose own cost is about that of a few lines.
+      if (line - (list.cuts[list.cuts.length - 1] ?? list.from) >= MIN_PART_LINES) list.cuts.push(line);
+    }
     else if (m[1] === list.marker) list.whole = true;
     else {
       // Another marker starts another list.
       list.whole = true;
       endList(st);
-      st.list = { marker: m[1]!, cuts: [], blank: false, whole: false };
+      st.list = { marker: m[1]!, from: line, cuts: [], blank: false, whole: false };
     }
     return;
   }

@@ -26,7 +26,8 @@ export function appendTableRows(b: Builder, items: unknown[], spec: SectionSpec,
     if (!field && label) b.findings.push(unknownField(range, label, spec.title, spec.fields));
     return { field, range };
   });
-  const textOf = (n: { position?: Position }) => b.loc.text.slice(n.position?.start.offset ?? 0, n.position?.end.offset ?? 0);
+  // From the start of the line: the same text indented otherwise is placed otherwise.
+  const textOf = (n: { position?: Position }) => b.loc.text.slice((n.position?.start.offset ?? 0) - ((n.position?.start.column ?? 1) - 1), n.position?.end.offset ?? 0);
   const head = textOf(header);
   const headLine = b.loc.pos(header.position?.start.offset ?? 0).line;
   for (const row of rows) {
