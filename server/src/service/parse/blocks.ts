@@ -41,7 +41,8 @@ function tableHead(text: string): string {
 export const DEFINITION = /\]:/;
 
 /** A block read from its own copy of its text (a block outlives its version: util/detached.ts). */
-function newBlock(text: string, pool: BlockPool | undefined): MarkdownBlock {
+function newBlock(part: string, pool: BlockPool | undefined): MarkdownBlock {
+  const text = detached(part);
   return { text, tree: parseBlock(text, pool) };
 }
 
@@ -62,7 +63,7 @@ const places = new WeakMap<MarkdownBlock, Map<string, readonly RootContent[]>>()
 const MAX_PLACES = 4;
 
 /** The block's nodes moved to `line` and `offset` in the slice. */
-function placed(block: MarkdownBlock, line: number, offset: number): readonly RootContent[] {
+function nodesAt(block: MarkdownBlock, line: number, offset: number): readonly RootContent[] {
   const key = `${line}:${offset}`;
   let known = places.get(block);
   const hit = known?.get(key);
@@ -100,9 +101,9 @@ export function parseBlocks(text: string, starts: readonly number[], pool?: Bloc
   for (let i = 0; i + 1 < cuts.length; i++) {
     const from = cuts[i]!;
     const part = text.slice(from, cuts[i + 1]);
-    const block = pool?.byText.get(part) ?? newBlock(detached(part), pool);
+    const block = pool?.byText.get(part) ?? newBlock(part, pool);
     blocks.push(block);
-    const nodes = line === 0 && from === 0 ? block.tree.children : placed(block, line, from - bom);
+    const nodes = line === 0 && from === 0 ? block.tree.children : nodesAt(block, line, from - bom);
     const last = children[children.length - 1];
     const first = nodes[0];
     if (items.has(from) && last?.type === 'list' && first?.type === 'list') {
