@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseContract } from '../../server/src/service/index.ts';
+import { parseContract, readSnapshot, validateContract } from '../../server/src/service/index.ts';
 import { MAX_BLOCK_LINES, MAX_TABLE_ROWS } from '../../server/src/service/parse/blockSize.ts';
 import { parseWork } from '../../server/src/service/parse/work.ts';
 import { serverBundle } from '../helpers/cli.ts';
@@ -76,6 +76,19 @@ describe('one GFM table of many rows', () => {
     assert.equal((model.data['human_in_the_loop'] as unknown[]).length, MAX_TABLE_ROWS);
     const two = parseContract(`${HITL}${hitlRows(MAX_TABLE_ROWS - 10)}\n\n${hitlRows(MAX_TABLE_ROWS - 10)}\n`);
     assert.equal(two.sections.flatMap((s) => s.findings).find((x) => x.code === 'content-too-complex'), undefined);
+  });
+});
+
+describe('JSON nested deeper than values are read', () => {
+  const deep = (n: number) => `${'[\n'.repeat(n)}${']\n'.repeat(n)}`;
+  test('a JSON block of 8,000 nested arrays in a tool: json-syntax (too deep), the contract checked; it overflowed the JSON parser\'s stack and lint ended with an internal error', () => {
+    const text = `${FM.replace('## NOTES\n\n', '')}## TOOLS\n\n### \`t\`\n\n- **Description**: d\n- **Input Schema**:\n\n\`\`\`json\n${deep(8000)}\`\`\`\n`;
+    const found = validateContract(parseContract(text)).filter((d) => d.code === 'json-syntax');
+    assert.deepEqual(found.map((d) => d.message), ['This JSON block nests more than 200 levels deep; it is not read.']);
+  });
+  test('a JSON snapshot of 20,000 nested arrays, not valid JSON: too-deep, not a stack overflow', () => {
+    const r = readSnapshot(`{"a": ${'['.repeat(20000)}}`, { lang: 'json' });
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ['snapshot-too-deep']);
   });
 });
 

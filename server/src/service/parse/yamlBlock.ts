@@ -2,6 +2,10 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { PointerSpan } from '../model/types.ts';
 import { Lru } from '../util/lru.ts';
+import { tooDeepAt } from '../util/jsonScan.ts';
+
+/** The deepest nesting a block's value is read to (deeper values are left out; a JSON block deeper than it is reported). */
+const MAX_DEPTH = 200;
 import { parseWork } from './work.ts';
 
 /** Offsets [start, end) inside the parsed YAML text. */
@@ -66,6 +70,9 @@ function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
   const syntaxCode = lang === 'json' ? 'json-syntax' : 'yaml-syntax';
   let doc: Document.Parsed;
   parseWork.yamlChars += text.length;
+  // The JSON parser recurses per bracket: a JSON block nested past the depth values are read to is not parsed.
+  const deep = lang === 'json' ? tooDeepAt(text, MAX_DEPTH) : undefined;
+  if (deep !== undefined) return { value: undefined, spans, problems: [{ code: syntaxCode, span: [deep, deep + 1], args: { limit: MAX_DEPTH }, variant: 'tooDeep' }] };
   try {
     doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
   } catch (e) {
@@ -80,7 +87,7 @@ function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
   const resolveAlias = aliasResolver(doc);
   let budget = MAX_NODES;
   const convert = (node: unknown, pointer: string, depth: number): unknown => {
-    if (--budget < 0 || depth > 200) return undefined;
+    if (--budget < 0 || depth > MAX_DEPTH) return undefined;
     parseWork.yamlNodes++;
     if (isAlias(node)) {
       const target = resolveAlias(node);

@@ -39,3 +39,22 @@ export function scanJson(text: string, maxDepth: number): JsonScanProblem | unde
   }
   return undefined;
 }
+
+/**
+ * Where JSON-like `text` (valid or not) first nests deeper than `maxDepth` brackets outside
+ * strings, as an offset, or undefined. One pass without recursion: a recursive parser given
+ * 8,000 nested arrays overflows its stack (docs/robustness.md, "Parsing limits").
+ */
+export function tooDeepAt(text: string, maxDepth: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // A string: to its closing quote (or the end of the line, where an unclosed one ends).
+      for (i++; i < text.length && text.charCodeAt(i) !== 34 && text.charCodeAt(i) !== 10; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 91 || c === 123) {
+      if (++depth > maxDepth) return i;
+    } else if (c === 93 || c === 125) depth = Math.max(0, depth - 1);
+  }
+  return undefined;
+}

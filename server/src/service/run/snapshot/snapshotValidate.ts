@@ -6,6 +6,7 @@
  */
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { tooDeepAt } from '../../util/jsonScan.ts';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ContractDiagnostic, Range, Severity } from '../../types.ts';
@@ -277,8 +278,11 @@ export function readSnapshot(text: string, options: { readonly lang?: 'yaml' | '
   }
   if (parsedAsJson) pos = new Positions(body);
   else if (options.lang === 'json') {
-    // JSON that JSON.parse refuses: jsonc-parser names the first error and its offset.
+    // JSON that JSON.parse refuses: jsonc-parser names the first error and its offset (it
+    // recurses per bracket: past the depth a snapshot may have, it is not called).
     pos = new Positions(body);
+    const deep = tooDeepAt(body, MAX_DEPTH);
+    if (deep !== undefined) return { diagnostics: [diagnostic('too-deep', 'error', pos.range(deep, deep + 1), { limit: MAX_DEPTH })] };
     const errors: ParseError[] = [];
     parseJsonc(body, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
     const first = errors[0];

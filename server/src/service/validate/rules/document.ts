@@ -40,7 +40,7 @@ export const jsonSyntax: Rule = {
   summary: 'Fenced `json` blocks must be valid JSON.',
   description: 'JSON blocks are read strictly: trailing commas, comments and single quotes are errors, because the runtime that loads the contract will reject them too.',
   source: 'docs/contract-format.md §4.3 (fenced json blocks)',
-  messages: { default: 'Invalid JSON: {detail}.', tooManyNodes: 'This JSON block has more than {limit} nodes; it is not read.' },
+  messages: { default: 'Invalid JSON: {detail}.', tooManyNodes: 'This JSON block has more than {limit} nodes; it is not read.', tooDeep: 'This JSON block nests more than {limit} levels deep; it is not read.' },
   examples: {
     bad: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object", }\n\`\`\`\n`,
     good: `${FM}\n## OUTPUT_SCHEMA\n\n\`\`\`json\n{ "type": "object" }\n\`\`\`\n`,
