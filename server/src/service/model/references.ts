@@ -115,19 +115,14 @@ const proseKinds = /^\/(?:identity\/hard_boundaries|identity\/may_act_directly|i
 
 /**
  * The mentions in the values of one model key. They depend only on the key's value and its
- * section, so they are kept per section object: an edit re-reads only the section it changed
- * (a section below an inserted line is a new, moved object and is read again).
+ * section (`perKey`): an edit re-reads only the section it changed (a section below an inserted
+ * line is a new, moved object and is read again).
  */
-const mentionCache = new WeakMap<SectionModel, Map<string, { readonly value: unknown; readonly mentions: readonly Mention[] }>>();
 function mentionsOf(model: ParsedContract, key: string, owner: SectionModel): readonly Mention[] {
-  const value = model.data[key];
-  let perKey = mentionCache.get(owner);
-  const hit = perKey?.get(key);
-  if (hit && hit.value === value) return hit.mentions;
-  const mentions = Array.isArray(value) && owner.kind !== 'preamble' ? itemMentions(model, key, owner, value) : readMentions(model, stringSpans(value, key, owner));
-  if (!perKey) mentionCache.set(owner, (perKey = new Map()));
-  perKey.set(key, { value, mentions });
-  return mentions;
+  return perKey(model, key, 'mentions', '', () => {
+    const value = model.data[key];
+    return Array.isArray(value) && owner.kind !== 'preamble' ? itemMentions(model, key, owner, value) : readMentions(model, stringSpans(value, key, owner));
+  });
 }
 
 /**

@@ -171,34 +171,25 @@ const MIN_PART_LINES = 6;
 function trackTopList(st: ScanState, s: string, line: number, topStart: boolean, itemEnded: boolean): void {
   if (topStart) return endList(st);
   const list = st.list;
-  if (!list) {
-    const m = !st.fence && !st.html ? TOP_ITEM.exec(s) : null;
-    if (m && !THEMATIC.test(s)) st.list = { marker: m[1]!, from: line, cuts: [], blank: false, whole: false };
-    return;
-  }
-  if (itemEnded) list.whole = true;
+  if (list && itemEnded) list.whole = true;
   if (BLANK.test(s)) {
-    list.blank = true;
-    if (st.fence || st.html) list.whole = true;
+    if (list) list.blank = true;
+    if (list && (st.fence || st.html)) list.whole = true;
     return;
   }
   if (st.fence || st.html) return;
   const m = TOP_ITEM.exec(s);
-  if (m && !THEMATIC.test(s)) {
-    if (m[1] === list.marker && !list.blank) {
-      // Items are cut into parts of a few lines: each part is one more call of remark, whose own cost is about that of a few lines.
-      if (line - (list.cuts[list.cuts.length - 1] ?? list.from) >= MIN_PART_LINES) list.cuts.push(line);
-    }
-    else if (m[1] === list.marker) list.whole = true;
-    else {
-      // Another marker starts another list.
-      list.whole = true;
-      endList(st);
-      st.list = { marker: m[1]!, from: line, cuts: [], blank: false, whole: false };
-    }
-    return;
-  }
-  if (list.blank || indentOf(s) === 0) list.whole = true;
+  const marker = m && !THEMATIC.test(s) ? m[1]! : undefined;
+  if (marker === undefined) {
+    if (list && (list.blank || indentOf(s) === 0)) list.whole = true;
+  } else if (!list || marker !== list.marker) {
+    // Another marker starts another list (the one above is read whole).
+    if (list) list.whole = true;
+    endList(st);
+    st.list = { marker, from: line, cuts: [], blank: false, whole: false };
+  } else if (list.blank) list.whole = true;
+  // Items are cut into parts of a few lines: each part is one more call of remark, whose own cost is about that of a few lines.
+  else if (line - (list.cuts[list.cuts.length - 1] ?? list.from) >= MIN_PART_LINES) list.cuts.push(line);
 }
 
 /** The list's cuts count (when it was read tight to its end). */

@@ -5,7 +5,7 @@ import { fieldForLabel, sectionForTitle, type FieldSpec, type SectionSpec } from
 import { normaliseLabel } from '../schema/normalise.ts';
 import type { PointerSpan } from '../model/types.ts';
 import { coerceScalar, stripCode } from '../model/values.ts';
-import { headingTextRange, isYamlish, labelOf, noteProse, plainText, unknownField, type Builder, type Mutable } from './builder.ts';
+import { headingTextRange, isYamlish, labelOf, lineStartOffset, noteProse, plainText, unknownField, type Builder, type Mutable } from './builder.ts';
 import { appendBulletItem, fillObjectFromList, setField } from './labels.ts';
 import { appendBlockItems, mergeMapping, soleSectionKey } from './yamlMerge.ts';
 import { appendTableRows, fillObjectFromTable } from './tables.ts';
@@ -33,9 +33,8 @@ export function buildArraySection(b: Builder, spec: SectionSpec, blocks: RootCon
       // A heading that starts no item ends the item above; H4 and deeper belong to it.
       if (!(spec.headingItems && node.depth === 3 && !isWrapper && ITEM_HEADING.test(text))) continue;
       const end = itemEnd(blocks, k);
-      // From the start of the heading's line: the same text indented otherwise is placed otherwise.
-      const from = (node.position?.start.offset ?? 0) - ((node.position?.start.column ?? 1) - 1);
-      const key = itemKey(spec.title, b.loc.text.slice(from, blocks[end - 1]!.position?.end.offset ?? 0));
+      // From the start of the heading's line.
+      const key = itemKey(spec.title, b.loc.text.slice(lineStartOffset(node), blocks[end - 1]!.position?.end.offset ?? 0));
       const line = b.loc.pos(node.position?.start.offset ?? 0).line;
       // Two items of the same text are two objects: one earlier item is taken once.
       const earlier = built.has(key) ? undefined : reuse?.get(key);

@@ -1,11 +1,10 @@
 import type { Table, TableCell, TableRow } from 'mdast';
-import type { Position } from 'unist';
 import type { Range } from '../types.ts';
 import { pointerSegment } from './yamlBlock.ts';
 import { fieldForLabel, type FieldSpec, type SectionSpec } from '../schema/sections.ts';
 import { addItem, buildItem, itemKey, placed, type BuiltItem } from './headingItems.ts';
 import { coerceScalar, splitInlineList, stripCode } from '../model/values.ts';
-import { plainText, unknownField, type Builder, type Mutable } from './builder.ts';
+import { lineStartOffset, plainText, unknownField, type Builder, type Mutable } from './builder.ts';
 import { setField } from './labels.ts';
 
 // The GFM table form: one item per row (array sections) or `| Field | Value |` rows (object sections).
@@ -26,8 +25,8 @@ export function appendTableRows(b: Builder, items: unknown[], spec: SectionSpec,
     if (!field && label) b.findings.push(unknownField(range, label, spec.title, spec.fields));
     return { field, range };
   });
-  // From the start of the line: the same text indented otherwise is placed otherwise.
-  const textOf = (n: { position?: Position }) => b.loc.text.slice((n.position?.start.offset ?? 0) - ((n.position?.start.column ?? 1) - 1), n.position?.end.offset ?? 0);
+  // From the start of the line.
+  const textOf = (n: TableRow) => b.loc.text.slice(lineStartOffset(n), n.position?.end.offset ?? 0);
   const head = textOf(header);
   const headLine = b.loc.pos(header.position?.start.offset ?? 0).line;
   for (const row of rows) {

@@ -2,7 +2,7 @@
  * Copies of strings that outlive the document version they were read from. V8 keeps a substring
  * of 13 characters or more as a view of its whole parent: a tool's description kept from one
  * version kept that version's whole text alive, and a heap kept a document per keystroke
- * (docs/performance.md, "Memory given back").
+ * (docs/performance.md, "Less per keystroke, and no document kept per keystroke").
  */
 
 /** `s` as a string of its own (no view of a larger one). */
