@@ -15,6 +15,7 @@ import type { Root } from 'mdast';
 import { createLanguageService, parseContract, validateContract, type ParsedContract } from '../server/src/service/index.ts';
 import { scanSections } from '../server/src/service/parse/scanSections.ts';
 import { parseMarkdown } from '../server/src/service/parse/markdown.ts';
+import { parseWork } from '../server/src/service/parse/work.ts';
 import { parseBlocks } from '../server/src/service/parse/blocks.ts';
 import { fencedBlock } from '../server/src/service/parse/fencedBlock.ts';
 import { tableByRows } from '../server/src/service/parse/tableRows.ts';
@@ -221,6 +222,27 @@ test('a model built incrementally after random edits equals the model built from
     }),
     { numRuns: RUNS(70) },
   );
+});
+
+test('the scan of an edited version, resumed from the last version\'s around the change, equals a scan from scratch', () => {
+  let resumed = 0;
+  fc.assert(
+    fc.property(contractArb, fc.array(editArb, { minLength: 1, maxLength: 4 }), (c, edits) => {
+      let text = contractOf(c).replace(/^\uFEFF/, '');
+      let previous = scanSections(text);
+      for (const e of edits) {
+        text = applyEdit(text, e).replace(/^\uFEFF/, '');
+        const before = parseWork.scannedChars;
+        const again = scanSections(text, undefined, previous);
+        if (parseWork.scannedChars - before < text.length) resumed++;
+        assert.deepStrictEqual(again, scanSections(text));
+        previous = again;
+      }
+    }),
+    { numRuns: RUNS(300) },
+  );
+  // Most edits scan a few lines: the property is about resumed scans, not full ones.
+  assert.ok(resumed > RUNS(300) / 2, `resumed scans: ${resumed}`);
 });
 
 test('a parse or validation in steps abandoned half way (the document was edited) leaves the next version equal to a fresh one', () => {
@@ -616,6 +638,10 @@ test('scanner = remark on constructs that realistic contracts use', () => {
     '---\ntitle: x\n---\n## H\n',
     '---\n## H\n',
     '| a | b |\n|---|---|\n| 1 | 2 |\n\n## H\n',
+    // A heading ends the table above it: the paragraph under it can be a setext H2.
+    '| a | b |\n|---|---|\n| 1 | 2 |\n## H\ntext\n---\nmore\n',
+    // A heading ends the list above it: the line indented by four is code, and the paragraph under it a setext H2.
+    '- item\n### H\n    indented\ntext\n---\n',
     '- **Input Schema**:\n  ```json\n  {"## x": 1}\n  ```\n## H\n',
     'text\n    ## indented code continuation\n## H\n',
     '    ## indented code\n\n## H\n',

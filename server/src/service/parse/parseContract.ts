@@ -1,7 +1,7 @@
 import type { DocumentKind, Finding, ParsedContract, SectionModel } from '../model/types.ts';
 
 export type { ParsedContract };
-import { scanSections } from './scanSections.ts';
+import { scanSections, type SectionSlice } from './scanSections.ts';
 import { LineIndex } from '../text/lineIndex.ts';
 import { keepLineIndex } from '../model/text.ts';
 import { buildSection } from './buildSection.ts';
@@ -36,7 +36,7 @@ export function* parseContractSteps(text: string, previous?: ParsedContract, spa
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
   const index = new LineIndex(body);
-  const slices = scanSections(body, index);
+  const slices = scanSections(body, index, previous && scans.get(previous));
   // Keyed by the text itself (a slice of the document): a key made by joining it to more would be a copy of every section on every keystroke.
   const reusable = new Map<string, SectionModel[]>();
   const earlier = [...(previous?.sections ?? []), ...spare];
@@ -67,8 +67,12 @@ export function* parseContractSteps(text: string, previous?: ParsedContract, spa
   // With a BOM the scanned text is one character shorter than the model's.
   if (!bom) keepLineIndex(model, index);
   if (previous) carryOver(model, previous);
+  scans.set(model, slices);
   return model;
 }
+
+/** Each model's sections as scanned: the next version's scan resumes from them. */
+const scans = new WeakMap<ParsedContract, readonly SectionSlice[]>();
 
 function compose(text: string, sections: SectionModel[]): ParsedContract {
   const findings: Finding[] = [];

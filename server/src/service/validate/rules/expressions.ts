@@ -1,5 +1,5 @@
 import type { Range } from '../../types.ts';
-import type { ContractModel } from '../../model/types.ts';
+import type { ContractModel, Finding } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
 import { FM } from './util.ts';
 import { contractView } from '../../model/contractView.ts';
@@ -68,33 +68,43 @@ export const expressionSyntax: Rule = {
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Large order | \`amount > 50000\` | Finance Lead approves | 4h |\n`,
     at: `⟦> 50000⟧`,
   },
-  *check({ model, locate }) {
+  *check({ model, locate, item }) {
     const view = contractView(model);
-    const found: { range: Range; error: ExpressionSyntaxError }[] = [];
+    // Per row, entry and constraint: what was found about an unchanged one is reused (its line is the same).
     for (const c of conditionsOf(view)) {
-      const span = locate(c.pointer, true);
-      const w = span && writtenCondition(model, span.value);
-      for (const error of w ? conditionSyntaxErrors(w.text) : []) {
-        found.push({ range: { start: { line: w!.line, character: w!.base + error.start }, end: { line: w!.line, character: w!.base + error.end } }, error });
-      }
+      yield* item(c.key, c.index, function* () {
+        const span = locate(c.pointer, true);
+        const w = span && writtenCondition(model, span.value);
+        for (const error of w ? conditionSyntaxErrors(w.text) : []) {
+          yield syntaxFinding({ start: { line: w!.line, character: w!.base + error.start }, end: { line: w!.line, character: w!.base + error.end } }, error);
+        }
+      });
     }
     for (const c of view.constraints) {
-      const error = c.check === undefined ? undefined : checkSyntaxError(c.check);
-      const span = error && locate(`${c.pointer}/check`, true);
-      if (span) found.push({ range: checkRange(model, span.value, c.check!, error), error });
-    }
-    for (const { range, error } of found) {
-      const variant = error.error.id.replace(/^expr\./, '');
-      const known = variant !== 'default' && variant in expressionSyntax.messages;
-      const args = Object.fromEntries(Object.entries(error.error.args).filter(([k]) => k !== 'detail'));
-      yield { code: 'expression-syntax', range, args, ...(known ? { variant } : {}) };
+      if (c.check === undefined) continue;
+      yield* item('constraints', Number(c.pointer.split('/')[2]), function* () {
+        const error = checkSyntaxError(c.check!);
+        const span = error && locate(`${c.pointer}/check`, true);
+        if (span) yield syntaxFinding(checkRange(model, span.value, c.check!, error), error);
+      });
     }
   },
 };
 
-/** The conditions of HUMAN_IN_THE_LOOP rows and FAILURE_PROTOCOL entries, with their pointers. */
-function conditionsOf(view: ReturnType<typeof contractView>): { pointer: string; text: string }[] {
-  return [...view.hitl.map((h) => ({ pointer: `${h.pointer}/trigger_condition`, text: h.condition })), ...view.failures.map((f) => ({ pointer: `${f.pointer}/condition`, text: f.condition }))];
+function syntaxFinding(range: Range, error: ExpressionSyntaxError): Finding {
+  const variant = error.error.id.replace(/^expr\./, '');
+  const known = variant !== 'default' && variant in expressionSyntax.messages;
+  const args = Object.fromEntries(Object.entries(error.error.args).filter(([k]) => k !== 'detail'));
+  return { code: 'expression-syntax', range, args, ...(known ? { variant } : {}) };
+}
+
+/** The conditions of HUMAN_IN_THE_LOOP rows and FAILURE_PROTOCOL entries: their pointers, and the array item each is in. */
+function conditionsOf(view: ReturnType<typeof contractView>): { pointer: string; text: string; key: string; index: number }[] {
+  const at = (pointer: string) => ({ key: pointer.split('/')[1]!, index: Number(pointer.split('/')[2]) });
+  return [
+    ...view.hitl.map((h) => ({ pointer: `${h.pointer}/trigger_condition`, text: h.condition, ...at(h.pointer) })),
+    ...view.failures.map((f) => ({ pointer: `${f.pointer}/condition`, text: f.condition, ...at(f.pointer) })),
+  ];
 }
 
 export const conditionNotEvaluatedRule: Rule = {

@@ -34,29 +34,39 @@ export const hitlNeedsFallback: Rule = {
     at: `⟦New vendor onboarding⟧`,
     fixed: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| New vendor onboarding | \`vendor_domain NOT IN vendor_whitelist.csv\` | Upload the signed contract | 24h |\n\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to \`template_response.md\` → Return error_code \`FMT001\`\n- **If New vendor onboarding gets no sign-off within 24h**: → Auto-reject the request → Notify the requester → Return error_code \`HITL_NEW_VENDOR_ONBOARDING\`\n`,
   },
-  *check({ data, locate }) {
+  *check({ data, locate, item }) {
     // Lower-cased once: a contract may have hundreds of rows and entries.
     const entries = arr(data['failure_protocol']).map((e) => {
       const named = str(obj(e)?.['scenario']);
       return { named: named ? conditionKey(named) : undefined, condition: (str(obj(e)?.['condition']) ?? '').toLowerCase() };
     });
+    const fp = locate('/failure_protocol');
+    // A row's finding depends on the row, the entries and where FAILURE_PROTOCOL stands (its related
+    // location): an edit in another row reuses it.
+    const also = [fp ? JSON.stringify(fp.value) : '', ...entries.map((e) => e.named ?? `\u0001${e.condition}`)].join('\u0000');
     const rows = arr(data['human_in_the_loop']);
     for (let i = 0; i < rows.length; i++) {
-      const scenario = normaliseName(obj(rows[i])?.['scenario']);
-      if (!scenario) continue;
-      const s = conditionKey(scenario);
-      if (entries.some((e) => (e.named !== undefined ? e.named === s : e.condition.includes(s)))) continue;
-      const span = locate(`/human_in_the_loop/${i}/scenario`);
-      if (!span) continue;
-      const fp = locate('/failure_protocol');
-      const sla = str(obj(rows[i])?.['sla']);
-      yield {
-        code: 'hitl-needs-fallback',
-        range: span.value,
-        args: { scenario, ...(sla ? { sla } : {}) },
-        ...(sla ? {} : { variant: 'noSla' }),
-        ...(fp ? { related: [{ range: fp.value, messageId: 'related.noFallbackEntry' }] } : {}),
-      };
+      yield* item(
+        'human_in_the_loop',
+        i,
+        function* () {
+          const scenario = normaliseName(obj(rows[i])?.['scenario']);
+          if (!scenario) return;
+          const s = conditionKey(scenario);
+          if (entries.some((e) => (e.named !== undefined ? e.named === s : e.condition.includes(s)))) return;
+          const span = locate(`/human_in_the_loop/${i}/scenario`);
+          if (!span) return;
+          const sla = str(obj(rows[i])?.['sla']);
+          yield {
+            code: 'hitl-needs-fallback',
+            range: span.value,
+            args: { scenario, ...(sla ? { sla } : {}) },
+            ...(sla ? {} : { variant: 'noSla' }),
+            ...(fp ? { related: [{ range: fp.value, messageId: 'related.noFallbackEntry' }] } : {}),
+          };
+        },
+        also,
+      );
     }
   },
   fix: (d, model) => {
