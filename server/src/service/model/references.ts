@@ -278,18 +278,20 @@ function fieldReferences(model: ParsedContract, scenarios: readonly string[]): R
 
   // A FAILURE_PROTOCOL condition that names a HITL scenario refers to it (docs/contract-format.md).
   references.push(
-    ...perKey(model, 'failure_protocol', 'conditions', scenarios.join('\u0000'), () =>
-      arr(d['failure_protocol']).flatMap((f, i): Reference[] => {
+    ...perKey(model, 'failure_protocol', 'conditions', scenarios.join('\u0000'), () => {
+      // Lower-cased once: every entry is searched for every scenario.
+      const lower = scenarios.map((sc) => sc.toLowerCase());
+      return arr(d['failure_protocol']).flatMap((f, i): Reference[] => {
         if (f?.scenario || typeof f?.condition !== 'string' || scenarios.length === 0) return [];
         const span = locate(model, `/failure_protocol/${i}/condition`);
         if (!span) return [];
         const raw = textAt(model, span.value).toLowerCase();
-        return scenarios.flatMap((sc): Reference[] => {
-          const at = raw.indexOf(sc.toLowerCase());
+        return scenarios.flatMap((sc, k): Reference[] => {
+          const at = raw.indexOf(lower[k]!);
           return at >= 0 ? [{ kind: 'scenario', name: sc, range: innerRange(model, span.value, at, at + sc.length), pointer: `/failure_protocol/${i}/condition`, via: 'condition' }] : [];
         });
-      }),
-    ),
+      });
+    }),
   );
   return references;
 }

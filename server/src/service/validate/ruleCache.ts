@@ -15,19 +15,32 @@ interface Entry {
   readonly findings: readonly Finding[];
 }
 
-/** What a rule found about one item of an array section (`RuleContext.item`): the item, where it was, what else was read. */
+/** What a rule found about one item of an array section (`RuleContext.item`): the item, where it was, with which options, what else was read. */
 interface ItemEntry {
   readonly item: object;
-  readonly at: string;
+  readonly line: number;
+  readonly character: number;
+  readonly options: string;
   readonly also: string;
   readonly findings: readonly Finding[];
 }
-/** Per rule, its items' entries by `key/index`. */
+/** Per rule, its items' entries by pointer (`/tools/3`). */
 type ItemResults = Map<string, ReadonlyMap<string, ItemEntry>>;
 
 /** How many times each rule checked each item (`tool-write-safety tools/3`) rather than reusing its findings: tests count them (docs/performance.md). */
 const itemChecks = new Map<string, number>();
 export const itemChecksRun = (): ReadonlyMap<string, number> => new Map(itemChecks);
+
+/** The pointer of item `index` of array section `key`, made once (up to MAX_KEPT_POINTERS items): every rule asks for every item on every keystroke. */
+function itemPointer(key: string, index: number): string {
+  const made = () => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}/${index}`;
+  if (index >= MAX_KEPT_POINTERS) return made();
+  let list = pointers.get(key);
+  if (!list) pointers.set(key, (list = []));
+  return (list[index] ??= made());
+}
+const MAX_KEPT_POINTERS = 2048;
+const pointers = new Map<string, string[]>();
 
 /** The per-rule results of one validation, handed to the next model of the document (parse/lineage.ts). */
 export class RuleResults {
@@ -90,7 +103,7 @@ export class RuleResults {
         else note(k.replace(/~1/g, '/').replace(/~0/g, '~'));
         return locate(model, p, exact);
       },
-      item: (key, index, check, also = '') => this.item(key, index, check, { rule: rule.code, also: `${optionsKey}\u0000${also}`, prior: oldItems, next: items }),
+      item: (key, index, check, also = '') => this.item(key, index, check, { rule: rule.code, options: optionsKey, also, prior: oldItems, next: items }),
     };
     const findings: Finding[] = [];
     try {
@@ -103,21 +116,20 @@ export class RuleResults {
   }
 
   /** `RuleContext.item`: the item's findings from `prior` when it is the same object at the same place, else `check`'s. */
-  private item(key: string, index: number, check: () => Iterable<Finding>, { rule, also, prior, next }: { rule: string; also: string; prior: ReadonlyMap<string, ItemEntry> | undefined; next: Map<string, ItemEntry> }): readonly Finding[] {
+  private item(key: string, index: number, check: () => Iterable<Finding>, { rule, options, also, prior, next }: { rule: string; options: string; also: string; prior: ReadonlyMap<string, ItemEntry> | undefined; next: Map<string, ItemEntry> }): readonly Finding[] {
     const value = (this.model.data[key] as readonly unknown[] | undefined)?.[index];
-    const start = locate(this.model, `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}/${index}`)?.value.start;
+    const pointer = itemPointer(key, index);
+    const start = locate(this.model, pointer)?.value.start;
     if (value === null || typeof value !== 'object' || !start) return [...check()];
-    const id = `${key}/${index}`;
-    const at = `${start.line}:${start.character}`;
-    const old = prior?.get(id);
-    if (old && old.item === value && old.at === at && old.also === also) {
-      next.set(id, old);
+    const old = prior?.get(pointer);
+    if (old && old.item === value && old.line === start.line && old.character === start.character && old.options === options && old.also === also) {
+      next.set(pointer, old);
       return old.findings;
     }
-    const counted = `${rule} ${id}`;
+    const counted = `${rule} ${key}/${index}`;
     itemChecks.set(counted, (itemChecks.get(counted) ?? 0) + 1);
     const findings = [...check()];
-    next.set(id, { item: value, at, also, findings });
+    next.set(pointer, { item: value, line: start.line, character: start.character, options, also, findings });
     return findings;
   }
 
