@@ -101,3 +101,28 @@ test('tools as the unit of validation: an edit in one tool re-validates that too
   assert.ok(diagnostics.some((d) => d.code === 'schema' && d.range.start.line === at), 'the edited tool is reported');
   assert.deepStrictEqual(diagnostics, validateContract(parseContract(lines.join('\n'))));
 });
+
+test('HITL rows as the unit of validation: an edit in one row re-checks its fallback and its expression only', () => {
+  const text = generateContract(2000, 1);
+  const before = parseContract(text);
+  validateContract(before);
+  const rows = before.data['human_in_the_loop'] as unknown[];
+  assert.ok(rows.length > 5);
+  const lines = text.split('\n');
+  const hitl = before.sections.find((s) => s.spec?.key === 'human_in_the_loop')!;
+  // A row in the middle of the table, its scenario renamed: it has no fallback now.
+  const at = lines.findIndex((l, i) => i > hitl.startLine + (hitl.endLine - hitl.startLine) / 2 && /^\| [^-]/.test(l));
+  assert.ok(at > 0);
+  lines[at] = lines[at]!.replace(/^\| /, '| Renamed ');
+  const checked = itemChecksRun();
+  const after = parseContract(lines.join('\n'), before);
+  const diagnostics = validateContract(after);
+  const edited = (after.data['human_in_the_loop'] as unknown[]).findIndex((r, i) => r !== rows[i]);
+  assert.ok(edited >= 0);
+  const rerun = [...itemChecksRun()].filter(([k, n]) => n !== (checked.get(k) ?? 0)).map(([k]) => k);
+  for (const rule of ['hitl-needs-fallback', 'expression-syntax']) {
+    assert.deepStrictEqual(rerun.filter((k) => k.startsWith(`${rule} `)), [`${rule} human_in_the_loop/${edited}`], `${rule} re-checks the edited row only`);
+  }
+  assert.ok(diagnostics.some((d) => d.code === 'hitl-needs-fallback' && d.range.start.line === at), 'the renamed scenario has no fallback');
+  assert.deepStrictEqual(diagnostics, validateContract(parseContract(lines.join('\n'))));
+});
