@@ -658,10 +658,24 @@ export async function press(page: Page, keys: string): Promise<void> {
  * locator of that line's `.view-line`.
  */
 export async function goToLine(page: Page, line: number, column = 1, timeoutMs = DEFAULT_TIMEOUT_MS) {
-  await press(page, 'Control+G');
   const input = '.quick-input-widget .quick-input-box input';
-  await waitForSelector(page, input, { timeoutMs, what: 'Go to Line input' });
-  await page.locator(input).fill(`:${line}:${column}`);
+  // A navigation an earlier key started (Shift+F12 going to its only reference) can close the
+  // input right after it opened (a CI run timed out filling it): as a user would, open it again.
+  for (let attempt = 1; ; attempt++) {
+    await press(page, 'Control+G');
+    await waitForSelector(page, input, { timeoutMs, what: 'Go to Line input' });
+    const filled = await page
+      .locator(input)
+      .fill(`:${line}:${column}`, { timeout: 5_000 })
+      .then(
+        () => true,
+        (e: unknown) => {
+          if (attempt >= 3) throw e;
+          return false;
+        },
+      );
+    if (filled) break;
+  }
   await press(page, 'Enter');
   await waitForSelector(page, '.quick-input-widget', { timeoutMs, state: 'hidden', what: 'Go to Line input closed' });
   return viewLine(page, line, timeoutMs);
