@@ -125,15 +125,15 @@ function mentionsOf(model: ParsedContract, key: string, owner: SectionModel): re
   });
 }
 
+/** How many items' mentions were read (not reused): tests count them (docs/performance.md). */
+let itemsRead = 0;
+export const itemMentionReads = (): number => itemsRead;
+
 /**
  * An item of an array section that is the same object as in the previous version (an unchanged
  * tool: parse/headingItems.ts), at the same index and line, says what it said: its mentions are
  * kept by the item, so an edit in one tool re-reads that tool only.
  */
-/** How many items' mentions were read (not reused): tests count them (docs/performance.md). */
-let itemsRead = 0;
-export const itemMentionReads = (): number => itemsRead;
-
 const itemCache = new WeakMap<object, { readonly key: string; readonly index: number; readonly line: number; readonly mentions: readonly Mention[] }>();
 function itemMentions(model: ParsedContract, key: string, owner: SectionModel, items: readonly unknown[]): Mention[] {
   const out: Mention[] = [];

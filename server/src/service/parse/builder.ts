@@ -96,10 +96,10 @@ export function fenceMapper(loc: SliceLocator, code: Code): ((span: readonly [nu
   return (span) => ({ start: at(span[0]), end: at(span[1]) });
 }
 
-/** Plain text of a node (inline code keeps its content, emphasis markers dropped). */
 /** The offset where the line of `node`'s start begins: the same text indented otherwise is placed otherwise. */
 export const lineStartOffset = (node: Nodes): number => (node.position?.start.offset ?? 0) - ((node.position?.start.column ?? 1) - 1);
 
+/** Plain text of a node (inline code keeps its content, emphasis markers dropped). */
 export function plainText(node: Nodes): string {
   if ('value' in node && typeof node.value === 'string' && node.type !== 'html') return node.value;
   if ('children' in node) return (node.children as Nodes[]).map(plainText).join('');

@@ -3,10 +3,10 @@ import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Doc
 import type { PointerSpan } from '../model/types.ts';
 import { Lru } from '../util/lru.ts';
 import { tooDeepAt } from '../util/jsonScan.ts';
+import { parseWork } from './work.ts';
 
 /** The deepest nesting a block's value is read to (deeper values are left out; a JSON block deeper than it is reported). */
 const MAX_DEPTH = 200;
-import { parseWork } from './work.ts';
 
 /** Offsets [start, end) inside the parsed YAML text. */
 export type OffsetSpan = readonly [number, number];

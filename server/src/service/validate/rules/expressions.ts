@@ -100,7 +100,10 @@ function syntaxFinding(range: Range, error: ExpressionSyntaxError): Finding {
 
 /** The conditions of HUMAN_IN_THE_LOOP rows and FAILURE_PROTOCOL entries: their pointers, and the array item each is in. */
 function conditionsOf(view: ReturnType<typeof contractView>): { pointer: string; text: string; key: string; index: number }[] {
-  const at = (pointer: string) => ({ key: pointer.split('/')[1]!, index: Number(pointer.split('/')[2]) });
+  const at = (pointer: string) => {
+    const [, key, index] = pointer.split('/');
+    return { key: key!, index: Number(index) };
+  };
   return [
     ...view.hitl.map((h) => ({ pointer: `${h.pointer}/trigger_condition`, text: h.condition, ...at(h.pointer) })),
     ...view.failures.map((f) => ({ pointer: `${f.pointer}/condition`, text: f.condition, ...at(f.pointer) })),
