@@ -41,6 +41,15 @@ test('counts as the tokenizer does, then ends when idle', { skip: process.platfo
   assert.deepEqual(await ask(['hello world']), [2]);
 });
 
+test('a question asked while the idle child is being ended is answered by a new one', async () => {
+  const ask = askChild<readonly string[], readonly number[]>(join(BUNDLE_DIR, 'dist', 'tokenWorker.cjs'), { idleMs: 300 });
+  assert.deepEqual(await ask(['x']), [1]);
+  // Timers of one duration fire in the order they were set: this one right after the idle timer
+  // that ends the child, before its exit is seen.
+  await sleep(300);
+  assert.deepEqual(await ask(['hello world']), [2]);
+});
+
 test('a missing worker file answers undefined at once', async () => {
   const ask = askChild<readonly string[], readonly number[]>(join(BUNDLE_DIR, 'dist', 'no-such-worker.cjs'));
   assert.equal(await ask(['x']), undefined);

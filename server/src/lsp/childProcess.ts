@@ -17,6 +17,12 @@ interface Answer<A> {
   readonly answer: A;
 }
 
+/** A started child and the questions it has not answered yet. */
+interface Running<A> {
+  readonly process: ChildProcess;
+  readonly pending: Map<number, (answer: A | undefined) => void>;
+}
+
 export interface ChildOptions {
   /** Ended after this long without a question (default 5 s). */
   readonly idleMs?: number;
@@ -33,57 +39,59 @@ export interface ChildOptions {
 export function askChild<Q, A>(file: string, options: ChildOptions = {}): (question: Q) => Promise<A | undefined> {
   const idleMs = options.idleMs ?? 5_000;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  let child: ChildProcess | undefined;
+  let child: Running<A> | undefined;
   let idle: ReturnType<typeof setTimeout> | undefined;
   let next = 0;
-  const pending = new Map<number, (a: A | undefined) => void>();
-  const settleAll = () => {
-    for (const resolve of pending.values()) resolve(undefined);
-    pending.clear();
-  };
-  const start = (): ChildProcess | undefined => {
+  const start = (): Running<A> | undefined => {
     if (child) return child;
     if (!existsSync(file)) return undefined;
     // process.execPath: node, or the editor's runtime that runs this server as node.
     const c = fork(file, [], { execArgv: [`--max-old-space-size=${options.heapMb ?? 256}`], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     c.unref();
     c.channel?.unref();
+    // Questions belong to the process asked: one ending settles its own, never a successor's.
+    const running: Running<A> = { process: c, pending: new Map() };
     c.on('message', (m: Answer<A>) => {
-      pending.get(m.id)?.(m.answer);
-      pending.delete(m.id);
+      running.pending.get(m.id)?.(m.answer);
+      running.pending.delete(m.id);
       touch(); // idle from the last answer: a question longer than idleMs must not keep it alive
     });
     const gone = () => {
-      if (child === c) child = undefined;
-      settleAll();
+      if (child === running) child = undefined;
+      for (const resolve of running.pending.values()) resolve(undefined);
+      running.pending.clear();
     };
     c.on('error', gone);
     c.on('exit', gone);
-    child = c;
-    return c;
+    child = running;
+    return running;
   };
   const touch = () => {
     clearTimeout(idle);
     idle = setTimeout(() => {
-      if (pending.size === 0) child?.kill();
+      const ending = child;
+      if (!ending || ending.pending.size > 0) return;
+      // Forgotten before it is killed: a question asked before its exit is seen starts a new one.
+      child = undefined;
+      ending.process.kill();
     }, idleMs);
     idle.unref();
   };
   return (question) =>
     new Promise<A | undefined>((resolve) => {
-      const c = start();
-      if (!c) return resolve(undefined);
+      const running = start();
+      if (!running) return resolve(undefined);
       const id = next++;
       const timer = setTimeout(() => {
-        pending.delete(id);
+        running.pending.delete(id);
         resolve(undefined);
       }, timeoutMs);
       timer.unref();
-      pending.set(id, (a) => {
+      running.pending.set(id, (a) => {
         clearTimeout(timer);
         resolve(a);
       });
-      c.send({ id, question } satisfies Question<Q>);
+      running.process.send({ id, question } satisfies Question<Q>);
       touch();
     });
 }
