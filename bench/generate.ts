@@ -555,8 +555,6 @@ function parts(rng: Rng): Part[] {
   return out;
 }
 
-const partLines = (p: Part): number => p.head.length + p.items.reduce((n, it) => n + it.length, 0) + p.tail.length;
-
 /**
  * A realistic contract of exactly `lines` lines (default 2,000), each ending in `\n`.
  * Deterministic in `(lines, seed)`. Small sizes drop sections that do not fit.

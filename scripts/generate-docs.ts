@@ -4,8 +4,8 @@
  * (from the diff's rules and messages), the outcome-code table of docs/dry-run.md (from
  * OUTCOME_CODES), the exit-code table of docs/cli.md (from EXIT_HELP), the verb lists of the
  * tool-name rule (from en-lexicon), the alias tables of docs/localisation.md (from the schemas)
- * the rule list in schemas/config.schema.json, the CLI's help texts (server/src/cli/helpTexts.json) and the contract schema's
- * and the 2020-12 meta-schema's validators as ajv's standalone code (server/src/service/validate/contractValidators.cjs); then rebuilds the committed GitHub Action
+ * the rule list in schemas/config.schema.json, the CLI's help texts (server/src/cli/helpTexts.json) and the contract schema's,
+ * the 2020-12 meta-schema's and the configuration file's validators as ajv's standalone code (server/src/service/validate/contractValidators.cjs); then rebuilds the committed GitHub Action
  * bundle, dist/action.cjs. Stops, writing nothing, when a message has no Simplified Chinese text
  * in l10n/bundle.l10n.zh-cn.json. Run with `npm run generate`; test/generated.test.ts fails when
  * a committed file drifts, test/actionBundle.test.ts when the Action bundle does.

@@ -12,7 +12,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseContract } from '../server/src/service/index.ts';
-import { compileContractValidators, compileMetaSchema, contractValidators, metaSchemaValidator, type ErrorObject } from '../server/src/service/validate/ajv.ts';
+import { compileConfigValidator, compileContractValidators, compileMetaSchema, configValidator, contractValidators, metaSchemaValidator, type ErrorObject } from '../server/src/service/validate/ajv.ts';
+import { parse as parseYaml } from 'yaml';
 import { repo } from './helpers/bundles.ts';
 import { RUNS } from './helpers/properties.ts';
 
@@ -128,6 +129,36 @@ test('the generated 2020-12 meta-schema validator gives the run-time errors on m
     fc.property(fc.constantFrom(...schemas), fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), schemaMutant, fc.boolean(), (schema, path, value, remove) => {
       const mutated = mutate(wrap(schema), path, value, remove)['s'];
       assert.deepEqual(metaErrors(generatedMeta, mutated), metaErrors(runtimeMeta, mutated));
+    }),
+    { numRuns: RUNS(400) },
+  );
+});
+
+const runtimeConfig = compileConfigValidator().validators['config']!;
+const generatedConfig = configValidator();
+/** Every configuration file of the repository (samples, corpora), and one that sets every setting. */
+const configs: unknown[] = [
+  ...['samples', 'test'].flatMap((d) => configFiles(join(repo, d))).map((p) => parseYaml(readFileSync(p, 'utf8'))),
+  { extends: 'strict', rules: { 'unknown-pool': 'warning', 'tool-tokens-budget': { severity: 'error', options: { budget: 2000 } } }, contracts: { include: ['**/AGENTS.md'], exclude: ['vendor/**'] }, sharedPools: [{ name: 'audit_log', owner: 'platform' }], roles: ['ops'], resourceRoots: ['configs/resources'], model: { provider: 'openai', model: 'gpt-4o' }, diff: { impacts: { 'tool-removed': 'breaking' } } },
+];
+
+/** Every `.agents-md.json`/`.yaml`/`.yml` under `dir`, node_modules left out. */
+function configFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    if (f === 'node_modules') return [];
+    return statSync(p).isDirectory() ? configFiles(p) : /^\.agents-md\.(json|ya?ml)$/.test(f) ? [p] : [];
+  });
+}
+
+test('the generated configuration validator gives the run-time errors on every config file and mutated ones (property)', () => {
+  assert.ok(configs.length >= 8, `${configs.length} configuration files`);
+  for (const config of configs) assert.deepEqual(metaErrors(generatedConfig, config), metaErrors(runtimeConfig, config), JSON.stringify(config));
+  const wrap = (c: unknown) => ({ c });
+  fc.assert(
+    fc.property(fc.constantFrom(...configs), fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), schemaMutant, fc.boolean(), (config, path, value, remove) => {
+      const mutated = mutate(wrap(config), path, value, remove)['c'];
+      assert.deepEqual(metaErrors(generatedConfig, mutated), metaErrors(runtimeConfig, mutated));
     }),
     { numRuns: RUNS(400) },
   );

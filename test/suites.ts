@@ -30,6 +30,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/cli.test.ts',
   'test/cliCodeCache.test.ts',
   'test/cliStartup.test.ts',
+  'test/cliSummaryStore.test.ts',
   'test/cliUsage.test.ts',
   'test/codeQuality.test.ts',
   'test/conformance.test.ts',

@@ -6,12 +6,8 @@
 // edited document's diagnostics must equal those of the same text opened fresh. FUZZ_SEED and
 // FUZZ_RUNS reproduce or lengthen a run; the defaults keep CI fast.
 // Run: node --import tsx --test test/attack/lsp-fuzz.test.ts
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Range } from 'vscode-languageserver-protocol';

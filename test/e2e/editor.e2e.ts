@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
   DEFAULT_TIMEOUT_MS, e2eSkipReason, openFileFromExplorer, outputChannelText, packageRepoExtension, press, REPO_DIR, screenshot, startWorkbench,
-  statusBarItem, until, waitForSelector, type Page,
+  statusBarItem, until, waitForSelector,
 } from './codeServer.ts';
 
 const CHANNEL = 'AGENTS.md Contracts';

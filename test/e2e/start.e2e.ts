@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, hoverOver, lineOf, packageRepoExtension, press, REPO_DIR, runCommand, screenshot, startWorkbench, statusBarItem, until, waitForSelector, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, hoverOver, lineOf, packageRepoExtension, press, REPO_DIR, runCommand, screenshot, startWorkbench, statusBarItem, until, waitForSelector,
 } from './codeServer.ts';
 
 const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;

@@ -5,9 +5,10 @@
  * others are linted regardless; a file over the size limit is reported as `file-too-large` unread.
  */
 import { stat } from 'node:fs/promises';
-import { DEFAULT_MAX_FILE_BYTES, type ConfigProblem, type LanguageService } from '../service/index.ts';
+import { createLanguageService, DEFAULT_MAX_FILE_BYTES, type ConfigProblem, type LanguageService, type SummaryStore } from '../service/index.ts';
 import { decodeText, fileErrorReason, format } from '../service/host.ts';
-import { fileUri } from '../node/nodeFileSystem.ts';
+import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
+import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { readRegularFile } from '../node/paths.ts';
 import { sortDiagnostics, type FileReport } from './report.ts';
 import './messages.ts';
@@ -22,6 +23,16 @@ export interface LintRun {
 }
 
 const CONCURRENCY = 8;
+
+/**
+ * The language service `lint` and `report` lint with (on the main thread and in each worker): the
+ * workspace `root`, links kept inside it when `boundToRoot`, the ReDoS verdicts and the contract
+ * summaries of earlier runs (`store`).
+ */
+export function lintService(root: string, boundToRoot: boolean, store?: SummaryStore): LanguageService {
+  const fs = createNodeFileSystem(boundToRoot ? () => [root] : undefined);
+  return createLanguageService({ fs, roots: [fileUri(root)], analyzeRegex: cachedRecheckAnalyzer(), ...(store ? { summaryStore: store } : {}) });
+}
 
 /** Why a file could not be read, in `lang`. */
 export function readProblem(arg: string, e: unknown, lang: string): string {

@@ -6,7 +6,9 @@
  * files, so the output is the single-threaded path's, byte for byte.
  */
 import { InvalidArgumentError, Option } from 'commander';
-import { type Lang } from '../service/index.ts';
+import { type ContractSummary, type Lang } from '../service/index.ts';
+import { fileUri } from '../node/nodeFileSystem.ts';
+import type { DiskSummaryStore } from '../node/summaryStore.ts';
 import { format } from '../service/host.ts';
 import { round, startPool, startWorker, workerCount, type SummaryAnswer, type SummaryJob } from '../node/workerPool.ts';
 import { collectRun, type LintOne, type LintRun } from './lintFiles.ts';
@@ -39,14 +41,23 @@ export function jobsOption(lang: Lang): Option {
  * Lints `paths` in `workers` worker threads. Resolves undefined when no worker can be started or
  * one fails, and the caller lints on its own thread instead.
  */
-export async function lintInWorkers(paths: readonly string[], workers: number, options: LintWorkerData): Promise<LintRun | undefined> {
+export async function lintInWorkers(paths: readonly string[], workers: number, options: LintWorkerData, store?: DiskSummaryStore): Promise<LintRun | undefined> {
   if (workers < 2) return undefined;
   const pool = startPool(workers, () => startWorker(import.meta.url, 'lintWorker', options));
   if (!pool) return undefined;
   try {
-    // Every lint reads every other contract's summary: made once here, not once per worker.
-    const made = await round<SummaryAnswer>(pool, paths.map((path) => ({ kind: 'summarise', path })));
-    const seed: WorkerJob = { kind: 'seed', summaries: made.map((m) => m.summary) };
+    // Every lint reads every other contract's summary: made once here, not once per worker, and
+    // not at all when an earlier run kept it (asked here first, so that what is made is kept).
+    const kept: (readonly [string, ContractSummary])[] = [];
+    const missing: string[] = [];
+    for (const path of paths) {
+      const summary = store?.get(fileUri(path));
+      if (summary) kept.push([fileUri(path), summary]);
+      else missing.push(path);
+    }
+    const made = await round<SummaryAnswer>(pool, missing.map((path) => ({ kind: 'summarise', path })));
+    for (const [uri, summary] of made.map((m) => m.summary)) store?.set(uri, summary);
+    const seed: WorkerJob = { kind: 'seed', summaries: [...kept, ...made.map((m) => m.summary)] };
     for (const w of pool) w.postMessage(seed);
     const outcomes = await round<LintOne & { i: number }>(pool, paths.map((path) => ({ kind: 'lint', path })));
     return collectRun(outcomes.map((o) => ({ slot: o.slot, configProblems: o.configProblems })));

@@ -6,16 +6,15 @@
  * here unless `report` asks for it: lint's formatters need the text and diagnostics only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createLanguageService } from '../service/index.ts';
-import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
-import { createNodeFileSystem, fileUri } from '../node/nodeFileSystem.ts';
+import { diskSummaryStore } from '../node/summaryStore.ts';
 import { answerSummaryJob } from '../node/workerPool.ts';
-import { lintOne } from './lintFiles.ts';
+import { lintOne, lintService } from './lintFiles.ts';
 import { displayPath } from './report.ts';
 import type { LintWorkerData, WorkerJob } from './lintPool.ts';
 
 const { root, cwd, lang, boundToRoot, withModel } = workerData as LintWorkerData;
-const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: cachedRecheckAnalyzer() });
+// The summaries of earlier runs, read only: what this run makes is kept by the main thread (lintPool.ts).
+const service = lintService(root, boundToRoot, diskSummaryStore(root));
 
 parentPort!.on('message', async (job: WorkerJob) => {
   const summarised = await answerSummaryJob(service, job);

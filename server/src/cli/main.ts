@@ -6,18 +6,18 @@
  * bin/agents-md.cjs, which calls `main()` and exits with the code it returns. Every text it
  * prints is in the display language (`--lang`, else the locale: cli/lang.ts).
  */
+import { diskSummaryStore } from '../node/summaryStore.ts';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { createLanguageService, type ConfigProblem, type Lang } from '../service/index.ts';
+import { type ConfigProblem, type Lang } from '../service/index.ts';
 import { format } from '../service/host.ts';
-import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { collectFiles } from './collectFiles.ts';
-import { lintFiles } from './lintFiles.ts';
+import { lintFiles, lintService } from './lintFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { fixFiles } from './fixFiles.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
-import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { uriToPath } from '../node/nodeFileSystem.ts';
 import { countSeverities, displayPath, type FileReport } from './report.ts';
 import { LINT_FORMATS, RULES_FORMATS } from './format/lint.ts';
 import { render, withFormatOptions, type FormatOptions } from './format/registry.ts';
@@ -67,12 +67,14 @@ async function runLint(paths: readonly string[], options: LintOptions): Promise<
     return EXIT.USAGE;
   }
 
-  const service = createLanguageService({ fs: createNodeFileSystem(() => [root]), roots: [fileUri(root)], analyzeRegex: cachedRecheckAnalyzer() });
+  const store = diskSummaryStore(root);
+  const service = lintService(root, true, store);
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang: options.lang });
   // Many files: worker threads, unless the models are needed here (--fix, --stats) (docs/cli.md).
   const workers = options.fix || options.stats ? 0 : workerCount(collected.files.length, options.jobs);
-  const linted = (await lintInWorkers(collected.files, workers, { root, cwd, lang: options.lang, boundToRoot: true, withModel: false })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root));
+  const linted = (await lintInWorkers(collected.files, workers, { root, cwd, lang: options.lang, boundToRoot: true, withModel: false }, store)) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), options.lang, root));
+  store?.save();
   const fixedRun = options.fix ? await fixFiles(service, linted.reports, (p) => displayPath(cwd, p), options.lang) : undefined;
   const run = fixedRun ? { ...linted, reports: fixedRun.reports } : linted;
   for (const s of fixedRun?.summaries ?? []) {

@@ -4,20 +4,20 @@
  * lintFiles), so the cross-contract findings are the linter's; snapshots as node/reportSnapshots.ts
  * finds them.
  */
+import { diskSummaryStore } from '../node/summaryStore.ts';
 import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
 import { z3Solver } from '../node/z3Solver.ts';
 import { resolve } from 'node:path';
 import { type Command } from 'commander';
-import { buildReport, createLanguageService, proveContract, proveSummary, withProduction, withProve, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type WorkspaceReport } from '../service/index.ts';
+import { buildReport, proveContract, proveSummary, withProduction, withProve, reportHtml, reportJson, reportMarkdown, reportText, type Lang, type WorkspaceReport } from '../service/index.ts';
 import { format } from '../service/host.ts';
 import { collectFiles } from './collectFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
-import { lintFiles } from './lintFiles.ts';
-import { createNodeFileSystem, fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { lintFiles, lintService } from './lintFiles.ts';
+import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
 import { reportSnapshots } from '../node/reportSnapshots.ts';
-import { cachedRecheckAnalyzer } from '../node/regexVerdictCache.ts';
 import { displayPath } from './report.ts';
 import { gradeProduction } from './reportProduction.ts';
 import { printReadStats } from './conformance.ts';
@@ -53,11 +53,13 @@ async function runReport(paths: readonly string[], options: ReportOptions, lang:
     errorLine(format('cli.error.rootNotDirectory', { root: options.root ?? '.' }, lang));
     return EXIT.USAGE;
   }
-  const service = createLanguageService({ fs: createNodeFileSystem(), roots: [fileUri(root)], analyzeRegex: cachedRecheckAnalyzer() });
+  const store = diskSummaryStore(root);
+  const service = lintService(root, false, store);
   const implicit = paths.length === 0;
   const collected = await collectFiles(implicit ? ['.'] : paths, { cwd, root, workspace: service.workspace, implicit, lang });
   const workers = workerCount(collected.files.length, options.jobs);
-  const run = (await lintInWorkers(collected.files, workers, { root, cwd, lang, boundToRoot: false, withModel: true })) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), lang));
+  const run = (await lintInWorkers(collected.files, workers, { root, cwd, lang, boundToRoot: false, withModel: true }, store)) ?? (await lintFiles(service, collected.files, (p) => displayPath(cwd, p), lang));
+  store?.save();
   for (const note of collected.notes) errorLine(note);
   const problems = [...collected.problems, ...run.readErrors];
   for (const p of problems) errorLine(p);

@@ -6,8 +6,8 @@
  * are kept: "unknown" may be a time-out of a loaded machine, worth trying again.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { cacheFolder } from './cacheFolder.ts';
 import { type RegexAnalyzer } from '../service/index.ts';
 import { recheckAnalyzer, RECHECK_ANALYZER_ID } from '../service/host.ts';
 
@@ -23,17 +23,10 @@ interface CacheFile {
   readonly verdicts: Record<string, Verdict>;
 }
 
-/**
- * The cache file: `$AGENTS_MD_CACHE_DIR/regex-verdicts.json`, else under `$XDG_CACHE_HOME/agents-md`
- * (an absolute path; a relative one is ignored, as the XDG specification says), else
- * `~/.cache/agents-md`. `AGENTS_MD_CACHE_DIR=` (empty) turns the cache off.
- */
+/** The cache file: `regex-verdicts.json` in the cache folder (`cacheFolder`); none when it is off. */
 export function regexVerdictCacheFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const explicit = env['AGENTS_MD_CACHE_DIR'];
-  if (explicit !== undefined) return explicit === '' ? undefined : join(explicit, 'regex-verdicts.json');
-  const xdg = env['XDG_CACHE_HOME'];
-  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
-  return join(base, 'agents-md', 'regex-verdicts.json');
+  const folder = cacheFolder(env);
+  return folder === undefined ? undefined : join(folder, 'regex-verdicts.json');
 }
 
 function readVerdicts(file: string, analyzer: string): Map<string, Verdict> {

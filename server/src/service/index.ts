@@ -23,7 +23,8 @@ export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } f
 export type { ParsedContract } from './parse/parseContract.ts';
 export type { FileSystem } from './workspace/fileSystem.ts';
 export type { WorkspaceFacts, ResolvedConfig, RulePreset } from './validate/facts.ts';
-export type { ConfigProblem, ContractSummary } from './workspace/resolveFacts.ts';
+export type { ConfigProblem } from './workspace/resolveFacts.ts';
+export type { ContractSummary, SummaryStore } from './workspace/contractSummary.ts';
 export { Workspace, CONFIG_NAMES, FEW_UNREAD } from './workspace/resolveFacts.ts';
 export type { Rule, RuleMeta } from './validate/rule.ts';
 export { parseContract } from './parse/parseContract.ts';
@@ -99,7 +100,7 @@ export interface LanguageService extends DocumentFeatures {
 
 /** Creates a language service over a workspace (none: the document is seen on its own). */
 export function createLanguageService(options: LanguageServiceOptions = {}): LanguageService {
-  const workspace = new Workspace({ fs: options.fs ?? NO_FILES, roots: options.roots ?? [], ...(options.analyzeRegex ? { analyzeRegex: options.analyzeRegex } : {}), ...(options.yieldTurn ? { yieldTurn: options.yieldTurn } : {}) });
+  const workspace = new Workspace({ fs: options.fs ?? NO_FILES, roots: options.roots ?? [], ...(options.analyzeRegex ? { analyzeRegex: options.analyzeRegex } : {}), ...(options.yieldTurn ? { yieldTurn: options.yieldTurn } : {}), ...(options.summaryStore ? { summaryStore: options.summaryStore } : {}) });
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const last = new Map<string, ParsedContract>();
   /** Sections built by a stepwise parse not finished (abandoned for a newer version). */

@@ -6,7 +6,7 @@ import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { t
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { Lru } from '../util/lru.ts';
-import { contractSchema, sectionSchemas, type JsonSchema } from '../schema/schemas.ts';
+import { configSchema, contractSchema, sectionSchemas, type JsonSchema } from '../schema/schemas.ts';
 import { misspeltKeywords } from './schemaKeywords.ts';
 import * as generatedCode from './contractValidators.cjs';
 
@@ -240,6 +240,21 @@ export function compileMetaSchema(regExpCode?: string): { readonly ajv: Ajv2020;
 let generatedMeta: ValidateFunction | undefined;
 /** The 2020-12 meta-schema's validator, generated at build time (`npm run generate`). */
 export const metaSchemaValidator = (): ValidateFunction => (generatedMeta ??= generatedCode.metaSchema(re2RegExp)['2020-12']!);
+
+/**
+ * The configuration file's validator (schemas/config.schema.json, keyed `config`), compiled at run
+ * time with the options `validateConfig` reads its errors by: what scripts/contractValidators.ts
+ * writes as standalone code (`source`), and what test/contractValidators.test.ts compares the
+ * generated one with.
+ */
+export function compileConfigValidator(source = false): { readonly ajv: Ajv2020; readonly validators: Record<string, ValidateFunction> } {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, code: { source, lines: source } });
+  return { ajv, validators: { config: ajv.addSchema(configSchema as object, 'config').getSchema('config')! } };
+}
+
+let generatedConfig: ValidateFunction | undefined;
+/** The configuration file's validator, generated at build time (`npm run generate`): a run that reads a config file compiles no schema (about 75 ms). */
+export const configValidator = (): ValidateFunction => (generatedConfig ??= generatedCode.config(re2RegExp)['config']!);
 
 /**
  * The meta-schema errors of a schema of `draft` (undefined when it is valid), as `validateSchema`

@@ -9206,3 +9206,1173 @@ validate0.evaluated = {"props":{"definitions":true,"dependencies":true,"$recursi
 
 return exports;
 };
+exports.config = function (re2RegExp) {
+const exports = {};
+exports.config = validate20;
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:agents-md:schema:config","title":"AGENTS.md contract configuration","markdownDescription":"The workspace configuration in `.agents-md.json` or `.agents-md.yaml`: rule severities, which files are contracts, and the lists that stand in for knowledge outside the workspace (roles, compliance clauses, override reasons, shared pools).","type":"object","properties":{"$schema":{"title":"Schema","markdownDescription":"Path or URL of this schema, for editors that validate the file.","type":"string","examples":["./node_modules/agents-md-contracts/schemas/config.schema.json"],"x-l10n":{"zh-cn":{"title":"Schema","markdownDescription":"本 schema 的路径或 URL，供编辑器校验该文件。"}}},"extends":{"title":"Extends","markdownDescription":"A rule preset, `recommended` (the default: findings worth acting on) or `strict` (adds the style and quality advice), or a config file this one builds on, relative to this file; its settings apply first and this file's override them (lists are replaced, `rules` are merged). See docs/rules.md, \"Presets\".","type":"string","minLength":1,"examples":["strict","recommended","../.agents-md.base.json"],"x-l10n":{"zh-cn":{"title":"继承","markdownDescription":"规则预设 `recommended`（默认：值得处理的问题）或 `strict`（另加风格与质量建议），或当前配置所继承的配置文件，路径相对于本文件；先应用被继承文件的设置，再由本文件覆盖（列表整体替换，`rules` 合并）。见 docs/rules.md 的“预设”。"}}},"rules":{"title":"Rules","markdownDescription":"Rule code to severity, or to `{severity, options}`, as in markdownlint. Unknown rule codes are reported.","type":"object","propertyNames":{"type":"string","enum":["yaml-syntax","json-syntax","template-unquoted","duplicate-section","duplicate-key","unknown-section","missing-section","unknown-field","table-shape","unclosed-fence","unrecognised-content","partial-contract","contract-not-recognised","schema","content-too-complex","file-not-text","invalid-utf8","file-too-large","internal-error","invalid-version","version-not-audited","role-completeness","undeclared-tool","forbidden-tool-declared","boundary-contradiction","write-role-unauthorized","override-reason-unknown","threshold-range","freshness-order","freshness-margin","unknown-pool","template-unknown-entity","intent-pattern-syntax","intent-pattern-redos","entity-unsatisfiable","tool-missing-schema","invalid-json-schema","tool-name-verb","tool-description-usage","tool-param-examples","tool-needs-approval","tool-write-safety","tool-input-unfed","duplicate-name","confidence-range","guard-field-undeclared","provider-schema","tool-tokens-budget","failure-code-missing","failure-code-duplicate","hitl-needs-fallback","expression-syntax","condition-not-evaluated","budgets-incomplete","tool-timeout-over-budget","compliance-unknown-clause","resource-missing","resource-unchecked","resource-hash-mismatch","resource-pin-drift","shared-pool-mismatch","agent-name-conflict","error-code-reused","shared-pool-writer-unauthorised","side-effect-tool-ungated","prose-rules"],"enumDescriptions":["Front matter and fenced `yaml` blocks must be valid YAML.","Fenced `json` blocks must be valid JSON.","A `{{template}}` used as a YAML value must be quoted.","Each section appears once (as an H2 or as a front-matter key, not both).","A field or YAML key is set once per object.","H2 titles in a contract name a known section (or are clearly prose).","A contract has every required section.","Bullet labels, table headers and YAML keys name fields of their section.","Every table row has as many cells as the header.","Every fenced code block is closed.","Bullets in list sections follow the section's form.","A file with a single contract section is checked only in that section.","A free-form file whose headings look like contract sections says so once.","Values match the contract's JSON Schemas (types, enums, ranges, required fields).","A section is not analysed when its Markdown is too deep or its lines too long.","A contract file is text.","A contract file is valid UTF-8.","Contracts above the size limit are not analysed.","A rule failed on this document (a bug in agents-md, not in the contract).","The contract's `version` is a semantic version.","The current `version` has a row in VERSIONING & AUDIT.","AGENT_IDENTITY states the goal, allowed and forbidden actions, what to do when information is missing, the output standard and the executable boundary.","Tools named in Hard Boundaries, constraints, HITL rows and budgets are declared in TOOLS.","No declared tool is forbidden by a ❌ boundary.","An order, count or \"only after success\" boundary can be met.","Every `Write By` role in MEMORY_CONTRACT is authorised in AGENT_IDENTITY.","Human-override reason codes come from the known list.","Confidence and score thresholds are numbers in [0, 1].","In MEMORY_FRESHNESS, \"updated before\" comes before \"stale after\".","MEMORY_FRESHNESS leaves at least two hours between \"updated before\" and \"stale after\".","Every memory requirement names a registered pool.","Template variables refer to declared `required_entities`.","Intent patterns are valid regular expressions in the documented dialect (JavaScript syntax, RE2 semantics).","Intent patterns do not backtrack catastrophically.","Every required entity can be extracted from a query.","Every tool declares `input_schema` and `output_schema`.","Tool schemas, OUTPUT_SCHEMA and output-format constraint schemas are valid JSON Schemas.","Tool names start with a verb.","A tool says when to use it and when not to.","Tool parameters carry examples or value ranges.","A tool with side effects declares them and requires approval.","A tool that writes is idempotent or has a rollback.","A tool's required identifier inputs can be fed from entities, memory or other tools.","Tools, pools, entities, HITL scenarios and memory layers have unique names.","Confidence fields in OUTPUT_SCHEMA are numbers bounded to [0, 1].","A safety guard's check reads output fields that OUTPUT_SCHEMA declares.","Tool and output schemas use only what the target providers named in the config (`targets`) accept.","The tool definitions take less than half of the BUDGETS token budget.","A FAILURE_PROTOCOL entry that ends the run as a failure names its error code.","FAILURE_PROTOCOL error codes are unique.","Every HUMAN_IN_THE_LOOP scenario has a FAILURE_PROTOCOL fallback.","Backticked conditions and safety-guard checks are valid expressions.","A condition that holds an expression inside prose is fired only by name in a dry run.","BUDGETS sets max steps, a token budget and a timeout.","No tool's timeout is longer than the run's whole timeout.","COMPLIANCE clauses can be found in the company's list of known clauses.","External resources a contract references exist in the workspace.","Says plainly when a referenced resource could not be checked.","A resource listed in RESOURCES with a SHA-256 matches that hash.","Contracts that pin the same resource file pin the same SHA-256.","A pool declared by several contracts has the same metadata fields and lifecycle in each.","Each agent of the workspace is declared by one contract.","An error code means the same failure in every contract that returns it.","Roles that write a shared pool in another contract are authorised by this one.","A tool with side effects declared by several contracts is gated in each of them.","Rules are written as bullets or tables, not long prose paragraphs."]},"additionalProperties":{"anyOf":[{"type":"string","enum":["off","info","warning","error"],"enumDescriptions":["The rule does not run.","Reported as information.","Reported as a warning.","Reported as an error (fails `agents-md lint`)."],"x-l10n":{"zh-cn":{"enumDescriptions":["规则不运行。","作为提示信息报告。","作为警告报告。","作为错误报告（`agents-md lint` 失败）。"]}}},{"title":"Rule setting","markdownDescription":"A severity with rule options.","type":"object","properties":{"severity":{"title":"Severity","markdownDescription":"The rule's severity.","type":"string","enum":["off","info","warning","error"],"enumDescriptions":["The rule does not run.","Reported as information.","Reported as a warning.","Reported as an error (fails `agents-md lint`)."],"examples":["warning"],"x-l10n":{"zh-cn":{"title":"严重级别","markdownDescription":"规则的严重级别。","enumDescriptions":["规则不运行。","作为提示信息报告。","作为警告报告。","作为错误报告（`agents-md lint` 失败）。"]}}},"options":{"title":"Options","markdownDescription":"Rule-specific options; each rule documents its own.","type":"object","examples":[{"minutes":120}],"x-l10n":{"zh-cn":{"title":"选项","markdownDescription":"规则专属的选项；每条规则各自说明。"}}}},"required":["severity"],"additionalProperties":false,"x-l10n":{"zh-cn":{"title":"规则设置","markdownDescription":"带规则选项的严重级别。"}}}]},"examples":[{"tool-name-verb":"warning","freshness-margin":{"severity":"info","options":{"minutes":120}}}],"x-l10n":{"zh-cn":{"title":"规则","markdownDescription":"规则代码到严重级别的映射，或到 `{severity, options}` 的映射，与 markdownlint 的方式相同。未知的规则代码会被报告。"}}},"contracts":{"title":"Contracts","markdownDescription":"Which files the CLI and the server treat as candidate contracts; each file is still recognised by its content.","type":"object","properties":{"include":{"title":"Include","markdownDescription":"Globs of files to check, relative to the workspace root.","type":"array","items":{"type":"string","minLength":1},"default":["**/AGENTS.md"],"examples":[["**/AGENTS.md","configs/agents/*.md"]],"x-l10n":{"zh-cn":{"title":"包含","markdownDescription":"要检查的文件 glob，相对于工作区根目录。"}}},"exclude":{"title":"Exclude","markdownDescription":"Globs of files to skip even when included.","type":"array","items":{"type":"string","minLength":1},"default":["**/node_modules/**"],"examples":[["**/node_modules/**"]],"x-l10n":{"zh-cn":{"title":"排除","markdownDescription":"即使被包含也要跳过的文件 glob。"}}}},"additionalProperties":false,"examples":[{"include":["**/AGENTS.md","configs/agents/*.md"],"exclude":["**/node_modules/**"]}],"x-l10n":{"zh-cn":{"title":"契约文件","markdownDescription":"CLI 和语言服务器把哪些文件当作候选契约；每个文件仍按其内容识别。"}}},"sharedPools":{"title":"Shared pools","markdownDescription":"Memory pools registered for the whole workspace; a contract may require them without its own MEMORY_POOLS entry (agents often share pools).","type":"array","items":{"title":"Shared pool","markdownDescription":"One workspace-wide pool.","type":"object","properties":{"name":{"title":"Name","markdownDescription":"The pool's identifier.","type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]*$","examples":["kb_reference"],"x-declares":"pool","x-l10n":{"zh-cn":{"title":"名称","markdownDescription":"记忆池标识符。"}}},"description":{"title":"Description","markdownDescription":"What the pool stores.","type":"string","examples":["Manual sections and error-code maps"],"x-l10n":{"zh-cn":{"title":"描述","markdownDescription":"记忆池存储的内容。"}}},"metadata":{"title":"Metadata fields","markdownDescription":"The pool's metadata field names.","type":"array","items":{"type":"string","minLength":1},"examples":[["kb_version","section_id"]],"x-l10n":{"zh-cn":{"title":"元信息字段","markdownDescription":"记忆池的元信息字段名。"}}}},"required":["name"],"additionalProperties":false,"x-l10n":{"zh-cn":{"title":"共享记忆池","markdownDescription":"一个工作区级记忆池。"}}},"examples":[[{"name":"kb_reference","description":"手册章节摘要、错误码映射表、维修 SOP 片段","metadata":["kb_version","section_id"]}]],"x-l10n":{"zh-cn":{"title":"共享记忆池","markdownDescription":"在整个工作区注册的记忆池；契约无需在自己的 MEMORY_POOLS 中登记即可引用（智能体之间常常共享记忆池）。"}}},"roles":{"title":"Roles","markdownDescription":"Roles every contract may name in `Write By` without listing them in its own Authorized Writers, e.g. `System`.","type":"array","items":{"type":"string","minLength":1},"examples":[["System","Human"]],"x-declares":"role","x-l10n":{"zh-cn":{"title":"角色","markdownDescription":"所有契约都可以在 `Write By` 中使用、而无需在自己的授权写入者中列出的角色，例如 `System`。"}}},"complianceClauses":{"title":"Compliance clauses","markdownDescription":"The clause ids known to the company's legal knowledge base; COMPLIANCE `clauses` must come from this list.","type":"array","items":{"type":"string","minLength":1},"examples":[["GDPR-ANNEX-7","ISO27001-A.9.4.2"]],"x-l10n":{"zh-cn":{"title":"合规条款","markdownDescription":"公司法务知识库中已知的条款编号；COMPLIANCE 的 `clauses` 必须取自该列表。"}}},"overrideReasons":{"title":"Override reasons","markdownDescription":"The reason codes a human override may use; MEMORY_POLICY `override_reasons` must come from this list.","type":"array","items":{"type":"string","pattern":"^[a-z][a-z0-9_]*$"},"default":["data_error","policy_change","user_request"],"examples":[["data_error","policy_change","user_request"]],"x-l10n":{"zh-cn":{"title":"覆盖原因","markdownDescription":"人工覆盖可使用的原因代码；MEMORY_POLICY 的 `override_reasons` 必须取自该列表。"}}},"resourceRoots":{"title":"Resource roots","markdownDescription":"Folders, relative to the workspace root, where referenced resource files are looked up (default `configs/resources/`).","type":"array","items":{"type":"string","minLength":1},"default":["configs/resources"],"examples":[["configs/resources"]],"x-l10n":{"zh-cn":{"title":"资源目录","markdownDescription":"被引用的资源文件的查找目录，相对于工作区根目录（默认 `configs/resources/`）。"}}},"verbs":{"title":"Extra verbs","markdownDescription":"Verbs accepted as tool-name prefixes in addition to the built-in list.","type":"array","items":{"type":"string","pattern":"^[a-z][a-z0-9]*$"},"examples":[["triage","reconcile"]],"x-l10n":{"zh-cn":{"title":"额外动词","markdownDescription":"除内置列表外，可作为工具名前缀的动词。"}}},"targets":{"title":"Target providers","markdownDescription":"The providers the contracts' tools and output schema are sent to. Rule `provider-schema` reports every schema keyword, shape or limit a target rejects, from the target's profile (docs/providers.md): `openai-strict` (OpenAI strict function calling and Structured Outputs), `anthropic` (Anthropic tool use), `anthropic-strict` (its strict tool use and JSON outputs), `gemini` (Gemini function declarations), `mcp` (Model Context Protocol tools).","type":"array","uniqueItems":true,"items":{"type":"string","enum":["openai-strict","anthropic","anthropic-strict","gemini","mcp"],"enumDescriptions":["OpenAI function calling and Structured Outputs with `strict: true`.","Anthropic tool use (`input_schema`).","Anthropic strict tool use and JSON outputs.","Gemini API function declarations (a subset of the OpenAPI 3.0 Schema object).","Model Context Protocol tools (`inputSchema`, `outputSchema`)."],"x-l10n":{"zh-cn":{"enumDescriptions":["OpenAI 函数调用与结构化输出（`strict: true`）。","Anthropic 工具调用（`input_schema`）。","Anthropic 严格工具调用与 JSON 输出。","Gemini API 函数声明（OpenAPI 3.0 Schema 对象的子集）。","模型上下文协议工具（`inputSchema`、`outputSchema`）。"]}}},"examples":[["openai-strict","anthropic"],["mcp"]],"x-l10n":{"zh-cn":{"title":"目标提供方","markdownDescription":"契约的工具与输出 schema 要发送到的提供方。规则 `provider-schema` 依据目标的配置档（docs/providers.md）报告目标不接受的每个 schema 关键字、结构或限制：`openai-strict`（OpenAI 严格函数调用与结构化输出）、`anthropic`（Anthropic 工具调用）、`anthropic-strict`（其严格工具调用与 JSON 输出）、`gemini`（Gemini 函数声明）、`mcp`（模型上下文协议工具）。"}}},"model":{"title":"Dry-run model","markdownDescription":"The model the dry run (**Run agent**) talks to: the scripted model of the snapshot (the default) or an OpenAI-compatible chat-completions endpoint such as vLLM or Ollama. The API key is never written here: it is read from the environment variable named by `apiKeyEnv`, or handed over per run by VS Code from its secret storage. An endpoint is not used in an untrusted workspace. See docs/model-providers.md.","type":"object","properties":{"provider":{"title":"Provider","markdownDescription":"Which model answers the dry run's steps.","type":"string","enum":["scripted","openai"],"enumDescriptions":["The deterministic model scripted in the snapshot; no network.","An OpenAI-compatible chat-completions endpoint (vLLM, Ollama, …) at `baseUrl`, with tool calls."],"default":"scripted","examples":["openai"],"x-l10n":{"zh-cn":{"title":"提供方","markdownDescription":"由哪个模型回答试运行的每一步。","enumDescriptions":["快照中脚本化的确定性模型；不访问网络。","位于 `baseUrl` 的 OpenAI 兼容 chat-completions 端点（vLLM、Ollama 等），支持工具调用。"]}}},"baseUrl":{"title":"Base URL","markdownDescription":"The endpoint's base URL, up to and including the API version; requests go to `{baseUrl}/chat/completions`. `http` or `https`, without credentials, query or fragment.","type":"string","pattern":"^https?://","examples":["http://127.0.0.1:8000/v1","http://localhost:11434/v1"],"x-l10n":{"zh-cn":{"title":"基础 URL","markdownDescription":"端点的基础 URL，包含 API 版本部分；请求发往 `{baseUrl}/chat/completions`。仅限 `http` 或 `https`，不得包含凭据、查询串或片段。"}}},"model":{"title":"Model","markdownDescription":"The model name the endpoint serves, sent as `model` in each request.","type":"string","minLength":1,"examples":["Qwen/Qwen2.5-7B-Instruct","qwen2.5:7b"],"x-l10n":{"zh-cn":{"title":"模型","markdownDescription":"端点所提供的模型名称，作为每个请求的 `model` 字段发送。"}}},"apiKeyEnv":{"title":"API key variable","markdownDescription":"The environment variable that holds the API key, sent as `Authorization: Bearer …` when set. Its name must start with `AGENTS_MD_`, so that a configuration file cannot send another secret of your environment to its endpoint. A key from VS Code's secret storage takes precedence.","type":"string","pattern":"^AGENTS_MD_[A-Z0-9_]+$","default":"AGENTS_MD_API_KEY","examples":["AGENTS_MD_API_KEY","AGENTS_MD_VLLM_KEY"],"x-l10n":{"zh-cn":{"title":"API 密钥变量","markdownDescription":"保存 API 密钥的环境变量；设置后以 `Authorization: Bearer …` 发送。变量名必须以 `AGENTS_MD_` 开头，以免配置文件把环境中的其他机密发送到其端点。VS Code 密钥存储中的密钥优先。"}}},"timeoutMs":{"title":"Timeout (ms)","markdownDescription":"How long one request may take, in milliseconds, before it is abandoned (and retried).","type":"integer","minimum":1000,"maximum":600000,"default":60000,"examples":[120000],"x-l10n":{"zh-cn":{"title":"超时（毫秒）","markdownDescription":"单个请求最长可用的时间（毫秒），超时即放弃（并重试）。"}}},"retries":{"title":"Retries","markdownDescription":"How many times a step is retried after a network error, a timeout, HTTP 429 or a 5xx answer, with exponential backoff (`Retry-After` is honoured up to 30 s).","type":"integer","minimum":0,"maximum":10,"default":2,"examples":[3],"x-l10n":{"zh-cn":{"title":"重试次数","markdownDescription":"遇到网络错误、超时、HTTP 429 或 5xx 应答时，一步最多重试的次数，采用指数退避（`Retry-After` 最多遵从 30 秒）。"}}}},"additionalProperties":false,"if":{"properties":{"provider":{"const":"openai"}},"required":["provider"]},"then":{"properties":{"baseUrl":true,"model":true},"required":["baseUrl","model"]},"examples":[{"provider":"openai","baseUrl":"http://127.0.0.1:8000/v1","model":"Qwen/Qwen2.5-7B-Instruct","timeoutMs":120000,"retries":2},{"provider":"scripted"}],"x-l10n":{"zh-cn":{"title":"试运行模型","markdownDescription":"试运行（**Run agent**）所对话的模型：快照中的脚本化模型（默认），或 vLLM、Ollama 等 OpenAI 兼容的 chat-completions 端点。API 密钥从不写在这里：它从 `apiKeyEnv` 指定的环境变量读取，或由 VS Code 在每次运行时从其密钥存储中传入。在不受信任的工作区中不会使用端点。参见 docs/model-providers.md。"}}},"diff":{"title":"Diff policy","markdownDescription":"How the semantic diff (`agents-md diff`, the GitHub Action, the editor's diff view) judges changes (docs/semantic-diff.md §6, \"Diff policy\"). By default, removing or weakening a guarantee of the contract (a ❌ boundary, a HITL gate, a safety guard, a compliance clause, an approval requirement) is **breaking** and needs a major version.","type":"object","properties":{"weakenedGuarantee":{"title":"Weakened guarantee","markdownDescription":"The impact of removing or weakening a guarantee: `breaking` (a major bump, the default) or `risk-increasing` (a minor bump).","type":"string","enum":["breaking","risk-increasing"],"enumDescriptions":["Removing or weakening a guarantee is breaking: it needs a major version.","Removing or weakening a guarantee is risk-increasing: a minor version is enough."],"default":"breaking","examples":["risk-increasing"],"x-l10n":{"zh-cn":{"title":"削弱的保证","markdownDescription":"删除或削弱一项保证的影响：`breaking`（需要升级主版本号，默认）或 `risk-increasing`（升级次版本号）。","enumDescriptions":["删除或削弱保证属于破坏性变更：需要升级主版本号。","删除或削弱保证属于风险增加：升级次版本号即可。"]}}},"impacts":{"title":"Impacts of rules","markdownDescription":"The impact of single impact rules (docs/semantic-diff.md §9), over everything else: `breaking` needs a major bump, a risk a minor one.","type":"object","additionalProperties":{"type":"string","enum":["breaking","risk-increasing","risk-reducing","neutral"],"enumDescriptions":["Needs a major version.","Needs a minor version.","Needs a minor version.","Keeps the rule's own bump (at most minor)."],"x-l10n":{"zh-cn":{"enumDescriptions":["需要升级主版本号。","需要升级次版本号。","需要升级次版本号。","保持该规则自身的版本升级（至多次版本号）。"]}}},"examples":[{"tool-guidance-changed":"risk-increasing"}],"x-l10n":{"zh-cn":{"title":"规则的影响","markdownDescription":"单条影响规则（docs/semantic-diff.md §9）的影响，优先于其他设置：`breaking` 需要升级主版本号，风险类需要升级次版本号。"}},"propertyNames":{"type":"string","enum":["admission-narrowed","admission-rule-added","admission-rule-removed","admission-rule-reworded","admission-widened","agent-name-changed","anchor-added","anchor-removed","approval-required-added","approval-required-removed","audit-row-added","audit-row-changed","audit-row-removed","boundary-added","boundary-lifted-to-confirmation","boundary-lifted-to-permission","boundary-loosened","boundary-narrowed","boundary-removed","boundary-reworded","boundary-tightened","budget-added","budget-changed","budget-lowered","budget-raised","budget-removed","clause-added","clause-removed","compliance-text-added","compliance-text-changed","compliance-text-removed","confirmation-added","confirmation-dropped","confirmation-narrowed","confirmation-removed","confirmation-reworded","confirmation-to-boundary","constraint-added","constraint-removed","contract-name-changed","criterion-added","criterion-removed","criterion-reworded","doc-changed","entity-added","entity-pattern-changed","entity-removed","entity-renamed","failure-actions-changed","failure-added","failure-alert-added","failure-alert-changed","failure-alert-removed","failure-code-added","failure-code-changed","failure-code-removed","failure-condition-changed","failure-fallback-added","failure-fallback-changed","failure-fallback-removed","failure-removed","failure-scenario-added","failure-scenario-changed","failure-scenario-removed","failure-severity-lowered","failure-severity-raised","failure-wait-changed","field-changed","freshness-added","freshness-relaxed","freshness-removed","freshness-renamed","freshness-tightened","front-matter-changed","guard-added","guard-check-added","guard-check-changed","guard-check-removed","guard-removed","guard-reworded","hitl-action-changed","hitl-gate-added","hitl-gate-removed","hitl-gate-renamed","hitl-sla-changed","hitl-timeout-loosened","hitl-timeout-tightened","hitl-trigger-changed","hitl-trigger-narrowed","hitl-trigger-widened","identity-text-added","identity-text-changed","identity-text-removed","input-property-now-optional","input-property-now-required","input-property-optional-added","input-property-removed","input-property-renamed","input-property-required-added","input-schema-changed","input-type-narrowed","input-type-widened","intent-pattern-added","intent-pattern-changed","intent-pattern-removed","language-added","language-changed","language-removed","layer-added","layer-readers-added","layer-readers-removed","layer-removed","layer-renamed","layer-writers-added","layer-writers-removed","optional-requirement-added","output-format-added","output-format-changed","output-format-removed","output-property-added","output-property-now-optional","output-property-now-required","output-property-removed","output-property-renamed","output-schema-changed","output-type-narrowed","output-type-widened","override-reason-added","override-reason-removed","permission-added","permission-removed","permission-reworded","permission-to-boundary","permission-to-confirmation","permission-widened","pii-field-added","pii-field-removed","policy-rule-added","policy-rule-removed","policy-rule-reworded","pool-added","pool-metadata-added","pool-metadata-removed","pool-removed","pool-renamed","pool-shared","pool-unshared","pool-weight-changed","requirement-added","requirement-filters-changed","requirement-made-optional","requirement-made-required","requirement-removed","requirement-renamed","requirement-tuning-changed","resource-added","resource-hash-changed","resource-removed","resource-renamed","retention-changed","retention-extended","retention-shortened","source-priority-changed","story-added","story-removed","story-reworded","task-inputs-changed","task-output-field-added","task-output-field-removed","task-output-format-changed","tool-added","tool-added-with-side-effects","tool-approval-added","tool-approval-removed","tool-guidance-changed","tool-idempotency-gained","tool-idempotency-lost","tool-removed","tool-renamed","tool-rollback-added","tool-rollback-removed","tool-side-effects-increased","tool-side-effects-reduced","tool-timeout-changed","writer-added","writer-removed","writer-renamed"],"enumDescriptions":["risk-reducing (minor): Write admission rule admits less: \"{before}\" → \"{after}\".","risk-reducing (minor): New write admission rule: \"{text}\".","risk-increasing (minor): Write admission rule removed: \"{text}\". More may be written to memory.","neutral (patch): Write admission rule reworded: \"{before}\" → \"{after}\".","risk-increasing (minor): Write admission rule admits more: \"{before}\" → \"{after}\".","breaking (major): The agent's name changed from `{before}` to `{after}`: MEMORY_CONTRACT rows and other agents refer to it by name.","neutral (patch): Semantic anchor `{name}` added.","neutral (patch): Semantic anchor `{name}` removed.","risk-reducing (minor): Tool `{name}` now needs approval before it runs.","risk-increasing (minor): Tool `{name}` no longer needs approval before it runs.","neutral (none): Audit row {name} added.","neutral (none): Audit row {name} changed.","risk-increasing (none): Audit row {name} removed: the history of the contract is rewritten.","risk-reducing (minor): New hard boundary: \"{text}\".","risk-increasing (minor): Hard boundary \"{before}\" became an action that needs confirmation: \"{after}\".","risk-increasing (minor): Hard boundary \"{before}\" became a permission: \"{after}\". The agent may now do what it was forbidden.","risk-increasing (minor): Hard boundary loosened: \"{before}\" → \"{after}\". The dry run now lets through calls of `{tool}` it refused.","risk-increasing (minor): Hard boundary reworded and no longer names {names}: \"{before}\" → \"{after}\".","risk-increasing (minor): Hard boundary removed: \"{text}\". The agent is no longer told not to do this.","neutral (patch): Hard boundary reworded: \"{before}\" → \"{after}\".","risk-reducing (minor): Hard boundary tightened: \"{before}\" → \"{after}\". The dry run now refuses calls of `{tool}` it let through.","risk-reducing (minor): Budget {field} set to {after}.","neutral (patch): Budget {field} changed: {before} → {after}.","risk-reducing (minor): Budget {field} lowered: {before} → {after}.","risk-increasing (minor): Budget {field} raised: {before} → {after}.","risk-increasing (minor): Budget {field} ({before}) removed: nothing limits it any more.","risk-reducing (minor): Compliance clause `{name}` added.","risk-increasing (minor): Compliance clause `{name}` removed: the agent no longer implements it.","risk-reducing (minor): Compliance {field} added: \"{after}\".","neutral (minor): Compliance {field} changed: \"{before}\" → \"{after}\". Review it with legal.","risk-increasing (minor): Compliance {field} removed: \"{before}\".","risk-reducing (minor): Now needs confirmation: \"{text}\".","risk-increasing (minor): \"{before}\" no longer needs confirmation: the agent may do it directly (\"{after}\").","risk-increasing (minor): Needs-confirmation item reworded and no longer names {names}: \"{before}\" → \"{after}\".","risk-increasing (minor): No longer needs confirmation: \"{text}\".","neutral (patch): Needs-confirmation item reworded: \"{before}\" → \"{after}\".","risk-reducing (minor): \"{before}\" no longer needs confirmation because it is now forbidden: \"{after}\".","neutral (minor): Constraint of type `{name}` added.","neutral (minor): Constraint of type `{name}` removed.","breaking (major): The contract's name changed from `{before}` to `{after}`: configuration and other contracts that name it must follow.","risk-reducing (minor): New completion criterion: \"{text}\".","risk-increasing (minor): Completion criterion removed: \"{text}\". The task may now end earlier.","neutral (patch): Completion criterion reworded: \"{before}\" → \"{after}\".","neutral (patch): {scope, select, section {{field}} other {{name}: {field}}} changed (documentation only): \"{before}\" → \"{after}\".","breaking (major): Entity `{name}` is now required: queries without it are refused.","neutral (minor): Extraction pattern of entity `{name}` changed: {before} → {after}.","neutral (minor): Entity `{name}` is no longer required.","breaking (major): Entity `{before}` was renamed to `{after}`: templates such as `{{extracted_{before}}}` break.","neutral (minor): Actions of failure \"{name}\" changed: {before} → {after}.","risk-reducing (minor): New failure handling: \"{name}\".","risk-reducing (minor): Failure \"{name}\" now alerts {after}.","neutral (patch): Failure \"{name}\" alerts {after} instead of {before}.","risk-increasing (minor): Failure \"{name}\" no longer alerts {before}: nobody is told.","neutral (minor): Failure \"{name}\" now returns error code `{after}`.","breaking (major): Failure \"{name}\" returns error code `{after}` instead of `{before}`: callers match on the old code.","breaking (major): Failure \"{name}\" no longer returns error code `{before}`: callers match on it.","neutral (minor): Failure condition changed: \"{before}\" → \"{after}\".","risk-reducing (minor): Failure \"{name}\" now falls back to {after}.","neutral (minor): Fallback of failure \"{name}\" changed: {before} → {after}.","risk-increasing (minor): Failure \"{name}\" no longer falls back to {before}.","risk-increasing (minor): Failure handling removed: \"{name}\"{code, select, none {} other { (error code `{code}`)}}. This failure is no longer handled.","risk-reducing (minor): Failure \"{name}\" is now the fallback of HITL scenario \"{after}\".","neutral (minor): Failure \"{name}\" is now the fallback of HITL scenario \"{after}\" instead of \"{before}\".","risk-increasing (minor): Failure \"{name}\" is no longer the fallback of HITL scenario \"{before}\".","risk-increasing (minor): Failure \"{name}\" is less severe: {before} → {after}.","risk-reducing (minor): Failure \"{name}\" is more severe: {before} → {after}.","neutral (patch): Failure \"{name}\" waits {after} instead of {before}.","neutral (patch): {scope, select, section {{field}} other {{name}: {field}}} changed from {before} to {after}.","risk-reducing (minor): Data source `{name}` now has a freshness requirement.","risk-increasing (minor): Data source `{name}` may be staler: {field} {before} → {after}.","risk-increasing (minor): Data source `{name}` no longer has a freshness requirement: stale data goes unnoticed.","neutral (minor): Data source `{before}` was renamed to `{after}`.","risk-reducing (minor): Data source `{name}` must be fresher: {field} {before} → {after}.","neutral (patch): Front matter `{field}` changed from {before} to {after}.","risk-reducing (minor): New safety guard: \"{text}\".","risk-reducing (minor): Safety guard \"{name}\" is now checked by `{after}`.","neutral (minor): Check of safety guard \"{name}\" changed: `{before}` → `{after}`.","risk-increasing (minor): Safety guard \"{name}\" is no longer checked (was `{before}`).","risk-increasing (minor): Safety guard removed: \"{text}\".","neutral (patch): Safety guard reworded: \"{before}\" → \"{after}\".","neutral (minor): Required action of human sign-off \"{name}\" changed: {before} → {after}.","risk-reducing (minor): New human sign-off: \"{name}\".","risk-increasing (minor): Human sign-off \"{name}\" removed: the agent proceeds without a human.","neutral (minor): HITL scenario \"{before}\" was renamed to \"{after}\": FAILURE_PROTOCOL entries refer to it by name.","neutral (patch): SLA of human sign-off \"{name}\" changed: {before} → {after}.","risk-increasing (minor): Human sign-off \"{name}\" no longer rejects when nobody answers: {before} → {after}.","risk-reducing (minor): Human sign-off \"{name}\" now rejects when nobody answers: {before} → {after}.","neutral (minor): Trigger of human sign-off \"{name}\" changed: {before} → {after}.","risk-increasing (minor): Human sign-off \"{name}\" applies to fewer cases: {before} → {after}.","risk-reducing (minor): Human sign-off \"{name}\" applies to more cases: {before} → {after}.","risk-reducing (minor): {field} was added: the agent gets guidance it did not have.","neutral (patch): {field} was reworded: check that the agent's scope is unchanged.","risk-increasing (minor): {field} was removed: the agent loses guidance it had.","neutral (minor): Input property `{property}` of `{schema}` became optional.","breaking (major): Input property `{property}` of `{schema}` became required: callers that omit it break.","neutral (minor): Input of `{schema}` accepts the new optional property `{property}`.","breaking (major): Input of `{schema}` no longer has `{property}`: callers that send it break.","breaking (major): Input property `{before}` of `{schema}` was renamed to `{after}`: callers send the old name.","breaking (major): Input of `{schema}` now requires `{property}`: existing callers do not send it.","breaking (major): Input `{name}` changed ({keyword}) in a way that cannot be judged compatible.","breaking (major): Input `{name}` accepts less ({keyword}: {before} → {after}): some valid calls now fail.","neutral (minor): Input `{name}` accepts more ({keyword}: {before} → {after}).","neutral (minor): New intent pattern `{text}`: the agent takes on more queries.","neutral (minor): Intent pattern changed: `{before}` → `{after}`.","breaking (major): Intent pattern `{text}` removed: queries it matched are no longer routed to the agent.","neutral (minor): The output language is now constrained to `{language}`.","breaking (major): Output language changed: `{before}` → `{after}`.","risk-increasing (minor): The output language constraint (`{language}`) was removed.","neutral (minor): Memory layer `{name}` added.","risk-increasing (minor): `{role}` may now read memory layer `{name}`.","risk-reducing (minor): `{role}` may no longer read memory layer `{name}`.","breaking (major): Memory layer `{name}` removed: its readers and writers lose it.","breaking (major): Memory layer `{before}` was renamed to `{after}`: readers and writers use the old name.","risk-increasing (minor): `{role}` may now write memory layer `{name}`.","risk-reducing (minor): `{role}` may no longer write memory layer `{name}`.","neutral (minor): The agent now reads memory pool `{name}` when it is available.","neutral (minor): The output must now be {format}.","breaking (major): Output format changed: {before} → {after}. Consumers parse the old format.","breaking (major): The output format constraint ({format}) was removed: consumers lose the guarantee.","neutral (minor): Output of `{schema}` gains `{property}`.","breaking (major): Output property `{property}` of `{schema}` is no longer guaranteed: consumers that rely on it break.","neutral (minor): Output property `{property}` of `{schema}` is now always present.","breaking (major): Output of `{schema}` no longer has `{property}`: consumers that read it break.","breaking (major): Output property `{before}` of `{schema}` was renamed to `{after}`: consumers read the old name.","breaking (major): Output `{name}` changed ({keyword}) in a way that cannot be judged compatible.","neutral (minor): Output `{name}` holds less ({keyword}: {before} → {after}).","breaking (major): Output `{name}` may hold more ({keyword}: {before} → {after}): consumers may get values they do not handle.","neutral (minor): Override reason `{name}` added.","neutral (minor): Override reason `{name}` removed: overrides can no longer give it.","risk-increasing (minor): New permission: \"{text}\". The agent may now do this without asking.","risk-reducing (minor): Permission removed: \"{text}\".","neutral (patch): Permission reworded: \"{before}\" → \"{after}\".","risk-reducing (minor): Permission \"{before}\" became a hard boundary: \"{after}\".","risk-reducing (minor): Permission \"{before}\" now needs confirmation: \"{after}\".","risk-increasing (minor): Permission reworded and now also names {names}: \"{before}\" → \"{after}\".","risk-reducing (minor): PII field `{name}` must now be redacted.","risk-increasing (minor): PII field `{name}` is no longer redacted.","risk-reducing (minor): New {field} rule: \"{text}\".","risk-increasing (minor): {field} rule removed: \"{text}\".","neutral (patch): {field} rule reworded: \"{before}\" → \"{after}\".","neutral (minor): Memory pool `{name}` added.","neutral (minor): Memory pool `{name}` gains metadata field `{field}`.","breaking (major): Memory pool `{name}` loses metadata field `{field}`: filters on it break.","breaking (major): Memory pool `{name}` removed: requirements and other contracts that use it break.","breaking (major): Memory pool `{before}` was renamed to `{after}`: requirements and other contracts use the old name.","risk-increasing (minor): Memory pool `{name}` is now shared with other agents.","breaking (major): Memory pool `{name}` is no longer shared: other agents that use it break.","neutral (patch): Weight of memory pool `{name}` changed: {before} → {after}.","breaking (major): The agent now requires memory pool `{name}`: it refuses to answer where the pool is unavailable.","neutral (minor): Retrieval filters on memory pool `{name}` changed: {before} → {after}.","risk-increasing (minor): Memory pool `{name}` became optional: the agent may answer without it.","breaking (major): Memory pool `{name}` became required: the agent refuses to answer where it is unavailable.","neutral (minor): The agent no longer reads memory pool `{name}`.","neutral (minor): The requirement on pool `{before}` now names pool `{after}`.","neutral (patch): Retrieval of memory pool `{name}` changed: {field} {before} → {after}.","neutral (minor): Resource `{name}` added.","neutral (minor): Resource `{name}` is pinned to other content: SHA-256 {before} → {after}.","neutral (minor): Resource `{name}` removed.","neutral (minor): Resource `{before}` was renamed to `{after}` (same content).","neutral (minor): Retention of memory layer `{name}` changed: {before} → {after}.","risk-increasing (minor): Memory layer `{name}` keeps entries longer: {before} → {after}.","risk-reducing (minor): Memory layer `{name}` keeps entries for less time: {before} → {after}.","neutral (minor): Source priority changed: {before} → {after}. Conflicts are now arbitrated differently.","neutral (patch): User story added: \"{text}\".","neutral (patch): User story removed: \"{text}\".","neutral (patch): User story reworded: \"{before}\" → \"{after}\".","neutral (minor): Task inputs changed: {before} → {after}.","neutral (minor): Task output gains field `{name}`.","breaking (major): Task output loses field `{name}`: consumers that read it break.","breaking (major): Task output format changed: {before} → {after}. Consumers parse the old format.","neutral (minor): Tool `{name}` added.","risk-increasing (minor): Tool `{name}` added with side effects `{effects}`: the agent can now change things.","risk-reducing (minor): Tool `{name}` now requires approval before each call.","risk-increasing (minor): Tool `{name}` no longer requires approval before each call.","neutral (patch): Tool `{name}`: {field} changed; the model reads it to choose the tool: \"{before}\" → \"{after}\".","risk-reducing (minor): Tool `{name}` is now idempotent.","risk-increasing (minor): Tool `{name}` is no longer idempotent: retries may repeat its effect.","breaking (major): Tool `{name}` removed: the agent can no longer call it and callers that expect it break.","breaking (major): Tool `{before}` was renamed to `{after}`: prompts, boundaries and callers use the old name.","risk-reducing (minor): Tool `{name}` now documents a rollback.","risk-increasing (minor): Tool `{name}` no longer documents a rollback.","risk-increasing (minor): Tool `{name}` has more side effects: {before} → {after}.","risk-reducing (minor): Tool `{name}` has fewer side effects: {before} → {after}.","neutral (patch): Timeout of tool `{name}` changed: {before} → {after}.","risk-increasing (minor): Role `{name}` may now write the agent's memory.","risk-reducing (minor): Role `{name}` may no longer write the agent's memory.","neutral (minor): Authorized writer `{before}` was renamed to `{after}`."],"x-l10n":{"zh-cn":{"enumDescriptions":["风险降低 (minor): 写入准入规则收紧了：\"{before}\" → \"{after}\"。","风险降低 (minor): 新增写入准入规则：\"{text}\"。","风险增加 (minor): 删除了写入准入规则：\"{text}\"。可能有更多内容被写入记忆。","中性 (patch): 写入准入规则措辞有改动：\"{before}\" → \"{after}\"。","风险增加 (minor): 写入准入规则放宽了：\"{before}\" → \"{after}\"。","破坏性变更 (major): 智能体名称从 `{before}` 改为 `{after}`：MEMORY_CONTRACT 的行和其他智能体按名称引用它。","中性 (patch): 新增语义锚点 `{name}`。","中性 (patch): 删除了语义锚点 `{name}`。","风险降低 (minor): 工具 `{name}` 现在需要审批后才能运行。","风险增加 (minor): 工具 `{name}` 运行前不再需要审批。","中性 (none): 新增审计行 {name}。","中性 (none): 审计行 {name} 已修改。","风险增加 (none): 删除了审计行 {name}：契约的历史被改写了。","风险降低 (minor): 新增硬性边界：\"{text}\"。","风险增加 (minor): 硬性边界 \"{before}\" 变成了需要确认的事项：\"{after}\"。","风险增加 (minor): 硬性边界 \"{before}\" 变成了允许事项：\"{after}\"。智能体现在可以做原先被禁止的事。","风险增加 (minor): 硬性边界放宽了：\"{before}\" → \"{after}\"。试运行现在放行它原先拒绝的 `{tool}` 调用。","风险增加 (minor): 硬性边界措辞有改动，且不再提到 {names}：\"{before}\" → \"{after}\"。","风险增加 (minor): 删除了硬性边界：\"{text}\"。智能体不再被告知不能这样做。","中性 (patch): 硬性边界措辞有改动：\"{before}\" → \"{after}\"。","风险降低 (minor): 硬性边界收紧了：\"{before}\" → \"{after}\"。试运行现在拒绝它原先放行的 `{tool}` 调用。","风险降低 (minor): 预算 {field} 设为 {after}。","中性 (patch): 预算 {field} 已修改：{before} → {after}。","风险降低 (minor): 预算 {field} 降低了：{before} → {after}。","风险增加 (minor): 预算 {field} 提高了：{before} → {after}。","风险增加 (minor): 删除了预算 {field}（{before}）：它不再受任何限制。","风险降低 (minor): 新增合规条款 `{name}`。","风险增加 (minor): 删除了合规条款 `{name}`：智能体不再落实它。","风险降低 (minor): 新增合规项 {field}：\"{after}\"。","中性 (minor): 合规项 {field} 已修改：\"{before}\" → \"{after}\"。请与法务一起审查。","风险增加 (minor): 删除了合规项 {field}：\"{before}\"。","风险降低 (minor): 现在需要确认：\"{text}\"。","风险增加 (minor): \"{before}\" 不再需要确认：智能体可以直接执行（\"{after}\"）。","风险增加 (minor): 需要确认的事项措辞有改动，且不再提到 {names}：\"{before}\" → \"{after}\"。","风险增加 (minor): 不再需要确认：\"{text}\"。","中性 (patch): 需要确认的事项措辞有改动：\"{before}\" → \"{after}\"。","风险降低 (minor): \"{before}\" 不再需要确认，因为它现在被禁止：\"{after}\"。","中性 (minor): 新增类型为 `{name}` 的约束。","中性 (minor): 删除了类型为 `{name}` 的约束。","破坏性变更 (major): 契约名称从 `{before}` 改为 `{after}`：引用它的配置和其他契约必须随之修改。","风险降低 (minor): 新增完成标准：\"{text}\"。","风险增加 (minor): 删除了完成标准：\"{text}\"。任务现在可能提前结束。","中性 (patch): 完成标准措辞有改动：\"{before}\" → \"{after}\"。","中性 (patch): {scope, select, section {{field}} other {{name}：{field}}} 已修改（仅文档）：\"{before}\" → \"{after}\"。","破坏性变更 (major): 实体 `{name}` 现在是必需实体：不含它的查询会被拒绝。","中性 (minor): 实体 `{name}` 的提取模式已修改：{before} → {after}。","中性 (minor): 实体 `{name}` 不再是必需实体。","破坏性变更 (major): 实体 `{before}` 已重命名为 `{after}`：`{{extracted_{before}}}` 这样的模板会失效。","中性 (minor): 失败条目 \"{name}\" 的动作已修改：{before} → {after}。","风险降低 (minor): 新增失败处理：\"{name}\"。","风险降低 (minor): 失败条目 \"{name}\" 现在向 {after} 发出告警。","中性 (patch): 失败条目 \"{name}\" 的告警从 {before} 改为发往 {after}。","风险增加 (minor): 失败条目 \"{name}\" 不再向 {before} 发出告警：没有人会收到通知。","中性 (minor): 失败条目 \"{name}\" 现在返回错误码 `{after}`。","破坏性变更 (major): 失败条目 \"{name}\" 返回的错误码从 `{before}` 改为 `{after}`：调用方仍按旧错误码匹配。","破坏性变更 (major): 失败条目 \"{name}\" 不再返回错误码 `{before}`：调用方仍按它匹配。","中性 (minor): 失败条件已修改：\"{before}\" → \"{after}\"。","风险降低 (minor): 失败条目 \"{name}\" 现在的降级方案是 {after}。","中性 (minor): 失败条目 \"{name}\" 的降级方案已修改：{before} → {after}。","风险增加 (minor): 失败条目 \"{name}\" 不再以 {before} 作为降级方案。","风险增加 (minor): 删除了失败处理：\"{name}\"{code, select, none {} other {（错误码 `{code}`）}}。这种失败将不再被处理。","风险降低 (minor): 失败条目 \"{name}\" 现在是人工介入场景 \"{after}\" 的兜底条目。","中性 (minor): 失败条目 \"{name}\" 现在是人工介入场景 \"{after}\" 的兜底条目，不再是 \"{before}\" 的。","风险增加 (minor): 失败条目 \"{name}\" 不再是人工介入场景 \"{before}\" 的兜底条目。","风险增加 (minor): 失败条目 \"{name}\" 的严重级别降低了：{before} → {after}。","风险降低 (minor): 失败条目 \"{name}\" 的严重级别提高了：{before} → {after}。","中性 (patch): 失败条目 \"{name}\" 的最长等待从 {before} 改为 {after}。","中性 (patch): {scope, select, section {{field}} other {{name}：{field}}} 从 {before} 改为 {after}。","风险降低 (minor): 数据源 `{name}` 现在有新鲜度要求。","风险增加 (minor): 数据源 `{name}` 的新鲜度要求放宽了：{field} {before} → {after}。","风险增加 (minor): 数据源 `{name}` 不再有新鲜度要求：过期数据将无人察觉。","中性 (minor): 数据源 `{before}` 已重命名为 `{after}`。","风险降低 (minor): 数据源 `{name}` 的新鲜度要求收紧了：{field} {before} → {after}。","中性 (patch): front matter 的 `{field}` 从 {before} 改为 {after}。","风险降低 (minor): 新增安全护栏：\"{text}\"。","风险降低 (minor): 安全护栏 \"{name}\" 现在由 `{after}` 检查。","中性 (minor): 安全护栏 \"{name}\" 的检查表达式已修改：`{before}` → `{after}`。","风险增加 (minor): 安全护栏 \"{name}\" 不再被检查（原为 `{before}`）。","风险增加 (minor): 删除了安全护栏：\"{text}\"。","中性 (patch): 安全护栏措辞有改动：\"{before}\" → \"{after}\"。","中性 (minor): 人工签批 \"{name}\" 的所需操作已修改：{before} → {after}。","风险降低 (minor): 新增人工签批：\"{name}\"。","风险增加 (minor): 删除了人工签批 \"{name}\"：智能体将在没有人参与的情况下继续执行。","中性 (minor): 人工介入场景 \"{before}\" 已重命名为 \"{after}\"：FAILURE_PROTOCOL 条目按名称引用它。","中性 (patch): 人工签批 \"{name}\" 的时限已修改：{before} → {after}。","风险增加 (minor): 人工签批 \"{name}\" 在无人响应时不再拒绝：{before} → {after}。","风险降低 (minor): 人工签批 \"{name}\" 现在在无人响应时拒绝：{before} → {after}。","中性 (minor): 人工签批 \"{name}\" 的触发条件已修改：{before} → {after}。","风险增加 (minor): 人工签批 \"{name}\" 的适用范围缩小了：{before} → {after}。","风险降低 (minor): 人工签批 \"{name}\" 的适用范围扩大了：{before} → {after}。","风险降低 (minor): 新增了 {field}：智能体得到了原先没有的指引。","中性 (patch): {field} 的措辞有改动：请确认智能体的职责范围没有变化。","风险增加 (minor): 删除了 {field}：智能体失去了原有的指引。","中性 (minor): `{schema}` 的输入属性 `{property}` 变为可选。","破坏性变更 (major): `{schema}` 的输入属性 `{property}` 变为必填：省略它的调用方会出错。","中性 (minor): `{schema}` 的输入接受新的可选属性 `{property}`。","破坏性变更 (major): `{schema}` 的输入不再有 `{property}`：传入它的调用方会出错。","破坏性变更 (major): `{schema}` 的输入属性 `{before}` 已重命名为 `{after}`：调用方传入的仍是旧名称。","破坏性变更 (major): `{schema}` 的输入现在要求 `{property}`：现有调用方不会传入它。","破坏性变更 (major): 输入 `{name}` 的修改（{keyword}）无法判断是否兼容。","破坏性变更 (major): 输入 `{name}` 接受的值变少了（{keyword}：{before} → {after}）：一些原本有效的调用现在会失败。","中性 (minor): 输入 `{name}` 接受的值变多了（{keyword}：{before} → {after}）。","中性 (minor): 新增意图模式 `{text}`：智能体会接手更多查询。","中性 (minor): 意图模式已修改：`{before}` → `{after}`。","破坏性变更 (major): 删除了意图模式 `{text}`：它匹配的查询不再交给该智能体。","中性 (minor): 输出语言现在限定为 `{language}`。","破坏性变更 (major): 输出语言已修改：`{before}` → `{after}`。","风险增加 (minor): 删除了输出语言约束（`{language}`）。","中性 (minor): 新增记忆层 `{name}`。","风险增加 (minor): `{role}` 现在可以读取记忆层 `{name}`。","风险降低 (minor): `{role}` 不能再读取记忆层 `{name}`。","破坏性变更 (major): 删除了记忆层 `{name}`：它的读取方和写入方都失去了它。","破坏性变更 (major): 记忆层 `{before}` 已重命名为 `{after}`：读取方和写入方用的仍是旧名称。","风险增加 (minor): `{role}` 现在可以写入记忆层 `{name}`。","风险降低 (minor): `{role}` 不能再写入记忆层 `{name}`。","中性 (minor): 智能体现在会在记忆池 `{name}` 可用时读取它。","中性 (minor): 输出现在必须是 {format}。","破坏性变更 (major): 输出格式已修改：{before} → {after}。使用方仍按旧格式解析。","破坏性变更 (major): 删除了输出格式约束（{format}）：使用方失去了这一保证。","中性 (minor): `{schema}` 的输出新增 `{property}`。","破坏性变更 (major): `{schema}` 的输出属性 `{property}` 不再保证存在：依赖它的使用方会出错。","中性 (minor): `{schema}` 的输出属性 `{property}` 现在总会存在。","破坏性变更 (major): `{schema}` 的输出不再有 `{property}`：读取它的使用方会出错。","破坏性变更 (major): `{schema}` 的输出属性 `{before}` 已重命名为 `{after}`：使用方读取的仍是旧名称。","破坏性变更 (major): 输出 `{name}` 的修改（{keyword}）无法判断是否兼容。","中性 (minor): 输出 `{name}` 的取值范围变小了（{keyword}：{before} → {after}）。","破坏性变更 (major): 输出 `{name}` 的取值范围变大了（{keyword}：{before} → {after}）：使用方可能收到它们处理不了的值。","中性 (minor): 新增覆盖原因 `{name}`。","中性 (minor): 删除了覆盖原因 `{name}`：人工覆盖不能再给出这个原因。","风险增加 (minor): 新增允许事项：\"{text}\"。智能体现在无需询问即可这样做。","风险降低 (minor): 删除了允许事项：\"{text}\"。","中性 (patch): 允许事项措辞有改动：\"{before}\" → \"{after}\"。","风险降低 (minor): 允许事项 \"{before}\" 变成了硬性边界：\"{after}\"。","风险降低 (minor): 允许事项 \"{before}\" 现在需要确认：\"{after}\"。","风险增加 (minor): 允许事项措辞有改动，且现在还提到 {names}：\"{before}\" → \"{after}\"。","风险降低 (minor): PII 字段 `{name}` 现在必须脱敏。","风险增加 (minor): PII 字段 `{name}` 不再脱敏。","风险降低 (minor): 新增 {field} 规则：\"{text}\"。","风险增加 (minor): 删除了 {field} 规则：\"{text}\"。","中性 (patch): {field} 规则措辞有改动：\"{before}\" → \"{after}\"。","中性 (minor): 新增记忆池 `{name}`。","中性 (minor): 记忆池 `{name}` 新增元信息字段 `{field}`。","破坏性变更 (major): 记忆池 `{name}` 删除了元信息字段 `{field}`：基于它的过滤条件会失效。","破坏性变更 (major): 删除了记忆池 `{name}`：使用它的记忆需求和其他契约会出错。","破坏性变更 (major): 记忆池 `{before}` 已重命名为 `{after}`：记忆需求和其他契约用的仍是旧名称。","风险增加 (minor): 记忆池 `{name}` 现在与其他智能体共享。","破坏性变更 (major): 记忆池 `{name}` 不再共享：使用它的其他智能体会出错。","中性 (patch): 记忆池 `{name}` 的权重已修改：{before} → {after}。","破坏性变更 (major): 智能体现在必需记忆池 `{name}`：该池不可用时它会拒绝回答。","中性 (minor): 记忆池 `{name}` 的检索过滤条件已修改：{before} → {after}。","风险增加 (minor): 记忆池 `{name}` 变为可选：没有它智能体也可以回答。","破坏性变更 (major): 记忆池 `{name}` 变为必需：它不可用时智能体会拒绝回答。","中性 (minor): 智能体不再读取记忆池 `{name}`。","中性 (minor): 原先指向记忆池 `{before}` 的记忆需求现在指向记忆池 `{after}`。","中性 (patch): 记忆池 `{name}` 的检索设置已修改：{field} {before} → {after}。","中性 (minor): 新增资源 `{name}`。","中性 (minor): 资源 `{name}` 锁定到了不同的内容：SHA-256 {before} → {after}。","中性 (minor): 删除了资源 `{name}`。","中性 (minor): 资源 `{before}` 已重命名为 `{after}`（内容相同）。","中性 (minor): 记忆层 `{name}` 的保留期限已修改：{before} → {after}。","风险增加 (minor): 记忆层 `{name}` 的条目保留得更久：{before} → {after}。","风险降低 (minor): 记忆层 `{name}` 的条目保留时间缩短：{before} → {after}。","中性 (minor): 来源优先级已修改：{before} → {after}。冲突的仲裁结果会随之改变。","中性 (patch): 新增用户故事：\"{text}\"。","中性 (patch): 删除了用户故事：\"{text}\"。","中性 (patch): 用户故事措辞有改动：\"{before}\" → \"{after}\"。","中性 (minor): 任务输入已修改：{before} → {after}。","中性 (minor): 任务产出新增字段 `{name}`。","破坏性变更 (major): 任务产出删除了字段 `{name}`：读取它的使用方会出错。","破坏性变更 (major): 任务产出格式已修改：{before} → {after}。使用方仍按旧格式解析。","中性 (minor): 新增工具 `{name}`。","风险增加 (minor): 新增工具 `{name}`，副作用为 `{effects}`：智能体现在能改动外部状态了。","风险降低 (minor): 工具 `{name}` 现在需要在每次调用前审批。","风险增加 (minor): 工具 `{name}` 不再需要在每次调用前审批。","中性 (patch): 工具 `{name}`：{field} 已修改；模型据此选择工具：\"{before}\" → \"{after}\"。","风险降低 (minor): 工具 `{name}` 现在是幂等的。","风险增加 (minor): 工具 `{name}` 不再幂等：重试可能重复产生它的效果。","破坏性变更 (major): 删除了工具 `{name}`：智能体不能再调用它，依赖它的调用方会出错。","破坏性变更 (major): 工具 `{before}` 已重命名为 `{after}`：提示词、边界和调用方用的仍是旧名称。","风险降低 (minor): 工具 `{name}` 现在写明了回滚方案。","风险增加 (minor): 工具 `{name}` 不再写明回滚方案。","风险增加 (minor): 工具 `{name}` 的副作用增加了：{before} → {after}。","风险降低 (minor): 工具 `{name}` 的副作用减少了：{before} → {after}。","中性 (patch): 工具 `{name}` 的超时已修改：{before} → {after}。","风险增加 (minor): 角色 `{name}` 现在可以写入智能体的记忆。","风险降低 (minor): 角色 `{name}` 不能再写入智能体的记忆。","中性 (minor): 授权写入者 `{before}` 已重命名为 `{after}`。"]}}}}},"additionalProperties":false,"examples":[{"weakenedGuarantee":"risk-increasing"}],"x-l10n":{"zh-cn":{"title":"diff 策略","markdownDescription":"语义 diff（`agents-md diff`、GitHub Action、编辑器的 diff 视图）如何评判变更（docs/semantic-diff.md §6“diff 策略”）。默认情况下，删除或削弱合约的一项保证（❌ 边界、HITL 关卡、安全护栏、合规条款、审批要求）属于**破坏性**变更，需要升级主版本号。"}}}},"additionalProperties":false,"examples":[{"$schema":"./node_modules/agents-md-contracts/schemas/config.schema.json","rules":{"tool-name-verb":"warning"},"contracts":{"include":["**/AGENTS.md"]},"sharedPools":[{"name":"kb_reference"}],"roles":["System"],"complianceClauses":["GDPR-ANNEX-7","ISO27001-A.9.4.2"],"overrideReasons":["data_error","policy_change","user_request"],"resourceRoots":["configs/resources"]}],"x-l10n":{"zh-cn":{"title":"AGENTS.md 契约配置","markdownDescription":"`.agents-md.json` 或 `.agents-md.yaml` 中的工作区配置：规则严重级别、哪些文件是契约，以及代替工作区外部知识的各类列表（角色、合规条款、覆盖原因、共享记忆池）。"}}};
+const func1 = Object.prototype.hasOwnProperty;
+const func2 = require("ajv/dist/runtime/ucs2length").default;
+const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*$", "u");
+const pattern5 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern6 = new RegExp("^[a-z][a-z0-9]*$", "u");
+const pattern7 = new RegExp("^https?://", "u");
+const pattern8 = new RegExp("^AGENTS_MD_[A-Z0-9_]+$", "u");
+
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="urn:agents-md:schema:config" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate20.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func1.call(schema31.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.$schema !== undefined){
+if(typeof data.$schema !== "string"){
+const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.extends !== undefined){
+let data1 = data.extends;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err2 = {instancePath:instancePath+"/extends",schemaPath:"#/properties/extends/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/extends",schemaPath:"#/properties/extends/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.rules !== undefined){
+let data2 = data.rules;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(const key1 in data2){
+const _errs8 = errors;
+if(typeof key1 !== "string"){
+const err4 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((key1 === "yaml-syntax") || (key1 === "json-syntax")) || (key1 === "template-unquoted")) || (key1 === "duplicate-section")) || (key1 === "duplicate-key")) || (key1 === "unknown-section")) || (key1 === "missing-section")) || (key1 === "unknown-field")) || (key1 === "table-shape")) || (key1 === "unclosed-fence")) || (key1 === "unrecognised-content")) || (key1 === "partial-contract")) || (key1 === "contract-not-recognised")) || (key1 === "schema")) || (key1 === "content-too-complex")) || (key1 === "file-not-text")) || (key1 === "invalid-utf8")) || (key1 === "file-too-large")) || (key1 === "internal-error")) || (key1 === "invalid-version")) || (key1 === "version-not-audited")) || (key1 === "role-completeness")) || (key1 === "undeclared-tool")) || (key1 === "forbidden-tool-declared")) || (key1 === "boundary-contradiction")) || (key1 === "write-role-unauthorized")) || (key1 === "override-reason-unknown")) || (key1 === "threshold-range")) || (key1 === "freshness-order")) || (key1 === "freshness-margin")) || (key1 === "unknown-pool")) || (key1 === "template-unknown-entity")) || (key1 === "intent-pattern-syntax")) || (key1 === "intent-pattern-redos")) || (key1 === "entity-unsatisfiable")) || (key1 === "tool-missing-schema")) || (key1 === "invalid-json-schema")) || (key1 === "tool-name-verb")) || (key1 === "tool-description-usage")) || (key1 === "tool-param-examples")) || (key1 === "tool-needs-approval")) || (key1 === "tool-write-safety")) || (key1 === "tool-input-unfed")) || (key1 === "duplicate-name")) || (key1 === "confidence-range")) || (key1 === "guard-field-undeclared")) || (key1 === "provider-schema")) || (key1 === "tool-tokens-budget")) || (key1 === "failure-code-missing")) || (key1 === "failure-code-duplicate")) || (key1 === "hitl-needs-fallback")) || (key1 === "expression-syntax")) || (key1 === "condition-not-evaluated")) || (key1 === "budgets-incomplete")) || (key1 === "tool-timeout-over-budget")) || (key1 === "compliance-unknown-clause")) || (key1 === "resource-missing")) || (key1 === "resource-unchecked")) || (key1 === "resource-hash-mismatch")) || (key1 === "resource-pin-drift")) || (key1 === "shared-pool-mismatch")) || (key1 === "agent-name-conflict")) || (key1 === "error-code-reused")) || (key1 === "shared-pool-writer-unauthorised")) || (key1 === "side-effect-tool-ungated")) || (key1 === "prose-rules"))){
+const err5 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames/enum",keyword:"enum",params:{allowedValues: schema31.properties.rules.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+const err6 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+for(const key2 in data2){
+let data3 = data2[key2];
+const _errs12 = errors;
+let valid3 = false;
+const _errs13 = errors;
+if(typeof data3 !== "string"){
+const err7 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!((((data3 === "off") || (data3 === "info")) || (data3 === "warning")) || (data3 === "error"))){
+const err8 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/additionalProperties/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema31.properties.rules.additionalProperties.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid3 = valid3 || _valid0;
+const _errs15 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.severity === undefined){
+const err9 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/additionalProperties/anyOf/1/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key3 in data3){
+if(!((key3 === "severity") || (key3 === "options"))){
+const err10 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/additionalProperties/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.severity !== undefined){
+let data4 = data3.severity;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/severity",schemaPath:"#/properties/rules/additionalProperties/anyOf/1/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data4 === "off") || (data4 === "info")) || (data4 === "warning")) || (data4 === "error"))){
+const err12 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/severity",schemaPath:"#/properties/rules/additionalProperties/anyOf/1/properties/severity/enum",keyword:"enum",params:{allowedValues: schema31.properties.rules.additionalProperties.anyOf[1].properties.severity.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.options !== undefined){
+let data5 = data3.options;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err13 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/options",schemaPath:"#/properties/rules/additionalProperties/anyOf/1/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err15 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined){
+let data6 = data.contracts;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key4 in data6){
+if(!((key4 === "include") || (key4 === "exclude"))){
+const err17 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/contracts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data6.include !== undefined){
+let data7 = data6.include;
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err18 = {instancePath:instancePath+"/contracts/include/" + i0,schemaPath:"#/properties/contracts/properties/include/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/contracts/include/" + i0,schemaPath:"#/properties/contracts/properties/include/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/contracts/include",schemaPath:"#/properties/contracts/properties/include/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data6.exclude !== undefined){
+let data9 = data6.exclude;
+if(Array.isArray(data9)){
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err21 = {instancePath:instancePath+"/contracts/exclude/" + i1,schemaPath:"#/properties/contracts/properties/exclude/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/contracts/exclude/" + i1,schemaPath:"#/properties/contracts/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/contracts/exclude",schemaPath:"#/properties/contracts/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/contracts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.sharedPools !== undefined){
+let data11 = data.sharedPools;
+if(Array.isArray(data11)){
+const len2 = data11.length;
+for(let i2=0; i2<len2; i2++){
+let data12 = data11[i2];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.name === undefined){
+const err25 = {instancePath:instancePath+"/sharedPools/" + i2,schemaPath:"#/properties/sharedPools/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+for(const key5 in data12){
+if(!(((key5 === "name") || (key5 === "description")) || (key5 === "metadata"))){
+const err26 = {instancePath:instancePath+"/sharedPools/" + i2,schemaPath:"#/properties/sharedPools/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data12.name !== undefined){
+let data13 = data12.name;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err27 = {instancePath:instancePath+"/sharedPools/" + i2+"/name",schemaPath:"#/properties/sharedPools/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/sharedPools/" + i2+"/name",schemaPath:"#/properties/sharedPools/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data12.description !== undefined){
+if(typeof data12.description !== "string"){
+const err29 = {instancePath:instancePath+"/sharedPools/" + i2+"/description",schemaPath:"#/properties/sharedPools/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data12.metadata !== undefined){
+let data15 = data12.metadata;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err30 = {instancePath:instancePath+"/sharedPools/" + i2+"/metadata/" + i3,schemaPath:"#/properties/sharedPools/items/properties/metadata/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/sharedPools/" + i2+"/metadata/" + i3,schemaPath:"#/properties/sharedPools/items/properties/metadata/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/sharedPools/" + i2+"/metadata",schemaPath:"#/properties/sharedPools/items/properties/metadata/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/sharedPools/" + i2,schemaPath:"#/properties/sharedPools/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/sharedPools",schemaPath:"#/properties/sharedPools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.roles !== undefined){
+let data17 = data.roles;
+if(Array.isArray(data17)){
+const len4 = data17.length;
+for(let i4=0; i4<len4; i4++){
+let data18 = data17[i4];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err35 = {instancePath:instancePath+"/roles/" + i4,schemaPath:"#/properties/roles/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/roles/" + i4,schemaPath:"#/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.complianceClauses !== undefined){
+let data19 = data.complianceClauses;
+if(Array.isArray(data19)){
+const len5 = data19.length;
+for(let i5=0; i5<len5; i5++){
+let data20 = data19[i5];
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err38 = {instancePath:instancePath+"/complianceClauses/" + i5,schemaPath:"#/properties/complianceClauses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/complianceClauses/" + i5,schemaPath:"#/properties/complianceClauses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/complianceClauses",schemaPath:"#/properties/complianceClauses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.overrideReasons !== undefined){
+let data21 = data.overrideReasons;
+if(Array.isArray(data21)){
+const len6 = data21.length;
+for(let i6=0; i6<len6; i6++){
+let data22 = data21[i6];
+if(typeof data22 === "string"){
+if(!pattern5.test(data22)){
+const err41 = {instancePath:instancePath+"/overrideReasons/" + i6,schemaPath:"#/properties/overrideReasons/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/overrideReasons/" + i6,schemaPath:"#/properties/overrideReasons/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/overrideReasons",schemaPath:"#/properties/overrideReasons/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.resourceRoots !== undefined){
+let data23 = data.resourceRoots;
+if(Array.isArray(data23)){
+const len7 = data23.length;
+for(let i7=0; i7<len7; i7++){
+let data24 = data23[i7];
+if(typeof data24 === "string"){
+if(func2(data24) < 1){
+const err44 = {instancePath:instancePath+"/resourceRoots/" + i7,schemaPath:"#/properties/resourceRoots/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/resourceRoots/" + i7,schemaPath:"#/properties/resourceRoots/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/resourceRoots",schemaPath:"#/properties/resourceRoots/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.verbs !== undefined){
+let data25 = data.verbs;
+if(Array.isArray(data25)){
+const len8 = data25.length;
+for(let i8=0; i8<len8; i8++){
+let data26 = data25[i8];
+if(typeof data26 === "string"){
+if(!pattern6.test(data26)){
+const err47 = {instancePath:instancePath+"/verbs/" + i8,schemaPath:"#/properties/verbs/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*$"+"\""};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/verbs/" + i8,schemaPath:"#/properties/verbs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/verbs",schemaPath:"#/properties/verbs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.targets !== undefined){
+let data27 = data.targets;
+if(Array.isArray(data27)){
+const len9 = data27.length;
+for(let i9=0; i9<len9; i9++){
+let data28 = data27[i9];
+if(typeof data28 !== "string"){
+const err50 = {instancePath:instancePath+"/targets/" + i9,schemaPath:"#/properties/targets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(!(((((data28 === "openai-strict") || (data28 === "anthropic")) || (data28 === "anthropic-strict")) || (data28 === "gemini")) || (data28 === "mcp"))){
+const err51 = {instancePath:instancePath+"/targets/" + i9,schemaPath:"#/properties/targets/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.targets.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+let i10 = data27.length;
+let j0;
+if(i10 > 1){
+const indices0 = {};
+for(;i10--;){
+let item0 = data27[i10];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err52 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i10+" are identical)"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+break;
+}
+indices0[item0] = i10;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.model !== undefined){
+let data29 = data.model;
+const _errs72 = errors;
+let valid28 = true;
+const _errs73 = errors;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+let missing0;
+if((data29.provider === undefined) && (missing0 = "provider")){
+const err54 = {};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+else {
+if(data29.provider !== undefined){
+if("openai" !== data29.provider){
+const err55 = {};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs73 === errors;
+errors = _errs72;
+if(vErrors !== null){
+if(_errs72){
+vErrors.length = _errs72;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs75 = errors;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.baseUrl === undefined){
+const err56 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/then/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data29.model === undefined){
+const err57 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/then/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+var _valid1 = _errs75 === errors;
+valid28 = _valid1;
+if(valid28){
+var props1 = {};
+props1.baseUrl = true;
+props1.model = true;
+props1.provider = true;
+}
+}
+if(!valid28){
+const err58 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key6 in data29){
+if(!((((((key6 === "provider") || (key6 === "baseUrl")) || (key6 === "model")) || (key6 === "apiKeyEnv")) || (key6 === "timeoutMs")) || (key6 === "retries"))){
+const err59 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data29.provider !== undefined){
+let data31 = data29.provider;
+if(typeof data31 !== "string"){
+const err60 = {instancePath:instancePath+"/model/provider",schemaPath:"#/properties/model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(!((data31 === "scripted") || (data31 === "openai"))){
+const err61 = {instancePath:instancePath+"/model/provider",schemaPath:"#/properties/model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema31.properties.model.properties.provider.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data29.baseUrl !== undefined){
+let data32 = data29.baseUrl;
+if(typeof data32 === "string"){
+if(!pattern7.test(data32)){
+const err62 = {instancePath:instancePath+"/model/baseUrl",schemaPath:"#/properties/model/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/model/baseUrl",schemaPath:"#/properties/model/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data29.model !== undefined){
+let data33 = data29.model;
+if(typeof data33 === "string"){
+if(func2(data33) < 1){
+const err64 = {instancePath:instancePath+"/model/model",schemaPath:"#/properties/model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/model/model",schemaPath:"#/properties/model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data29.apiKeyEnv !== undefined){
+let data34 = data29.apiKeyEnv;
+if(typeof data34 === "string"){
+if(!pattern8.test(data34)){
+const err66 = {instancePath:instancePath+"/model/apiKeyEnv",schemaPath:"#/properties/model/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^AGENTS_MD_[A-Z0-9_]+$"},message:"must match pattern \""+"^AGENTS_MD_[A-Z0-9_]+$"+"\""};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/model/apiKeyEnv",schemaPath:"#/properties/model/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data29.timeoutMs !== undefined){
+let data35 = data29.timeoutMs;
+if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
+const err68 = {instancePath:instancePath+"/model/timeoutMs",schemaPath:"#/properties/model/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(typeof data35 == "number"){
+if(data35 > 600000 || isNaN(data35)){
+const err69 = {instancePath:instancePath+"/model/timeoutMs",schemaPath:"#/properties/model/properties/timeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(data35 < 1000 || isNaN(data35)){
+const err70 = {instancePath:instancePath+"/model/timeoutMs",schemaPath:"#/properties/model/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+if(data29.retries !== undefined){
+let data36 = data29.retries;
+if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
+const err71 = {instancePath:instancePath+"/model/retries",schemaPath:"#/properties/model/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if(typeof data36 == "number"){
+if(data36 > 10 || isNaN(data36)){
+const err72 = {instancePath:instancePath+"/model/retries",schemaPath:"#/properties/model/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(data36 < 0 || isNaN(data36)){
+const err73 = {instancePath:instancePath+"/model/retries",schemaPath:"#/properties/model/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data.diff !== undefined){
+let data37 = data.diff;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key7 in data37){
+if(!((key7 === "weakenedGuarantee") || (key7 === "impacts"))){
+const err75 = {instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data37.weakenedGuarantee !== undefined){
+let data38 = data37.weakenedGuarantee;
+if(typeof data38 !== "string"){
+const err76 = {instancePath:instancePath+"/diff/weakenedGuarantee",schemaPath:"#/properties/diff/properties/weakenedGuarantee/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(!((data38 === "breaking") || (data38 === "risk-increasing"))){
+const err77 = {instancePath:instancePath+"/diff/weakenedGuarantee",schemaPath:"#/properties/diff/properties/weakenedGuarantee/enum",keyword:"enum",params:{allowedValues: schema31.properties.diff.properties.weakenedGuarantee.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data37.impacts !== undefined){
+let data39 = data37.impacts;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+for(const key8 in data39){
+const _errs96 = errors;
+if(typeof key8 !== "string"){
+const err78 = {instancePath:instancePath+"/diff/impacts",schemaPath:"#/properties/diff/properties/impacts/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((key8 === "admission-narrowed") || (key8 === "admission-rule-added")) || (key8 === "admission-rule-removed")) || (key8 === "admission-rule-reworded")) || (key8 === "admission-widened")) || (key8 === "agent-name-changed")) || (key8 === "anchor-added")) || (key8 === "anchor-removed")) || (key8 === "approval-required-added")) || (key8 === "approval-required-removed")) || (key8 === "audit-row-added")) || (key8 === "audit-row-changed")) || (key8 === "audit-row-removed")) || (key8 === "boundary-added")) || (key8 === "boundary-lifted-to-confirmation")) || (key8 === "boundary-lifted-to-permission")) || (key8 === "boundary-loosened")) || (key8 === "boundary-narrowed")) || (key8 === "boundary-removed")) || (key8 === "boundary-reworded")) || (key8 === "boundary-tightened")) || (key8 === "budget-added")) || (key8 === "budget-changed")) || (key8 === "budget-lowered")) || (key8 === "budget-raised")) || (key8 === "budget-removed")) || (key8 === "clause-added")) || (key8 === "clause-removed")) || (key8 === "compliance-text-added")) || (key8 === "compliance-text-changed")) || (key8 === "compliance-text-removed")) || (key8 === "confirmation-added")) || (key8 === "confirmation-dropped")) || (key8 === "confirmation-narrowed")) || (key8 === "confirmation-removed")) || (key8 === "confirmation-reworded")) || (key8 === "confirmation-to-boundary")) || (key8 === "constraint-added")) || (key8 === "constraint-removed")) || (key8 === "contract-name-changed")) || (key8 === "criterion-added")) || (key8 === "criterion-removed")) || (key8 === "criterion-reworded")) || (key8 === "doc-changed")) || (key8 === "entity-added")) || (key8 === "entity-pattern-changed")) || (key8 === "entity-removed")) || (key8 === "entity-renamed")) || (key8 === "failure-actions-changed")) || (key8 === "failure-added")) || (key8 === "failure-alert-added")) || (key8 === "failure-alert-changed")) || (key8 === "failure-alert-removed")) || (key8 === "failure-code-added")) || (key8 === "failure-code-changed")) || (key8 === "failure-code-removed")) || (key8 === "failure-condition-changed")) || (key8 === "failure-fallback-added")) || (key8 === "failure-fallback-changed")) || (key8 === "failure-fallback-removed")) || (key8 === "failure-removed")) || (key8 === "failure-scenario-added")) || (key8 === "failure-scenario-changed")) || (key8 === "failure-scenario-removed")) || (key8 === "failure-severity-lowered")) || (key8 === "failure-severity-raised")) || (key8 === "failure-wait-changed")) || (key8 === "field-changed")) || (key8 === "freshness-added")) || (key8 === "freshness-relaxed")) || (key8 === "freshness-removed")) || (key8 === "freshness-renamed")) || (key8 === "freshness-tightened")) || (key8 === "front-matter-changed")) || (key8 === "guard-added")) || (key8 === "guard-check-added")) || (key8 === "guard-check-changed")) || (key8 === "guard-check-removed")) || (key8 === "guard-removed")) || (key8 === "guard-reworded")) || (key8 === "hitl-action-changed")) || (key8 === "hitl-gate-added")) || (key8 === "hitl-gate-removed")) || (key8 === "hitl-gate-renamed")) || (key8 === "hitl-sla-changed")) || (key8 === "hitl-timeout-loosened")) || (key8 === "hitl-timeout-tightened")) || (key8 === "hitl-trigger-changed")) || (key8 === "hitl-trigger-narrowed")) || (key8 === "hitl-trigger-widened")) || (key8 === "identity-text-added")) || (key8 === "identity-text-changed")) || (key8 === "identity-text-removed")) || (key8 === "input-property-now-optional")) || (key8 === "input-property-now-required")) || (key8 === "input-property-optional-added")) || (key8 === "input-property-removed")) || (key8 === "input-property-renamed")) || (key8 === "input-property-required-added")) || (key8 === "input-schema-changed")) || (key8 === "input-type-narrowed")) || (key8 === "input-type-widened")) || (key8 === "intent-pattern-added")) || (key8 === "intent-pattern-changed")) || (key8 === "intent-pattern-removed")) || (key8 === "language-added")) || (key8 === "language-changed")) || (key8 === "language-removed")) || (key8 === "layer-added")) || (key8 === "layer-readers-added")) || (key8 === "layer-readers-removed")) || (key8 === "layer-removed")) || (key8 === "layer-renamed")) || (key8 === "layer-writers-added")) || (key8 === "layer-writers-removed")) || (key8 === "optional-requirement-added")) || (key8 === "output-format-added")) || (key8 === "output-format-changed")) || (key8 === "output-format-removed")) || (key8 === "output-property-added")) || (key8 === "output-property-now-optional")) || (key8 === "output-property-now-required")) || (key8 === "output-property-removed")) || (key8 === "output-property-renamed")) || (key8 === "output-schema-changed")) || (key8 === "output-type-narrowed")) || (key8 === "output-type-widened")) || (key8 === "override-reason-added")) || (key8 === "override-reason-removed")) || (key8 === "permission-added")) || (key8 === "permission-removed")) || (key8 === "permission-reworded")) || (key8 === "permission-to-boundary")) || (key8 === "permission-to-confirmation")) || (key8 === "permission-widened")) || (key8 === "pii-field-added")) || (key8 === "pii-field-removed")) || (key8 === "policy-rule-added")) || (key8 === "policy-rule-removed")) || (key8 === "policy-rule-reworded")) || (key8 === "pool-added")) || (key8 === "pool-metadata-added")) || (key8 === "pool-metadata-removed")) || (key8 === "pool-removed")) || (key8 === "pool-renamed")) || (key8 === "pool-shared")) || (key8 === "pool-unshared")) || (key8 === "pool-weight-changed")) || (key8 === "requirement-added")) || (key8 === "requirement-filters-changed")) || (key8 === "requirement-made-optional")) || (key8 === "requirement-made-required")) || (key8 === "requirement-removed")) || (key8 === "requirement-renamed")) || (key8 === "requirement-tuning-changed")) || (key8 === "resource-added")) || (key8 === "resource-hash-changed")) || (key8 === "resource-removed")) || (key8 === "resource-renamed")) || (key8 === "retention-changed")) || (key8 === "retention-extended")) || (key8 === "retention-shortened")) || (key8 === "source-priority-changed")) || (key8 === "story-added")) || (key8 === "story-removed")) || (key8 === "story-reworded")) || (key8 === "task-inputs-changed")) || (key8 === "task-output-field-added")) || (key8 === "task-output-field-removed")) || (key8 === "task-output-format-changed")) || (key8 === "tool-added")) || (key8 === "tool-added-with-side-effects")) || (key8 === "tool-approval-added")) || (key8 === "tool-approval-removed")) || (key8 === "tool-guidance-changed")) || (key8 === "tool-idempotency-gained")) || (key8 === "tool-idempotency-lost")) || (key8 === "tool-removed")) || (key8 === "tool-renamed")) || (key8 === "tool-rollback-added")) || (key8 === "tool-rollback-removed")) || (key8 === "tool-side-effects-increased")) || (key8 === "tool-side-effects-reduced")) || (key8 === "tool-timeout-changed")) || (key8 === "writer-added")) || (key8 === "writer-removed")) || (key8 === "writer-renamed"))){
+const err79 = {instancePath:instancePath+"/diff/impacts",schemaPath:"#/properties/diff/properties/impacts/propertyNames/enum",keyword:"enum",params:{allowedValues: schema31.properties.diff.properties.impacts.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key8};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+var valid32 = _errs96 === errors;
+if(!valid32){
+const err80 = {instancePath:instancePath+"/diff/impacts",schemaPath:"#/properties/diff/properties/impacts/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+for(const key9 in data39){
+let data40 = data39[key9];
+if(typeof data40 !== "string"){
+const err81 = {instancePath:instancePath+"/diff/impacts/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/diff/properties/impacts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(!((((data40 === "breaking") || (data40 === "risk-increasing")) || (data40 === "risk-reducing")) || (data40 === "neutral"))){
+const err82 = {instancePath:instancePath+"/diff/impacts/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/diff/properties/impacts/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema31.properties.diff.properties.impacts.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/diff/impacts",schemaPath:"#/properties/diff/properties/impacts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+validate20.errors = vErrors;
+return errors === 0;
+}
+validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+return exports;
+};

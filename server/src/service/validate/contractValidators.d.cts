@@ -7,3 +7,5 @@ import type { ValidateFunction } from 'ajv';
 export declare function contract(re2RegExp: unknown): Record<string, ValidateFunction>;
 /** The 2020-12 meta-schema's validator (`2020-12`), as `compileMetaSchema` compiles it. */
 export declare function metaSchema(re2RegExp: unknown): Record<string, ValidateFunction>;
+/** The configuration file's validator (`config`), as `compileConfigValidator` compiles it. */
+export declare function config(re2RegExp: unknown): Record<string, ValidateFunction>;

@@ -1,5 +1,5 @@
-import Ajv2020 from 'ajv/dist/2020.js';
 import { configSchema } from '../schema/schemas.ts';
+import { configValidator } from '../validate/ajv.ts';
 import { RULES } from '../validate/catalogue.ts';
 import { schemaErrorMessage } from '../validate/ajvMessages.ts';
 import { ruleMessageId } from '../validate/messages.ts';
@@ -10,8 +10,6 @@ export interface ConfigMessage {
   readonly messageId: string;
   readonly args: Readonly<Record<string, string | number>>;
 }
-
-let validate: ReturnType<Ajv2020['compile']> | undefined;
 
 /**
  * The semantic diff's impact rules (docs/semantic-diff.md §9), as `npm run generate` lists them in
@@ -28,10 +26,7 @@ const impactRuleNames = (): readonly string[] =>
  * "rules.foo: unknown rule"), each once.
  */
 export function validateConfig(data: unknown): ConfigMessage[] {
-  if (!validate) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
-    validate = ajv.compile(configSchema as object);
-  }
+  const validate = configValidator();
   const problems = new Map<string, ConfigMessage>();
   const add = (messageId: string, args: Record<string, string | number>) => problems.set(`${messageId}|${JSON.stringify(args)}`, { messageId, args });
   const rules = (data as { rules?: unknown } | null)?.rules;

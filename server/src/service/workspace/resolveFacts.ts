@@ -5,8 +5,9 @@ import { DEFAULT_CONFIG, type ExternalName, type RegexVerdict, type ResolvedConf
 import type { RegexAnalyzer } from './regexAnalysis.ts';
 import { parseContract, type ParsedContract } from '../parse/parseContract.ts';
 import { referencesOf } from '../model/references.ts';
-import { normaliseName, unquote } from '../model/names.ts';
-import { digestOf, type ContractDigest } from '../model/digest.ts';
+import { unquote } from '../model/names.ts';
+import type { ContractDigest } from '../model/digest.ts';
+import { summarise, type ContractSummary, type SummaryStore } from './contractSummary.ts';
 import { checkPatternDialect } from '../validate/regexDialect.ts';
 import { decodeText } from '../text/decode.ts';
 import { validateConfig, type ConfigMessage } from './configSchema.ts';
@@ -46,6 +47,8 @@ export interface WorkspaceOptions {
    * meanwhile (by a worker) is taken rather than made again.
    */
   readonly yieldTurn?: () => Promise<void>;
+  /** Summaries kept from an earlier run (the CLI's disk cache): one found there is not made again. */
+  readonly summaryStore?: SummaryStore;
 }
 
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -65,13 +68,6 @@ function configPools(config: ResolvedConfig, configUri: string | undefined): Map
   const pools = new Map<string, ExternalName[]>();
   for (const p of config.sharedPools) add(pools, { name: p.name, uri: configUri ?? '', range: ZERO });
   return pools;
-}
-
-/** Declarations another contract contributes to the workspace (plain data: it can cross threads). */
-export interface ContractSummary {
-  readonly pools: readonly ExternalName[];
-  readonly agents: readonly ExternalName[];
-  readonly digest?: ContractDigest;
 }
 
 /** A summary another thread is making, awaited here. */
@@ -293,10 +289,15 @@ export class Workspace {
       const seeded = this.made.get(uri);
       if (seeded) return seeded;
     }
+    const store = this.options.summaryStore;
+    const kept = store?.get(uri);
+    if (kept) return kept;
     const bytes = await this.options.fs.readFile(uri);
     if (!bytes || bytes.length > 5 * 1024 * 1024) return { pools: [], agents: [] };
     try {
-      return summarise(parseContract(decodeText(bytes).text), uri, this.pathOf(uri));
+      const made = summarise(parseContract(decodeText(bytes).text), uri, this.pathOf(uri));
+      store?.set(uri, made);
+      return made;
     } catch {
       // Another file's problem must not break this one's checks; it is reported when linted itself.
       return { pools: [], agents: [] };
@@ -434,16 +435,4 @@ export class Workspace {
 function relative(root: URI, target: URI): string {
   const r = root.path.endsWith('/') ? root.path : root.path + '/';
   return target.path.startsWith(r) ? target.path.slice(r.length) || '.' : target.path;
-}
-
-function summarise(model: ParsedContract, uri: string, path: string): ContractSummary {
-  if (model.kind === 'freeform') return { pools: [], agents: [] };
-  const refs = referencesOf(model);
-  const pools = [...(refs.names.get('pool')?.values() ?? [])].map((d) => ({ name: d.name, uri, range: d.range }));
-  const agents: ExternalName[] = [];
-  const id = refs.declarations.find((d) => d.pointer === '/identity/name');
-  if (id) agents.push({ name: id.name, uri, range: id.range });
-  const fmName = normaliseName(model.data['name']);
-  if (fmName && fmName !== id?.name) agents.push({ name: fmName, uri, range: ZERO });
-  return { pools, agents, digest: { ...digestOf(model), uri, path } };
 }
