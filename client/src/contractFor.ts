@@ -20,7 +20,9 @@ export async function contractFor(arg: vscode.Uri | undefined, ask: { title: str
   if (shown.length === 1) return vscode.Uri.parse(shown[0]!);
   const found = (await vscode.workspace.findFiles('**/{AGENTS.md,*.agents.md}', '**/node_modules/**', 200)).sort((a, b) => a.path.localeCompare(b.path));
   if (found.length === 0) {
-    void vscode.window.showWarningMessage(none);
+    // The way out is a button: taking it closes the message, which otherwise stays after the contract is written.
+    const write = vscode.l10n.t('New AGENTS.md Contract');
+    void vscode.window.showWarningMessage(none, write).then((choice) => choice === write && vscode.commands.executeCommand('agentsMd.newContract'));
     return undefined;
   }
   if (found.length === 1) return found[0];

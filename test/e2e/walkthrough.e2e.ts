@@ -99,6 +99,13 @@ test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New 
   t.diagnostic(`screenshot: ${await screenshot(page, 'walkthrough-no-contract')}`);
   assert.equal(await step(page, 'newSnapshot').getAttribute('aria-checked'), 'false', 'nothing was written: the step stays unticked');
   assert.ok(!existsSync(join(dir, 'snapshots')));
+  // The message's own button starts a contract, and the message goes with it (before, it stayed
+  // on screen after the contract was written).
+  await none.locator('.monaco-button').filter({ hasText: NLS['command.newContract.title']! }).first().click();
+  await page.locator('.quick-input-widget').filter({ hasText: "agent's name" }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  await none.waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'walkthrough-no-contract-button')}`);
+  await press(page, 'Escape');
 
   // Step 1: its button, a name, a kind.
   await clickStepButton(page, 'newContract', NLS['command.newContract.title']!);
