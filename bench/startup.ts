@@ -3,6 +3,8 @@
  * real launcher and bundle (built afresh into a temporary folder, unminified as npm installs it)
  * against markdownlint-cli2 0.20 (markdownlint 0.40) on the same file:
  *   - `agents-md lint FILE` and `markdownlint-cli2 FILE`, for sample contracts;
+ *   - the same from a root with 120 other contracts (the independent corpus's, three times): the
+ *     cross-contract rules read every one, from the summaries the previous run kept;
  *   - `agents-md --help` against the same markdownlint-cli2 run, answered by the launcher from its
  *     texts (dist/quickHelp.cjs) and, for comparison, by the CLI bundle.
  * Runs alternate (ours then theirs, theirs then ours) so that a change in the machine's load hits
@@ -56,10 +58,26 @@ function withoutQuickHelp(bin: string): string {
   return join(other, 'bin', 'agents-md.cjs');
 }
 
-function timed(args: readonly string[]): Timing {
+/** A root (`many/`) with the first sample and the independent corpus's clean contracts three times over; how many. */
+function manyContracts(): number {
+  const root = join(dir, 'many');
+  const corpus = join(REPO, 'test', 'corpus', 'independent');
+  const found = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? found(join(d, e.name)) : /(?:^AGENTS|\.agents)\.md$/.test(e.name) ? [join(d, e.name)] : []));
+  const clean = readdirSync(corpus).filter((w) => w.startsWith('writer')).flatMap((w) => found(join(corpus, w, 'clean')));
+  for (let copy = 0; copy < 3; copy++) {
+    clean.forEach((file, i) => {
+      mkdirSync(join(root, `copy${copy}`, String(i)), { recursive: true });
+      copyFileSync(file, join(root, `copy${copy}`, String(i), 'AGENTS.md'));
+    });
+  }
+  copyFileSync(join(REPO, 'samples', SAMPLES[0]!, 'AGENTS.md'), join(root, `${SAMPLES[0]}.md`));
+  return clean.length * 3;
+}
+
+function timed(args: readonly string[], cwd: string): Timing {
   rmSync(cpuFile, { force: true });
   const t = performance.now();
-  const r = spawnSync(process.execPath, args, { cwd: join(dir, 'ws'), env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, args, { cwd, env, encoding: 'utf8' });
   const wall = performance.now() - t;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
   return { wall, cpu: Number(readFileSync(cpuFile, 'utf8')) };
@@ -74,19 +92,19 @@ const median = (xs: readonly number[]) => {
 const p95 = (xs: readonly number[]) => sorted(xs)[Math.min(xs.length - 1, Math.ceil(0.95 * xs.length) - 1)]!;
 const ms = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
 
-/** Alternating runs of `ours` and `theirs`; prints both and their ratios. */
-function compare(label: string, ours: readonly string[], theirs: readonly string[]): void {
-  timed(ours);
-  timed(theirs); // warm: verdicts on disk, the file system's cache
+/** Alternating runs of `ours` and `theirs` in `cwd`; prints both and their ratios. */
+function compare(label: string, ours: readonly string[], theirs: readonly string[], cwd = join(dir, 'ws')): void {
+  timed(ours, cwd);
+  timed(theirs, cwd); // warm: verdicts and summaries on disk, the file system's cache
   const a: Timing[] = [];
   const b: Timing[] = [];
   for (let i = 0; i < RUNS; i++) {
     if (i % 2 === 0) {
-      a.push(timed(ours));
-      b.push(timed(theirs));
+      a.push(timed(ours, cwd));
+      b.push(timed(theirs, cwd));
     } else {
-      b.push(timed(theirs));
-      a.push(timed(ours));
+      b.push(timed(theirs, cwd));
+      a.push(timed(ours, cwd));
     }
   }
   const wallA = a.map((t) => t.wall);
@@ -109,6 +127,8 @@ try {
   const before = loadavg()[0]!;
   console.log(`CLI start-up against markdownlint-cli2 0.20, ${RUNS} alternating pairs each (Node ${process.version})`);
   for (const s of SAMPLES) compare(`lint ${s}.md (${readFileSync(join(dir, 'ws', `${s}.md`), 'utf8').split('\n').length} lines)`, [bin, 'lint', `${s}.md`], theirs(`${s}.md`));
+  const many = manyContracts();
+  compare(`lint ${SAMPLES[0]}.md from a root with ${many} other contracts`, [bin, 'lint', `${SAMPLES[0]}.md`], theirs(`${SAMPLES[0]}.md`), join(dir, 'many'));
   compare(`--help, against markdownlint-cli2 ${SAMPLES[0]}.md (target: at most a third)`, [bin, '--help'], theirs(`${SAMPLES[0]}.md`));
   compare(`--help from the CLI bundle (no dist/quickHelp.cjs: the launcher before its texts), against the same`, [withoutQuickHelp(bin), '--help'], theirs(`${SAMPLES[0]}.md`));
   console.log(`  load average (1 min): ${before.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`);
