@@ -6,7 +6,6 @@
  * bin/agents-md.cjs, which calls `main()` and exits with the code it returns. Every text it
  * prints is in the display language (`--lang`, else the locale: cli/lang.ts).
  */
-import { diskSummaryStore } from '../node/summaryStore.ts';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -18,6 +17,7 @@ import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { fixFiles } from './fixFiles.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
 import { uriToPath } from '../node/nodeFileSystem.ts';
+import { diskSummaryStore } from '../node/summaryStore.ts';
 import { countSeverities, displayPath, type FileReport } from './report.ts';
 import { LINT_FORMATS, RULES_FORMATS } from './format/lint.ts';
 import { render, withFormatOptions, type FormatOptions } from './format/registry.ts';

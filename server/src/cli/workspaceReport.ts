@@ -4,7 +4,6 @@
  * lintFiles), so the cross-contract findings are the linter's; snapshots as node/reportSnapshots.ts
  * finds them.
  */
-import { diskSummaryStore } from '../node/summaryStore.ts';
 import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../node/atomicWrite.ts';
 import { InputError } from '../node/inputError.ts';
@@ -17,6 +16,7 @@ import { collectFiles } from './collectFiles.ts';
 import { jobsOption, lintInWorkers, workerCount } from './lintPool.ts';
 import { lintFiles, lintService } from './lintFiles.ts';
 import { fileUri, uriToPath } from '../node/nodeFileSystem.ts';
+import { diskSummaryStore } from '../node/summaryStore.ts';
 import { reportSnapshots } from '../node/reportSnapshots.ts';
 import { displayPath } from './report.ts';
 import { gradeProduction } from './reportProduction.ts';
