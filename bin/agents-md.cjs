@@ -67,7 +67,8 @@ function pruneCodeCache(fs, dir) {
  */
 function codeCacheFile(fs, file, dir) {
   const stat = fs.statSync(file);
-  const command = process.argv.slice(2).find((a) => !a.startsWith('-')) === 'lint' ? 'lint' : 'other';
+  // The first word that is neither an option nor `--lang`'s value (the one global option with a value).
+  const command = process.argv.slice(2).find((a, i, all) => !a.startsWith('-') && all[i - 1] !== '--lang') === 'lint' ? 'lint' : 'other';
   const id = [file, stat.size, stat.mtimeMs, stat.ctimeMs, process.version, process.arch, require('node:v8').cachedDataVersionTag()].join('\0');
   return path.join(dir, `cli-${require('node:crypto').createHash('sha256').update(id).digest('hex').slice(0, 16)}-${command}.v8`);
 }

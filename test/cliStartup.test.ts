@@ -146,3 +146,11 @@ test('on Node without a compile cache of its own, a second lint compiles the bun
   const none = await runRecorded(ws, { AGENTS_MD_CACHE_DIR: '' }, 'lint', 'AGENTS.md');
   assert.equal(none.run.stdout, first.run.stdout);
 });
+
+test('on Node without a compile cache of its own, `--lang <lang> lint` runs from the code kept for lint', { skip: typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function' && 'Node keeps the compiled code itself' }, async () => {
+  const ws = scratch.workspace({ 'AGENTS.md': sample('coding-agent') });
+  const cache = scratch.workspace({});
+  await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'AGENTS.md');
+  await runRecorded(ws, { AGENTS_MD_CACHE_DIR: cache }, '--lang', 'zh-cn', 'lint', 'AGENTS.md');
+  assert.deepEqual(readdirSync(join(cache, 'compile')).map((f) => f.replace(/^cli-[0-9a-f]+-/, '')), ['lint.v8'], 'one file, lint\'s');
+});

@@ -12,6 +12,7 @@ import type { CodeLens, Diagnostic, Hover } from 'vscode-languageserver-protocol
 import { LspClient } from './helpers/lspClient.ts';
 import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { parseContract, requestCost } from '../server/src/service/index.ts';
+import { toolCostOf } from '../server/src/service/export/cost.ts';
 
 const serverPath = SERVER_PATH;
 const ws = mkdtempSync(join(tmpdir(), 'agents-md-ws-cost-'));
@@ -84,8 +85,8 @@ test('hover on TOOLS and the TOOLS code lens show one figure, the tool definitio
     };
     const stock = await own('get_stock');
     const price = await own('get_price');
-    assert.equal(stock, cost.byTool.get('get_stock'));
-    assert.equal(price, cost.byTool.get('get_price'));
+    assert.equal(stock, toolCostOf(parseContract(text), 'get_stock')?.tokens);
+    assert.equal(price, toolCostOf(parseContract(text), 'get_price')?.tokens);
     assert.ok(stock > price, `${stock} > ${price}`);
 
     const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });

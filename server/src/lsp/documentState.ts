@@ -56,6 +56,8 @@ export interface DocumentStates {
 export function documentStates(ctx: ServerContext, regexFor: (uri: string) => RegexAnalyzer, tokens: BackgroundTokens): DocumentStates {
   const states = new Map<string, DocState>();
   const { documents, session, settings } = ctx;
+  /** Facts as a document's checks read them: with the server's token counter for it. */
+  const withTokens = (uri: string, facts: WorkspaceFacts): WorkspaceFacts => ({ ...facts, countTokens: tokens.forDocument(uri) });
   const self: DocumentStates = {
     tokens,
     stateOf(doc) {
@@ -83,14 +85,14 @@ export function documentStates(ctx: ServerContext, regexFor: (uri: string) => Re
     },
     async factsOf(doc, state) {
       const s = await settings.of(doc.uri);
-      state.facts ??= session.service!.facts(doc.uri, state.model, s.checkRegexBacktracking ? regexFor(doc.uri) : false).then((f) => ({ ...f, countTokens: tokens.forDocument(doc.uri) }));
+      state.facts ??= session.service!.facts(doc.uri, state.model, s.checkRegexBacktracking ? regexFor(doc.uri) : false).then((f) => withTokens(doc.uri, f));
       return state.facts;
     },
     async firstFacts(doc, state) {
       const full = self.factsOf(doc, state);
       const service = session.service!;
       if (state.model.kind === 'freeform' || (await service.workspace.unsummarised(doc.uri)) <= FEW_UNREAD) return { facts: await full };
-      return { facts: { ...(await service.workspace.configFacts(doc.uri)), countTokens: tokens.forDocument(doc.uri) }, full };
+      return { facts: withTokens(doc.uri, await service.workspace.configFacts(doc.uri)), full };
     },
     lastFacts: async (doc, state) => (await Promise.race([self.factsOf(doc, state), new Promise<undefined>((r) => setTimeout(r, 200, undefined))])) ?? undefined,
     withDoc(uri, fallback, f) {

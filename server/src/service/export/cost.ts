@@ -18,8 +18,6 @@ export interface RequestCost {
   /** The whole request: system message and tool definitions, with the chat format's own tokens. */
   readonly total: number;
   readonly budget?: number;
-  /** Each tool's own definition, by name (the hover on a tool; docs/providers.md, "Token cost"). */
-  readonly byTool: ReadonlyMap<string, number>;
 }
 
 /** Parsed contracts and their cost: a hover or a code lens asks again at every move of the cursor. */
@@ -75,6 +73,5 @@ function countCost(model: ParsedContract): RequestCost {
     systemPrompt: textTokens(prompt),
     total: requestTokens(prompt, tools),
     ...(view.budgets.tokenBudget !== undefined ? { budget: view.budgets.tokenBudget } : {}),
-    byTool: new Map(tools.map((t) => [t.name, toolDefinitionTokens([t])])),
   };
 }

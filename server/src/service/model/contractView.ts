@@ -174,7 +174,6 @@ function part<A extends unknown[], T>(build: (...inputs: A) => T, ...inputs: A):
   return value;
 }
 
-
 /**
  * The error code of a step that returns one without saying "error_code": ``return `MEMORY_UNAVAILABLE` ``,
  * ``返回 `X` `` (docs/dry-run.md, "Failure protocol forms"). The contract reader takes the labelled forms.
