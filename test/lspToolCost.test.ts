@@ -4,11 +4,11 @@
 // Run: node --import tsx --test test/lspToolCost.test.ts
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CodeLens, Diagnostic, Hover } from 'vscode-languageserver-protocol';
+import type { CodeLens, Diagnostic, Hover, WorkspaceDiagnosticReport, WorkspaceFullDocumentDiagnosticReport } from 'vscode-languageserver-protocol';
 import { LspClient } from './helpers/lspClient.ts';
 import { ensureBundles, SERVER_PATH } from './helpers/bundles.ts';
 import { parseContract, requestCost } from '../server/src/service/index.ts';
@@ -167,5 +167,29 @@ test('the budget rule: counted in the token process after the first diagnostics,
     assert.equal(await client.shutdown(), 0);
   } finally {
     client.kill();
+  }
+});
+
+test('a contract that is not open: its budget counted in the token process too, not in the server', { skip: process.platform !== 'linux' && 'reads /proc for the server\'s child processes' }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agents-md-ws-closed-cost-'));
+  const closed = contract(120);
+  mkdirSync(join(dir, 'closed'));
+  writeFileSync(join(dir, 'closed', 'AGENTS.md'), closed);
+  writeFileSync(join(dir, 'AGENTS.md'), contract());
+  const client = new LspClient(serverPath);
+  try {
+    const wsUri = pathToFileURL(dir).href;
+    await client.initialize(wsUri, true);
+    await client.open(`${wsUri}/AGENTS.md`, contract());
+    const report = await client.connection.sendRequest<WorkspaceDiagnosticReport>('workspace/diagnostic', { previousResultIds: [] });
+    const items = (report.items.find((x) => x.uri === `${wsUri}/closed/AGENTS.md`) as WorkspaceFullDocumentDiagnosticReport | undefined)?.items ?? [];
+    const budget = items.find((d) => d.code === 'tool-tokens-budget');
+    assert.ok(budget, JSON.stringify(items.map((d) => d.code)));
+    assert.match(budget.message, new RegExp(`take ${requestCost(parseContract(closed)).tools} tokens per request`));
+    assert.ok(childCommands(client.pid).some((c) => c.includes('tokenWorker.cjs')), `counted by the token process: ${JSON.stringify(childCommands(client.pid))}`);
+    assert.equal(await client.shutdown(), 0);
+  } finally {
+    client.kill();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -13,8 +13,8 @@ export interface BackgroundTokens {
    * counted, `onCounted` gets the documents that asked, to check them again.
    */
   forDocument(uri: string): TokenCounter;
-  /** `compute` run with every count it asks for: run once, the texts it lacked counted, run again (the hover, the lens). */
-  withCounts<T>(compute: (count: TokenCounter) => T): Promise<T>;
+  /** `compute` run with every count it asks for: run once (awaited), the texts it lacked counted, run again (the hover, the lens, a contract not open). */
+  withCounts<T>(compute: (count: TokenCounter) => T | Promise<T>): Promise<T>;
 }
 
 /** `count`: the tokens of each text, or undefined when the counting process failed. */
@@ -56,7 +56,8 @@ export function backgroundTokens(count: (texts: readonly string[]) => Promise<re
     },
     async withCounts(compute) {
       const missing = new Set<string>();
-      const first = compute((text) => known.get(text) ?? void missing.add(text));
+      // Awaited: an asynchronous `compute` (a lint reads the workspace first) asks for counts after its first await.
+      const first = await compute((text) => known.get(text) ?? void missing.add(text));
       if (missing.size === 0 || !(await countAll([...missing]))) return first;
       return compute((text) => known.get(text));
     },

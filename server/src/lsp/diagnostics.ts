@@ -42,7 +42,7 @@ async function snapshotDiagnostics(fs: FileSystem, uri: string, text: string): P
 }
 
 /** Contracts that are not open (docs/workspace.md, "In the editor"): read from disk, linted as the CLI does. */
-function openElsewhere(ctx: ServerContext) {
+function openElsewhere(ctx: ServerContext, docs: DocumentStates) {
   const { session, settings: resourceSettings, fs } = ctx;
   return registerWorkspaceDiagnostics(ctx.connection, ctx.pending, {
     contractUris: async () => (session.service ? session.service.workspace.contractUris() : []),
@@ -51,7 +51,9 @@ function openElsewhere(ctx: ServerContext) {
       const settings = await resourceSettings.of(uri);
       const bytes = settings.enable && session.service ? await fs.readFile(uri).catch(() => undefined) : undefined;
       if (!bytes || !session.service) return [];
-      const r = await session.service.lintBytes(uri, bytes, bytes.length, { preset: settings.preset, maxBytes: settings.maxFileBytes });
+      // Tokens counted in the token process, as for an open contract: the tokenizer never loads in the server.
+      const service = session.service;
+      const r = await docs.tokens.withCounts((countTokens) => service.lintBytes(uri, bytes, bytes.length, { preset: settings.preset, maxBytes: settings.maxFileBytes, countTokens }));
       return r.diagnostics.map((d) => toDiagnostic(localiseDiagnostic(d, session.lang), uri, session.docsBase));
     },
     diagnoseInWorkers: async (uris, found, stopped) => {
@@ -171,7 +173,7 @@ export function registerDiagnostics(ctx: ServerContext, docs: DocumentStates, ad
     pushTimers.set(doc.uri, { timer, end });
   };
 
-  const workspaceDiagnostics = openElsewhere(ctx);
+  const workspaceDiagnostics = openElsewhere(ctx, docs);
 
   connection.languages.diagnostics.on(async (params, token) => {
     const doc = documents.get(params.textDocument.uri);

@@ -17,6 +17,7 @@ import { EMPTY_FACTS, type RulePreset, type WorkspaceFacts } from './validate/fa
 import { NO_FILES } from './workspace/fileSystem.ts';
 import { LineIndex } from './text/lineIndex.ts';
 import type { RegexAnalyzer } from './workspace/regexAnalysis.ts';
+import type { TokenCounter } from './providers/tokens.ts';
 import { DOCUMENT_FEATURES, type DocumentFeatures } from './features/service.ts';
 
 export type { ContractDiagnostic, Position, Range, Severity, RelatedLocation } from './types.ts';
@@ -61,6 +62,8 @@ export interface LintOptions {
   readonly preset?: RulePreset;
   /** The size limit in bytes when it is not the service's (a per-resource setting). */
   readonly maxBytes?: number;
+  /** How the rules count tokens when not here (the language server: its token process). */
+  readonly countTokens?: TokenCounter;
 }
 
 /**
@@ -152,7 +155,8 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
       const model = parseContract(decoded.text);
       const found = await workspace.facts(uri, model);
       // A config file's `extends` wins over the caller's preset (docs/rules.md, "Presets").
-      const facts = options.preset && !found.config.preset ? { ...found, config: { ...found.config, preset: options.preset } } : found;
+      const preset = options.preset && !found.config.preset ? { ...found, config: { ...found.config, preset: options.preset } } : found;
+      const facts = options.countTokens ? { ...preset, countTokens: options.countTokens } : preset;
       return { uri, model, diagnostics: validateContract(model, facts, fileFindings), configProblems: facts.configProblems };
     },
     forget(uri) {
