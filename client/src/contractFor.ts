@@ -4,8 +4,7 @@
  * or the walkthrough's page), else the workspace's contracts: the only one, or the one the user picks.
  */
 import * as vscode from 'vscode';
-
-const CONTRACT_FILE = /(?:^|\/)(?:AGENTS\.md|[^/]*\.agents\.md)$/;
+import { isContract } from './contractFiles.ts';
 
 interface ContractPick extends vscode.QuickPickItem {
   readonly uri: vscode.Uri;
@@ -14,9 +13,10 @@ interface ContractPick extends vscode.QuickPickItem {
 /** `ask`: the picker's title and question when several contracts qualify; `none`: said when none does. */
 export async function contractFor(arg: vscode.Uri | undefined, ask: { title: string; placeHolder: string }, none: string): Promise<vscode.Uri | undefined> {
   if (arg) return arg;
+  // A README.md or notes open are no contract: the command looks further.
   const active = vscode.window.activeTextEditor?.document;
-  if (active?.languageId === 'markdown') return active.uri;
-  const shown = [...new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri).filter((u) => CONTRACT_FILE.test(u.path)).map(String))];
+  if (active && isContract(active)) return active.uri;
+  const shown = [...new Set(vscode.window.visibleTextEditors.map((e) => e.document).filter(isContract).map((d) => d.uri.toString()))];
   if (shown.length === 1) return vscode.Uri.parse(shown[0]!);
   const found = (await vscode.workspace.findFiles('**/{AGENTS.md,*.agents.md}', '**/node_modules/**', 200)).sort((a, b) => a.path.localeCompare(b.path));
   if (found.length === 0) {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions, type DocumentSelector } from 'vscode-languageclient/node.js';
 import { SERVER_EXEC_ARGV } from '../../server/src/lsp/execArgv.ts';
 import { StatusItem } from './statusItem.ts';
+import { contractSelector, isContract } from './contractFiles.ts';
 import { registerHumanDecisions, registerRunAgent } from './runAgent.ts';
 import { registerSemanticDiff } from './semanticDiff.ts';
 import { registerScaffold } from './scaffold.ts';
@@ -19,16 +20,6 @@ import { DOCUMENT_KIND, type DocumentKindResult } from '../../server/src/lsp/cus
 
 let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;
-
-/** Contract files: the built-in patterns plus `agentsMd.contractGlobs`. */
-function selector(): DocumentSelector {
-  const extra = vscode.workspace.getConfiguration('agentsMd').get<string[]>('contractGlobs') ?? [];
-  return ['**/AGENTS.md', '**/*.agents.md', ...extra].map((pattern) => ({ language: 'markdown', pattern }));
-}
-
-function isContract(doc: vscode.TextDocument): boolean {
-  return vscode.languages.match(selector(), doc) > 0;
-}
 
 /** The server's answer to "is this a contract?" per document version: a free-form AGENTS.md is not. */
 const kinds = new Map<string, { version: number; kind: Promise<DocumentKindResult['kind']> }>();
@@ -43,7 +34,7 @@ async function start(context: vscode.ExtensionContext, status: StatusItem, links
     debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [...selector(), ...SNAPSHOTS],
+    documentSelector: [...contractSelector(), ...SNAPSHOTS],
     synchronize: { configurationSection: 'agentsMd' },
     // A save changes nothing the server has not seen already (docs/vscode.md, "Diagnostics").
     diagnosticPullOptions: { onChange: true, onSave: false },

@@ -106,6 +106,15 @@ test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New 
   await none.waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
   t.diagnostic(`screenshot: ${await screenshot(page, 'walkthrough-no-contract-button')}`);
   await press(page, 'Escape');
+  // A README open in the editor is no contract: New Snapshot from the palette says there is none
+  // (it wrote a snapshot for the README).
+  await openFileFromExplorer(page, 'README.md');
+  await runCommand(page, `${NLS['command.category']}: ${NLS['command.newSnapshot.title']}`);
+  await none.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  t.diagnostic(`screenshot: ${await screenshot(page, 'walkthrough-readme-no-contract')}`);
+  assert.ok(!existsSync(join(dir, 'snapshots')), 'no snapshot for the README');
+  await none.locator('.codicon-notifications-clear, .codicon-close').first().click();
+  await backToWalkthrough(page, t);
 
   // Step 1: its button, a name, a kind.
   await clickStepButton(page, 'newContract', NLS['command.newContract.title']!);
