@@ -5,7 +5,9 @@
 // Run: node --import tsx --test test/cliSummaryStore.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useCliBundle } from './helpers/cli.ts';
 
@@ -16,8 +18,19 @@ const FM = (name: string) => `---\ncontract: true\nname: ${name}\nversion: 1.0.0
 const NEEDS = `${FM('needs')}\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: shared_log\n  required: true\n\`\`\`\n`;
 const declarer = (pool: string) => `${FM('declarer')}\n## MEMORY_POOLS\n\n| Name | Content | Lifecycle |\n|---|---|---|\n| ${pool} | Fault logs per device | 90 days |\n`;
 
+interface StoreEntry {
+  sum: string;
+  summary: { pools: { name: string }[] };
+}
+
+/** An entry's summary changed as a program would change it: with its checksum. */
+function rewrite(entry: StoreEntry, change: (summary: StoreEntry['summary']) => void): void {
+  change(entry.summary);
+  entry.sum = createHash('sha256').update(JSON.stringify(entry.summary)).digest('hex').slice(0, 32);
+}
+
 /** The one store file of the cache folder, parsed. */
-function storeOf(cache: string): { file: string; data: { entries: Record<string, { summary: { pools: { name: string }[] } }> } } {
+function storeOf(cache: string): { file: string; data: { entries: Record<string, StoreEntry> } } {
   const folder = join(cache, 'summaries');
   const files = existsSync(folder) ? readdirSync(folder) : [];
   assert.equal(files.length, 1, `one store file: ${files.join(', ')}`);
@@ -38,7 +51,7 @@ test('a second lint takes other contracts from the store; one changed since is r
   assert.deepEqual(data.entries[key]!.summary.pools.map((p) => p.name), ['shared_log']);
 
   // The store is what the second run reads: a summary changed in it (the file unchanged) is believed.
-  data.entries[key]!.summary.pools = [];
+  rewrite(data.entries[key]!, (summary) => (summary.pools = []));
   writeFileSync(file, JSON.stringify(data));
   const fromStore = await lint();
   assert.match(fromStore.stdout, /unknown-pool/, 'the summary came from the store, not from the contract');
@@ -70,8 +83,47 @@ test('worker threads take the store too, and print what a run without it prints'
   }
   // Taken from the store by the worker threads as well: a changed kept summary shows in every file.
   const { file, data } = storeOf(cache);
-  for (const entry of Object.values(data.entries)) entry.summary.pools = [];
+  for (const entry of Object.values(data.entries)) rewrite(entry, (summary) => (summary.pools = []));
   writeFileSync(file, JSON.stringify(data));
   const third = await bundle.runWithEnv(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', '--jobs', '2');
   assert.equal(third.stdout.match(/unknown-pool/g)?.length, 19, third.stdout);
+});
+
+test('a damaged store is no store: entries of the wrong shape or checksum are made again, a FIFO in its place does not block, a failed write leaves no file behind', async () => {
+  const ws = scratch.workspace({ 'needs/AGENTS.md': NEEDS, 'declarer/AGENTS.md': declarer('shared_log') });
+  const cache = scratch.workspace({});
+  const lint = () => bundle.runWithEnv(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'needs/AGENTS.md');
+  const first = await lint();
+  const { file, data } = storeOf(cache);
+  const key = Object.keys(data.entries).find((uri) => uri.endsWith('/declarer/AGENTS.md'))!;
+  // Each damage a hand or another program could do: the run prints what the first printed.
+  const damages: ((e: Record<string, unknown>) => void)[] = [
+    (e) => (e['summary'] = {}),
+    (e) => (e['summary'] = { pools: [null], agents: null }),
+    (e) => ((e['summary'] as { pools: unknown }).pools = 'x'),
+    (e) => ((e['summary'] as { digest: unknown }).digest = { pools: 'x' }),
+    (e) => delete e['summary'],
+    (e) => (e['sum'] = 'not the checksum'),
+  ];
+  for (const damage of damages) {
+    const copy = structuredClone(data);
+    damage(copy.entries[key] as unknown as Record<string, unknown>);
+    writeFileSync(file, JSON.stringify(copy));
+    const run = await lint();
+    assert.equal(run.stderr, '', String(damage));
+    assert.equal(run.stdout, first.stdout, String(damage));
+    assert.equal(run.code, first.code);
+  }
+  if (process.platform === 'linux') {
+    rmSync(file);
+    execFileSync('mkfifo', [file]);
+    const run = await lint();
+    assert.equal(run.stdout, first.stdout, 'a FIFO is not read (it would wait for a writer)');
+    rmSync(file);
+  }
+  // The store file's place taken by a folder: the write fails after its temporary file was made.
+  mkdirSync(join(file, 'in-the-way'), { recursive: true });
+  const blocked = await lint();
+  assert.equal(blocked.stdout, first.stdout);
+  assert.deepEqual(readdirSync(join(cache, 'summaries')).filter((n) => n.endsWith('.tmp')), [], 'no temporary file left');
 });

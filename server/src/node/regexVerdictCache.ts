@@ -5,9 +5,8 @@
  * under another (recheck's version, its time limit) is not reused. Only "safe" and "vulnerable"
  * are kept: "unknown" may be a time-out of a loaded machine, worth trying again.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { cacheFolder } from './cacheFolder.ts';
+import { join } from 'node:path';
+import { cacheFolder, readCacheFile, replaceCacheFile } from './cacheFolder.ts';
 import { type RegexAnalyzer } from '../service/index.ts';
 import { recheckAnalyzer, RECHECK_ANALYZER_ID } from '../service/host.ts';
 
@@ -31,8 +30,8 @@ export function regexVerdictCacheFile(env: NodeJS.ProcessEnv = process.env): str
 
 function readVerdicts(file: string, analyzer: string): Map<string, Verdict> {
   try {
-    const text = readFileSync(file, 'utf8');
-    if (text.length > MAX_FILE_BYTES) return new Map();
+    const text = readCacheFile(file, MAX_FILE_BYTES);
+    if (text === undefined) return new Map();
     const data = JSON.parse(text) as Partial<CacheFile>;
     if (data.analyzer !== analyzer || typeof data.verdicts !== 'object' || data.verdicts === null) return new Map();
     return new Map(Object.entries(data.verdicts).filter(([, v]) => isKept(v)));
@@ -52,14 +51,8 @@ function writeVerdicts(file: string, analyzer: string, added: ReadonlyMap<string
   }
   const kept = [...all].slice(-MAX_VERDICTS);
   const body: CacheFile = { analyzer, verdicts: Object.fromEntries(kept) };
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(temp, JSON.stringify(body));
-    renameSync(temp, file);
-  } catch {
-    // A read-only home or a full disk: the next run analyses again.
-  }
+  // Not written (a read-only home, a full disk): the next run analyses again.
+  replaceCacheFile(file, JSON.stringify(body));
 }
 
 /**

@@ -5,12 +5,12 @@
  * size and times are those it had when its summary was made (the rule of the compiled-code
  * cache) and the bundle is the one that made it. One JSON file per workspace root.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { ContractSummary, SummaryStore } from '../service/index.ts';
-import { cacheFolder } from './cacheFolder.ts';
+import { cacheFolder, readCacheFile, replaceCacheFile } from './cacheFolder.ts';
 import { uriToPath } from './nodeFileSystem.ts';
 
 /** A store file larger than this is ignored (and replaced). */
@@ -23,8 +23,12 @@ const MAX_ROOTS = 32;
 interface Entry {
   /** The contract's size and times when its summary was made. */
   readonly file: string;
+  /** The summary's own checksum: an entry damaged or written by hand is not taken. */
+  readonly sum: string;
   readonly summary: ContractSummary;
 }
+
+const checksum = (summary: ContractSummary): string => createHash('sha256').update(JSON.stringify(summary)).digest('hex').slice(0, 32);
 
 interface StoreFile {
   readonly build: string;
@@ -58,10 +62,10 @@ function fileKey(path: string): string | undefined {
 
 function readEntries(file: string, build: string): Map<string, Entry> {
   try {
-    if (statSync(file).size > MAX_FILE_BYTES) return new Map();
-    const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoreFile>;
-    if (data.build !== build || typeof data.entries !== 'object' || data.entries === null) return new Map();
-    return new Map(Object.entries(data.entries).filter(([, e]) => typeof e?.file === 'string' && typeof e.summary === 'object' && e.summary !== null));
+    const text = readCacheFile(file, MAX_FILE_BYTES);
+    const data = (text === undefined ? undefined : JSON.parse(text)) as Partial<StoreFile> | undefined;
+    if (data?.build !== build || typeof data.entries !== 'object' || data.entries === null) return new Map();
+    return new Map(Object.entries(data.entries).filter(([, e]) => typeof e?.file === 'string' && typeof e.sum === 'string' && typeof e.summary === 'object' && e.summary !== null));
   } catch {
     return new Map(); // none yet, unreadable or not ours: start afresh
   }
@@ -85,15 +89,12 @@ function writeEntries(folder: string, file: string, build: string, added: Readon
   }
   const body: StoreFile = { build, entries: Object.fromEntries([...all].slice(-MAX_ENTRIES)) };
   const text = JSON.stringify(body);
-  if (text.length > MAX_FILE_BYTES) return; // a file the next run would ignore
+  // Too large, a file the next run would ignore; not written (a read-only or full disk), made again next run.
+  if (text.length > MAX_FILE_BYTES || !replaceCacheFile(file, text)) return;
   try {
-    mkdirSync(folder, { recursive: true });
-    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(temp, text);
-    renameSync(temp, file);
     pruneRoots(folder);
   } catch {
-    // A read-only home or a full disk: the next run makes the summaries again.
+    // Another run pruned meanwhile.
   }
 }
 
@@ -119,11 +120,11 @@ export function diskSummaryStore(root: string, env: NodeJS.ProcessEnv = process.
       seen.set(uri, key);
       kept ??= readEntries(file, build);
       const entry = kept.get(uri);
-      return entry?.file === key ? entry.summary : undefined;
+      return entry?.file === key && entry.sum === checksum(entry.summary) ? entry.summary : undefined;
     },
     set(uri, summary) {
       const key = seen.get(uri);
-      if (key !== undefined) added.set(uri, { file: key, summary });
+      if (key !== undefined) added.set(uri, { file: key, sum: checksum(summary), summary });
     },
     save() {
       if (added.size > 0) writeEntries(folder, file, build, added);
