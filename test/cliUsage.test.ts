@@ -1,13 +1,15 @@
 // What the built CLI says when its input cannot be used (docs/cli.md, "Exit codes"): a sentence
 // instead of an error code, an absolute path for a file outside the working folder, a pattern
 // that matches nothing said as such (exit 2, no "✔"), and a subcommand's usage error pointing
-// at that subcommand's help.
+// at that subcommand's help; a contract named through a link read as the one the root holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { useCliBundle } from './helpers/cli.ts';
 
 const { bundle, scratch } = useCliBundle('cli-usage');
+const contract = (name: string) => `---\ncontract: true\nname: ${name}\nversion: 1.0.0\n---\n## AGENT_IDENTITY\n\n- **Name**: \`${name}\`\n`;
 
 test('a folder given as a file reads as a sentence, not ENOTREG or EISDIR, in English and Chinese', async () => {
   const dir = scratch.workspace({ 'd/AGENTS.md': '# x\n' });
@@ -46,4 +48,15 @@ test('a usage error of a subcommand points at its own help', async () => {
   assert.match(fork.stderr, /run "agents-md trace fork --help" for usage/);
   const top = await bundle.run(dir, '--bogus');
   assert.match(top.stderr, /run "agents-md --help" for usage/);
+});
+
+test('a contract named through a link to the root is the contract the root holds, not another one beside it', async (t) => {
+  const ws = scratch.workspace({ 'a/AGENTS.md': contract('alpha'), 'b/AGENTS.md': contract('beta') });
+  const link = `${ws}-link`;
+  symlinkSync(ws, link);
+  t.after(() => rmSync(link));
+  const direct = await bundle.run(ws, 'lint', 'a/AGENTS.md');
+  const linked = await bundle.run(ws, 'lint', join(link, 'a', 'AGENTS.md'));
+  assert.doesNotMatch(linked.stdout, /agent-name-conflict/, linked.stdout);
+  assert.equal(linked.stdout, direct.stdout);
 });

@@ -12,8 +12,9 @@
  * when no path is given, which only earns a note. A search cut at the walk's limits
  * (`WALK_LIMITS`, docs/robustness.md) earns a note saying how to narrow it.
  */
+import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { isDynamicPattern } from 'tinyglobby';
 import { URI, Utils } from 'vscode-uri';
 import { type ConfigProblem, type Workspace } from '../service/index.ts';
@@ -55,6 +56,22 @@ async function globsOfFolder(workspace: Workspace, dir: string): Promise<{ inclu
   return { include: strings(config.contracts?.include, ['**/AGENTS.md', '**/*.agents.md']), exclude: strings(config.contracts?.exclude, ['**/node_modules/**', '**/.git/**']), problems };
 }
 
+/**
+ * A file named through a link into the root (`/tmp/link/a/AGENTS.md` for `a/AGENTS.md`), by the
+ * path the root's walk lists it under: otherwise it is read as another contract besides itself
+ * (its agent "also declared" by itself).
+ */
+function inRoot(abs: string, root: string): string {
+  if (isWithin(root, abs)) return abs;
+  try {
+    const real = realpathSync(abs);
+    const realRoot = realpathSync(root);
+    return isWithin(realRoot, real) ? join(root, relative(realRoot, real)) : abs;
+  } catch {
+    return abs;
+  }
+}
+
 export async function collectFiles(args: readonly string[], options: CollectOptions): Promise<CollectedFiles> {
   const files = new Set<string>();
   const problems: string[] = [];
@@ -85,7 +102,7 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
     }
 
     if (kind === 'file') {
-      files.add(abs);
+      files.add(inRoot(abs, options.root));
     } else if (kind === 'directory') {
       const globs = await globsOfFolder(options.workspace, abs);
       configProblems.push(...globs.problems);
