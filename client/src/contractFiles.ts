@@ -6,10 +6,15 @@
 import * as vscode from 'vscode';
 import type { DocumentSelector } from 'vscode-languageclient/node.js';
 
-/** Contract files: the built-in patterns plus `agentsMd.contractGlobs`. */
-export function contractSelector(): DocumentSelector {
+/** The patterns of contract files: the built-in ones plus `agentsMd.contractGlobs`. */
+export function contractGlobs(): string[] {
   const extra = vscode.workspace.getConfiguration('agentsMd').get<string[]>('contractGlobs') ?? [];
-  return ['**/AGENTS.md', '**/*.agents.md', ...extra].map((pattern) => ({ language: 'markdown', pattern }));
+  return ['**/AGENTS.md', '**/*.agents.md', ...extra.filter((g) => typeof g === 'string' && g !== '')];
+}
+
+/** Contract files as a document selector (Markdown documents only). */
+export function contractSelector(): DocumentSelector {
+  return contractGlobs().map((pattern) => ({ language: 'markdown', pattern }));
 }
 
 export function isContract(doc: vscode.TextDocument): boolean {

@@ -4,7 +4,7 @@
  * or the walkthrough's page), else the workspace's contracts: the only one, or the one the user picks.
  */
 import * as vscode from 'vscode';
-import { isContract } from './contractFiles.ts';
+import { contractGlobs, isContract } from './contractFiles.ts';
 
 interface ContractPick extends vscode.QuickPickItem {
   readonly uri: vscode.Uri;
@@ -18,7 +18,9 @@ export async function contractFor(arg: vscode.Uri | undefined, ask: { title: str
   if (active && isContract(active)) return active.uri;
   const shown = [...new Set(vscode.window.visibleTextEditors.map((e) => e.document).filter(isContract).map((d) => d.uri.toString()))];
   if (shown.length === 1) return vscode.Uri.parse(shown[0]!);
-  const found = (await vscode.workspace.findFiles('**/{AGENTS.md,*.agents.md}', '**/node_modules/**', 200)).sort((a, b) => a.path.localeCompare(b.path));
+  // One search per pattern: a user's pattern may hold braces of its own.
+  const lists = await Promise.all(contractGlobs().map((g) => vscode.workspace.findFiles(g, '**/node_modules/**', 200)));
+  const found = [...new Map(lists.flat().map((u) => [u.toString(), u])).values()].sort((a, b) => a.path.localeCompare(b.path));
   if (found.length === 0) {
     // The way out is a button: taking it closes the message, which otherwise stays after the contract is written.
     const write = vscode.l10n.t('New AGENTS.md Contract');
