@@ -89,7 +89,7 @@ test('worker threads take the store too, and print what a run without it prints'
   assert.equal(third.stdout.match(/unknown-pool/g)?.length, 19, third.stdout);
 });
 
-test('a damaged store is no store: entries of the wrong shape or checksum are made again, a FIFO in its place does not block, a failed write leaves no file behind', async () => {
+test('a damaged store is no store: entries of the wrong shape or checksum are made again, a FIFO in its place does not block, a cache folder that is a file or a failed write change nothing', async () => {
   const ws = scratch.workspace({ 'needs/AGENTS.md': NEEDS, 'declarer/AGENTS.md': declarer('shared_log') });
   const cache = scratch.workspace({});
   const lint = () => bundle.runWithEnv(ws, { AGENTS_MD_CACHE_DIR: cache }, 'lint', 'needs/AGENTS.md');
@@ -104,6 +104,9 @@ test('a damaged store is no store: entries of the wrong shape or checksum are ma
     (e) => ((e['summary'] as { digest: unknown }).digest = { pools: 'x' }),
     (e) => delete e['summary'],
     (e) => (e['sum'] = 'not the checksum'),
+    // With the checksum made again, as a program that edits the file would.
+    (e) => rewrite(e as unknown as StoreEntry, (summary) => ((summary as { pools: unknown }).pools = null)),
+    (e) => rewrite(e as unknown as StoreEntry, (summary) => ((summary as unknown as { digest: unknown }).digest = { pools: [null] })),
   ];
   for (const damage of damages) {
     const copy = structuredClone(data);
@@ -121,6 +124,12 @@ test('a damaged store is no store: entries of the wrong shape or checksum are ma
     assert.equal(run.stdout, first.stdout, 'a FIFO is not read (it would wait for a writer)');
     rmSync(file);
   }
+  // The cache folder is a file: nothing can be kept, and the run is as without a cache.
+  const notAFolder = join(scratch.workspace({}), 'file');
+  writeFileSync(notAFolder, '');
+  const noFolder = await bundle.runWithEnv(ws, { AGENTS_MD_CACHE_DIR: notAFolder }, 'lint', 'needs/AGENTS.md');
+  assert.equal(noFolder.stderr, '');
+  assert.equal(noFolder.stdout, first.stdout);
   // The store file's place taken by a folder: the write fails after its temporary file was made.
   mkdirSync(join(file, 'in-the-way'), { recursive: true });
   const blocked = await lint();

@@ -59,4 +59,9 @@ test('a contract named through a link to the root is the contract the root holds
   const linked = await bundle.run(ws, 'lint', join(link, 'a', 'AGENTS.md'));
   assert.doesNotMatch(linked.stdout, /agent-name-conflict/, linked.stdout);
   assert.equal(linked.stdout, direct.stdout);
+  // The folder through the link, and a link inside the root to a contract's folder.
+  const all = await bundle.run(ws, 'lint', '.');
+  assert.equal((await bundle.run(ws, 'lint', link)).stdout, all.stdout);
+  symlinkSync(join(ws, 'a'), join(ws, 'link-to-a'));
+  assert.equal((await bundle.run(ws, 'lint', join('link-to-a', 'AGENTS.md'))).stdout, direct.stdout);
 });

@@ -57,12 +57,11 @@ async function globsOfFolder(workspace: Workspace, dir: string): Promise<{ inclu
 }
 
 /**
- * A file named through a link into the root (`/tmp/link/a/AGENTS.md` for `a/AGENTS.md`), by the
- * path the root's walk lists it under: otherwise it is read as another contract besides itself
- * (its agent "also declared" by itself).
+ * A file named through a link into the root (`/tmp/link/a/AGENTS.md`, `link-to-a/AGENTS.md` for
+ * `a/AGENTS.md`), by the path the root's walk lists it under: otherwise it is read as another
+ * contract besides itself (its agent "also declared" by itself).
  */
 function inRoot(abs: string, root: string): string {
-  if (isWithin(root, abs)) return abs;
   try {
     const real = realpathSync(abs);
     const realRoot = realpathSync(root);
@@ -115,13 +114,13 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
         const msg = t('cli.files.noContracts', { arg, globs: globs.include.join(', ') });
         (options.implicit ? notes : problems).push(msg);
       }
-      for (const f of matches) files.add(f);
+      for (const f of matches) files.add(inRoot(f, options.root));
     } else if (kind === 'missing' && isDynamicPattern(arg)) {
       const globs = await globsOfFolder(options.workspace, options.cwd);
       configProblems.push(...globs.problems);
       const matches = found(arg, await walkFiles(options.cwd, [arg], globs.exclude));
       if (matches.length === 0) problems.push(t('cli.files.noMatch', { arg }));
-      for (const f of matches) files.add(f);
+      for (const f of matches) files.add(inRoot(f, options.root));
     } else if (kind === 'missing') {
       problems.push(t('cli.files.missing', { arg }));
     } else {

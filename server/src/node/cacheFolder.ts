@@ -46,7 +46,11 @@ export function replaceCacheFile(file: string, text: string): boolean {
     renameSync(temp, file);
     return true;
   } catch {
-    rmSync(temp, { force: true });
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Its folder is no folder, or not ours to change: nothing was written there either.
+    }
     return false;
   }
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { ContractSummary, SummaryStore } from '../service/index.ts';
 import { cacheFolder, readCacheFile, replaceCacheFile } from './cacheFolder.ts';
 import { uriToPath } from './nodeFileSystem.ts';
+import { isContractSummary } from './summaryShape.ts';
 
 /** A store file larger than this is ignored (and replaced). */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -120,7 +121,7 @@ export function diskSummaryStore(root: string, env: NodeJS.ProcessEnv = process.
       seen.set(uri, key);
       kept ??= readEntries(file, build);
       const entry = kept.get(uri);
-      return entry?.file === key && entry.sum === checksum(entry.summary) ? entry.summary : undefined;
+      return entry?.file === key && entry.sum === checksum(entry.summary) && isContractSummary(entry.summary) ? entry.summary : undefined;
     },
     set(uri, summary) {
       const key = seen.get(uri);
