@@ -1,8 +1,9 @@
 /**
  * server/src/service/validate/contractValidators.cjs: the contract schema's validators, the
- * 2020-12 meta-schema's and the configuration file's, compiled here as ajv compiles them at run time
- * (`compileContractValidators`, `compileMetaSchema`, `compileConfigValidator`) and written as ajv's standalone code, so that
- * a command validating a contract or reading a config file compiles no schema of ours (docs/performance.md, "Start-up").
+ * 2020-12 meta-schema's and the configuration file's, compiled here as ajv compiles them at run
+ * time (`compileContractValidators`, `compileMetaSchema`, `compileConfigValidator`) and written
+ * as ajv's standalone code, so that a command validating a contract or reading a config file
+ * compiles no schema of ours (docs/performance.md, "Start-up").
  * Each export is a function, given the RE2 function the patterns match with (validate/ajv.ts),
  * that returns the validators by key (`tools`, `tools/items`; `2020-12`); their `require`s are
  * ajv's run-time helpers and ajv-formats' formats.

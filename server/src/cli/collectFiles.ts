@@ -12,7 +12,6 @@
  * when no path is given, which only earns a note. A search cut at the walk's limits
  * (`WALK_LIMITS`, docs/robustness.md) earns a note saying how to narrow it.
  */
-import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { isDynamicPattern } from 'tinyglobby';
@@ -20,7 +19,7 @@ import { URI, Utils } from 'vscode-uri';
 import { type ConfigProblem, type Workspace } from '../service/index.ts';
 import { fileErrorReason, format } from '../service/host.ts';
 import { unreadableFolders, walkFiles, WALK_LIMITS, type FileWalk } from '../node/nodeFileSystem.ts';
-import { isWithin } from '../node/paths.ts';
+import { isWithin, realOr } from '../node/paths.ts';
 import './messages.ts';
 
 export interface CollectedFiles {
@@ -61,18 +60,14 @@ async function globsOfFolder(workspace: Workspace, dir: string): Promise<{ inclu
  * `a/AGENTS.md`), by the path the root's walk lists it under: otherwise it is read as another
  * contract besides itself (its agent "also declared" by itself).
  */
-function inRoot(abs: string, root: string): string {
-  try {
-    const real = realpathSync(abs);
-    const realRoot = realpathSync(root);
-    return isWithin(realRoot, real) ? join(root, relative(realRoot, real)) : abs;
-  } catch {
-    return abs;
-  }
+function inRoot(abs: string, root: string, realRoot: string): string {
+  const real = realOr(abs);
+  return isWithin(realRoot, real) ? join(root, relative(realRoot, real)) : abs;
 }
 
 export async function collectFiles(args: readonly string[], options: CollectOptions): Promise<CollectedFiles> {
   const files = new Set<string>();
+  const realRoot = realOr(options.root);
   const problems: string[] = [];
   const notes: string[] = [];
   const configProblems: ConfigProblem[] = [];
@@ -101,7 +96,7 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
     }
 
     if (kind === 'file') {
-      files.add(inRoot(abs, options.root));
+      files.add(inRoot(abs, options.root, realRoot));
     } else if (kind === 'directory') {
       const globs = await globsOfFolder(options.workspace, abs);
       configProblems.push(...globs.problems);
@@ -114,13 +109,13 @@ export async function collectFiles(args: readonly string[], options: CollectOpti
         const msg = t('cli.files.noContracts', { arg, globs: globs.include.join(', ') });
         (options.implicit ? notes : problems).push(msg);
       }
-      for (const f of matches) files.add(inRoot(f, options.root));
+      for (const f of matches) files.add(inRoot(f, options.root, realRoot));
     } else if (kind === 'missing' && isDynamicPattern(arg)) {
       const globs = await globsOfFolder(options.workspace, options.cwd);
       configProblems.push(...globs.problems);
       const matches = found(arg, await walkFiles(options.cwd, [arg], globs.exclude));
       if (matches.length === 0) problems.push(t('cli.files.noMatch', { arg }));
-      for (const f of matches) files.add(inRoot(f, options.root));
+      for (const f of matches) files.add(inRoot(f, options.root, realRoot));
     } else if (kind === 'missing') {
       problems.push(t('cli.files.missing', { arg }));
     } else {

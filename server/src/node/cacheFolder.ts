@@ -1,7 +1,8 @@
 /**
  * The folder of what the CLI keeps between runs (docs/performance.md, "Start-up"): the ReDoS
- * verdicts and the contract summaries, and how its files are read and replaced. bin/agents-md.cjs follows the same rule for its compiled
- * code (it runs before any bundle is loaded, so it cannot import this).
+ * verdicts and the contract summaries, and how its files are read and replaced.
+ * bin/agents-md.cjs follows the same rule for its compiled code (it runs before any bundle is
+ * loaded, so it cannot import this).
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';

@@ -50,7 +50,8 @@ function checkContained(path: string, real: string, roots: readonly string[] | u
   }
 }
 
-const realOr = (p: string): string => {
+/** `p` with its links resolved; `p` itself when it cannot be (missing, no access). */
+export const realOr = (p: string): string => {
   try {
     return realpathSync(p);
   } catch {

@@ -22,7 +22,7 @@ const MAX_ENTRIES = 10_000;
 const MAX_ROOTS = 32;
 
 interface Entry {
-  /** The contract's size and times when its summary was made. */
+  /** The contract's size, times and inode when its summary was asked for. */
   readonly file: string;
   /** The summary's own checksum: an entry damaged or written by hand is not taken. */
   readonly sum: string;
