@@ -690,11 +690,14 @@ export async function viewLine(page: Page, line: number, timeoutMs = DEFAULT_TIM
   const editor = '.editor-instance .monaco-editor';
   const number = page.locator(`${editor} .margin-view-overlays .line-numbers`).filter({ hasText: new RegExp(`^\\s*${line}\\s*$`) }).first();
   await number.waitFor({ state: 'visible', timeout: timeoutMs });
-  // The parent of .line-numbers carries style "top: Npx" (and so does each .view-line).
-  const top: string = await number.evaluate((el: any) => el.parentElement.style.top);
-  const text = page.locator(`${editor} .view-lines .view-line[style*="top:${top.replace(/\s/g, '')}"], ${editor} .view-lines .view-line[style*="top: ${top.replace(/\s/g, '')}"]`).first();
-  await text.waitFor({ state: 'visible', timeout: timeoutMs });
-  return text;
+  // The top is read afresh each time: a code lens arriving meanwhile (the tool cost above
+  // `## TOOLS`) moves every line under it (a CI run waited for a line at its old top).
+  return until(`the text of line ${line}`, async () => {
+    // The parent of .line-numbers carries style "top: Npx" (and so does each .view-line).
+    const top = ((await number.evaluate((el: any) => el.parentElement.style.top)) as string).replace(/\s/g, '');
+    const text = page.locator(`${editor} .view-lines .view-line[style*="top:${top}"], ${editor} .view-lines .view-line[style*="top: ${top}"]`).first();
+    return (await text.isVisible()) ? text : undefined;
+  }, timeoutMs);
 }
 
 /**
