@@ -46,10 +46,12 @@ test('after its retries an unknown verdict is kept for a while, then analysed ag
   let clock = 0;
   const analyze = scripted({ status: 'unknown' }, { status: 'unknown' }, VULNERABLE);
   const { onVerdict, got } = verdictFor(500);
-  const forDocument = backgroundAnalyzer(analyze, onVerdict, { retryDelaysMs: [10], askAgainMs: 60_000, now: () => clock });
+  const traced: string[] = [];
+  const forDocument = backgroundAnalyzer(analyze, onVerdict, { retryDelaysMs: [10], askAgainMs: 60_000, now: () => clock, trace: (m) => traced.push(m) });
   await forDocument('file:///a.md')('x+');
   assert.equal(await got, undefined, 'two unknowns: nothing to report');
   assert.equal(analyze.calls, 2, 'one retry');
+  assert.deepEqual(traced, ['ReDoS analysis of "x+": no verdict (attempt 1); again in 10 ms', 'ReDoS analysis of "x+": no verdict (attempt 2); again when asked 60000 ms or more from now'], 'each undecided analysis in the trace');
   clock = 59_999;
   assert.deepEqual(await forDocument('file:///a.md')('x+'), { status: 'unknown' });
   assert.equal(analyze.calls, 2, 'kept: asked again within askAgainMs, not analysed');

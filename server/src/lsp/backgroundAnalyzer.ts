@@ -11,6 +11,8 @@ export interface BackgroundOptions {
   /** An `unknown` left after the retries is kept this long; asked for later, it is analysed again (default 60 s). */
   readonly askAgainMs?: number;
   readonly now?: () => number;
+  /** Told of each analysis that gave no verdict (the server's protocol trace). */
+  readonly trace?: (message: string) => void;
 }
 
 const RETRY_DELAYS_MS = [2_000, 10_000, 30_000];
@@ -41,6 +43,10 @@ export function backgroundAnalyzer(analyze: RegexAnalyzer, onVerdict: (askedBy: 
     void analyze(pattern)
       .catch((): Verdict => ({ status: 'unknown' }))
       .then((v) => {
+        if (v.status === 'unknown') {
+          const again = attempt < delays.length ? `again in ${delays[attempt]} ms` : `again when asked ${askAgainMs} ms or more from now`;
+          options.trace?.(`ReDoS analysis of ${JSON.stringify(pattern)}: no verdict (attempt ${attempt + 1}); ${again}`);
+        }
         if (v.status === 'unknown' && attempt < delays.length) {
           setTimeout(() => run(pattern, attempt + 1), delays[attempt]).unref();
           return;

@@ -39,7 +39,7 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   const { documents, session } = ctx;
   // The ReDoS analysis never holds up diagnostics: a pattern not analysed yet counts as unknown
   // until its verdict arrives, which refreshes the diagnostics of the documents that use it (docs/performance.md).
-  const regexFor = backgroundAnalyzer((pattern) => ctx.pending.track(analyzeRegex(pattern)), (uris) => diagnostics.refreshSome(uris));
+  const regexFor = backgroundAnalyzer((pattern) => ctx.pending.track(analyzeRegex(pattern)), (uris) => diagnostics.refreshSome(uris), { trace: (m) => connection.tracer.log(m) });
   // The tokenizer runs in a process of its own too: its tables never sit in the server's heap.
   // Counts that arrive check the documents that asked again, and the cost lens is asked for again.
   const tokens = backgroundTokens(countTokens, (uris) => (diagnostics.refreshSome(uris), runHost.refreshLenses()), ctx.pending);
