@@ -51,7 +51,7 @@ test('after its retries an unknown verdict is kept for a while, then analysed ag
   await forDocument('file:///a.md')('x+');
   assert.equal(await got, undefined, 'two unknowns: nothing to report');
   assert.equal(analyze.calls, 2, 'one retry');
-  assert.deepEqual(traced, ['ReDoS analysis of "x+": no verdict (attempt 1); again in 10 ms', 'ReDoS analysis of "x+": no verdict (attempt 2); again when asked 60000 ms or more from now'], 'each undecided analysis in the trace');
+  assert.deepEqual(traced, ['unknown ReDoS verdict "x+" (attempt 1); retry in 10 ms', 'unknown ReDoS verdict "x+" (attempt 2); kept 60000 ms'], 'each undecided analysis in the trace');
   clock = 59_999;
   assert.deepEqual(await forDocument('file:///a.md')('x+'), { status: 'unknown' });
   assert.equal(analyze.calls, 2, 'kept: asked again within askAgainMs, not analysed');

@@ -44,8 +44,9 @@ export function backgroundAnalyzer(analyze: RegexAnalyzer, onVerdict: (askedBy: 
       .catch((): Verdict => ({ status: 'unknown' }))
       .then((v) => {
         if (v.status === 'unknown') {
-          const again = attempt < delays.length ? `again in ${delays[attempt]} ms` : `again when asked ${askAgainMs} ms or more from now`;
-          options.trace?.(`ReDoS analysis of ${JSON.stringify(pattern)}: no verdict (attempt ${attempt + 1}); ${again}`);
+          // A protocol trace line like `validated …` and `dropped …` (docs/performance.md), not UI text.
+          const again = attempt < delays.length ? `retry in ${delays[attempt]} ms` : `kept ${askAgainMs} ms`;
+          options.trace?.(`unknown ReDoS verdict ${JSON.stringify(pattern)} (attempt ${attempt + 1}); ${again}`);
         }
         if (v.status === 'unknown' && attempt < delays.length) {
           setTimeout(() => run(pattern, attempt + 1), delays[attempt]).unref();
