@@ -1,4 +1,4 @@
-import type { Code, List, ListItem, Paragraph } from 'mdast';
+import type { Code, List, ListItem, Paragraph, RootContent } from 'mdast';
 import type { Range } from '../types.ts';
 import type { JsonSchema } from '../schema/schemas.ts';
 import { parseYamlBlock, pointerSegment } from './yamlBlock.ts';
@@ -106,9 +106,54 @@ export function shiftRange(_loc: SliceLocator, r: Range, start: number, end: num
   return { start: { line: r.start.line, character: r.start.character + start }, end: { line: r.start.line, character: r.start.character + end } };
 }
 
-/** Fills an object (a section, a tool, a pool) from a list of labelled bullets. */
-export function fillObjectFromList(b: Builder, obj: Mutable, prefix: string, fields: readonly FieldSpec[], list: List, seen: Map<string, Range>, sectionTitle: string): void {
-  for (const item of list.children) {
+/**
+ * A label with no inline value that ends a list (`- **Input Schema**:`): its value may be the
+ * YAML/JSON block right after the list (docs/contract-format.md, "A code block as value").
+ */
+export interface OpenLabel {
+  readonly field: FieldSpec;
+  readonly label: Labelled;
+}
+
+/** Whether a block can be the field's value: a field of an object or array type, or of any type. */
+const takesBlock = (field: FieldSpec): boolean => field.types.length === 0 || field.types.includes('object') || field.types.includes('array');
+
+/** Sets `obj[field.key]` to the parsed block `code`, labelled by `l`. */
+function setFieldFromBlock(b: Builder, obj: Mutable, prefix: string, field: FieldSpec, l: Labelled, code: Code, seen: Map<string, Range>): void {
+  const prev = seen.get(field.key);
+  if (prev) {
+    b.findings.push({ code: 'duplicate-key', range: l.labelRange, args: { key: l.label }, related: [{ range: prev, messageId: 'related.firstDefined' }] });
+    return;
+  }
+  const block = parseYamlBlock(code.value, isYamlish(code));
+  const p = `${prefix}/${pointerSegment(field.key)}`;
+  seen.set(field.key, l.labelRange);
+  obj[field.key] = block.value;
+  b.addBlock(block, code, p);
+  const s = b.map.get(p);
+  b.map.set(p, { key: l.labelRange, value: s?.value ?? b.loc.nodeRange(code) });
+}
+
+/**
+ * Gives an open label its value: `code` when the node after the list is a YAML/JSON block (true:
+ * the block is taken), else the label's own empty value, as any other empty label.
+ */
+export function closeLabel(b: Builder, obj: Mutable, prefix: string, open: OpenLabel, next: RootContent | undefined, seen: Map<string, Range>): boolean {
+  if (next?.type === 'code' && isYamlish(next)) {
+    setFieldFromBlock(b, obj, prefix, open.field, open.label, next, seen);
+    return true;
+  }
+  setField(b, obj, prefix, open.field, open.label, [], seen);
+  return false;
+}
+
+/**
+ * Fills an object (a section, a tool, a pool) from a list of labelled bullets. With `leaveOpen`,
+ * a last bullet that is a label with no value and nothing under it is returned instead of set, for
+ * the caller to close with the node after the list (`closeLabel`).
+ */
+export function fillObjectFromList(b: Builder, obj: Mutable, prefix: string, fields: readonly FieldSpec[], list: List, seen: Map<string, Range>, sectionTitle: string, leaveOpen = false): OpenLabel | undefined {
+  for (const [k, item] of list.children.entries()) {
     const para = item.children[0]?.type === 'paragraph' ? (item.children[0] as Paragraph) : undefined;
     const l = para ? labelOf(b, para, fields) : undefined;
     if (!l) {
@@ -121,20 +166,15 @@ export function fillObjectFromList(b: Builder, obj: Mutable, prefix: string, fie
       b.findings.push(unknownField(l.labelRange, l.label, sectionTitle, fields));
       continue;
     }
-    const nested = nestedItems(item);
     const code = item.children.find((c): c is Code => c.type === 'code' && !!isYamlish(c));
-    if (code && !l.value && (field.types.includes('object') || field.types.length === 0)) {
-      const block = parseYamlBlock(code.value, isYamlish(code));
-      const p = `${prefix}/${pointerSegment(field.key)}`;
-      seen.set(field.key, l.labelRange);
-      obj[field.key] = block.value;
-      b.addBlock(block, code, p);
-      const s = b.map.get(p);
-      b.map.set(p, { key: l.labelRange, value: s?.value ?? b.loc.nodeRange(code) });
+    if (code && !l.value && takesBlock(field)) {
+      setFieldFromBlock(b, obj, prefix, field, l, code, seen);
       continue;
     }
-    setField(b, obj, prefix, field, l, nested, seen);
+    if (leaveOpen && k === list.children.length - 1 && !l.value && item.children.length === 1 && takesBlock(field)) return { field, label: l };
+    setField(b, obj, prefix, field, l, nestedItems(item), seen);
   }
+  return undefined;
 }
 
 export function appendBulletItem(b: Builder, items: unknown[], spec: SectionSpec, item: ListItem): void {

@@ -6,7 +6,7 @@ import { normaliseLabel } from '../schema/normalise.ts';
 import type { PointerSpan } from '../model/types.ts';
 import { coerceScalar, stripCode } from '../model/values.ts';
 import { headingTextRange, isYamlish, labelOf, lineStartOffset, noteProse, plainText, unknownField, type Builder, type Mutable } from './builder.ts';
-import { appendBulletItem, fillObjectFromList, setField } from './labels.ts';
+import { appendBulletItem, closeLabel, fillObjectFromList, setField, type OpenLabel } from './labels.ts';
 import { appendBlockItems, mergeMapping, soleSectionKey } from './yamlMerge.ts';
 import { appendTableRows, fillObjectFromTable } from './tables.ts';
 import { addItem, buildItem, itemEnd, itemKey, placed, rememberItems, type BuiltItem } from './headingItems.ts';
@@ -76,8 +76,15 @@ function buildHeadingItem(b: Builder, spec: SectionSpec, nodes: readonly RootCon
   b.map.set(prefix, { value: r });
   b.map.set(`${prefix}/name`, { value: headingTextRange(b, heading) });
   const seen = new Map<string, Range>([['name', r]]);
+  let open: OpenLabel | undefined;
   for (const node of nodes.slice(1)) {
-    if (node.type === 'list') fillObjectFromList(b, obj, prefix, spec.fields, node, seen, spec.title);
+    // A list that ended in a label with no value: a block right after it is that field's value.
+    if (open) {
+      const taken = closeLabel(b, obj, prefix, open, node, seen);
+      open = undefined;
+      if (taken) continue;
+    }
+    if (node.type === 'list') open = fillObjectFromList(b, obj, prefix, spec.fields, node, seen, spec.title, true);
     else if (node.type === 'code' && isYamlish(node)) mergeMapping(b, obj, prefix, spec.fields, parseYamlBlock(node.value, isYamlish(node)), node, seen, '', spec.title);
     else if (node.type === 'paragraph') {
       const l = labelOf(b, node, spec.fields);
@@ -89,6 +96,7 @@ function buildHeadingItem(b: Builder, spec: SectionSpec, nodes: readonly RootCon
       }
     }
   }
+  if (open) closeLabel(b, obj, prefix, open, undefined, seen);
   return obj;
 }
 
@@ -108,7 +116,14 @@ export function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootCo
   const obj: Mutable = {};
   const seen = new Map<string, Range>();
   let field: { spec: FieldSpec; range: Range } | undefined;
+  let open: OpenLabel | undefined;
   for (const node of blocks) {
+    // A list that ended in a label with no value: a block right after it is that field's value.
+    if (open) {
+      const taken = closeLabel(b, obj, '', open, node, seen);
+      open = undefined;
+      if (taken) continue;
+    }
     if (node.type === 'heading') {
       const f = fieldForLabel(spec.fields, plainText(node));
       field = f ? { spec: f, range: headingTextRange(b, node) } : undefined;
@@ -145,7 +160,7 @@ export function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootCo
         continue;
       }
     }
-    if (node.type === 'list') fillObjectFromList(b, obj, '', spec.fields, node, seen, spec.title);
+    if (node.type === 'list') open = fillObjectFromList(b, obj, '', spec.fields, node, seen, spec.title, true);
     else if (node.type === 'table') fillObjectFromTable(b, obj, '', spec, node, seen);
     else if (node.type === 'code' && isYamlish(node)) {
       const block = parseYamlBlock(node.value, isYamlish(node));
@@ -159,6 +174,7 @@ export function buildObjectSection(b: Builder, spec: SectionSpec, blocks: RootCo
       else noteProse(b, node);
     } else noteQuotedRows(b, spec, node);
   }
+  if (open) closeLabel(b, obj, '', open, undefined, seen);
   return obj;
 }
 

@@ -1,0 +1,64 @@
+/**
+ * "A code block as value" (docs/contract-format.md §4.1): a label with no inline value followed
+ * by a fenced json/yaml block, indented inside the same list item or directly after the list,
+ * takes the parsed block as its value. Found by an author writing from the docs alone (the
+ * independent corpus, writerE): a TRIGGER's `**Required Entities**:` with a YAML list under it was
+ * dropped without a word (so `{{extracted_zip_code}}` was reported as undeclared), and a tool's
+ * `**Input Schema**:` with its block after the list read the schema's keys as the tool's fields.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseContract } from '../server/src/service/index.ts';
+import { lintExample } from './helpers/lintExample.ts';
+
+const FM = ['---', 'contract: true', 'name: leaks', 'version: 1.0.0', '---', ''];
+const codes = async (text: string) => (await lintExample(text)).diagnostics.filter((d) => d.code !== 'missing-section' && d.code !== 'version-not-audited').map((d) => `${d.code} ${d.range.start.line + 1}`);
+
+test('an array field takes a YAML or JSON block indented in its bullet', () => {
+  const text = [...FM, '## TRIGGER', '', '- **Intent Patterns**:', '  ```yaml', "  - '\\b(leak)\\b'", "  - 'burst'", '  ```', '- **Required Entities**:', '  ```yaml', '  - name: zip_code', "    pattern: '\\b9[0-6]\\d{3}\\b'", '  ```', ''].join('\n');
+  const trigger = parseContract(text).data['trigger'] as Record<string, unknown>;
+  assert.deepEqual(trigger['intent_patterns'], ['\\b(leak)\\b', 'burst']);
+  assert.deepEqual(trigger['required_entities'], [{ name: 'zip_code', pattern: '\\b9[0-6]\\d{3}\\b' }]);
+});
+
+test('a block directly after the list is the value of the list’s last label when it has none', () => {
+  const text = [
+    ...FM, '## TRIGGER', '', '- **Intent Patterns**:', '  - `leak`', '- **Required Entities**:', '', '```json', '["zip_code"]', '```', '',
+    '## TOOLS', '', '### lookup_zone', '', '- **Description**: Pressure zone of an address.', '- **Side Effects**: read', '- **Input Schema**:', '',
+    '```yaml', 'type: object', 'properties:', '  address: { type: string }', '```', '', '- **Output Schema**:', '', '```yaml', 'type: object', '```', '',
+  ].join('\n');
+  const model = parseContract(text);
+  assert.deepEqual((model.data['trigger'] as Record<string, unknown>)['required_entities'], ['zip_code']);
+  const tool = (model.data['tools'] as Record<string, unknown>[])[0]!;
+  assert.deepEqual(tool['input_schema'], { type: 'object', properties: { address: { type: 'string' } } });
+  assert.deepEqual(tool['output_schema'], { type: 'object' });
+});
+
+test('lint: entities from a block feed templates; a schema after the list is no unknown field', async () => {
+  const text = [
+    ...FM, '## TRIGGER', '', '- **Intent Patterns**:', '  - `leak`', '- **Required Entities**:', '  ```yaml', '  - name: zip_code', '  ```', '',
+    '## TOOLS', '', '### lookup_zone', '', '- **Description**: Pressure zone of {{extracted_zip_code}}.', '- **Side Effects**: read', '- **Input Schema**:', '',
+    '```json', '{ "type": "object", "properties": { "zip": { "type": "string" } } }', '```', '', '- **Output Schema**:', '  ```yaml', '  type: object', '  ```', '',
+  ].join('\n');
+  assert.deepEqual(await codes(text), []);
+  // Before: template-unknown-entity on the template, and the schema's keys read as the tool's fields.
+});
+
+test('a label left empty is still empty when no block follows; a second value is still a duplicate', async () => {
+  const empty = [...FM, '## TOOLS', '', '### lookup_zone', '', '- **Description**: Pressure zone.', '- **Side Effects**: read', '- **Input Schema**:', '', 'Takes an address.', ''].join('\n');
+  // As before this fix: no schema, and an empty Input Schema is no object.
+  assert.deepEqual(await codes(empty), ['tool-missing-schema 9', 'schema 13']);
+  const twice = [...FM, '## TRIGGER', '', '- **Required Entities**: `zip_code`', '- **Required Entities**:', '', '```yaml', '- street', '```', ''].join('\n');
+  const r = await lintExample(twice);
+  assert.ok(r.diagnostics.some((d) => d.code === 'duplicate-key' && d.range.start.line === 9), 'the second label is a duplicate');
+  assert.deepEqual((r.model!.data['trigger'] as Record<string, unknown>)['required_entities'], ['zip_code'], 'the first value is kept');
+});
+
+test('a problem inside the block is reported on its line in the block', async () => {
+  const text = [...FM, '## TRIGGER', '', '- **Intent Patterns**:', '  - `leak`', '- **Required Entities**:', '', '```yaml', '- name: zip_code', '  pattern: 12', '```', ''].join('\n');
+  const r = await lintExample(text);
+  // As in a YAML-only TRIGGER: the item is neither a string nor an entity, and its pattern no string.
+  const schema = r.diagnostics.find((d) => d.code === 'schema' && d.message.includes('.pattern'));
+  assert.ok(schema, r.diagnostics.map((d) => d.code).join(', '));
+  assert.equal(text.split('\n')[schema.range.start.line], '  pattern: 12');
+});
