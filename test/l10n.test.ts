@@ -52,6 +52,7 @@ const NEUTRAL = new Set([
   'symbol.frontMatter', // "front matter" is the Markdown term, used as is in the schemas' Chinese texts
   'diff.section.front_matter', // the same term, as the diff names the front matter
   'rule.unrecognised-content.source', // a file name
+  'docs.rule.variant', // a list item around a message that is translated itself
   '$(sync~spin) AGENTS.md', '$(pass) AGENTS.md', '$(error) {0} $(warning) {1} AGENTS.md', // icons and the product name
 ]);
 

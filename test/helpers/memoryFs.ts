@@ -2,7 +2,7 @@ import type { FileSystem } from '../../server/src/service/index.ts';
 
 /**
  * An in-memory FileSystem for tests: `files` maps `file:` URIs to contents. `findFiles`
- * supports the two glob shapes the service asks for (`**\/NAME` and `**\/*.EXT`).
+ * supports the glob shapes the service asks for (`**\/NAME`, `**\/*.EXT`, `DIR/**`).
  */
 export function memoryFs(files: Record<string, string | Uint8Array>): FileSystem {
   const enc = new TextEncoder();
@@ -21,7 +21,8 @@ export function memoryFs(files: Record<string, string | Uint8Array>): FileSystem
     async findFiles(folder, include, exclude) {
       const prefix = folder.endsWith('/') ? folder : folder + '/';
       // `**/` first, through a placeholder, so that the `*` of its `.*` is not taken for a single `*`.
-      const toRe = (g: string) => new RegExp('^' + g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '(?:.*/)?') + '$');
+      // A trailing `/**` (everything under a folder) likewise.
+      const toRe = (g: string) => new RegExp('^' + g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\/\*\*$/, '/\u0001').replace(/\*\*\//g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '(?:.*/)?').replace('\u0001', '.*') + '$');
       const inc = include.map(toRe);
       const exc = exclude.map(toRe);
       return Object.keys(files).filter((k) => {

@@ -6,7 +6,7 @@
 import { ruleByCode } from '../validate/catalogue.ts';
 import type { Rule } from '../validate/rule.ts';
 import { format } from '../l10n/format.ts';
-import { ruleDocId } from '../validate/messages.ts';
+import { ruleDocId, ruleMessageId } from '../validate/messages.ts';
 
 /** A fenced block that holds fences itself (`~~~~`). */
 export function fence(body: string, lang = 'markdown'): string {
@@ -26,6 +26,9 @@ export function ruleSection(r: Rule, lang: string): string {
   ];
   const out = [`## ${r.code}`, '', t(ruleDocId(r.code, 'summary')), '', meta.join(' · '), '', t(ruleDocId(r.code, 'description')), ''];
   out.push(t('docs.rule.message', { message: t(r.code) }), '');
+  // Every message a user may read is here, so that a search for its text finds the rule.
+  const variants = Object.keys(r.messages).filter((v) => v !== 'default');
+  if (variants.length > 0) out.push(t('docs.rule.variants'), '', ...variants.map((v) => t('docs.rule.variant', { message: t(ruleMessageId(r.code, v)) })), '');
   if (r.examples.bad) {
     const ws = r.examples.workspace;
     if (ws?.config) out.push(t('docs.rule.withConfig'), '', fence(JSON.stringify(ws.config, null, 2), 'json'), '');

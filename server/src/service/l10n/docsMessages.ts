@@ -39,6 +39,8 @@ export const DOCS_MESSAGES = {
   'docs.rule.workspace': 'Reads the workspace',
   'docs.rule.notPartial': 'Not run on partial contracts',
   'docs.rule.message': 'Message: “{message}”',
+  'docs.rule.variants': 'In particular cases, instead:',
+  'docs.rule.variant': '- “{message}”',
   'docs.rule.withConfig': 'With this `.agents-md.json`:',
   'docs.rule.withFiles': 'With these workspace files: {files}.',
   'docs.rule.bad': 'Bad:',

@@ -219,9 +219,19 @@ export class Workspace {
     return own;
   }
 
-  private listContracts(config: ResolvedConfig): Promise<string[]> {
+  /**
+   * Every contract of the workspace: each root's files matching the `contracts` globs of the
+   * configuration at that root. The root's, whichever document asks first: a nested config file
+   * (samples/.agents-md.json) configures its contracts, not what the workspace holds.
+   */
+  private listContracts(): Promise<string[]> {
     this.contractList ??= (async () => {
-      const all = await Promise.all(this.options.roots.map((r) => this.options.fs.findFiles(r, config.contracts.include, config.contracts.exclude)));
+      const all = await Promise.all(
+        this.options.roots.map(async (r) => {
+          const { config } = await this.configFor(`${r.replace(/\/$/, '')}/AGENTS.md`);
+          return this.options.fs.findFiles(r, config.contracts.include, config.contracts.exclude);
+        }),
+      );
       return (this.listed = all.flat().sort());
     })();
     return this.contractList;
@@ -236,10 +246,8 @@ export class Workspace {
   }
 
   /** Every contract of the workspace (the configuration's `contracts` globs under each root). */
-  async contractUris(): Promise<string[]> {
-    const root = this.options.roots[0];
-    if (!root) return [];
-    return this.listContracts((await this.configFor(`${root.replace(/\/$/, '')}/AGENTS.md`)).config);
+  contractUris(): Promise<string[]> {
+    return this.listContracts();
   }
 
   /**
@@ -254,7 +262,7 @@ export class Workspace {
 
   /** How many contracts other than `uri` have no summary yet: what its facts would wait for. */
   async unsummarised(uri: string): Promise<number> {
-    const others = this.options.roots.length > 0 ? await this.listContracts((await this.configFor(uri)).config) : [];
+    const others = await this.listContracts();
     return others.filter((u) => u !== uri && !this.made.get(u)).length;
   }
 
@@ -370,7 +378,7 @@ export class Workspace {
     const needsOthers = model.kind !== 'freeform';
     const contracts: ContractDigest[] = [];
     if (needsOthers && this.options.roots.length > 0) {
-      const others = (await this.listContracts(config)).filter((u) => u !== uri);
+      const others = (await this.listContracts()).filter((u) => u !== uri);
       // One contract at a time: each summary is a parse, and a read between two of them lets the
       // server answer other requests; all read at once made one uninterrupted run of parses
       // (1,000 contracts: a hover waited 24 s; docs/robustness.md, "Workspace scale").

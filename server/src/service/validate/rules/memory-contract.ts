@@ -11,7 +11,7 @@ export const writeRoleUnauthorized: Rule = {
   fixKind: 'quickfix',
   scope: 'document',
   summary: 'Every `Write By` role in MEMORY_CONTRACT is authorised in AGENT_IDENTITY.',
-  description: 'Each role allowed to write a memory layer must be authorised by the identity section. List the roles under `**Authorized Writers**` in AGENT_IDENTITY; the agent\'s own name and the roles in the config file\'s `roles` (default `System`, `System Auto`, `Human`) are always authorised. Roles are split on `,` `+` `、` `/`, and qualifiers in parentheses are dropped: `FinanceBot (Auto), Human (Override)` names `FinanceBot` and `Human`.',
+  description: 'Each role allowed to write a memory layer must be authorised by the identity section. List the roles under `**Authorized Writers**` in AGENT_IDENTITY; the agent\'s own name and the roles in the config file\'s `roles` (default `System`, `System Auto`, `Human`) are always authorised. Roles are split on `,` `，` `、` `+` `/` `;` `；`, and qualifiers in parentheses (`()` or `（）`) are dropped: `FinanceBot (Auto), Human (Override)` names `FinanceBot` and `Human`.',
   source: 'docs/contract-format.md §9, MEMORY_CONTRACT',
   messages: {
     default: 'Role "{role}" may write {layer} but AGENT_IDENTITY does not authorise it. Add it to "Authorized Writers".',
