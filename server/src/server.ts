@@ -7,7 +7,7 @@ import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures,
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from './lsp/server.ts';
-import { workerAnalyzer } from './lsp/workerAnalyzer.ts';
+import type { AskVerdict } from './lsp/backgroundAnalyzer.ts';
 import { askChild } from './lsp/childProcess.ts';
 import { guardReader } from './lsp/guard.ts';
 
@@ -18,4 +18,5 @@ const ipc = process.argv.includes('--node-ipc');
 const reader = ipc ? new IPCMessageReader(process) : new StreamMessageReader(process.stdin);
 const writer = ipc ? new IPCMessageWriter(process) : new StreamMessageWriter(process.stdout);
 const log = (line: string) => process.stderr.write(`${line}\n`);
-startServer(createConnection(ProposedFeatures.all, guardReader(reader, writer, log, () => process.exit(1)), writer), docsFolder, workerAnalyzer(join(dist, 'regexWorker.cjs')), askChild<readonly string[], readonly number[]>(join(dist, 'tokenWorker.cjs')));
+const analyzeRegex: AskVerdict = askChild(join(dist, 'regexWorker.cjs'));
+startServer(createConnection(ProposedFeatures.all, guardReader(reader, writer, log, () => process.exit(1)), writer), docsFolder, analyzeRegex, askChild<readonly string[], readonly number[]>(join(dist, 'tokenWorker.cjs')));

@@ -1,7 +1,6 @@
 import type { Connection } from 'vscode-languageserver';
-import { type RegexAnalyzer } from '../service/index.ts';
 import { diffPolicyOf } from '../service/host.ts';
-import { backgroundAnalyzer } from './backgroundAnalyzer.ts';
+import { backgroundAnalyzer, type AskVerdict } from './backgroundAnalyzer.ts';
 import { backgroundTokens } from './backgroundTokens.ts';
 import { registerCodeActions } from './codeActions.ts';
 import { registerConformance } from './conformance.ts';
@@ -30,11 +29,11 @@ import { registerWorkspaceSymbols } from './workspaceSymbols.ts';
  * is never delivered (diagnostics.ts). Texts are in the client's locale (LSP `initialize` `locale`;
  * VS Code sends `vscode.env.language`) when it is a shipped language, else English. `docsFolder` is
  * the `file:` URL of the folder holding rules.md (and zh-cn/rules.md), which diagnostics link to;
- * `analyzeRegex` and `countTokens` run the ReDoS analysis and the tokenizer (child processes).
+ * `analyzeRegex` and `countTokens` run the ReDoS analysis and the tokenizer (child processes; undefined: no answer).
  *
  * Each feature is one `register*` module taking the shared context; a new feature adds one line here.
  */
-export function startServer(connection: Connection, docsFolder: string, analyzeRegex: RegexAnalyzer, countTokens: (texts: readonly string[]) => Promise<readonly number[] | undefined>): void {
+export function startServer(connection: Connection, docsFolder: string, analyzeRegex: AskVerdict, countTokens: (texts: readonly string[]) => Promise<readonly number[] | undefined>): void {
   const ctx = serverContext(connection, docsFolder);
   const { documents, session } = ctx;
   // The ReDoS analysis never holds up diagnostics: a pattern not analysed yet counts as unknown
