@@ -8,7 +8,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseContract } from '../server/src/service/index.ts';
+import { applyEdits, parseContract } from '../server/src/service/index.ts';
+import { codeActions } from '../server/src/service/features/codeActions.ts';
 import { lintExample } from './helpers/lintExample.ts';
 
 const FM = ['---', 'contract: true', 'name: leaks', 'version: 1.0.0', '---', ''];
@@ -61,4 +62,26 @@ test('a problem inside the block is reported on its line in the block', async ()
   const schema = r.diagnostics.find((d) => d.code === 'schema' && d.message.includes('.pattern'));
   assert.ok(schema, r.diagnostics.map((d) => d.code).join(', '));
   assert.equal(text.split('\n')[schema.range.start.line], '  pattern: 12');
+});
+
+/** The text after the quick fix that declares the entity a template names. */
+async function declared(text: string): Promise<string | undefined> {
+  const r = await lintExample(text);
+  const action = codeActions(parseContract(text), r.diagnostics).find((a) => a.title.includes('required_entities'));
+  return action && applyEdits(text, action.edits);
+}
+const TOOL = ['', '## TOOLS', '', '### lookup_zone', '', '- **Description**: Pressure zone of {{extracted_account_id}}.', '- **Side Effects**: read', ''];
+
+test('quick fix: an entity added to a JSON list is quoted, so the block stays JSON (found by a tester)', async () => {
+  const text = [...FM, '## TRIGGER', '', '- **Intent Patterns**:', '  - `leak`', '- **Required Entities**:', '', '```json', '["zip_code", "street"]', '```', ...TOOL].join('\n');
+  const fixed = await declared(text);
+  assert.ok(fixed?.includes('["zip_code", "street", "account_id"]'), fixed);
+  assert.ok(!(await codes(fixed!)).some((c) => c.startsWith('json-syntax') || c.startsWith('template-unknown-entity')));
+});
+
+test('quick fix: an entity added after a list whose last item spans lines, at its items’ indentation', async () => {
+  const text = [...FM, '## TRIGGER', '', '- **Intent Patterns**:', '  - `leak`', '- **Required Entities**:', '  ```yaml', '  - name: zip_code', "    pattern: '\\d{5}'", '    description: ZIP code', '  ```', ...TOOL].join('\n');
+  const fixed = await declared(text);
+  assert.ok(fixed?.includes("    description: ZIP code\n  - account_id\n  ```"), fixed);
+  assert.ok(!(await codes(fixed!)).some((c) => c.startsWith('template-unknown-entity')));
 });

@@ -1,12 +1,13 @@
 /**
  * The language server's token process (dist/tokenWorker.cjs through lsp/childProcess.ts): the
  * counts of the tokenizer in this process, the process gone once idle (its memory back to the
- * system), and no answer rather than a hang when the file is missing.
+ * system), no answer rather than a hang when the file is missing, and a silent child replaced.
  * Run: node --import tsx --test test/tokenWorker.test.ts
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -54,3 +55,29 @@ test('a missing worker file answers undefined at once', async () => {
   const ask = askChild<readonly string[], readonly number[]>(join(BUNDLE_DIR, 'dist', 'no-such-worker.cjs'));
   assert.equal(await ask(['x']), undefined);
 });
+
+test('a child that does not answer in time is ended; the next question starts a new one', async (t) => {
+  // A worker that answers with its pid, and never answers "hang" (a stuck or stopped process).
+  const dir = mkdtempSync(join(tmpdir(), 'child-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'stuck.cjs');
+  writeFileSync(file, "process.on('message', (m) => { if (m.question !== 'hang') process.send({ id: m.id, answer: process.pid }); });\nprocess.on('disconnect', () => process.exit(0));\n");
+  const ask = askChild<string, number>(file, { timeoutMs: 300 });
+  const first = await ask('pid');
+  assert.equal(typeof first, 'number');
+  assert.equal(await ask('hang'), undefined, 'no answer in time');
+  const second = await ask('pid');
+  assert.ok(second !== undefined && second !== first, `a new child answers (${first} then ${second})`);
+  // SIGKILL is sent at the time-out; the process is reaped soon after.
+  for (let i = 0; i < 50 && alivePid(first!); i++) await sleep(20);
+  assert.equal(alivePid(first!), false, 'the silent child was ended');
+});
+
+function alivePid(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

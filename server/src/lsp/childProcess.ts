@@ -26,7 +26,7 @@ interface Running<A> {
 export interface ChildOptions {
   /** Ended after this long without a question (default 5 s). */
   readonly idleMs?: number;
-  /** A question not answered in this time is answered undefined (default 10 s). */
+  /** A question not answered in this time is answered undefined and its child ended (default 10 s). */
   readonly timeoutMs?: number;
   /** The child's heap limit (default 256 MB). */
   readonly heapMb?: number;
@@ -34,7 +34,7 @@ export interface ChildOptions {
 
 /**
  * Asks the child process `file` (a bundled worker of dist/): the answer, or undefined when the
- * file is missing, the child fails or exits, or takes longer than `timeoutMs`.
+ * file is missing, the child fails or exits, or takes longer than `timeoutMs` (then it is ended).
  */
 export function askChild<Q, A>(file: string, options: ChildOptions = {}): (question: Q) => Promise<A | undefined> {
   const idleMs = options.idleMs ?? 5_000;
@@ -85,6 +85,12 @@ export function askChild<Q, A>(file: string, options: ChildOptions = {}): (quest
       const timer = setTimeout(() => {
         running.pending.delete(id);
         resolve(undefined);
+        // Silent this long: stuck (or stopped), not busy. Ended, so that the next question starts a
+        // new child rather than queueing behind it for the rest of the session (found by a tester).
+        if (child === running) {
+          child = undefined;
+          running.process.kill('SIGKILL');
+        }
       }, timeoutMs);
       timer.unref();
       running.pending.set(id, (a) => {

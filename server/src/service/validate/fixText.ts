@@ -97,14 +97,30 @@ export function appendToList(model: ParsedContract, value: Range, item: string):
     const flow = /\[([^\]]*)\]\s*$/.exec(text);
     if (flow) {
       const close = { line: value.end.line, character: value.start.character + flow.index + flow[0].lastIndexOf(']') };
-      return { range: at(close), newText: flow[1]!.trim() ? `, ${item}` : item };
+      return { range: at(close), newText: flow[1]!.trim() ? `, ${quotedLike(flow[1]!, item)}` : JSON.stringify(item) };
     }
     const end = { line: value.end.line, character: value.start.character + text.trimEnd().length };
     return { range: at(end), newText: text.trim() ? `, ${item}` : item };
   }
-  const last = lineIndexOf(model).lineText(value.end.line);
-  const m = /^(\s*)-\s/.exec(last);
-  return m ? lineAfter(model, value.end.line, `${m[1]}- ${item}`) : undefined;
+  // A block list: a new item at the indentation of its items, after its last line (the last item
+  // may span lines: `- name: zip_code` then its `pattern:`).
+  const lines = lineIndexOf(model);
+  let indent: string | undefined;
+  for (let l = value.start.line; l <= value.end.line; l++) {
+    const m = /^(\s*)-\s/.exec(lines.lineText(l));
+    if (m && (indent === undefined || m[1]!.length < indent.length)) indent = m[1]!;
+  }
+  return indent === undefined ? undefined : lineAfter(model, value.end.line, `${indent}- ${item}`);
+}
+
+/**
+ * `item` quoted as the first item of a flow list is: `"…"` (so that a JSON block stays JSON),
+ * `'…'`, or bare.
+ */
+function quotedLike(items: string, item: string): string {
+  const quote = /^\s*(["'])/.exec(items)?.[1];
+  if (quote === '"') return JSON.stringify(item);
+  return quote === "'" ? `'${item.replace(/'/g, "''")}'` : item;
 }
 
 /** The cells of one table line: text without padding and range, split on unescaped pipes. */
