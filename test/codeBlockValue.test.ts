@@ -85,3 +85,14 @@ test('quick fix: an entity added after a list whose last item spans lines, at it
   assert.ok(fixed?.includes("    description: ZIP code\n  - account_id\n  ```"), fixed);
   assert.ok(!(await codes(fixed!)).some((c) => c.startsWith('template-unknown-entity')));
 });
+
+test('a JSON block’s syntax error is JSON’s first one, in words, where JSON breaks (a tester read the YAML parser’s terms)', async () => {
+  const at = async (body: string) => {
+    const text = [...FM, '## OUTPUT_SCHEMA', '', '```json', body, '```', ''].join('\n');
+    return (await lintExample(text)).diagnostics.filter((d) => d.code === 'json-syntax').map((d) => `${d.range.start.character + 1} ${d.message}`);
+  };
+  assert.deepEqual(await at('{ "type": "object" "required": [] }'), ['20 Invalid JSON: a comma is expected here.']);
+  assert.deepEqual(await at('{ "type": "object", }'), ['21 Invalid JSON: a property name in double quotes is expected here (no trailing comma).']);
+  assert.deepEqual(await at("{ 'type': 'object' }"), ['3 Invalid JSON: unexpected character here (names and strings take double quotes).']);
+  assert.deepEqual(await at('- a\n- b'), ['1 Invalid JSON: unexpected character here (names and strings take double quotes).'], 'not "Unexpected seq-item-ind token in YAML stream"');
+});

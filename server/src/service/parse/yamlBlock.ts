@@ -79,11 +79,11 @@ function parseUncached(text: string, lang: 'yaml' | 'json'): ParsedBlock {
     problems.push({ code: syntaxCode, span: [0, Math.min(text.length, 1)], args: { detail: String(e) } });
     return { value: undefined, spans, problems };
   }
-  problems.push(...documentErrors(doc, text, syntaxCode));
-  if (lang === 'json') {
-    const json = jsonError(text, syntaxCode);
-    if (json && !problems.some((p) => p.code === syntaxCode)) problems.push(json);
-  }
+  const yamlErrors = documentErrors(doc, text, syntaxCode);
+  // A JSON block's syntax is JSON's: its first error, in JSON's terms, rather than the YAML
+  // reading's ("Unexpected seq-item-ind token in YAML stream"). Duplicate keys stay the YAML reading's.
+  const json = lang === 'json' ? jsonError(text, syntaxCode) : undefined;
+  problems.push(...(json ? [...yamlErrors.filter((p) => p.code !== syntaxCode), json] : yamlErrors));
   const resolveAlias = aliasResolver(doc);
   let budget = MAX_NODES;
   const convert = (node: unknown, pointer: string, depth: number): unknown => {
@@ -151,12 +151,18 @@ function documentErrors(doc: Document.Parsed, text: string, syntaxCode: string):
   });
 }
 
+/** jsonc-parser's errors that json-syntax words as messages of their own (rules/document.ts). */
+const JSON_VARIANTS = new Set(['invalidSymbol', 'invalidNumberFormat', 'propertyNameExpected', 'valueExpected', 'colonExpected', 'commaExpected', 'closeBraceExpected', 'closeBracketExpected', 'endOfFileExpected', 'invalidCommentToken', 'unexpectedEndOfString']);
+
 /** YAML accepts what JSON does not (trailing commas, comments, single quotes): JSON's own first error. */
 function jsonError(text: string, syntaxCode: string): Problem | undefined {
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
   const first = errors[0];
-  return first && { code: syntaxCode, span: [first.offset, Math.min(text.length, first.offset + Math.max(1, first.length))], args: { detail: printParseErrorCode(first.error) } };
+  if (!first) return undefined;
+  const name = printParseErrorCode(first.error);
+  const variant = name.charAt(0).toLowerCase() + name.slice(1);
+  return { code: syntaxCode, span: [first.offset, Math.min(text.length, first.offset + Math.max(1, first.length))], args: { detail: name }, ...(JSON_VARIANTS.has(variant) ? { variant } : {}) };
 }
 
 /**
