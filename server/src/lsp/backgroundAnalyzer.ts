@@ -1,4 +1,5 @@
 import type { RegexAnalyzer } from '../service/index.ts';
+import { Lru } from '../service/host.ts';
 
 type Verdict = Awaited<ReturnType<RegexAnalyzer>>;
 /** One analysis: its verdict, or undefined when none came (the analysis process was late, failed or is missing). */
@@ -25,7 +26,7 @@ export interface BackgroundOptions {
 const NO_ANSWER_DELAYS_MS = [2_000, 10_000, 30_000, 60_000, 120_000];
 const UNDECIDED_DELAYS_MS = [2_000];
 const ASK_AGAIN_MS = 300_000;
-/** Verdicts kept, like the analyzer's own memo: the oldest goes first. */
+/** Verdicts kept, like the analyzer's own memo. */
 const MAX_VERDICTS = 2000;
 
 /**
@@ -46,7 +47,7 @@ export function backgroundAnalyzer(ask: AskVerdict, onVerdict: (askedBy: Readonl
   const undecided = options.undecidedDelaysMs ?? UNDECIDED_DELAYS_MS;
   const askAgainMs = options.askAgainMs ?? ASK_AGAIN_MS;
   const now = options.now ?? Date.now;
-  const done = new Map<string, { readonly verdict: Verdict; readonly at: number }>();
+  const done = new Lru<string, { readonly verdict: Verdict; readonly at: number }>(MAX_VERDICTS);
   /** Running analyses (or retries waiting) and the documents waiting for each. */
   const running = new Map<string, Set<string>>();
   const run = (pattern: string, tries: { noAnswer: number; undecided: number }): void => {
@@ -66,7 +67,6 @@ export function backgroundAnalyzer(ask: AskVerdict, onVerdict: (askedBy: Readonl
         }
         const askedBy = running.get(pattern)!;
         running.delete(pattern);
-        if (done.size >= MAX_VERDICTS) done.delete(done.keys().next().value!);
         done.set(pattern, { verdict: v ?? { status: 'unknown' }, at: now() });
         if (v?.status === 'vulnerable') onVerdict(askedBy);
       });
@@ -77,7 +77,6 @@ export function backgroundAnalyzer(ask: AskVerdict, onVerdict: (askedBy: Readonl
     const waiting = running.get(pattern);
     if (waiting) waiting.add(uri);
     else {
-      done.delete(pattern);
       running.set(pattern, new Set([uri]));
       run(pattern, { noAnswer: 0, undecided: 0 });
     }

@@ -151,18 +151,16 @@ function documentErrors(doc: Document.Parsed, text: string, syntaxCode: string):
   });
 }
 
-/** jsonc-parser's errors that json-syntax words as messages of their own (rules/document.ts). */
-const JSON_VARIANTS = new Set(['invalidSymbol', 'invalidNumberFormat', 'propertyNameExpected', 'valueExpected', 'colonExpected', 'commaExpected', 'closeBraceExpected', 'closeBracketExpected', 'endOfFileExpected', 'invalidCommentToken', 'unexpectedEndOfString']);
-
 /** YAML accepts what JSON does not (trailing commas, comments, single quotes): JSON's own first error. */
 function jsonError(text: string, syntaxCode: string): Problem | undefined {
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
   const first = errors[0];
   if (!first) return undefined;
+  // The variant is the error's name (`CommaExpected` → `commaExpected`); one json-syntax does not word
+  // (rules/document.ts) falls back to the default message with the name as its detail.
   const name = printParseErrorCode(first.error);
-  const variant = name.charAt(0).toLowerCase() + name.slice(1);
-  return { code: syntaxCode, span: [first.offset, Math.min(text.length, first.offset + Math.max(1, first.length))], args: { detail: name }, ...(JSON_VARIANTS.has(variant) ? { variant } : {}) };
+  return { code: syntaxCode, span: [first.offset, Math.min(text.length, first.offset + Math.max(1, first.length))], args: { detail: name }, variant: name.charAt(0).toLowerCase() + name.slice(1) };
 }
 
 /**

@@ -220,11 +220,19 @@ export class Workspace {
   }
 
   /**
+   * The contracts as last listed, kept when the list is invalidated: what a deleted folder took
+   * with it is known after it went (without reading the disk).
+   */
+  lastListed(): readonly string[] {
+    return this.listed;
+  }
+
+  /**
    * Every contract of the workspace: each root's files matching the `contracts` globs of the
    * configuration at that root. The root's, whichever document asks first: a nested config file
    * (samples/.agents-md.json) configures its contracts, not what the workspace holds.
    */
-  private listContracts(): Promise<string[]> {
+  contractUris(): Promise<string[]> {
     this.contractList ??= (async () => {
       const all = await Promise.all(
         this.options.roots.map(async (r) => {
@@ -235,19 +243,6 @@ export class Workspace {
       return (this.listed = all.flat().sort());
     })();
     return this.contractList;
-  }
-
-  /**
-   * The contracts as last listed, kept when the list is invalidated: what a deleted folder took
-   * with it is known after it went (without reading the disk).
-   */
-  lastListed(): readonly string[] {
-    return this.listed;
-  }
-
-  /** Every contract of the workspace (the configuration's `contracts` globs under each root). */
-  contractUris(): Promise<string[]> {
-    return this.listContracts();
   }
 
   /**
@@ -262,7 +257,7 @@ export class Workspace {
 
   /** How many contracts other than `uri` have no summary yet: what its facts would wait for. */
   async unsummarised(uri: string): Promise<number> {
-    const others = await this.listContracts();
+    const others = await this.contractUris();
     return others.filter((u) => u !== uri && !this.made.get(u)).length;
   }
 
@@ -378,7 +373,7 @@ export class Workspace {
     const needsOthers = model.kind !== 'freeform';
     const contracts: ContractDigest[] = [];
     if (needsOthers && this.options.roots.length > 0) {
-      const others = (await this.listContracts()).filter((u) => u !== uri);
+      const others = (await this.contractUris()).filter((u) => u !== uri);
       // One contract at a time: each summary is a parse, and a read between two of them lets the
       // server answer other requests; all read at once made one uninterrupted run of parses
       // (1,000 contracts: a hover waited 24 s; docs/robustness.md, "Workspace scale").
