@@ -6,8 +6,8 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -40,6 +40,24 @@ test('counts as the tokenizer does, then ends when idle', { skip: process.platfo
   assert.equal(childRunning('tokenWorker.cjs'), false, 'gone 300 ms after its last answer');
   // Asked again: started again.
   assert.deepEqual(await ask(['hello world']), [2]);
+});
+
+/** The nice value of each thread of this process's child whose command line has `part`. */
+function childThreadNice(part: string): number[] {
+  const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  const child = children.find((c) => readFileSync(`/proc/${c}/cmdline`, 'utf8').includes(part));
+  assert.ok(child, `a child running ${part}`);
+  // Field 19 of stat is the nice value; the command name before it is in parentheses and may hold spaces.
+  return readdirSync(`/proc/${child}/task`).map((t) => Number(readFileSync(`/proc/${child}/task/${t}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+}
+
+test('the child gives way: each of its threads runs below normal priority, the server at its own', { skip: process.platform !== 'linux' && 'reads /proc for thread priorities' }, async () => {
+  const ask = askChild<readonly string[], readonly number[]>(join(BUNDLE_DIR, 'dist', 'tokenWorker.cjs'), { idleMs: 2000 });
+  assert.deepEqual(await ask(['hello world']), [2]);
+  const nice = childThreadNice('tokenWorker.cjs');
+  assert.ok(nice.length > 1, `several threads (V8's helpers too): ${nice.length}`);
+  assert.deepEqual(nice, nice.map(() => 10));
+  assert.equal(getPriority(), 0, 'this process keeps its priority');
 });
 
 test('a question asked while the idle child is being ended is answered by a new one', async () => {

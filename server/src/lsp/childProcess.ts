@@ -6,6 +6,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { lowerPriority } from '../node/lowPriority.ts';
 
 /** What the server sends, and what the child answers with the same id. */
 interface Question<Q> {
@@ -104,6 +105,8 @@ export function askChild<Q, A>(file: string, options: ChildOptions = {}): (quest
 
 /** The child's side: answers each question with `answer`, and ends when the server goes. */
 export function answerQuestions<Q, A>(answer: (question: Q) => A | Promise<A>): void {
+  // A keystroke's diagnostics never wait for an analysis (docs/performance.md, "Background work gives way").
+  lowerPriority('process');
   process.on('message', (m: Question<Q>) => {
     void Promise.resolve(answer(m.question)).then((a) => process.send?.({ id: m.id, answer: a } satisfies Answer<A>));
   });

@@ -8,8 +8,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createLanguageService, type ContractDiagnostic } from '../service/index.ts';
 import { createNodeFileSystem, uriToPath } from '../node/nodeFileSystem.ts';
 import { answerSummaryJob } from '../node/workerPool.ts';
+import { lowerPriority } from '../node/lowPriority.ts';
 import type { WorkspaceLintJob, WorkspaceWorkerData } from './workspacePool.ts';
 
+// Reading the workspace never delays a keystroke's diagnostics (docs/performance.md, "Background work gives way").
+lowerPriority('thread');
 const { roots } = workerData as WorkspaceWorkerData;
 const rootPaths = roots.map(uriToPath).filter((p): p is string => p !== undefined);
 const fs = createNodeFileSystem(() => rootPaths);
