@@ -96,3 +96,21 @@ test('a JSON block’s syntax error is JSON’s first one, in words, where JSON 
   assert.deepEqual(await at("{ 'type': 'object' }"), ['3 Invalid JSON: unexpected character here (names and strings take double quotes).']);
   assert.deepEqual(await at('- a\n- b'), ['1 Invalid JSON: unexpected character here (names and strings take double quotes).'], 'not "Unexpected seq-item-ind token in YAML stream"');
 });
+
+test('a tool whose schema block does not parse gets the syntax error, not "no input_schema" beside it', async () => {
+  const tool = (name: string, block: string[]) => ['', `### ${name}`, '', '- **Description**: Looks up a record.', '- **Side Effects**: read', '', ...block];
+  const text = [
+    ...FM,
+    '## TOOLS',
+    ...tool('lookup_order', ['```json', '{', '  "input_schema": { "type": "object", "properties": {} },', '  "output_schema": { "type": "object", "properties": {} }', '```']),
+    ...tool('lookup_user', ['```yaml', 'input_schema:', '  type: object', '   properties: {}', 'output_schema:', '  type: object', '```']),
+    // No block at all: still told to add one.
+    ...tool('lookup_zone', []),
+    '',
+  ].join('\n');
+  const found = await codes(text);
+  assert.deepEqual(
+    found.filter((c) => /syntax|tool-missing-schema/.test(c)),
+    ['json-syntax 17', 'yaml-syntax 27', 'tool-missing-schema 33'],
+  );
+});

@@ -33,7 +33,7 @@ export const toolMissingSchema: Rule = {
   severity: 'error',
   fixKind: 'quickfix',
   summary: 'Every tool declares `input_schema` and `output_schema`.',
-  description: 'A tool\'s input schema is "an iron law of execution, not decoration": calls are validated against it, and an invalid call returns `INVALID_INPUT` so the model can retry. Without schemas, a malformed call crashes the tool or hangs the request.',
+  description: 'A tool\'s input schema is "an iron law of execution, not decoration": calls are validated against it, and an invalid call returns `INVALID_INPUT` so the model can retry. Without schemas, a malformed call crashes the tool or hangs the request. A tool whose schema block does not parse is not reported here: the block\'s `yaml-syntax` or `json-syntax` error says what to fix.',
   source: 'docs/contract-format.md §9, TOOLS',
   messages: {
     default: 'Tool "{tool}" has neither input_schema nor output_schema. Add both as JSON Schemas (a fenced yaml block under the tool).',
@@ -46,12 +46,18 @@ export const toolMissingSchema: Rule = {
     at: `⟦\`query_manual_section\`⟧`,
     fixed: `${FM}\n## TOOLS\n\n### \`query_manual_section\`\n\n- **Description**: Looks up a manual section.\n\n\`\`\`yaml\ninput_schema:\n  type: object\n  properties: {}\noutput_schema:\n  type: object\n  properties: {}\n\`\`\`\n`,
   },
-  *check({ data, locate, item }) {
+  *check({ data, locate, item, section }) {
     const list = tools(data);
+    // A schema block that does not parse has its own error (yaml-syntax, json-syntax): "add a
+    // schema" beside it would send the author to write a second block.
+    const broken = (section('tools')?.findings ?? []).filter((f) => f.code === 'yaml-syntax' || f.code === 'json-syntax').map((f) => f.range.start.line);
+    const toolAt = (i: number) => locate(`/tools/${i}`)?.value.start.line;
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
       const missing = ['input_schema', 'output_schema'].filter((k) => t[k] === undefined || t[k] === null);
       if (missing.length === 0) continue;
+      const [from, to] = [toolAt(i), toolAt(i + 1) ?? Infinity];
+      if (from !== undefined && broken.some((line) => line > from && line < to)) continue;
       yield* item('tools', i, function* () {
         const span = locate(`/tools/${i}/name`, true) ?? locate(`/tools/${i}`);
         // `missing` (the keys, comma-separated) is for the quick fix; the variant says it in words.
