@@ -114,3 +114,8 @@ test('a tool whose schema block does not parse gets the syntax error, not "no in
     ['json-syntax 17', 'yaml-syntax 27', 'tool-missing-schema 33'],
   );
 });
+
+test('BUDGETS whose YAML block does not parse gets the syntax error, not "does not set" beside it', async () => {
+  const text = [...FM, '## BUDGETS', '', '```yaml', 'max_steps: 10', ' token_budget: 5000', '```', ''].join('\n');
+  assert.deepEqual(await codes(text), ['yaml-syntax 10']);
+});

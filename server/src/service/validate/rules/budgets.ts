@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { FM, misspelt, obj } from './util.ts';
+import { brokenBlockLines, FM, misspelt, obj } from './util.ts';
 import type { ParsedContract } from '../../parse/parseContract.ts';
 import { lineIndexOf, textAt } from '../../model/text.ts';
 import { at, endOfContent, lineAfter, pos, siblingLine } from '../fixText.ts';
@@ -10,7 +10,7 @@ export const budgetsIncomplete: Rule = {
   severity: 'warning',
   fixKind: 'quickfix',
   summary: 'BUDGETS sets max steps, a token budget and a timeout.',
-  description: '"An agent without budget control is not a product but an incident": a test agent without a step limit called a search API hundreds of times. Every agent needs a maximum number of loop rounds, a token budget per task and a timeout with a fallback.',
+  description: '"An agent without budget control is not a product but an incident": a test agent without a step limit called a search API hundreds of times. Every agent needs a maximum number of loop rounds, a token budget per task and a timeout with a fallback. BUDGETS written as a code block that does not parse is not reported here: the block\'s `yaml-syntax` or `json-syntax` error says what to fix.',
   source: 'docs/contract-format.md §9, BUDGETS',
   messages: { default: 'BUDGETS does not set {missing}.' },
   examples: {
@@ -22,7 +22,7 @@ export const budgetsIncomplete: Rule = {
   *check({ model, data, section }) {
     const b = obj(data['budgets']);
     const s = section('budgets');
-    if (!b || !s) return;
+    if (!b || !s || brokenBlockLines(s).length > 0) return;
     const missing = missingBudgets(model);
     if (missing.length) yield { code: 'budgets-incomplete', range: s.titleRange ?? s.range, args: { missing: missing.map((m) => `**${m.label}**`).join(', ') } };
   },

@@ -1,6 +1,6 @@
 import type { Finding } from '../../model/types.ts';
 import type { Rule, RuleContext } from '../rule.ts';
-import { arr, FM, itemLines, misspelt, obj, str, type Obj } from './util.ts';
+import { arr, brokenBlockLines, FM, itemLines, misspelt, obj, str, type Obj } from './util.ts';
 import { checkJsonSchema } from '../ajv.ts';
 import { schemaErrorMessage } from '../ajvMessages.ts';
 import { referencesOf } from '../../model/references.ts';
@@ -48,9 +48,7 @@ export const toolMissingSchema: Rule = {
   },
   *check({ data, locate, item, section }) {
     const list = tools(data);
-    // A schema block that does not parse has its own error (yaml-syntax, json-syntax): "add a
-    // schema" beside it would send the author to write a second block.
-    const broken = (section('tools')?.findings ?? []).filter((f) => f.code === 'yaml-syntax' || f.code === 'json-syntax').map((f) => f.range.start.line);
+    const broken = brokenBlockLines(section('tools'));
     const toolAt = (i: number) => locate(`/tools/${i}`)?.value.start.line;
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;

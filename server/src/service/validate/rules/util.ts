@@ -1,7 +1,7 @@
 /** What rule modules share: the data readers of model/data.ts, and the front matter of their examples. */
 export { arr, obj, str, type Obj } from '../../model/data.ts';
 import type { ParsedContract } from '../../parse/parseContract.ts';
-import type { PointerSpan } from '../../model/types.ts';
+import type { PointerSpan, SectionModel } from '../../model/types.ts';
 import { normaliseLabel } from '../../schema/normalise.ts';
 
 /** Header of a contract used by rule examples: front matter that marks the file a contract. */
@@ -30,4 +30,13 @@ export function itemLines(model: ParsedContract, section: string, i: number, loc
   const from = (here.key ?? here.value).start.line;
   const to = next && (next.key ?? next.value).start.line > from ? (next.key ?? next.value).start.line : end;
   return { from, to };
+}
+
+/**
+ * The lines of the section's code blocks that do not parse (`yaml-syntax`, `json-syntax`). A rule
+ * that reports something missing is quiet where such a block is: the syntax error says what to
+ * fix, and "add it" beside it would send the author to write a second block.
+ */
+export function brokenBlockLines(section: SectionModel | undefined): number[] {
+  return (section?.findings ?? []).filter((f) => f.code === 'yaml-syntax' || f.code === 'json-syntax').map((f) => f.range.start.line);
 }
