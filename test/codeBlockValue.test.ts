@@ -106,12 +106,14 @@ test('a tool whose schema block does not parse gets the syntax error, not "no in
     ...tool('lookup_user', ['```yaml', 'input_schema:', '  type: object', '   properties: {}', 'output_schema:', '  type: object', '```']),
     // No block at all: still told to add one.
     ...tool('lookup_zone', []),
+    // The last tool, its block broken (a pointer past the last tool is no tool).
+    ...tool('lookup_meter', ['```json', '{ "input_schema": {', '```']),
     '',
   ].join('\n');
   const found = await codes(text);
   assert.deepEqual(
     found.filter((c) => /syntax|tool-missing-schema/.test(c)),
-    ['json-syntax 17', 'yaml-syntax 27', 'tool-missing-schema 33'],
+    ['json-syntax 17', 'yaml-syntax 27', 'tool-missing-schema 33', 'json-syntax 45'],
   );
 });
 

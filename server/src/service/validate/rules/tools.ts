@@ -49,7 +49,7 @@ export const toolMissingSchema: Rule = {
   *check({ data, locate, item, section }) {
     const list = tools(data);
     const broken = brokenBlockLines(section('tools'));
-    const toolAt = (i: number) => locate(`/tools/${i}`)?.value.start.line;
+    const toolAt = (i: number) => locate(`/tools/${i}`, true)?.value.start.line;
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
       const missing = ['input_schema', 'output_schema'].filter((k) => t[k] === undefined || t[k] === null);
