@@ -121,3 +121,9 @@ test('BUDGETS whose YAML block does not parse gets the syntax error, not "does n
   const text = [...FM, '## BUDGETS', '', '```yaml', 'max_steps: 10', ' token_budget: 5000', '```', ''].join('\n');
   assert.deepEqual(await codes(text), ['yaml-syntax 10']);
 });
+
+test('a YAML block that does not parse gets its syntax error alone, not the duplicate keys of the recovery', async () => {
+  const text = [...FM, '## MEMORY_REQUIREMENTS', '', '```yaml', 'a: b', '  - c: [', '- pool: referral_book', '  required: true', '- pool: patient_prefs', '  required: false', '```', ''].join('\n');
+  const found = await codes(text);
+  assert.deepEqual(found.filter((c) => /syntax|duplicate-key/.test(c)), ['yaml-syntax 10']);
+});

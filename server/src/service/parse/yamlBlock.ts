@@ -193,7 +193,9 @@ function withOneSyntaxProblem(block: { value: unknown; spans: Map<string, { key?
   if (syntax.length === 0) return block;
   const templates = problems.filter((p) => p.code === 'template-unquoted');
   const first = syntax.find((p) => !templates.some((t) => t.span[0] <= p.span[0] && p.span[0] < t.span[1]));
-  return { value: undefined, spans: new Map(), problems: problems.filter((p) => p.code !== syntaxCode || p === first) };
+  // A block that does not parse is no value; the duplicate keys of the parser's recovery (a broken
+  // line joins two items) would be noise beside its error, and a true one is reported once it parses.
+  return { value: undefined, spans: new Map(), problems: problems.filter((p) => (p.code !== syntaxCode || p === first) && p.code !== 'duplicate-key') };
 }
 
 function span(node: Node): OffsetSpan {
