@@ -11,6 +11,9 @@ import assert from 'node:assert/strict';
 import { applyEdits, parseContract } from '../server/src/service/index.ts';
 import { codeActions } from '../server/src/service/features/codeActions.ts';
 import { lintExample } from './helpers/lintExample.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repo } from './helpers/bundles.ts';
 
 const FM = ['---', 'contract: true', 'name: leaks', 'version: 1.0.0', '---', ''];
 const codes = async (text: string) => (await lintExample(text)).diagnostics.filter((d) => d.code !== 'missing-section' && d.code !== 'version-not-audited').map((d) => `${d.code} ${d.range.start.line + 1}`);
@@ -126,4 +129,20 @@ test('a YAML block that does not parse gets its syntax error alone, not the dupl
   const text = [...FM, '## MEMORY_REQUIREMENTS', '', '```yaml', 'a: b', '  - c: [', '- pool: referral_book', '  required: true', '- pool: patient_prefs', '  required: false', '```', ''].join('\n');
   const found = await codes(text);
   assert.deepEqual(found.filter((c) => /syntax|duplicate-key/.test(c)), ['yaml-syntax 10']);
+});
+
+test('a declaring section whose block does not parse silences the references to it, not the syntax error', async () => {
+  // An author's contract (the independent corpus) with one block broken at a time: TRIGGER's, which
+  // declares the entities, then TOOLS', which declares the tools.
+  const clean = readFileSync(join(repo, 'test/corpus/independent/writerA/clean/hospital-scheduling.agents.md'), 'utf8').split('\n');
+  const breakAfter = (fence: number) => [...clean.slice(0, fence), 'a: b', '  - c: [', ...clean.slice(fence)].join('\n');
+  const fenceUnder = (title: string) => clean.findIndex((l, i) => i > clean.indexOf(title) && l === '```yaml') + 1;
+  const codesOf = async (text: string) => new Set((await lintExample(text)).diagnostics.map((d) => String(d.code)));
+  const trigger = await codesOf(breakAfter(fenceUnder('## TRIGGER')));
+  assert.ok(trigger.has('yaml-syntax'));
+  assert.equal(trigger.has('template-unknown-entity'), false, [...trigger].join(' '));
+  const tools = await codesOf(breakAfter(fenceUnder('## TOOLS')));
+  assert.ok(tools.has('yaml-syntax'));
+  assert.equal(tools.has('undeclared-tool'), false, [...tools].join(' '));
+  assert.equal(tools.has('tool-input-unfed'), false, [...tools].join(' '));
 });

@@ -1,6 +1,6 @@
 import type { Rule } from '../rule.ts';
 import type { Finding } from '../../model/types.ts';
-import { arr, FM, obj, str } from './util.ts';
+import { arr, declarationsBroken, FM, obj, str } from './util.ts';
 import { referencesOf } from '../../model/references.ts';
 import { DECLARED, declareToolFix, nearToolFix } from './declareTool.ts';
 import { boundaryForms, parseBoundary, type Boundary } from '../../model/boundaries.ts';
@@ -66,7 +66,8 @@ export const undeclaredTool: Rule = {
     fixed: `${FM}\n## AGENT_IDENTITY\n\n- **Hard Boundaries**:\n  - ✅ May use \`inventory_api\` to check stock\n\n## TOOLS\n\n### \`check_inventory\`\n\n- **Description**: Returns stock per SKU.\n\n${DECLARED}`,
   },
   fixKind: 'quickfix',
-  *check({ model, data, locate }) {
+  *check({ model, data, locate, section }) {
+    if (declarationsBroken(section, 'tools')) return;
     const refs = referencesOf(model);
     const tools = locate('/tools');
     const banned = new Set(boundaryForms(model).filter((b) => b.kind === 'forbid').map((b) => b.tool));

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { arr, FM, obj, str } from './util.ts';
+import { arr, declarationsBroken, FM, obj, str } from './util.ts';
 import { conditionKey, normaliseName } from '../../model/names.ts';
 import { sectionByKey } from '../../schema/sections.ts';
 import { appendSection, at, endOfContent, nextCode } from '../fixText.ts';
@@ -34,7 +34,8 @@ export const hitlNeedsFallback: Rule = {
     at: `⟦New vendor onboarding⟧`,
     fixed: `${FM}\n## HUMAN_IN_THE_LOOP\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| New vendor onboarding | \`vendor_domain NOT IN vendor_whitelist.csv\` | Upload the signed contract | 24h |\n\n## FAILURE_PROTOCOL\n\n- **If the model returns non-JSON**: → Fall back to \`template_response.md\` → Return error_code \`FMT001\`\n- **If New vendor onboarding gets no sign-off within 24h**: → Auto-reject the request → Notify the requester → Return error_code \`HITL_NEW_VENDOR_ONBOARDING\`\n`,
   },
-  *check({ data, locate, item }) {
+  *check({ data, locate, item, section }) {
+    if (declarationsBroken(section, 'failure_protocol')) return;
     // Lower-cased once: a contract may have hundreds of rows and entries.
     const entries = arr(data['failure_protocol']).map((e) => {
       const named = str(obj(e)?.['scenario']);

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { FM } from './util.ts';
+import { declarationsBroken, FM } from './util.ts';
 import type { RelatedFinding } from '../../model/types.ts';
 import { referencesOf } from '../../model/references.ts';
 import { locate } from '../../model/locate.ts';
@@ -23,7 +23,8 @@ export const writeRoleUnauthorized: Rule = {
     at: `⟦BudgetBot⟧`,
     fixed: `${FM}\n## AGENT_IDENTITY\n\n- **Name**: \`ProcurementAnalyzer\`\n- **Authorized Writers**: Human Reviewer, BudgetBot\n\n## MEMORY_CONTRACT\n\n| Layer | Read By | Write By | Retention |\n|---|---|---|---|\n| Cognitive Fact | ProcurementAnalyzer | BudgetBot (Auto), Human (Override) | 30 days |\n`,
   },
-  *check({ model, data, facts, locate }) {
+  *check({ model, data, facts, locate, section }) {
+    if (declarationsBroken(section, 'identity')) return;
     const refs = referencesOf(model);
     const declared = refs.names.get('role') ?? new Map();
     const builtin = new Set(facts.config.roles.map((r) => r.toLowerCase()));

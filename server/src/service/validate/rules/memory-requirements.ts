@@ -1,6 +1,6 @@
 import type { Finding } from '../../model/types.ts';
 import type { Rule, RuleFix } from '../rule.ts';
-import { FM } from './util.ts';
+import { declarationsBroken, FM } from './util.ts';
 import { referencesOf } from '../../model/references.ts';
 import { closest } from '../../schema/normalise.ts';
 import { locate } from '../../model/locate.ts';
@@ -21,7 +21,8 @@ export const unknownPool: Rule = {
     good: `${FM}\n## MEMORY_POOLS\n\n| Name | Content | Lifecycle |\n|---|---|---|\n| device_log | Fault logs per device | 90 days |\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  required: true\n\`\`\`\n`,
     at: `⟦device_logs⟧`,
   },
-  *check({ model, facts, locate }) {
+  *check({ model, facts, locate, section }) {
+    if (declarationsBroken(section, 'memory_pools')) return;
     const refs = referencesOf(model);
     const pools = refs.names.get('pool');
     const registry = locate('/memory_pools');
@@ -52,7 +53,8 @@ export const templateUnknownEntity: Rule = {
     at: `⟦{{extracted_line_id}}⟧`,
     fixed: `${FM}\n## TRIGGER\n\n\`\`\`yaml\nrequired_entities: [device_id, line_id]\n\`\`\`\n\n## MEMORY_REQUIREMENTS\n\n\`\`\`yaml\n- pool: device_log\n  filters:\n    - field: line_id\n      value: "{{extracted_line_id}}"\n\`\`\`\n`,
   },
-  *check({ model, locate }): Generator<Finding> {
+  *check({ model, locate, section }): Generator<Finding> {
+    if (declarationsBroken(section, 'trigger')) return;
     const refs = referencesOf(model);
     const entities = refs.names.get('entity');
     const trigger = locate('/trigger/required_entities') ?? locate('/trigger');

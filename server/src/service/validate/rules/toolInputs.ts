@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { arr, FM, obj, type Obj } from './util.ts';
+import { arr, declarationsBroken, FM, obj, type Obj } from './util.ts';
 import { normaliseName } from '../../model/names.ts';
 import { declaredOutputs, schemaProperties } from './schemaWalk.ts';
 
@@ -61,7 +61,8 @@ export const toolInputUnfed: Rule = {
     good: `${FM}\n## TRIGGER\n\n- **Intent Patterns**:\n  - \`为什么.*报错\`\n- **Required Entities**: \`error_code\`\n\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version, section_id |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
     at: `    ⟦section_id⟧:`,
   },
-  *check({ data, facts, locate }) {
+  *check({ data, facts, locate, section }) {
+    if (declarationsBroken(section, 'trigger', 'memory_pools', 'tools')) return;
     // A contract that declares no required entities lets the model compose every input from the
     // conversation: there is no declared source to check against.
     const entities = arr(obj(data['trigger'])?.['required_entities']);

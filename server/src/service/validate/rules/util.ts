@@ -40,3 +40,12 @@ export function itemLines(model: ParsedContract, section: string, i: number, loc
 export function brokenBlockLines(section: SectionModel | undefined): number[] {
   return (section?.findings ?? []).filter((f) => f.code === 'yaml-syntax' || f.code === 'json-syntax').map((f) => f.range.start.line);
 }
+
+/**
+ * Whether a section a rule checks references against (TOOLS for tool names, TRIGGER for entities…)
+ * has a block that does not parse: what it declares is unknown, so the rule says nothing until the
+ * block parses, rather than one message per reference beside the syntax error.
+ */
+export function declarationsBroken(section: (key: string) => SectionModel | undefined, ...keys: readonly string[]): boolean {
+  return keys.some((k) => brokenBlockLines(section(k)).length > 0);
+}
