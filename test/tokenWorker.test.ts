@@ -80,7 +80,8 @@ test('a child that does not answer in time is ended; the next question starts a 
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'stuck.cjs');
   writeFileSync(file, "process.on('message', (m) => { if (m.question !== 'hang') process.send({ id: m.id, answer: process.pid }); });\nprocess.on('disconnect', () => process.exit(0));\n");
-  const ask = askChild<string, number>(file, { timeoutMs: 300 });
+  // Long enough for a node process to start on a loaded machine (300 ms failed once under CI's load).
+  const ask = askChild<string, number>(file, { timeoutMs: 3000 });
   const first = await ask('pid');
   assert.equal(typeof first, 'number');
   assert.equal(await ask('hang'), undefined, 'no answer in time');
