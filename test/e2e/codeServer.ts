@@ -788,6 +788,9 @@ export async function problemsWithCode(page: Page, code: string, n: number, abse
   const rows = page.locator('.markers-panel .monaco-list-row:has(.marker-code)');
   const ours = rows.filter({ has: page.locator('.marker-source', { hasText: /^agents-md$/ }) }).filter({ has: page.locator('.marker-code', { hasText: new RegExp(`^${code}$`) }) });
   await until(`Problems panel lists ${n} ${code} problem(s) from agents-md${absent ? ` and none naming ${absent}` : ''}`, async () => {
+    // The panel can be drawn again while VS Code starts and lose the filter (CI once showed all 49
+    // problems and an empty filter after 60 s): filled again whenever it is not the code.
+    if ((await filter.inputValue().catch(() => code)) !== code) await filter.fill(code).catch(() => undefined);
     const [all, mine] = [await rows.count(), await ours.count()];
     const stale = absent ? await ours.filter({ hasText: absent }).count() : 0;
     return all === n && mine === n && stale === 0 ? true : undefined;
