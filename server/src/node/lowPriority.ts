@@ -14,8 +14,14 @@ import { constants, setPriority } from 'node:os';
 const BELOW_NORMAL = constants.priority.PRIORITY_BELOW_NORMAL;
 
 export function lowerPriority(scope: 'process' | 'thread'): void {
-  const ids = process.platform !== 'linux' ? (scope === 'process' ? [0] : []) : attempt(() => (scope === 'process' ? readdirSync('/proc/self/task').map(Number) : [Number(readlinkSync('/proc/thread-self').split('/').pop())]));
-  for (const id of ids ?? []) attempt(() => setPriority(id, BELOW_NORMAL));
+  for (const id of attempt(() => idsToLower(scope)) ?? []) attempt(() => setPriority(id, BELOW_NORMAL));
+}
+
+/** What `setPriority` takes for `scope`: thread ids on Linux, else 0 (this process) or nothing. */
+function idsToLower(scope: 'process' | 'thread'): number[] {
+  if (process.platform !== 'linux') return scope === 'process' ? [0] : [];
+  if (scope === 'process') return readdirSync('/proc/self/task').map(Number);
+  return [Number(readlinkSync('/proc/thread-self').split('/').pop())];
 }
 
 /** `f`'s result, or undefined when the system refuses (not permitted, no /proc, a thread gone meanwhile). */
