@@ -58,6 +58,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/preCommit.test.ts',
   'test/proveCli.test.ts',
   'test/providers.test.ts',
+  'test/regexWorker.test.ts',
   'test/run-cli.test.ts',
   'test/run-hardening.test.ts',
   'test/run-l10n.test.ts',

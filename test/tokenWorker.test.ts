@@ -60,6 +60,15 @@ test('the child gives way: each of its threads runs below normal priority, the s
   assert.equal(getPriority(), 0, 'this process keeps its priority');
 });
 
+test('the child is below normal priority from its start, before it lowers itself', { skip: process.platform !== 'linux' && 'thread priorities are per process elsewhere' }, async (t) => {
+  // A worker that does not lower itself: it answers with the priority it was started at.
+  const dir = mkdtempSync(join(tmpdir(), 'child-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'nice.cjs');
+  writeFileSync(file, "process.on('message', (m) => process.send({ id: m.id, answer: require('node:os').getPriority() }));\nprocess.on('disconnect', () => process.exit(0));\n");
+  assert.equal(await askChild<string, number>(file, { timeoutMs: 5000 })('nice'), 10);
+});
+
 test('a question asked while the idle child is being ended is answered by a new one', async () => {
   const ask = askChild<readonly string[], readonly number[]>(join(BUNDLE_DIR, 'dist', 'tokenWorker.cjs'), { idleMs: 300 });
   assert.deepEqual(await ask(['x']), [1]);

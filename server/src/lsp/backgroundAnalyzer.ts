@@ -29,57 +29,71 @@ const ASK_AGAIN_MS = 300_000;
 /** Verdicts kept, like the analyzer's own memo. */
 const MAX_VERDICTS = 2000;
 
+/** What is known of a pattern: a verdict, or a retry that waits (`due` once its wait is over). */
+interface Known {
+  readonly verdict: Verdict;
+  readonly at: number;
+  readonly retry?: { readonly tries: Tries; readonly askedBy: Set<string>; due: boolean };
+}
+interface Tries {
+  readonly noAnswer: number;
+  readonly undecided: number;
+}
+
 /**
  * RegexAnalyzers that answer at once: the verdict when the analysis of a pattern has finished,
  * else `unknown` (no diagnostic) while `ask` runs in the background. Keeps the ReDoS worker's
  * start and its time limit off the first diagnostics and the typing path.
  *
  * `forDocument(uri)` is the analyzer one document's diagnostics use: when an analysis it waited
- * for ends with something to report (`vulnerable`), `onVerdict` gets the documents that asked, so
+ * for ends with something to report (`vulnerable`), `rediagnose` gets the documents that asked, so
  * that only their diagnostics are computed again. A `safe` verdict reports nothing, as `unknown`
  * did, and asks for nothing: re-diagnosing every open document on it was work for no change.
- * An analysis without an answer is asked again after each of `noAnswerDelaysMs`, an undecided one
+ * An analysis without an answer may be retried after each of `noAnswerDelaysMs`, an undecided one
  * after each of `undecidedDelaysMs` (a pattern recheck cannot decide costs a process and seconds
- * of CPU each time), the documents still waiting; the waits are not pending work (`agentsMd/settled`).
+ * of CPU each time). A retry is asked for, not run: when its wait is over, the documents that
+ * asked are diagnosed again, and the pattern is analysed again only if one of them still has it
+ * (a pattern edited away was analysed for minutes: found by a tester). The waits are not pending
+ * work (`agentsMd/settled`).
  */
-export function backgroundAnalyzer(ask: AskVerdict, onVerdict: (askedBy: ReadonlySet<string>) => void, options: BackgroundOptions = {}): (uri: string) => RegexAnalyzer {
+export function backgroundAnalyzer(ask: AskVerdict, rediagnose: (askedBy: ReadonlySet<string>) => void, options: BackgroundOptions = {}): (uri: string) => RegexAnalyzer {
   const noAnswer = options.noAnswerDelaysMs ?? NO_ANSWER_DELAYS_MS;
   const undecided = options.undecidedDelaysMs ?? UNDECIDED_DELAYS_MS;
   const askAgainMs = options.askAgainMs ?? ASK_AGAIN_MS;
   const now = options.now ?? Date.now;
-  const done = new Lru<string, { readonly verdict: Verdict; readonly at: number }>(MAX_VERDICTS);
-  /** Running analyses (or retries waiting) and the documents waiting for each. */
+  const known = new Lru<string, Known>(MAX_VERDICTS);
+  /** Running analyses and the documents waiting for each. */
   const running = new Map<string, Set<string>>();
-  const run = (pattern: string, tries: { noAnswer: number; undecided: number }): void => {
+  const run = (pattern: string, tries: Tries, askedBy: Set<string>): void => {
+    running.set(pattern, askedBy);
     void ask(pattern)
       .catch(() => undefined)
       .then((v) => {
-        const kind = v === undefined ? 'noAnswer' : v.status === 'unknown' ? 'undecided' : undefined;
-        if (kind) {
-          const delays = kind === 'noAnswer' ? noAnswer : undecided;
-          const delay = delays[tries[kind]];
-          // A protocol trace line like `validated …` and `dropped …` (docs/performance.md), not UI text.
-          options.trace?.(`${kind === 'noAnswer' ? 'no ReDoS verdict' : 'unknown ReDoS verdict'} ${JSON.stringify(pattern)}; ${delay === undefined ? `kept ${askAgainMs} ms` : `retry in ${delay} ms`}`);
-          if (delay !== undefined) {
-            setTimeout(() => run(pattern, { ...tries, [kind]: tries[kind] + 1 }), delay).unref();
-            return;
-          }
-        }
-        const askedBy = running.get(pattern)!;
         running.delete(pattern);
-        done.set(pattern, { verdict: v ?? { status: 'unknown' }, at: now() });
-        if (v?.status === 'vulnerable') onVerdict(askedBy);
+        const kind = v === undefined ? 'noAnswer' : v.status === 'unknown' ? 'undecided' : undefined;
+        const delay = kind && (kind === 'noAnswer' ? noAnswer : undecided)[tries[kind]];
+        // A protocol trace line like `validated …` and `dropped …` (docs/performance.md), not UI text.
+        if (kind) options.trace?.(`${kind === 'noAnswer' ? 'no ReDoS verdict' : 'unknown ReDoS verdict'} ${JSON.stringify(pattern)}; ${delay === undefined ? `kept ${askAgainMs} ms` : `retry in ${delay} ms if still used`}`);
+        if (kind && delay !== undefined) {
+          const retry = { tries: { ...tries, [kind]: tries[kind] + 1 }, askedBy, due: false };
+          known.set(pattern, { verdict: { status: 'unknown' }, at: now(), retry });
+          setTimeout(() => {
+            retry.due = true;
+            rediagnose(askedBy);
+          }, delay).unref();
+          return;
+        }
+        known.set(pattern, { verdict: v ?? { status: 'unknown' }, at: now() });
+        if (v?.status === 'vulnerable') rediagnose(askedBy);
       });
   };
   return (uri) => (pattern) => {
-    const known = done.get(pattern);
-    if (known && (known.verdict.status !== 'unknown' || now() - known.at < askAgainMs)) return Promise.resolve(known.verdict);
-    const waiting = running.get(pattern);
+    const k = known.get(pattern);
+    const waiting = running.get(pattern) ?? (k?.retry?.due === false ? k.retry.askedBy : undefined);
     if (waiting) waiting.add(uri);
-    else {
-      running.set(pattern, new Set([uri]));
-      run(pattern, { noAnswer: 0, undecided: 0 });
-    }
+    else if (k?.retry) run(pattern, k.retry.tries, new Set([uri])); // its wait is over
+    else if (!k || (k.verdict.status === 'unknown' && now() - k.at >= askAgainMs)) run(pattern, { noAnswer: 0, undecided: 0 }, new Set([uri]));
+    else return Promise.resolve(k.verdict);
     return Promise.resolve({ status: 'unknown' });
   };
 }

@@ -9,4 +9,8 @@ import { analyzeWithRecheck } from '../service/host.ts';
 import { answerQuestions } from './childProcess.ts';
 import { decidedOrStarved } from './starvedVerdict.ts';
 
+// recheck's JavaScript engine in a worker thread of this process, as in the .vsix (which has no
+// native binary): run from a checkout, recheck would start its native binary from node_modules,
+// whose CPU time this process cannot see, and every undecided pattern would look starved.
+process.env.RECHECK_BACKEND = 'worker';
 answerQuestions(decidedOrStarved(analyzeWithRecheck));
