@@ -3,27 +3,16 @@ import type { ContractModel, Finding } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
 import { FM } from './util.ts';
 import { contractView } from '../../model/contractView.ts';
+import { lineIndexOf } from '../../model/text.ts';
 import { checkSyntaxError, conditionExpression, conditionNotEvaluated, conditionSyntaxErrors, type ExpressionSyntaxError } from '../../model/condition.ts';
 
 const TAIL = '; the dry run cannot evaluate it.';
 const HITL_HEAD = '| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n';
 
-/** The text of one line of `text` (0-based). */
+/** The text of one line of the model (0-based), from the line index its parse built. */
 function lineText(model: ContractModel, line: number): string {
-  // From the offsets of the text's lines, found once per model: scanning the text from its start
-  // for each condition cost 10 ms per keystroke in a 2,000-line contract (docs/performance.md).
-  let starts = lineStarts.get(model);
-  if (!starts) {
-    starts = [0];
-    for (let i = model.text.indexOf('\n'); i >= 0; i = model.text.indexOf('\n', i + 1)) starts.push(i + 1);
-    lineStarts.set(model, starts);
-  }
-  const start = starts[line];
-  if (start === undefined) return '';
-  const end = starts[line + 1];
-  return model.text.slice(start, end === undefined ? model.text.length : end - 1).replace(/\r$/, '');
+  return lineIndexOf(model).lineText(line);
 }
-const lineStarts = new WeakMap<ContractModel, number[]>();
 
 function writtenCondition(model: ContractModel, span: Range): { readonly text: string; readonly line: number; readonly base: number } | undefined {
   if (span.start.line !== span.end.line) return undefined;

@@ -70,6 +70,7 @@ export const sharedPoolMismatch: Rule = {
   },
   *check({ model, facts }): Generator<Finding> {
     const others = facts.contracts ?? [];
+    if (others.length === 0) return;
     for (const p of digestOf(model).pools) {
       const same = others.flatMap((o) => o.pools.filter((q) => q.name === p.name).map((q) => ({ o, q })));
       const meta = same.filter(({ q }) => p.metadata && q.metadata && p.metadata.join('\0') !== q.metadata.join('\0'));
@@ -104,9 +105,10 @@ export const agentNameConflict: Rule = {
     at: `⟦\`ProcurementAnalyzer\`⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
+    if (!facts.contracts?.length) return;
     const mine = digestOf(model);
     if (!mine.agent) return;
-    const hits = (facts.contracts ?? []).filter((o) => o.agent?.name === mine.agent!.name);
+    const hits = facts.contracts.filter((o) => o.agent?.name === mine.agent!.name);
     const first = hits[0];
     if (!first) return;
     const rel = related(hits.map((o) => ({ o, range: o.agent!.range })));
@@ -138,8 +140,9 @@ export const errorCodeReused: Rule = {
     at: `⟦Return error_code \`VND001\`⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
+    if (!facts.contracts?.length) return;
     const mine = digestOf(model);
-    const others = (facts.contracts ?? []).filter((o) => shareSomething(mine, o, facts.config.resourceRoots));
+    const others = facts.contracts.filter((o) => shareSomething(mine, o, facts.config.resourceRoots));
     for (const c of uniqueCodes(mine.errorCodes)) {
       const hits = others.flatMap((o) => uniqueCodes(o.errorCodes).filter((x) => x.code === c.code && sameText(x.meaning) !== sameText(c.meaning)).map((x) => ({ o, range: x.range, meaning: x.meaning })));
       const first = hits[0];
@@ -165,12 +168,13 @@ export const sharedPoolWriterUnauthorised: Rule = {
     at: `⟦device_log⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
+    if (!facts.contracts?.length) return;
     const mine = digestOf(model);
     if (!mine.authorised) return;
     const allowed = new Set([...mine.authorised, ...facts.config.roles]);
     const pools = new Map([...mine.requiredPools, ...mine.pools].map((p) => [p.name, p.range]));
     const seen = new Set<string>();
-    for (const o of facts.contracts ?? []) {
+    for (const o of facts.contracts) {
       for (const q of o.pools) {
         const range = pools.get(q.name);
         if (!range || !q.shared) continue;
@@ -203,9 +207,10 @@ export const sideEffectToolUngated: Rule = {
     at: `⟦send_payment⟧`,
   },
   *check({ model, facts }): Generator<Finding> {
+    if (!facts.contracts?.length) return;
     for (const t of digestOf(model).sideEffectTools) {
       if (t.gated) continue;
-      const hits = (facts.contracts ?? []).flatMap((o) => o.sideEffectTools.filter((x) => x.name === t.name).map((x) => ({ o, range: x.range, gated: x.gated })));
+      const hits = facts.contracts.flatMap((o) => o.sideEffectTools.filter((x) => x.name === t.name).map((x) => ({ o, range: x.range, gated: x.gated })));
       if (hits.length === 0) continue;
       const gate = hits.find((h) => h.gated);
       if (gate) yield { code: 'side-effect-tool-ungated', variant: 'gatedElsewhere', range: t.range, args: { name: t.name, file: gate.o.path }, related: related(hits.filter((h) => h.gated)) };
