@@ -175,6 +175,15 @@ function part<A extends unknown[], T>(build: (...inputs: A) => T, ...inputs: A):
 }
 
 /**
+ * Parts of the view from one section's value, for a reader that needs no more: a rule that reads
+ * the whole model runs again on every keystroke, one that reads these sections' values only when
+ * they change (validate/ruleCache.ts).
+ */
+export const hitlView = (rows: unknown): HitlView[] => part(hitlOf, rows);
+export const failuresView = (entries: unknown): FailureView[] => part(failuresOf, entries);
+export const constraintsView = (constraints: unknown): ConstraintView[] => part(constraintsOf, constraints);
+
+/**
  * The error code of a step that returns one without saying "error_code": ``return `MEMORY_UNAVAILABLE` ``,
  * ``返回 `X` `` (docs/dry-run.md, "Failure protocol forms"). The contract reader takes the labelled forms.
  */
@@ -211,10 +220,10 @@ export function contractView(model: ParsedContract): ContractView {
     requirements: part(requirementsOf, d['memory_requirements'], pools),
     freshness: part(freshnessOf, d['memory_freshness']),
     tools: part(toolsOf, d['tools'], d['budgets']),
-    constraints: part(constraintsOf, d['constraints']),
+    constraints: constraintsView(d['constraints']),
     ...some('outputSchema', schemaObj(d['output_schema'])),
-    hitl: part(hitlOf, d['human_in_the_loop']),
-    failures: part(failuresOf, d['failure_protocol']),
+    hitl: hitlView(d['human_in_the_loop']),
+    failures: failuresView(d['failure_protocol']),
     budgets: part(budgetsOf, d['budgets'], d['task']),
     piiFields: arr(obj(d['compliance'])?.['pii_fields']).map(normaliseName).filter(Boolean),
     identity: obj(d['identity']) ?? {},

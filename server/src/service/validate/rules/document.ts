@@ -3,6 +3,7 @@ import type { ParsedContract } from '../../parse/parseContract.ts';
 import { allSectionTitles, SECTIONS } from '../../schema/sections.ts';
 import { closest, normaliseLabel } from '../../schema/normalise.ts';
 import { FM } from './util.ts';
+import { Lru } from '../../util/lru.ts';
 import { innerRange, lineIndexOf, textAt } from '../../model/text.ts';
 import { schema } from './schema.ts';
 import { appendSection, at, endOfContent, lineAfter, pos, sectionSkeleton } from '../fixText.ts';
@@ -108,6 +109,18 @@ export const duplicateKey: Rule = {
   },
 };
 
+
+/**
+ * The known section title nearest to a normalised title, if one is near enough. Kept per title:
+ * the rule reads every section on every keystroke, and the comparison with every known title took
+ * a quarter of a millisecond of each in a 2,000-line contract (docs/performance.md).
+ */
+const nearest = new Lru<string, string | null>(500);
+function nearestTitle(title: string): string | undefined {
+  let near = nearest.get(title);
+  if (near === undefined) nearest.set(title, (near = closest(title, [...allSectionTitles()]) ?? null));
+  return near ?? undefined;
+}
 export const unknownSection: Rule = {
   code: 'unknown-section',
   severity: 'warning',
@@ -124,11 +137,9 @@ export const unknownSection: Rule = {
     fixed: true,
   },
   *check({ model }) {
-    const titles = [...allSectionTitles()];
     for (const s of model.sections) {
       if (s.kind !== 'section' || s.spec || !s.title) continue;
-      const n = normaliseLabel(s.title);
-      const near = closest(n, titles);
+      const near = nearestTitle(normaliseLabel(s.title));
       if (!near) continue;
       const spec = SECTIONS.find((x) => x.titles.includes(near));
       if (spec) yield { code: 'unknown-section', range: s.titleRange ?? s.range, args: { title: s.title, suggestion: spec.title } };

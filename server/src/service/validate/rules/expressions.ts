@@ -1,29 +1,33 @@
 import type { Range } from '../../types.ts';
-import type { ContractModel, Finding } from '../../model/types.ts';
+import type { Finding, SectionModel } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
 import { FM } from './util.ts';
-import { contractView } from '../../model/contractView.ts';
-import { lineIndexOf } from '../../model/text.ts';
+import { constraintsView, failuresView, hitlView } from '../../model/contractView.ts';
+import { LineIndex } from '../../text/lineIndex.ts';
 import { checkSyntaxError, conditionExpression, conditionNotEvaluated, conditionSyntaxErrors, type ExpressionSyntaxError } from '../../model/condition.ts';
 
 const TAIL = '; the dry run cannot evaluate it.';
 const HITL_HEAD = '| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n';
 
-/** The text of one line of the model (0-based), from the line index its parse built. */
-function lineText(model: ContractModel, line: number): string {
-  return lineIndexOf(model).lineText(line);
+/** The text of one line (0-based, of the document) inside a section, from a line index of the section's text. */
+function lineText(section: SectionModel | undefined, line: number): string {
+  if (!section) return '';
+  let index = sectionLines.get(section);
+  if (!index) sectionLines.set(section, (index = new LineIndex(section.text)));
+  return index.lineText(line - section.startLine);
 }
+const sectionLines = new WeakMap<SectionModel, LineIndex>();
 
-function writtenCondition(model: ContractModel, span: Range): { readonly text: string; readonly line: number; readonly base: number } | undefined {
+function writtenCondition(section: SectionModel | undefined, span: Range): { readonly text: string; readonly line: number; readonly base: number } | undefined {
   if (span.start.line !== span.end.line) return undefined;
-  const written = lineText(model, span.start.line).slice(span.start.character, span.end.character);
+  const written = lineText(section, span.start.line).slice(span.start.character, span.end.character);
   return written.includes('`') ? { text: written, line: span.start.line, base: span.start.character } : undefined;
 }
 
 /** Where a `check`'s syntax error is: inside the span when it holds the value as is, else the whole span. */
-function checkRange(model: ContractModel, span: Range, value: string, e: ExpressionSyntaxError): Range {
+function checkRange(section: SectionModel | undefined, span: Range, value: string, e: ExpressionSyntaxError): Range {
   if (span.start.line !== span.end.line) return span;
-  const at = lineText(model, span.start.line).slice(span.start.character, span.end.character).indexOf(value);
+  const at = lineText(section, span.start.line).slice(span.start.character, span.end.character).indexOf(value);
   if (at < 0) return span;
   const base = span.start.character + at;
   return { start: { line: span.start.line, character: base + e.start }, end: { line: span.start.line, character: base + e.end } };
@@ -57,24 +61,24 @@ export const expressionSyntax: Rule = {
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Large order | \`amount > 50000\` | Finance Lead approves | 4h |\n`,
     at: `⟦> 50000⟧`,
   },
-  *check({ model, locate, item }) {
-    const view = contractView(model);
+  // Reads the three sections only, so that an edit elsewhere does not run it again (validate/ruleCache.ts).
+  *check({ data, section, locate, item }) {
     // Per row, entry and constraint: what was found about an unchanged one is reused (its line is the same).
-    for (const c of conditionsOf(view)) {
+    for (const c of conditionsOf(data)) {
       yield* item(c.key, c.index, function* () {
         const span = locate(c.pointer, true);
-        const w = span && writtenCondition(model, span.value);
+        const w = span && writtenCondition(section(c.key), span.value);
         for (const error of w ? conditionSyntaxErrors(w.text) : []) {
           yield syntaxFinding({ start: { line: w!.line, character: w!.base + error.start }, end: { line: w!.line, character: w!.base + error.end } }, error);
         }
       });
     }
-    for (const c of view.constraints) {
+    for (const c of constraintsView(data['constraints'])) {
       if (c.check === undefined) continue;
       yield* item('constraints', Number(c.pointer.split('/')[2]), function* () {
         const error = checkSyntaxError(c.check!);
         const span = error && locate(`${c.pointer}/check`, true);
-        if (span) yield syntaxFinding(checkRange(model, span.value, c.check!, error), error);
+        if (span) yield syntaxFinding(checkRange(section('constraints'), span.value, c.check!, error), error);
       });
     }
   },
@@ -88,14 +92,14 @@ function syntaxFinding(range: Range, error: ExpressionSyntaxError): Finding {
 }
 
 /** The conditions of HUMAN_IN_THE_LOOP rows and FAILURE_PROTOCOL entries: their pointers, and the array item each is in. */
-function conditionsOf(view: ReturnType<typeof contractView>): { pointer: string; text: string; key: string; index: number }[] {
+function conditionsOf(data: Readonly<Record<string, unknown>>): { pointer: string; text: string; key: string; index: number }[] {
   const at = (pointer: string) => {
     const [, key, index] = pointer.split('/');
     return { key: key!, index: Number(index) };
   };
   return [
-    ...view.hitl.map((h) => ({ pointer: `${h.pointer}/trigger_condition`, text: h.condition, ...at(h.pointer) })),
-    ...view.failures.map((f) => ({ pointer: `${f.pointer}/condition`, text: f.condition, ...at(f.pointer) })),
+    ...hitlView(data['human_in_the_loop']).map((h) => ({ pointer: `${h.pointer}/trigger_condition`, text: h.condition, ...at(h.pointer) })),
+    ...failuresView(data['failure_protocol']).map((f) => ({ pointer: `${f.pointer}/condition`, text: f.condition, ...at(f.pointer) })),
   ];
 }
 
@@ -114,10 +118,10 @@ export const conditionNotEvaluatedRule: Rule = {
     good: `${FM}\n## HUMAN_IN_THE_LOOP\n\n${HITL_HEAD}| Fraud | \`fraud_score >= 0.8\` or \`claim_age_days < 30\` | Fraud team approves | 4h |\n\n## FAILURE_PROTOCOL\n\n- **If Fraud gets no sign-off within 4h**: → Reject the claim → Return error_code \`HITL_FRAUD\`\n`,
     at: `| Fraud | ⟦\`fraud_score >= 0.8\` or the claim is recent⟧ |`,
   },
-  *check({ model, locate }) {
-    for (const c of conditionsOf(contractView(model))) {
+  *check({ data, section, locate }) {
+    for (const c of conditionsOf(data)) {
       const span = locate(c.pointer, true);
-      const w = span && writtenCondition(model, span.value);
+      const w = span && writtenCondition(section(c.key), span.value);
       // The dry run reads the model's value: a label's `If …` around one code span is not prose.
       if (w && !conditionExpression(c.text) && conditionNotEvaluated(w.text)) yield { code: 'condition-not-evaluated', range: span.value };
     }
