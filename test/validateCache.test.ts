@@ -12,6 +12,8 @@ import { schemaValidations } from '../server/src/service/validate/ajv.ts';
 import { itemChecksRun } from '../server/src/service/validate/ruleCache.ts';
 import { generateContract } from '../bench/generate.ts';
 import { RUNS } from './helpers/properties.ts';
+import { withPreset } from '../server/src/lsp/documentState.ts';
+import type { ServerSettings } from '../server/src/lsp/settings.ts';
 
 /** Settings that change what rules find: defaults, the strict preset, a rule's option, a rule turned off. */
 const FACTS: readonly WorkspaceFacts[] = [
@@ -80,6 +82,39 @@ test('an edit in TOOLS reuses the findings of the rules that read only other sec
   assert.ok(was.has('expression-syntax') && now.get('expression-syntax') === was.get('expression-syntax'), 'expression-syntax is not run again');
   const toolsRules = [...now.keys()].filter((code) => now.get(code) !== was.get(code));
   assert.ok(toolsRules.length > 0 && toolsRules.length < now.size / 2, `rules run again: ${toolsRules.join(', ')}`);
+});
+
+test('a rule that reads the configuration is reused while it is the same object, and runs again with another', () => {
+  const text = generateContract(800, 3);
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('- **Max Steps**'));
+  assert.ok(at > 0);
+  const edited = (n: number) => lines.map((l, i) => (i === at ? `- **Max Steps**: ${n}` : l)).join('\n');
+  const config = { ...EMPTY_FACTS.config };
+  const facts: WorkspaceFacts = { ...EMPTY_FACTS, config };
+  const first = parseContract(text);
+  validateContract(first, facts);
+  const second = parseContract(edited(7), first);
+  // Facts are made anew for each keystroke; the configuration is the same object.
+  validateContract(second, { ...facts });
+  const was = carriedOf(first) as Map<string, unknown>;
+  const now = carriedOf(second) as Map<string, unknown>;
+  // tool-input-unfed reads the shared pools of the configuration: it ran on every keystroke.
+  assert.ok(was.has('tool-input-unfed') && now.get('tool-input-unfed') === was.get('tool-input-unfed'), 'reused on an edit in BUDGETS');
+  const third = parseContract(edited(8), second);
+  validateContract(third, { ...facts, config: { ...config } });
+  assert.notEqual((carriedOf(third) as Map<string, unknown>).get('tool-input-unfed'), now.get('tool-input-unfed'), 'another configuration: run again');
+});
+
+test('the editor\'s preset keeps the configuration one object while it is the same', () => {
+  const facts: WorkspaceFacts = { ...EMPTY_FACTS, config: { ...EMPTY_FACTS.config } };
+  const settings = { preset: 'recommended' } as ServerSettings;
+  const a = withPreset(facts, settings);
+  assert.equal(withPreset({ ...facts }, settings).config, a.config);
+  assert.equal(a.config.preset, 'recommended');
+  const strict = withPreset(facts, { ...settings, preset: 'strict' } as ServerSettings);
+  assert.notEqual(strict.config, a.config);
+  assert.equal(strict.config.preset, 'strict');
 });
 
 test('tools as the unit of validation: an edit in one tool re-validates that tool against the schema and re-runs the tool rules on it only', () => {

@@ -13,11 +13,20 @@ export interface DocState {
   facts?: Promise<WorkspaceFacts>;
 }
 
-/** The facts with the rule preset: a config file's `extends` wins over the editor setting (docs/rules.md, "Presets"). */
+/**
+ * The facts with the rule preset: a config file's `extends` wins over the editor setting (docs/rules.md, "Presets").
+ * The same configuration object each time for a configuration and preset: a rule that reads only
+ * sections and the configuration is then reused on a keystroke elsewhere (validate/ruleCache.ts).
+ */
 export function withPreset(facts: WorkspaceFacts, settings: ServerSettings): WorkspaceFacts {
   const preset: RulePreset = facts.config.preset ?? (settings.preset === 'strict' ? 'strict' : 'recommended');
-  return { ...facts, config: { ...facts.config, preset } };
+  let byPreset = presetConfigs.get(facts.config);
+  if (!byPreset) presetConfigs.set(facts.config, (byPreset = new Map()));
+  let config = byPreset.get(preset);
+  if (!config) byPreset.set(preset, (config = { ...facts.config, preset }));
+  return { ...facts, config };
 }
+const presetConfigs = new WeakMap<WorkspaceFacts['config'], Map<RulePreset, WorkspaceFacts['config']>>();
 
 export function contract(doc: TextDocument, state: DocState, facts?: WorkspaceFacts): ContractDocument {
   return { uri: doc.uri, model: state.model, ...(facts ? { facts } : {}) };

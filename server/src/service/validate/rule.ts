@@ -62,6 +62,11 @@ export interface RuleContext {
   readonly model: ParsedContract;
   readonly data: Readonly<Record<string, unknown>>;
   readonly facts: WorkspaceFacts;
+  /**
+   * The workspace configuration (`facts.config`). A rule that reads it here rather than through
+   * `facts` is still reused on an edit elsewhere while the configuration is the same object.
+   */
+  readonly config: WorkspaceFacts['config'];
   /** The rule's options from configuration (`{ severity, options }` form), or `{}`. */
   readonly options: Readonly<Record<string, unknown>>;
   /** The section (or preamble, for front-matter keys) that supplies a model key. */

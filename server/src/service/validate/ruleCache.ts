@@ -12,6 +12,8 @@ import type { Rule, RuleContext } from './rule.ts';
 interface Entry {
   readonly options: string;
   readonly reads: ReadonlyMap<string, readonly [unknown, unknown]>;
+  /** The configuration it read (`RuleContext.config`), if it read it. */
+  readonly config?: WorkspaceFacts['config'];
   readonly findings: readonly Finding[];
 }
 
@@ -58,7 +60,8 @@ export class RuleResults {
 
   /**
    * Runs `rule` into `out`, or reuses its findings when it read only model keys (through `data`, `section` and
-   * `locate`) whose values and sections are the objects they were, with the same options. A rule
+   * `locate`) whose values and sections are the objects they were, and the configuration (`config`)
+   * when it is the object it was, with the same options. A rule
    * that reads the whole model or the workspace facts runs every time, but what it found about
    * an unchanged item (`item`) is reused.
    */
@@ -67,7 +70,7 @@ export class RuleResults {
     const optionsKey = JSON.stringify(options);
     const old = this.prior?.get(rule.code);
     const oldItems = this.priorItems?.get(rule.code);
-    if (old && old.options === optionsKey && [...old.reads].every(([k, [v, s]]) => model.data[k] === v && model.owners.get(k) === s)) {
+    if (old && old.options === optionsKey && (old.config === undefined || old.config === facts.config) && [...old.reads].every(([k, [v, s]]) => model.data[k] === v && model.owners.get(k) === s)) {
       this.next.set(rule.code, old);
       if (oldItems) this.nextItems.set(rule.code, oldItems);
       out.push(...old.findings);
@@ -75,6 +78,7 @@ export class RuleResults {
     }
     const reads = new Map<string, readonly [unknown, unknown]>();
     let whole = false;
+    let config: WorkspaceFacts['config'] | undefined;
     const note = (k: string | symbol) => {
       if (typeof k === 'string' && !reads.has(k)) reads.set(k, [model.data[k], model.owners.get(k)]);
     };
@@ -94,6 +98,9 @@ export class RuleResults {
         whole = true;
         return facts;
       },
+      get config() {
+        return (config = facts.config);
+      },
       data,
       options,
       section: (k) => (note(k), model.owners.get(k)),
@@ -112,7 +119,7 @@ export class RuleResults {
     } finally {
       if (items.size > 0) this.nextItems.set(rule.code, items);
     }
-    if (!whole) this.next.set(rule.code, { options: optionsKey, reads, findings });
+    if (!whole) this.next.set(rule.code, { options: optionsKey, reads, findings, ...(config ? { config } : {}) });
   }
 
   /** `RuleContext.item`: the item's findings from `prior` when it is the same object at the same place, else `check`'s. */

@@ -16,8 +16,8 @@ export const complianceUnknownClause: Rule = {
     workspace: { config: { complianceClauses: ['GDPR Art. 30', 'ISO 27001 Annex A.9.4.2'] } },
     at: `⟦\`GDPR Art. 99\`⟧`,
   },
-  *check({ data, facts, locate }) {
-    const known = facts.config.complianceClauses;
+  *check({ data, config, locate }) {
+    const known = config.complianceClauses;
     if (!known) return;
     const set = new Set(known.map((k) => k.toLowerCase()));
     const clauses = arr(obj(data['compliance'])?.['clauses']);

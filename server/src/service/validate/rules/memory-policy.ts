@@ -24,8 +24,8 @@ export const overrideReasonUnknown: Rule = {
     at: `⟦\`policy_chnage\`⟧`,
     fixed: true,
   },
-  *check({ data, facts, locate }) {
-    const known = new Set(facts.config.overrideReasons);
+  *check({ data, config, locate }) {
+    const known = new Set(config.overrideReasons);
     const reasons = arr(obj(data['memory_policy'])?.['override_reasons']);
     for (let i = 0; i < reasons.length; i++) {
       const r = normaliseName(reasons[i]);

@@ -37,8 +37,8 @@ export const providerSchema: Rule = {
     at: '⟦{ "type": "object", "properties": { "domain": { "type": "string" }, "region": { "type": "string" } }, "required": ["domain"] }⟧',
     workspace: { config: { targets: ['openai-strict'] } },
   },
-  *check({ data, facts, locate }) {
-    const targets = [...new Set(facts.config.targets ?? [])].map(profileOf).filter((p): p is ProviderProfile => p !== undefined);
+  *check({ data, config, locate }) {
+    const targets = [...new Set(config.targets ?? [])].map(profileOf).filter((p): p is ProviderProfile => p !== undefined);
     const tools = arr(data['tools']).map((t) => obj(t) ?? {});
     for (const profile of targets) {
       const base = { target: profile.id, checked: profile.checked };

@@ -61,7 +61,7 @@ export const toolInputUnfed: Rule = {
     good: `${FM}\n## TRIGGER\n\n- **Intent Patterns**:\n  - \`为什么.*报错\`\n- **Required Entities**: \`error_code\`\n\n## MEMORY_POOLS\n\n| Name | Content | Metadata |\n|---|---|---|\n| kb_reference | Manual sections | kb_version, section_id |\n\n## TOOLS\n\n### \`query_manual_section\`\n\n${SCHEMAS}`,
     at: `    ⟦section_id⟧:`,
   },
-  *check({ data, facts, locate, section }) {
+  *check({ data, config, locate, section }) {
     if (declarationsBroken(section, 'trigger', 'memory_pools', 'tools')) return;
     // A contract that declares no required entities lets the model compose every input from the
     // conversation: there is no declared source to check against.
@@ -70,7 +70,7 @@ export const toolInputUnfed: Rule = {
     const fed = new Set<string>();
     for (const e of entities) fed.add(normaliseName(typeof e === 'string' ? e : obj(e)?.['name']));
     for (const p of arr(data['memory_pools'])) for (const m of arr(obj(p)?.['metadata'])) fed.add(normaliseName(m));
-    for (const p of facts.config.sharedPools) for (const m of p.metadata ?? []) fed.add(m);
+    for (const p of config.sharedPools) for (const m of p.metadata ?? []) fed.add(m);
     for (const r of arr(data['memory_requirements'])) for (const f of arr(obj(r)?.['filters'])) fed.add(normaliseName(obj(f)?.['field']));
     // Which tools output each name (a tool's own output cannot feed its own input); OUTPUT_SCHEMA
     // (what the agent extracts itself) feeds every tool.

@@ -158,8 +158,8 @@ export const toolNameVerb: Rule = {
     at: `⟦\`vendor_info\`⟧`,
     fixed: true,
   },
-  *check({ data, facts, locate, item }) {
-    const extra = new Set(facts.config.verbs.map((v) => v.toLowerCase()));
+  *check({ data, config, locate, item }) {
+    const extra = new Set(config.verbs.map((v) => v.toLowerCase()));
     const also = [...extra].join('\u0000');
     const list = tools(data);
     for (let i = 0; i < list.length; i++) {
