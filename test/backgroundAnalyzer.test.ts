@@ -5,7 +5,8 @@
  * intent-pattern-redos warning that the first, timed-out analysis had ruled out for the rest of
  * the session. An undecided verdict (recheck's own time limit) is retried once only: a pattern
  * recheck cannot decide costs a process and seconds of CPU each time (found by a tester). A retry
- * runs only if a document still uses the pattern (a tester saw one edited away analysed for minutes).
+ * runs only while a document that asked still uses the pattern (a tester saw one edited away
+ * analysed for minutes).
  * Run: node --import tsx --test test/backgroundAnalyzer.test.ts
  */
 import { test } from 'node:test';
@@ -25,108 +26,63 @@ function scripted(...answers: (Verdict | undefined)[]): AskVerdict & { calls: nu
   return ask;
 }
 
-/**
- * Open documents as the server's diagnostics see them: `uses` says which patterns each has; a
- * document diagnosed (at once, or when the analyzer re-diagnoses it) asks for each of them, and
- * `reported` collects the documents that got a vulnerable verdict.
- */
-function documents(ask: AskVerdict, options = {}) {
-  const uses = new Map<string, string[]>();
-  const rediagnosed: string[][] = [];
-  const reported = new Set<string>();
-  const diagnose = async (uri: string): Promise<void> => {
-    for (const p of uses.get(uri) ?? []) if ((await forDocument(uri)(p)).status === 'vulnerable') reported.add(uri);
-  };
-  const forDocument = backgroundAnalyzer(ask, (uris) => {
-    rediagnosed.push([...uris].sort());
-    for (const u of uris) void diagnose(u);
-  }, options);
-  return { uses, rediagnosed, reported, diagnose, forDocument };
-}
-
-/** Waits until `done` holds, at most `ms`. */
-async function until(done: () => boolean, ms = 2_000): Promise<void> {
-  for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(5);
+/** Resolves with the documents `onVerdict` got, or undefined after `ms`. */
+function verdictFor(ms: number): { onVerdict: (uris: ReadonlySet<string>) => void; got: Promise<string[] | undefined> } {
+  let resolve!: (uris: string[] | undefined) => void;
+  const got = new Promise<string[] | undefined>((r) => (resolve = r));
+  const timer = setTimeout(() => resolve(undefined), ms);
+  return { onVerdict: (uris) => (clearTimeout(timer), resolve([...uris].sort())), got };
 }
 
 test('no answer is asked again; a vulnerable verdict then re-diagnoses every document that asked', async () => {
   const ask = scripted(undefined, VULNERABLE);
-  const docs = documents(ask, FAST);
-  docs.uses.set('file:///a.md', ['^(a+)+$']).set('file:///b.md', ['^(a+)+$']);
-  assert.deepEqual(await docs.forDocument('file:///a.md')('^(a+)+$'), UNKNOWN, 'answers at once, before the analysis');
+  const { onVerdict, got } = verdictFor(2_000);
+  const forDocument = backgroundAnalyzer(ask, onVerdict, FAST);
+  assert.deepEqual(await forDocument('file:///a.md')('^(a+)+$'), UNKNOWN, 'answers at once, before the analysis');
   await sleep(5);
   // Asked while the retry waits: this document waits for the verdict too.
-  assert.deepEqual(await docs.forDocument('file:///b.md')('^(a+)+$'), UNKNOWN);
-  await until(() => docs.reported.size === 2);
-  assert.deepEqual([...docs.reported].sort(), ['file:///a.md', 'file:///b.md']);
-  assert.deepEqual(docs.rediagnosed, [['file:///a.md', 'file:///b.md'], ['file:///a.md', 'file:///b.md']], 'when the retry is due, then with the verdict');
+  assert.deepEqual(await forDocument('file:///b.md')('^(a+)+$'), UNKNOWN);
+  assert.deepEqual(await got, ['file:///a.md', 'file:///b.md']);
   assert.equal(ask.calls, 2, 'asked twice: no answer, then the verdict');
-  assert.deepEqual(await docs.forDocument('file:///c.md')('^(a+)+$'), VULNERABLE, 'the verdict is kept');
+  assert.deepEqual(await forDocument('file:///c.md')('^(a+)+$'), VULNERABLE, 'the verdict is kept');
   assert.equal(ask.calls, 2);
 });
 
 test('no answer and an undecided verdict have retries of their own', async () => {
   const ask = scripted(undefined, UNKNOWN, undefined, VULNERABLE);
-  const docs = documents(ask, FAST);
-  docs.uses.set('file:///a.md', ['(a|a)*$']);
-  await docs.diagnose('file:///a.md');
-  await until(() => docs.reported.size === 1);
-  assert.deepEqual([...docs.reported], ['file:///a.md']);
+  const { onVerdict, got } = verdictFor(2_000);
+  await backgroundAnalyzer(ask, onVerdict, FAST)('file:///a.md')('(a|a)*$');
+  assert.deepEqual(await got, ['file:///a.md']);
   assert.equal(ask.calls, 4);
-});
-
-test('a retry is not run for a pattern no document uses any more', async () => {
-  const ask = scripted(undefined, VULNERABLE);
-  const traced: string[] = [];
-  const docs = documents(ask, { ...FAST, trace: (m: string) => traced.push(m) });
-  docs.uses.set('file:///a.md', ['(a|a)*$']);
-  await docs.diagnose('file:///a.md');
-  // Edited away before the retry is due.
-  docs.uses.set('file:///a.md', []);
-  await until(() => docs.rediagnosed.length === 1);
-  await sleep(50);
-  assert.deepEqual(docs.rediagnosed, [['file:///a.md']], 'the document that asked is diagnosed again');
-  assert.equal(ask.calls, 1, 'and, not using the pattern any more, does not ask for it');
-  assert.deepEqual(traced, ['no ReDoS verdict "(a|a)*$"; retry in 20 ms if still used']);
-  // Written again later: analysed then, on the same schedule.
-  docs.uses.set('file:///a.md', ['(a|a)*$']);
-  await docs.diagnose('file:///a.md');
-  await until(() => docs.reported.size === 1);
-  assert.equal(ask.calls, 2);
-  assert.deepEqual([...docs.reported], ['file:///a.md']);
 });
 
 test('an undecided verdict is retried once, kept for a while, then analysed again when asked', async () => {
   let clock = 0;
   const ask = scripted(UNKNOWN, UNKNOWN, VULNERABLE);
+  const { onVerdict, got } = verdictFor(500);
   const traced: string[] = [];
-  const docs = documents(ask, { ...FAST, askAgainMs: 300_000, now: () => clock, trace: (m: string) => traced.push(m) });
-  docs.uses.set('file:///a.md', ['x+']);
-  await docs.diagnose('file:///a.md');
-  await until(() => traced.length === 2);
-  await sleep(50);
-  assert.equal(docs.reported.size, 0, 'two unknowns: nothing to report');
+  const forDocument = backgroundAnalyzer(ask, onVerdict, { ...FAST, askAgainMs: 300_000, now: () => clock, trace: (m) => traced.push(m) });
+  await forDocument('file:///a.md')('x+');
+  assert.equal(await got, undefined, 'two unknowns: nothing to report');
   assert.equal(ask.calls, 2, 'one retry');
-  assert.deepEqual(docs.rediagnosed, [['file:///a.md']], 'diagnosed again for the retry only');
   assert.deepEqual(traced, ['unknown ReDoS verdict "x+"; retry in 20 ms if still used', 'unknown ReDoS verdict "x+"; kept 300000 ms'], 'each undecided analysis in the trace');
   clock = 299_999;
-  assert.deepEqual(await docs.forDocument('file:///a.md')('x+'), UNKNOWN);
+  assert.deepEqual(await forDocument('file:///a.md')('x+'), UNKNOWN);
   assert.equal(ask.calls, 2, 'kept: asked again within askAgainMs, not analysed');
   clock = 300_000;
-  await docs.forDocument('file:///a.md')('x+');
+  await forDocument('file:///a.md')('x+');
   await sleep(20);
   assert.equal(ask.calls, 3, 'asked again later: analysed again');
-  assert.deepEqual(await docs.forDocument('file:///a.md')('x+'), VULNERABLE);
+  assert.deepEqual(await forDocument('file:///a.md')('x+'), VULNERABLE);
 });
 
 test('a safe verdict re-diagnoses nothing and is not analysed again', async () => {
   const ask = scripted({ status: 'safe' });
-  const docs = documents(ask, FAST);
-  docs.uses.set('file:///a.md', ['^a$']);
-  await docs.diagnose('file:///a.md');
-  await sleep(100);
-  assert.deepEqual(docs.rediagnosed, []);
-  assert.deepEqual(await docs.forDocument('file:///a.md')('^a$'), { status: 'safe' });
+  const { onVerdict, got } = verdictFor(100);
+  const forDocument = backgroundAnalyzer(ask, onVerdict, FAST);
+  await forDocument('file:///a.md')('^a$');
+  assert.equal(await got, undefined);
+  assert.deepEqual(await forDocument('file:///a.md')('^a$'), { status: 'safe' });
   assert.equal(ask.calls, 1);
 });
 
@@ -137,10 +93,28 @@ test('a failing analysis counts as no answer and is asked again', async () => {
     return VULNERABLE;
   };
   const traced: string[] = [];
-  const docs = documents(ask, { ...FAST, trace: (m: string) => traced.push(m) });
-  docs.uses.set('file:///a.md', ['(a|a)*$']);
-  await docs.diagnose('file:///a.md');
-  await until(() => docs.reported.size === 1);
-  assert.deepEqual([...docs.reported], ['file:///a.md']);
+  const { onVerdict, got } = verdictFor(2_000);
+  await backgroundAnalyzer(ask, onVerdict, { ...FAST, trace: (m) => traced.push(m) })('file:///a.md')('(a|a)*$');
+  assert.deepEqual(await got, ['file:///a.md']);
   assert.deepEqual(traced, ['no ReDoS verdict "(a|a)*$"; retry in 20 ms if still used']);
+});
+
+test('a retry is not run for a pattern no document that asked uses any more', async () => {
+  const ask = scripted(undefined, VULNERABLE);
+  const traced: string[] = [];
+  const uses = new Map([['file:///a.md', true]]);
+  const { onVerdict, got } = verdictFor(300);
+  const forDocument = backgroundAnalyzer(ask, onVerdict, { ...FAST, trace: (m) => traced.push(m), inUse: (_, askedBy) => [...askedBy].some((u) => uses.get(u)) });
+  await forDocument('file:///a.md')('(a|a)*$');
+  // Edited away before the retry is due.
+  uses.set('file:///a.md', false);
+  assert.equal(await got, undefined, 'nothing reported');
+  assert.equal(ask.calls, 1, 'not analysed again');
+  assert.deepEqual(traced, ['no ReDoS verdict "(a|a)*$"; retry in 20 ms if still used', 'ReDoS analysis of "(a|a)*$" dropped: no document that asked uses it any more']);
+  // Written again later: a new analysis.
+  uses.set('file:///a.md', true);
+  assert.deepEqual(await forDocument('file:///a.md')('(a|a)*$'), UNKNOWN);
+  await sleep(20);
+  assert.equal(ask.calls, 2);
+  assert.deepEqual(await forDocument('file:///a.md')('(a|a)*$'), VULNERABLE);
 });

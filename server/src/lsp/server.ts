@@ -1,5 +1,5 @@
 import type { Connection } from 'vscode-languageserver';
-import { diffPolicyOf } from '../service/host.ts';
+import { analysedPatterns, diffPolicyOf } from '../service/host.ts';
 import { backgroundAnalyzer, type AskVerdict } from './backgroundAnalyzer.ts';
 import { backgroundTokens } from './backgroundTokens.ts';
 import { registerCodeActions } from './codeActions.ts';
@@ -38,7 +38,14 @@ export function startServer(connection: Connection, docsFolder: string, analyzeR
   const { documents, session } = ctx;
   // The ReDoS analysis never holds up diagnostics: a pattern not analysed yet counts as unknown
   // until its verdict arrives, which refreshes the diagnostics of the documents that use it (docs/performance.md).
-  const regexFor = backgroundAnalyzer((pattern) => ctx.pending.track(analyzeRegex(pattern)), (uris) => diagnostics.refreshSome(uris), { trace: (m) => connection.tracer.log(m) });
+  const regexFor = backgroundAnalyzer((pattern) => ctx.pending.track(analyzeRegex(pattern)), (uris) => diagnostics.refreshSome(uris), {
+    trace: (m) => connection.tracer.log(m),
+    // A retry is for a pattern an open document still has (its current text).
+    inUse: (pattern, askedBy) => [...askedBy].some((uri) => {
+      const model = docs.openModel(uri);
+      return model !== undefined && analysedPatterns(model).includes(pattern);
+    }),
+  });
   // The tokenizer runs in a process of its own too: its tables never sit in the server's heap.
   // Counts that arrive check the documents that asked again, and the cost lens is asked for again.
   const tokens = backgroundTokens(countTokens, (uris) => (diagnostics.refreshSome(uris), runHost.refreshLenses()), ctx.pending);

@@ -10,7 +10,7 @@ export { sha256Hex } from './util/sha256.ts';
 export { escapeHtml } from './run/trace/runPage.ts';
 export { displayWidth, padEndDisplay, alignColumns, wrapDisplay } from './text/width.ts';
 export { englishMessages, englishTemplate, duplicateMessageIds, registeredMessageSets, registerMessages, MESSAGE_SET_NAMES } from './l10n/registry.ts';
-export { recheckAnalyzer, analyzeWithRecheck, RECHECK_ANALYZER_ID } from './workspace/regexAnalysis.ts';
+export { recheckAnalyzer, analyzeWithRecheck, analysedPatterns, RECHECK_ANALYZER_ID } from './workspace/regexAnalysis.ts';
 export { decodeText } from './text/decode.ts';
 export { format, type MessageArgs } from './l10n/format.ts';
 export { fileErrorReason } from './l10n/fileMessages.ts';

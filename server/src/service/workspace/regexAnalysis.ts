@@ -1,8 +1,17 @@
 import type { RegexVerdict } from '../validate/facts.ts';
+import type { ParsedContract } from '../parse/parseContract.ts';
 import { Lru } from '../util/lru.ts';
+import { unquote } from '../model/names.ts';
+import { checkPatternDialect } from '../validate/regexDialect.ts';
 
 /** Analyses a pattern for super-linear backtracking. Injected so that tests and browsers can do without recheck. */
 export type RegexAnalyzer = (pattern: string) => Promise<RegexVerdict>;
+
+/** The intent patterns of a contract that the analysis is asked about: TRIGGER's, those RE2 accepts. */
+export function analysedPatterns(model: ParsedContract): string[] {
+  const patterns = (model.data['trigger'] as { intent_patterns?: unknown } | undefined)?.intent_patterns;
+  return Array.isArray(patterns) ? patterns.map(unquote).filter((p) => p && checkPatternDialect(p).ok) : [];
+}
 
 /** recheck's time limit for one pattern. */
 const RECHECK_TIMEOUT_MS = 2000;

@@ -2,13 +2,12 @@ import { URI, Utils } from 'vscode-uri';
 import { parse as parseYaml } from 'yaml';
 import type { FileSystem } from './fileSystem.ts';
 import { DEFAULT_CONFIG, type ExternalName, type RegexVerdict, type ResolvedConfig, type ResourceStatus, type WorkspaceFacts } from '../validate/facts.ts';
-import type { RegexAnalyzer } from './regexAnalysis.ts';
+import { analysedPatterns, type RegexAnalyzer } from './regexAnalysis.ts';
 import { parseContract, type ParsedContract } from '../parse/parseContract.ts';
 import { referencesOf } from '../model/references.ts';
 import { unquote } from '../model/names.ts';
 import type { ContractDigest } from '../model/digest.ts';
 import { summarise, type ContractSummary, type SummaryStore } from './contractSummary.ts';
-import { checkPatternDialect } from '../validate/regexDialect.ts';
 import { decodeText } from '../text/decode.ts';
 import { validateConfig, type ConfigMessage } from './configSchema.ts';
 import { format } from '../l10n/format.ts';
@@ -386,9 +385,8 @@ export class Workspace {
     }
     const resources = needsOthers ? await this.resolveResources(uri, model, config) : new Map<string, ResourceStatus>();
     const regex = new Map<string, RegexVerdict>();
-    const patterns = (model.data['trigger'] as { intent_patterns?: unknown } | undefined)?.intent_patterns;
-    if (analyze && Array.isArray(patterns)) {
-      const sources = patterns.map(unquote).filter((p) => p && checkPatternDialect(p).ok);
+    if (analyze) {
+      const sources = analysedPatterns(model);
       const verdicts = await Promise.all(sources.map((p) => analyze(p)));
       sources.forEach((p, i) => regex.set(p, verdicts[i]!));
     }
