@@ -69,6 +69,16 @@ test('the child is below normal priority from its start, before it lowers itself
   assert.equal(await askChild<string, number>(file, { timeoutMs: 5000 })('nice'), 10);
 });
 
+test('a child that works through a queue of questions, one at a time, is not ended while it answers', async (t) => {
+  // Each answer takes 300 ms; five questions at once take 1.5 s, longer than the 700 ms of silence allowed.
+  const dir = mkdtempSync(join(tmpdir(), 'child-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'queue.cjs');
+  writeFileSync(file, "let chain = Promise.resolve();\nprocess.on('message', (m) => { chain = chain.then(() => new Promise((r) => setTimeout(r, 300))).then(() => process.send({ id: m.id, answer: m.question * 2 })); });\nprocess.on('disconnect', () => process.exit(0));\n");
+  const ask = askChild<number, number>(file, { timeoutMs: 700 });
+  assert.deepEqual(await Promise.all([1, 2, 3, 4, 5].map((n) => ask(n))), [2, 4, 6, 8, 10]);
+});
+
 test('a question asked while the idle child is being ended is answered by a new one', async () => {
   const ask = askChild<readonly string[], readonly number[]>(join(BUNDLE_DIR, 'dist', 'tokenWorker.cjs'), { idleMs: 300 });
   assert.deepEqual(await ask(['x']), [1]);

@@ -18,16 +18,17 @@ interface Answer<A> {
   readonly answer: A;
 }
 
-/** A started child and the questions it has not answered yet. */
+/** A started child, the questions it has not answered yet, and the timer of its silence while it has some. */
 interface Running<A> {
   readonly process: ChildProcess;
   readonly pending: Map<number, (answer: A | undefined) => void>;
+  silence?: ReturnType<typeof setTimeout>;
 }
 
 export interface ChildOptions {
   /** Ended after this long without a question (default 5 s). */
   readonly idleMs?: number;
-  /** A question not answered in this time is answered undefined and its child ended (default 10 s). */
+  /** A child that has questions and answers none for this long is ended, its questions answered undefined (default 10 s). */
   readonly timeoutMs?: number;
   /** The child's heap limit (default 256 MB). */
   readonly heapMb?: number;
@@ -57,10 +58,12 @@ export function askChild<Q, A>(file: string, options: ChildOptions = {}): (quest
     c.on('message', (m: Answer<A>) => {
       running.pending.get(m.id)?.(m.answer);
       running.pending.delete(m.id);
+      watch(running); // an answer is progress: silence counts from here
       touch(); // idle from the last answer: a question longer than idleMs must not keep it alive
     });
     const gone = () => {
       if (child === running) child = undefined;
+      clearTimeout(running.silence);
       for (const resolve of running.pending.values()) resolve(undefined);
       running.pending.clear();
     };
@@ -80,26 +83,32 @@ export function askChild<Q, A>(file: string, options: ChildOptions = {}): (quest
     }, idleMs);
     idle.unref();
   };
+  /**
+   * Times the child's silence while it has questions: none answered for `timeoutMs` means stuck
+   * (or stopped), not busy. It is ended, so that the next question starts a new child rather than
+   * queueing behind it for the rest of the session (found by a tester). Counted from its last
+   * answer, not from each question: a child working through a queue of questions, one at a time,
+   * is not silent (a tester's 18 patterns took 10.5 s, and the last ones were cut off).
+   */
+  const watch = (running: Running<A>) => {
+    clearTimeout(running.silence);
+    if (running.pending.size === 0) return;
+    running.silence = setTimeout(() => {
+      if (child === running) child = undefined;
+      running.process.kill('SIGKILL');
+      for (const resolve of running.pending.values()) resolve(undefined);
+      running.pending.clear();
+    }, timeoutMs);
+    running.silence.unref();
+  };
   return (question) =>
     new Promise<A | undefined>((resolve) => {
       const running = start();
       if (!running) return resolve(undefined);
       const id = next++;
-      const timer = setTimeout(() => {
-        running.pending.delete(id);
-        resolve(undefined);
-        // Silent this long: stuck (or stopped), not busy. Ended, so that the next question starts a
-        // new child rather than queueing behind it for the rest of the session (found by a tester).
-        if (child === running) {
-          child = undefined;
-          running.process.kill('SIGKILL');
-        }
-      }, timeoutMs);
-      timer.unref();
-      running.pending.set(id, (a) => {
-        clearTimeout(timer);
-        resolve(a);
-      });
+      running.pending.set(id, resolve);
+      // A question asked of a child that was already answering others waits its turn.
+      if (running.pending.size === 1) watch(running);
       running.process.send({ id, question } satisfies Question<Q>);
       touch();
     });
