@@ -110,7 +110,7 @@ test('a retry is not run for a pattern no document that asked uses any more', as
   uses.set('file:///a.md', false);
   assert.equal(await got, undefined, 'nothing reported');
   assert.equal(ask.calls, 1, 'not analysed again');
-  assert.deepEqual(traced, ['no ReDoS verdict "(a|a)*$"; retry in 20 ms if still used', 'ReDoS analysis of "(a|a)*$" dropped: no document that asked uses it any more']);
+  assert.deepEqual(traced, ['no ReDoS verdict "(a|a)*$"; retry in 20 ms if still used', 'dropped ReDoS analysis "(a|a)*$" (unused)']);
   // Written again later: a new analysis.
   uses.set('file:///a.md', true);
   assert.deepEqual(await forDocument('file:///a.md')('(a|a)*$'), UNKNOWN);

@@ -73,7 +73,7 @@ export function backgroundAnalyzer(ask: AskVerdict, onVerdict: (askedBy: Readonl
               if (inUse(pattern, running.get(pattern)!)) return run(pattern, { ...tries, [kind]: tries[kind] + 1 });
               // Forgotten: a document that uses it later starts a new analysis.
               running.delete(pattern);
-              options.trace?.(`ReDoS analysis of ${JSON.stringify(pattern)} dropped: no document that asked uses it any more`);
+              options.trace?.(`dropped ReDoS analysis ${JSON.stringify(pattern)} (unused)`);
             }, delay).unref();
             return;
           }

@@ -1,6 +1,6 @@
 import type { Range } from '../types.ts';
 import { LineIndex } from '../text/lineIndex.ts';
-import type { ContractModel } from './types.ts';
+import type { ContractModel, SectionModel } from './types.ts';
 
 const indexes = new WeakMap<ContractModel, LineIndex>();
 
@@ -30,4 +30,14 @@ export function innerRange(model: ContractModel, outer: Range, start: number, en
   const idx = lineIndexOf(model);
   const base = idx.offsetAt(outer.start);
   return idx.rangeAt(base + start, base + end);
+}
+
+const sectionIndexes = new WeakMap<SectionModel, LineIndex>();
+
+/** The text of document line `line` (0-based) inside `section`, from a line index of the section's own text: a rule that reads one section need not read the document. */
+export function sectionLineText(section: SectionModel | undefined, line: number): string {
+  if (!section) return '';
+  let idx = sectionIndexes.get(section);
+  if (!idx) sectionIndexes.set(section, (idx = new LineIndex(section.text)));
+  return idx.lineText(line - section.startLine);
 }

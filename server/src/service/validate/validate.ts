@@ -1,5 +1,5 @@
 import type { ContractDiagnostic, Severity } from '../types.ts';
-import type { Finding } from '../model/types.ts';
+import type { Finding, SectionModel } from '../model/types.ts';
 import type { ParsedContract } from '../parse/parseContract.ts';
 import { EMPTY_FACTS, type RulePreset, type RuleSetting, type WorkspaceFacts } from './facts.ts';
 import { readDirectives } from './directives.ts';
@@ -23,6 +23,17 @@ function settingOf(s: RuleSetting | undefined): { severity?: Severity | 'off'; o
   if (s === undefined) return { options: {} };
   if (typeof s === 'string') return { severity: s, options: {} };
   return { ...(s.severity ? { severity: s.severity } : {}), options: { ...(s.options ?? {}) } };
+}
+
+/**
+ * Whether rule `code` is off for `section` of `model`: by the configuration, the preset, a
+ * `configure-file` comment, or disable comments that cover the whole section. Work only that rule
+ * needs (the ReDoS analysis) is then not done (found by a tester).
+ */
+export function ruleOff(model: ParsedContract, config: WorkspaceFacts['config'], code: string, section: SectionModel | undefined): boolean {
+  const directives = readDirectives(model.sections, model.lineCount);
+  if (effectiveSetting(code, { ...config.rules, ...directives.fileSettings }, config.preset ?? 'recommended').severity === 'off') return true;
+  return section !== undefined && directives.isDisabled(code, section.startLine) && directives.isDisabled(code, section.endLine);
 }
 
 /**

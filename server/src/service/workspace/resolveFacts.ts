@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import type { FileSystem } from './fileSystem.ts';
 import { DEFAULT_CONFIG, type ExternalName, type RegexVerdict, type ResolvedConfig, type ResourceStatus, type WorkspaceFacts } from '../validate/facts.ts';
 import { analysedPatterns, type RegexAnalyzer } from './regexAnalysis.ts';
+import { ruleOff } from '../validate/validate.ts';
 import { parseContract, type ParsedContract } from '../parse/parseContract.ts';
 import { referencesOf } from '../model/references.ts';
 import { unquote } from '../model/names.ts';
@@ -385,7 +386,7 @@ export class Workspace {
     }
     const resources = needsOthers ? await this.resolveResources(uri, model, config) : new Map<string, ResourceStatus>();
     const regex = new Map<string, RegexVerdict>();
-    if (analyze) {
+    if (analyze && !ruleOff(model, config, 'intent-pattern-redos', model.owners.get('trigger'))) {
       const sources = analysedPatterns(model);
       const verdicts = await Promise.all(sources.map((p) => analyze(p)));
       sources.forEach((p, i) => regex.set(p, verdicts[i]!));

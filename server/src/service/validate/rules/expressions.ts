@@ -3,31 +3,22 @@ import type { Finding, SectionModel } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
 import { FM } from './util.ts';
 import { constraintsView, failuresView, hitlView } from '../../model/contractView.ts';
-import { LineIndex } from '../../text/lineIndex.ts';
+import { sectionLineText } from '../../model/text.ts';
 import { checkSyntaxError, conditionExpression, conditionNotEvaluated, conditionSyntaxErrors, type ExpressionSyntaxError } from '../../model/condition.ts';
 
 const TAIL = '; the dry run cannot evaluate it.';
 const HITL_HEAD = '| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n';
 
-/** The text of one line (0-based, of the document) inside a section, from a line index of the section's text. */
-function lineText(section: SectionModel | undefined, line: number): string {
-  if (!section) return '';
-  let index = sectionLines.get(section);
-  if (!index) sectionLines.set(section, (index = new LineIndex(section.text)));
-  return index.lineText(line - section.startLine);
-}
-const sectionLines = new WeakMap<SectionModel, LineIndex>();
-
 function writtenCondition(section: SectionModel | undefined, span: Range): { readonly text: string; readonly line: number; readonly base: number } | undefined {
   if (span.start.line !== span.end.line) return undefined;
-  const written = lineText(section, span.start.line).slice(span.start.character, span.end.character);
+  const written = sectionLineText(section, span.start.line).slice(span.start.character, span.end.character);
   return written.includes('`') ? { text: written, line: span.start.line, base: span.start.character } : undefined;
 }
 
 /** Where a `check`'s syntax error is: inside the span when it holds the value as is, else the whole span. */
 function checkRange(section: SectionModel | undefined, span: Range, value: string, e: ExpressionSyntaxError): Range {
   if (span.start.line !== span.end.line) return span;
-  const at = lineText(section, span.start.line).slice(span.start.character, span.end.character).indexOf(value);
+  const at = sectionLineText(section, span.start.line).slice(span.start.character, span.end.character).indexOf(value);
   if (at < 0) return span;
   const base = span.start.character + at;
   return { start: { line: span.start.line, character: base + e.start }, end: { line: span.start.line, character: base + e.end } };
