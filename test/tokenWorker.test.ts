@@ -4,7 +4,7 @@
  * system), no answer rather than a hang when the file is missing, and a silent child replaced.
  * Run: node --import tsx --test test/tokenWorker.test.ts
  */
-import { test, before, after } from 'node:test';
+import { test, before, after, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
@@ -18,6 +18,15 @@ before(() => ensureBundles());
 // The child and its channel are unref'd (they must not keep the server alive): the test keeps the loop alive itself.
 const alive = setInterval(() => undefined, 1000);
 after(() => clearInterval(alive));
+
+/** A worker file of the test's own in a temporary folder, removed after the test; it ends when the server goes. */
+function workerFile(t: TestContext, name: string, onMessage: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'child-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, name);
+  writeFileSync(file, `${onMessage}\nprocess.on('disconnect', () => process.exit(0));\n`);
+  return file;
+}
 
 /** Whether a process with this command line part runs as a child of this one. */
 function childRunning(part: string): boolean {
@@ -62,21 +71,17 @@ test('the child gives way: each of its threads runs below normal priority, the s
 
 test('the child is below normal priority from its start, before it lowers itself', { skip: process.platform !== 'linux' && 'thread priorities are per process elsewhere' }, async (t) => {
   // A worker that does not lower itself: it answers with the priority it was started at.
-  const dir = mkdtempSync(join(tmpdir(), 'child-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'nice.cjs');
-  writeFileSync(file, "process.on('message', (m) => process.send({ id: m.id, answer: require('node:os').getPriority() }));\nprocess.on('disconnect', () => process.exit(0));\n");
+  const file = workerFile(t, 'nice.cjs', "process.on('message', (m) => process.send({ id: m.id, answer: require('node:os').getPriority() }));");
   assert.equal(await askChild<string, number>(file, { timeoutMs: 5000 })('nice'), 10);
 });
 
 test('a child that works through a queue of questions, one at a time, is not ended while it answers', async (t) => {
-  // Each answer takes 300 ms; five questions at once take 1.5 s, longer than the 700 ms of silence allowed.
-  const dir = mkdtempSync(join(tmpdir(), 'child-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'queue.cjs');
-  writeFileSync(file, "let chain = Promise.resolve();\nprocess.on('message', (m) => { chain = chain.then(() => new Promise((r) => setTimeout(r, 300))).then(() => process.send({ id: m.id, answer: m.question * 2 })); });\nprocess.on('disconnect', () => process.exit(0));\n");
-  const ask = askChild<number, number>(file, { timeoutMs: 700 });
-  assert.deepEqual(await Promise.all([1, 2, 3, 4, 5].map((n) => ask(n))), [2, 4, 6, 8, 10]);
+  // Each answer takes 200 ms; 15 questions at once take 3 s, longer than the 2 s of silence allowed
+  // (which also covers the child's start on a loaded machine).
+  const file = workerFile(t, 'queue.cjs', "let chain = Promise.resolve();\nprocess.on('message', (m) => { chain = chain.then(() => new Promise((r) => setTimeout(r, 200))).then(() => process.send({ id: m.id, answer: m.question * 2 })); });");
+  const ask = askChild<number, number>(file, { timeoutMs: 2000 });
+  const questions = Array.from({ length: 15 }, (_, i) => i);
+  assert.deepEqual(await Promise.all(questions.map((n) => ask(n))), questions.map((n) => n * 2));
 });
 
 test('a question asked while the idle child is being ended is answered by a new one', async () => {
@@ -95,10 +100,7 @@ test('a missing worker file answers undefined at once', async () => {
 
 test('a child that does not answer in time is ended; the next question starts a new one', async (t) => {
   // A worker that answers with its pid, and never answers "hang" (a stuck or stopped process).
-  const dir = mkdtempSync(join(tmpdir(), 'child-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'stuck.cjs');
-  writeFileSync(file, "process.on('message', (m) => { if (m.question !== 'hang') process.send({ id: m.id, answer: process.pid }); });\nprocess.on('disconnect', () => process.exit(0));\n");
+  const file = workerFile(t, 'stuck.cjs', "process.on('message', (m) => { if (m.question !== 'hang') process.send({ id: m.id, answer: process.pid }); });");
   // Long enough for a node process to start on a loaded machine (300 ms failed once under CI's load).
   const ask = askChild<string, number>(file, { timeoutMs: 3000 });
   const first = await ask('pid');
