@@ -386,8 +386,9 @@ export class Workspace {
     }
     const resources = needsOthers ? await this.resolveResources(uri, model, config) : new Map<string, ResourceStatus>();
     const regex = new Map<string, RegexVerdict>();
-    if (analyze && !ruleOff(model, config, 'intent-pattern-redos', model.owners.get('trigger'))) {
-      const sources = analysedPatterns(model);
+    // The rule's settings are read only for a contract with patterns to analyse.
+    const sources = analyze ? analysedPatterns(model) : [];
+    if (analyze && sources.length > 0 && !ruleOff(model, config, 'intent-pattern-redos', model.owners.get('trigger'))) {
       const verdicts = await Promise.all(sources.map((p) => analyze(p)));
       sources.forEach((p, i) => regex.set(p, verdicts[i]!));
     }

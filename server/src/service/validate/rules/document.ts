@@ -109,7 +109,6 @@ export const duplicateKey: Rule = {
   },
 };
 
-
 /**
  * The known section title nearest to a normalised title, if one is near enough. Kept per title:
  * the rule reads every section on every keystroke, and the comparison with every known title took
@@ -121,6 +120,7 @@ function nearestTitle(title: string): string | undefined {
   if (near === undefined) nearest.set(title, (near = closest(title, [...allSectionTitles()]) ?? null));
   return near ?? undefined;
 }
+
 export const unknownSection: Rule = {
   code: 'unknown-section',
   severity: 'warning',
