@@ -838,3 +838,22 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   }, 3 * DEFAULT_TIMEOUT_MS);
   await press(page, 'Enter');
 }
+
+/**
+ * Answers the New Contract questions as a user does: types `name` in the name box, presses Enter,
+ * and returns the row of `kind` in the list that follows (not clicked). An Enter the workbench
+ * misses (a CI run once stayed on the name box) is pressed again while the name is still asked.
+ */
+export async function nameNewContract(page: Page, name: string, kind: string): Promise<Locator> {
+  const box = page.locator('.quick-input-widget').filter({ hasText: "agent's name" }).first();
+  await box.waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.fill(name);
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: kind }).first();
+  await until(`the kinds listed after the name ${name}`, async () => {
+    // Pressed only while the box still holds the name: an Enter on the kind list would pick a kind.
+    if ((await input.inputValue().catch(() => '')) === name) await press(page, 'Enter');
+    return (await row.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false)) ? true : undefined;
+  });
+  return row;
+}

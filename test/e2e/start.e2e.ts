@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, hoverOver, lineOf, packageRepoExtension, press, REPO_DIR, runCommand, screenshot, startWorkbench, statusBarItem, until, waitForSelector,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, hoverOver, lineOf, nameNewContract, packageRepoExtension, press, REPO_DIR, runCommand, screenshot, startWorkbench, statusBarItem, until, waitForSelector,
 } from './codeServer.ts';
 
 const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;
@@ -30,12 +30,7 @@ test('e2e start: New AGENTS.md Contract writes a contract with no problem; a rul
 
   // The command, a name, a kind: what a user types and clicks.
   await runCommand(page, `${NLS['command.category']}: ${NLS['command.newContract.title']}`);
-  const input = '.quick-input-widget .quick-input-box input';
-  await page.locator('.quick-input-widget').filter({ hasText: "agent's name" }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
-  await page.locator(input).fill('Order Helper');
-  await press(page, 'Enter');
-  const acting = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Acting' }).first();
-  await acting.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  const acting = await nameNewContract(page, 'Order Helper', 'Acting');
   t.diagnostic(`screenshot: ${await screenshot(page, 'start-new-contract-kind')}`);
   await acting.click();
   await waitForSelector(page, '.tabs-container .tab.active[data-resource-name="AGENTS.md"]', { what: 'the new AGENTS.md in the editor' });

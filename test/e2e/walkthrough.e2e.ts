@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
-  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, runCommand, runQueryToQuestion, screenshot, startWorkbench, until, waitForSelector, type Page,
+  DEFAULT_TIMEOUT_MS, e2eSkipReason, goToLine, lineOf, nameNewContract, openFileFromExplorer, packageRepoExtension, press, REPO_DIR, runCommand, runQueryToQuestion, screenshot, startWorkbench, until, waitForSelector, type Page,
 } from './codeServer.ts';
 
 const NLS = JSON.parse(await readFile(join(REPO_DIR, 'package.nls.json'), 'utf8')) as Record<string, string>;
@@ -118,11 +118,7 @@ test('e2e walkthrough: New Contract opens a pinned editor and ticks step 1; New 
 
   // Step 1: its button, a name, a kind.
   await clickStepButton(page, 'newContract', NLS['command.newContract.title']!);
-  await page.locator('.quick-input-widget').filter({ hasText: "agent's name" }).first().waitFor({ state: 'visible', timeout: 2 * DEFAULT_TIMEOUT_MS });
-  await page.locator('.quick-input-widget .quick-input-box input').fill('Order Helper');
-  await press(page, 'Enter');
-  const acting = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Acting' }).first();
-  await acting.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  const acting = await nameNewContract(page, 'Order Helper', 'Acting');
   await acting.click();
   const tab = page.locator('.tabs-container .tab[data-resource-name="AGENTS.md"]').first();
   await tab.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
