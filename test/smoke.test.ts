@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { REPO, useCliBundle } from './helpers/cli.ts';
 import { LspClient } from './helpers/lspClient.ts';
 import { SERVER_PATH } from './helpers/bundles.ts';
+import { SERVER_EXEC_ARGV } from '../server/src/lsp/execArgv.ts';
 
 const { bundle, scratch } = useCliBundle('smoke');
 let ws = '';
@@ -33,8 +34,9 @@ test('CLI: lint reports a broken contract with exit code 1 and a passing one wit
   assert.equal(good.code, 0, good.stdout + good.stderr);
 });
 
-test('LSP over stdio: initialize, open a contract, pull its diagnostics, shut down', async () => {
-  const client = new LspClient(SERVER_PATH);
+test('LSP over stdio, started with the V8 flags the VS Code client gives it: initialize, open a contract, pull its diagnostics, shut down', async () => {
+  // A flag this Node does not take would stop the server before it answers.
+  const client = new LspClient(SERVER_PATH, SERVER_EXEC_ARGV);
   try {
     const uri = pathToFileURL(join(ws, 'broken', 'AGENTS.md')).href;
     const init = await client.initialize(pathToFileURL(ws).href, true);
