@@ -50,7 +50,7 @@ const VENDORS = [
   {
     name: 'otel',
     users: ['cli', 'server'],
-    modules: ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/otlp-transformer', '@opentelemetry/resources', '@opentelemetry/semantic-conventions'],
+    modules: ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/otlp-transformer', '@opentelemetry/resources', '@opentelemetry/semantic-conventions', 'protobufjs'],
   },
   { name: 'width', users: ['cli', 'cli-lint-worker', 'server'], modules: ['string-width'], lazy: { 'string-width': ['default'] } },
   { name: 'mcp', users: ['cli'], modules: ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/sdk/server/stdio.js', 'zod'] },

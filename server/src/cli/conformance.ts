@@ -10,7 +10,6 @@ import { format } from '../service/host.ts';
 import { loadContract } from '../node/dryRunHost.ts';
 import { InputError } from '../node/inputError.ts';
 import { MAX_LINE_BYTES, readTraces, type TraceReadStats } from '../node/traceSource.ts';
-import { startOtlpReceiver } from '../node/otlpReceiver.ts';
 import { displayPath } from './report.ts';
 import { errorLine } from './terminal.ts';
 import { guarded } from './guarded.ts';
@@ -73,6 +72,8 @@ async function runConformance(contract: string, options: ConformanceOptions, lan
     printReadStats(await readTraces(resolve(cwd, options.traces), (s) => grader.add(s)), lang);
   }
   if (options.listen) {
+    // protobufjs and the OTLP definitions load only here: every other command starts without them.
+    const { startOtlpReceiver } = await import('../node/otlpReceiver.ts');
     const receiver = await startOtlpReceiver(listenPort(options.listen), (s) => grader.add(s)).catch((e: NodeJS.ErrnoException) => {
       throw new InputError('conformance.cli.cannotRead', { file: options.listen!, error: e.code ?? String(e) });
     });
