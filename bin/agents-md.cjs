@@ -105,6 +105,15 @@ function writeCodeCache(fs, script, cacheFile, dir) {
 }
 
 /**
+ * The bundle's text: read as Latin-1 when it is ASCII only, as esbuild.mjs writes it (a copy
+ * without a decoding step, and a string of one byte per character), else as UTF-8.
+ */
+function bundleText(fs, file) {
+  const bytes = fs.readFileSync(file);
+  return bytes.toString(require('node:buffer').isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
+/**
  * Loads the bundle as `require` does, compiled with V8's cached data from the last run when
  * there is some, and saves the code compiled during this run (the functions that ran, not only
  * the top level) when there was none or V8 rejected it (another bundle or Node). Any failure
@@ -117,7 +126,7 @@ function loadWithCodeCache(file, dir) {
   const cachedData = readCodeCache(fs, cacheFile);
   // No `import()` in the bundle (esbuild.mjs turns each into a require): a function compiled
   // from cached data has no dynamic import callback, so one would fail there.
-  const script = new vm.Script(module_.wrap(fs.readFileSync(file, 'utf8')), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const script = new vm.Script(module_.wrap(bundleText(fs, file)), { filename: file, ...(cachedData ? { cachedData } : {}) });
   const m = new module_(file, module);
   m.filename = file;
   m.paths = module_._nodeModulePaths(path.dirname(file));

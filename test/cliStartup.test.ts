@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
+import { isAscii } from 'node:buffer';
 import { dirname, join } from 'node:path';
 import { useCliBundle, REPO } from './helpers/cli.ts';
 import { diskCachedAnalyzer } from '../server/src/node/regexVerdictCache.ts';
@@ -42,6 +43,7 @@ test('lint loads neither the MCP SDK, OpenTelemetry nor the tokenizer; --help no
   for (const part of ON_DEMAND) assert.ok(!lint.has(part), `lint loaded ${part}`);
   for (const name of ['mcp', 'otel', 'tokenizer', 'width']) assert.ok(existsSync(join(dirname(bundle.bin), '..', 'dist', `vendor-${name}.cjs`)), `dist/vendor-${name}.cjs is built`);
   assert.ok(lint.has(/[\\/]cli\.cjs$/));
+  assert.ok(isAscii(readFileSync(join(dirname(bundle.bin), '..', 'dist', 'cli.cjs'))), 'the bundle is ASCII only: the launcher reads it as Latin-1');
   const help = await runRecorded(ws, {}, '--help');
   assert.equal(help.run.code, 0);
   assert.match(help.run.stdout, /lint/);
