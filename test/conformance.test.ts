@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -67,7 +68,7 @@ describe('the fixture agent (official OpenTelemetry SDK)', () => {
     assertPlanted(r.stdout);
   });
 
-  test('streamed to the receiver (--listen) as OTLP/HTTP protobuf and JSON', async () => {
+  test('streamed to the receiver (--listen) as OTLP/HTTP protobuf (gzip-compressed) and JSON; refused requests are counted', async () => {
     const dir = folders.workspace({ 'AGENTS.md': CONTRACT });
     const child = spawn(process.execPath, [tool.bin, 'conformance', 'AGENTS.md', '--listen', '127.0.0.1:0', '--format', 'json'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LANG: 'C.UTF-8' } });
     let stdout = '';
@@ -84,7 +85,9 @@ describe('the fixture agent (official OpenTelemetry SDK)', () => {
     const spans = agentSpans();
     const protobufPart = spans.filter((s) => !s.name.startsWith('chat'));
     const jsonPart = spans.filter((s) => s.name.startsWith('chat'));
-    const exporter = new OTLPTraceExporter({ url });
+    // The SDK's exporter with compression on, as the Collector sends by default (tester18: every
+    // such request was refused with 400 and the grade passed on no data).
+    const exporter = new OTLPTraceExporter({ url, compression: 'gzip' as NonNullable<ConstructorParameters<typeof OTLPTraceExporter>[0]>['compression'] });
     const result = await new Promise<{ code: number; error?: Error }>((resolve) => exporter.export(protobufPart, resolve));
     assert.equal(result.code, ExportResultCode.SUCCESS, String(result.error));
     await exporter.shutdown();
@@ -92,12 +95,15 @@ describe('the fixture agent (official OpenTelemetry SDK)', () => {
     assert.equal(posted.status, 200);
     const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: 'not protobuf at all' });
     assert.equal(bad.status, 400, 'an undecodable body is refused, the receiver keeps going');
+    const brotli = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, body: brotliCompressSync(JsonTraceSerializer.serializeRequest(jsonPart)!) });
+    assert.equal(brotli.status, 415, 'an encoding other than gzip is refused');
     const code = await new Promise<number | null>((resolve) => {
       child.once('exit', resolve);
       child.kill('SIGTERM');
     });
     assert.equal(code, 1, stderr);
     assertPlanted(stdout);
+    assert.match(stderr, /2 requests were refused and not graded/);
   });
 });
 

@@ -80,6 +80,8 @@ async function runConformance(contract: string, options: ConformanceOptions, lan
     errorLine(format('conformance.cli.listening', { url: receiver.url }, lang));
     await stopped();
     await receiver.close();
+    // A passing grade on requests the receiver could not read would say nothing: say how many.
+    if (receiver.refused > 0) errorLine(format('conformance.cli.refused', { count: receiver.refused }, lang));
   }
   const report = grader.finish();
   process.stdout.write(render(CONFORMANCE_FORMATS, options, { report, file, root: cwd }, { cwd, color: false, lang }));

@@ -61,6 +61,7 @@ export const CONFORMANCE_MESSAGES = registerMessages('conformance', {
   'conformance.cli.noTraces': 'Give --traces <path> or --listen 127.0.0.1:<port>.',
   'conformance.cli.badListen': 'Listen on 127.0.0.1:<port> only (got {value}).',
   'conformance.cli.listening': 'Receiving OTLP traces at {url} (Ctrl+C to stop and grade).',
+  'conformance.cli.refused': '{count, plural, one {# request was} other {# requests were}} refused and not graded: not OTLP protobuf or JSON, larger than 16 MB, or compressed otherwise than with gzip.',
   'conformance.cli.skipped': '{count, plural, one {# line was} other {# lines were}} neither OTLP nor a trace event and were skipped.',
   'conformance.cli.tooLong': '{count, plural, one {# line was} other {# lines were}} longer than {max} MB and skipped unread: write one export request per line.',
   'conformance.cli.exitCodes': 'Exit codes: 0 no clause violated; 1 a clause violated; 2 the contract or the traces cannot be read.',
