@@ -8,8 +8,10 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { REPO, useCliBundle } from './helpers/cli.ts';
 
 const { bundle: cli, scratch } = useCliBundle('mcp');
@@ -165,4 +167,21 @@ test('answers are bounded: past 100 findings the rest are counted, not sent', as
   assert.equal(r.isError, false, r.text.slice(0, 200));
   assert.equal((r.data['findings'] as Json[]).length, 100);
   assert.ok(r.data['omitted'] >= 160, String(r.data['omitted']));
+});
+
+test('requests piped in with standard input closed at once are all answered before the server exits', async () => {
+  // tester18: the tools/call of a script that closes stdin right away got no answer (exit 0).
+  const messages = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'script', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'lint', arguments: { path: 'AGENTS.md' } } },
+  ];
+  const r = spawnSync(process.execPath, [cli.bin, 'mcp', '--root', dir], { input: messages.map((m) => JSON.stringify(m)).join('\n') + '\n', encoding: 'utf8', timeout: 60_000, env: { ...process.env, LANG: 'C.UTF-8' } });
+  assert.equal(r.status, 0, r.stderr);
+  const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Json);
+  assert.deepEqual(answers.map((a) => a['id']), [1, 2, 3]);
+  const lint = answers[2]!['result'] as Json;
+  assert.ok(!lint['isError'], JSON.stringify(lint).slice(0, 300));
+  assert.deepEqual(JSON.parse(lint['content'][0].text), { file: 'AGENTS.md', findings: [], omitted: 0, configProblems: [] });
 });

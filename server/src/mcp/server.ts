@@ -17,7 +17,17 @@ export const MAX_ANSWER_CHARS = 256 * 1024;
 
 type Answer = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
+/** The answers being worked on: when the client closes its end, they are still sent (serveMcpStdio). */
+const pending = new Set<Promise<unknown>>();
+
 function answer(ctx: McpContext, work: () => Promise<object> | object): Promise<Answer> {
+  const done = answerOf(ctx, work);
+  pending.add(done);
+  void done.finally(() => pending.delete(done)).catch(() => undefined);
+  return done;
+}
+
+function answerOf(ctx: McpContext, work: () => Promise<object> | object): Promise<Answer> {
   return Promise.resolve()
     .then(work)
     .then((data): Answer => {
@@ -66,5 +76,10 @@ export async function serveMcpStdio(root: string, lang: Lang, version: string): 
   });
   await server.connect(transport);
   await closed;
+  // A client that writes its requests and closes its end at once (a script piping them in) still
+  // gets every answer: the calls already started finish, and their answers are written, first.
+  await new Promise((r) => setImmediate(r));
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+  await new Promise((r) => setImmediate(r));
   await server.close();
 }
