@@ -54,7 +54,11 @@ const VENDORS = [
     modules: ['@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/otlp-transformer', '@opentelemetry/resources', '@opentelemetry/semantic-conventions', 'protobufjs'],
   },
   { name: 'width', users: ['cli', 'cli-lint-worker', 'server'], modules: ['string-width'], lazy: { 'string-width': ['default'] } },
-  { name: 'mcp', users: ['cli'], modules: ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/sdk/server/stdio.js', 'zod'] },
+  {
+    name: 'mcp',
+    users: ['cli'],
+    modules: ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/sdk/server/stdio.js', 'zod', '@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js'],
+  },
 ];
 
 /** Resolves the vendors' modules, in the bundles that use them, to a require of the vendor file. */

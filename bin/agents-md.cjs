@@ -73,15 +73,6 @@ function codeCacheFile(fs, file, dir) {
   return path.join(dir, `cli-${require('node:crypto').createHash('sha256').update(id).digest('hex').slice(0, 16)}-${command}.v8`);
 }
 
-/** The kept code, when `cacheFile` is a regular file (a FIFO would block the read). */
-function readCodeCache(fs, cacheFile) {
-  try {
-    return fs.statSync(cacheFile).isFile() ? fs.readFileSync(cacheFile) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Writes the code compiled during this run, atomically; a failed write leaves no temporary file. */
 function writeCodeCache(fs, script, cacheFile, dir) {
   const tmp = `${cacheFile}.${process.pid}.tmp`;
@@ -104,13 +95,62 @@ function writeCodeCache(fs, script, cacheFile, dir) {
   }
 }
 
+/** A kept-code file larger than this is not ours (the CLI's is about 4 MB): it is compiled afresh and replaced. */
+const MAX_CODE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Reads `size` bytes of the open file `fd` into `buf` at `at`; fewer when the file is shorter. */
+function readInto(fs, fd, buf, at, size) {
+  let got = 0;
+  for (let n = -1; got < size && n !== 0; got += n) n = fs.readSync(fd, buf, at + got, size - got, got);
+  return got;
+}
+
+/** The file open for reading when it is a regular file (a FIFO would block the read) of at most `max` bytes. */
+function openRegular(fs, file, max) {
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    const stat = fs.fstatSync(fd);
+    if (stat.isFile() && stat.size <= max) return { fd, size: stat.size };
+  } catch {
+    // None kept yet, or not readable: compiled afresh.
+  }
+  if (fd !== undefined) fs.closeSync(fd);
+  return undefined;
+}
+
 /**
- * The bundle's text: read as Latin-1 when it is ASCII only, as esbuild.mjs writes it (a copy
- * without a decoding step, and a string of one byte per character), else as UTF-8.
+ * The bundle's text wrapped as `require` wraps a module, and the code kept for it, read through
+ * one buffer: the text is made from its bytes in one piece (V8 need not join the wrapper and the
+ * text again to compile it), read as Latin-1 when it is ASCII only, as esbuild.mjs writes it (a
+ * copy without a decoding step, and a string of one byte per character), else as UTF-8; then the
+ * kept code is read into the same memory. Each new page of memory costs time on its first
+ * write, and the kept code is about as large as the text.
  */
-function bundleText(fs, file) {
-  const bytes = fs.readFileSync(file);
-  return bytes.toString(require('node:buffer').isAscii(bytes) ? 'latin1' : 'utf8');
+function readBundle(fs, file, cacheFile) {
+  const [before, after] = module_.wrapper;
+  const kept = openRegular(fs, cacheFile, MAX_CODE_CACHE_BYTES);
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const end = before.length + size + after.length;
+    const buf = Buffer.allocUnsafeSlow(Math.max(end, kept ? kept.size : 0));
+    buf.write(before, 0, 'latin1');
+    const got = readInto(fs, fd, buf, before.length, size);
+    const text = buf.subarray(before.length, before.length + got);
+    let source;
+    if (require('node:buffer').isAscii(text)) {
+      buf.write(after, before.length + got, 'latin1');
+      source = buf.latin1Slice(0, before.length + got + after.length);
+    } else {
+      source = module_.wrap(text.toString('utf8'));
+    }
+    const cachedData = kept ? buf.subarray(0, readInto(fs, kept.fd, buf, 0, kept.size)) : undefined;
+    return { source, cachedData: cachedData && cachedData.length > 0 ? cachedData : undefined };
+  } finally {
+    fs.closeSync(fd);
+    if (kept) fs.closeSync(kept.fd);
+  }
 }
 
 /**
@@ -123,10 +163,10 @@ function loadWithCodeCache(file, dir) {
   const fs = require('node:fs');
   const vm = require('node:vm');
   const cacheFile = codeCacheFile(fs, file, dir);
-  const cachedData = readCodeCache(fs, cacheFile);
+  const { source, cachedData } = readBundle(fs, file, cacheFile);
   // No `import()` in the bundle (esbuild.mjs turns each into a require): a function compiled
   // from cached data has no dynamic import callback, so one would fail there.
-  const script = new vm.Script(module_.wrap(bundleText(fs, file)), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const script = new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const m = new module_(file, module);
   m.filename = file;
   m.paths = module_._nodeModulePaths(path.dirname(file));

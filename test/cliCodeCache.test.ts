@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { join } from 'node:path';
 import { useCliBundle, REPO } from './helpers/cli.ts';
@@ -38,9 +38,13 @@ test('a bundle rewritten with the same length and times runs its new code, not t
   writeFileSync(main, readFileSync(main, 'utf8').replace('was not found (looked in', 'was NOT FOUND (looked in'));
   execFileSync('touch', ['-r', times, main]);
   assert.match((await run()).stdout, /was NOT FOUND/);
+  // A bundle that is not ASCII only (built otherwise than by esbuild.mjs) is read as UTF-8.
+  writeFileSync(main, readFileSync(main, 'utf8').replace('was NOT FOUND (looked in', 'was NÖT FÖUND (looked in'));
+  assert.match((await run()).stdout, /was NÖT FÖUND/);
+  assert.match((await run()).stdout, /was NÖT FÖUND/, 'and from the code kept for it');
 });
 
-test('lint keeps a file of its own; a failed write leaves no temporary file; a cache file that is not a file is not read', { skip }, async () => {
+test('lint keeps a file of its own; a failed write leaves no temporary file; a cache file that is not a file, or far too large, is not read', { skip }, async () => {
   const ws = scratch.workspace({ 'AGENTS.md': sample('coding-agent') });
   const cache = scratch.workspace({});
   const lint = await bundle.runWithEnv(ws, env(cache), 'lint', 'AGENTS.md');
@@ -59,6 +63,13 @@ test('lint keeps a file of its own; a failed write leaves no temporary file; a c
   execFileSync('mkfifo', [lintFile]);
   const fifo = await bundle.runWithEnv(ws, env(cache), 'lint', 'AGENTS.md');
   assert.deepEqual([fifo.code, fifo.stdout, fifo.stderr], [lint.code, lint.stdout, '']);
+  // Larger than any code the launcher writes (a sparse file of 65 MB): not read, and replaced.
+  rmSync(lintFile);
+  writeFileSync(lintFile, '');
+  truncateSync(lintFile, 65 * 1024 * 1024);
+  const huge = await bundle.runWithEnv(ws, env(cache), 'lint', 'AGENTS.md');
+  assert.deepEqual([huge.code, huge.stdout, huge.stderr], [lint.code, lint.stdout, '']);
+  assert.ok(statSync(lintFile).size < 20 * 1024 * 1024, `written afresh: ${statSync(lintFile).size} bytes`);
 });
 
 test('the six newest files of compiled code are kept, and temporary files of runs long gone are removed', { skip }, async () => {

@@ -7,15 +7,10 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { mcpDrift, type Lang } from '../service/index.ts';
 import { format } from '../service/host.ts';
 import { loadContract } from '../node/dryRunHost.ts';
 import { fileUri } from '../node/nodeFileSystem.ts';
-import { InputError } from '../node/inputError.ts';
 import { countSeverities, type FileReport } from './report.ts';
 import { LINT_FORMATS } from './format/lint.ts';
 import { render, withFormatOptions, type FormatOptions } from './format/registry.ts';
@@ -26,57 +21,17 @@ import { guarded } from './guarded.ts';
 import { EXIT } from './exitCodes.ts';
 import { TOOL_NAME, TOOL_VERSION } from './meta.ts';
 
-/** Longest wait for the server to start and answer one page of `tools/list` (ms). */
-const TIMEOUT_MS = 30_000;
-/** Most pages of `tools/list` read (a server that pages forever is cut off). */
-const MAX_PAGES = 100;
-
 interface CheckOptions extends FormatOptions {
   readonly url?: string;
   readonly color?: boolean;
 }
 
-function transportFor(server: readonly string[], url: string | undefined): Transport {
-  if (url !== undefined) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new InputError('cli.checkMcp.notLocal', { url });
-    }
-    if (!['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname) || !/^https?:$/.test(parsed.protocol)) throw new InputError('cli.checkMcp.notLocal', { url });
-    return new StreamableHTTPClientTransport(parsed);
-  }
-  const [command, ...args] = server;
-  if (!command) throw new InputError('cli.checkMcp.noServer', {});
-  return new StdioClientTransport({ command, args, stderr: 'ignore' });
-}
-
-/** Every tool the server lists, page by page. */
-async function listTools(transport: Transport): Promise<unknown[]> {
-  const client = new Client({ name: TOOL_NAME, version: TOOL_VERSION });
-  try {
-    await client.connect(transport, { timeout: TIMEOUT_MS });
-    const tools: unknown[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const r = await client.listTools(cursor ? { cursor } : {}, { timeout: TIMEOUT_MS });
-      tools.push(...r.tools);
-      cursor = r.nextCursor;
-      if (!cursor) break;
-    }
-    return tools;
-  } catch (e) {
-    throw new InputError('cli.checkMcp.cannotConnect', { error: e instanceof Error ? e.message : String(e) });
-  } finally {
-    await client.close().catch(() => undefined);
-  }
-}
-
 async function runCheck(contract: string, server: readonly string[], options: CheckOptions, lang: Lang): Promise<number> {
   const cwd = process.cwd();
   const loaded = await loadContract(resolve(cwd, contract), cwd);
-  const tools = await listTools(transportFor(server, options.url));
+  // The MCP SDK's client is loaded by this command only (docs/performance.md, "Start-up").
+  const { listTools, transportFor } = await import('../node/mcpToolList.ts');
+  const tools = await listTools(transportFor(server, options.url), { name: TOOL_NAME, version: TOOL_VERSION });
   const diagnostics = mcpDrift(loaded.model, tools, forbiddenTools(loaded.model));
   const reports: FileReport[] = [{ path: loaded.path, uri: fileUri(loaded.path), text: loaded.text, diagnostics }];
   // The drift is findings in the contract, so it has lint's formats.
