@@ -3,6 +3,7 @@
 // Usage: node esbuild.mjs [--watch] [--minify] [--only cli,server,client] [--outdir DIR]
 // (--outdir builds elsewhere than dist/, e.g. for tests that must not race with other builds.)
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -83,6 +84,33 @@ function vendorPlugin(entryName) {
       });
       // The vendor file stays a file of its own, found beside the bundle at run time.
       build.onResolve({ filter: /^\.\/vendor-[a-z]+\.cjs$/ }, (args) => (args.namespace === 'vendor' ? { path: args.path, external: true } : undefined));
+    },
+  };
+}
+
+/**
+ * Node's modules that a CLI command needs only sometimes, each 4 to 7 ms to load (a process
+ * started: commander loads child_process for subcommands we do not have; worker threads for many
+ * files; a timer's promise for a model's retries): in the CLI's bundles they load on first use.
+ * Each becomes a module of getters, one per export, named at build time.
+ */
+const LAZY_BUILTINS = new Set(['child_process', 'worker_threads', 'timers/promises']);
+
+function lazyBuiltinPlugin() {
+  const load = createRequire(import.meta.url);
+  return {
+    name: 'lazy-builtin',
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+        const name = args.path.replace(/^node:/, '');
+        if (!LAZY_BUILTINS.has(name) || !builtinModules.includes(name)) return undefined;
+        return args.namespace === 'lazy-builtin' ? { path: `node:${name}`, external: true } : { path: name, namespace: 'lazy-builtin' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
+        const id = JSON.stringify(`node:${args.path}`);
+        const getters = Object.keys(load(`node:${args.path}`)).map((n) => `Object.defineProperty(exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`);
+        return { contents: [`let loaded;`, `const load = () => (loaded ??= require(${id}));`, ...getters].join('\n'), loader: 'js' };
+      });
     },
   };
 }
@@ -182,7 +210,7 @@ const contexts = await Promise.all(
       ...(e.stdin ? { stdin: { contents: e.stdin, resolveDir: root, sourcefile: `${e.name}.js` } } : { entryPoints: [e.entry] }),
       outfile: e.outfile,
       external: e.external,
-      plugins: [vendorPlugin(e.name), ...(e.compact ? [asciiPlugin()] : [])],
+      plugins: [vendorPlugin(e.name), ...(e.compact ? [lazyBuiltinPlugin(), asciiPlugin()] : [])],
       ...(e.sourcemap === undefined ? {} : { sourcemap: e.sourcemap }),
       ...(e.compact ? { minifyWhitespace: true, write: false } : {}),
     }),

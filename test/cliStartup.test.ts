@@ -24,7 +24,8 @@ async function runRecorded(cwd: string, extra: Record<string, string>, ...args: 
   const dir = scratch.workspace({});
   const recorder = join(dir, 'recorder.cjs');
   const list = join(dir, 'loaded.txt');
-  writeFileSync(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, Object.keys(require.cache).join('\\n')));\n`);
+  // Node's own modules as `process.moduleLoadList` names them: `NativeModule child_process`.
+  writeFileSync(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, [...Object.keys(require.cache), ...process.moduleLoadList].join('\\n')));\n`);
   const run = await bundle.runWithEnv(cwd, { NODE_OPTIONS: `--require ${recorder}`, ...extra }, ...args);
   const loaded = readFileSync(list, 'utf8').split('\n');
   assert.ok(loaded.some((f) => f.endsWith('agents-md.cjs')), `the recorder saw the launcher: ${loaded.join(', ')}`);
@@ -88,6 +89,9 @@ test('a second lint takes the ReDoS verdicts of the first from disk: recheck is 
   assert.equal(second.run.stdout, first.run.stdout);
   assert.equal(second.run.code, first.run.code);
   assert.ok(!second.has(/[\\/]recheck[\\/]/), 'the second lint started recheck');
+  // Nor Node's modules for processes and threads (commander loads child_process when it loads).
+  assert.ok(first.has(/^NativeModule child_process$/), 'the recorder lists Node\'s own modules: recheck started a process');
+  for (const name of ['child_process', 'worker_threads', 'timers/promises']) assert.ok(!second.has(new RegExp(`^NativeModule ${name}$`)), `the second lint loaded node:${name}`);
 });
 
 test('kept verdicts: reused by the same analyser only; "unknown" is not kept', async () => {
