@@ -92,6 +92,8 @@ test('a second lint takes the ReDoS verdicts of the first from disk: recheck is 
   // Nor Node's modules for processes and threads (commander loads child_process when it loads).
   assert.ok(first.has(/^NativeModule child_process$/), 'the recorder lists Node\'s own modules: recheck started a process');
   for (const name of ['child_process', 'worker_threads', 'timers/promises']) assert.ok(!second.has(new RegExp(`^NativeModule ${name}$`)), `the second lint loaded node:${name}`);
+  // Nor a package from node_modules: fdir's glob option (unused) required picomatch when it loaded.
+  assert.deepEqual(second.loaded.filter((f) => /[\\/]node_modules[\\/]/.test(f)), []);
 });
 
 test('kept verdicts: reused by the same analyser only; "unknown" is not kept', async () => {
