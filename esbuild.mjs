@@ -154,8 +154,9 @@ function asciiPlugin() {
     setup(build) {
       build.onEnd((result) => {
         const files = result.outputFiles ?? [];
-        const map = files.find((f) => f.path.endsWith('.map'));
+        const byPath = new Map(files.map((f) => [f.path, f]));
         for (const f of files.filter((x) => !x.path.endsWith('.map'))) {
+          const map = byPath.get(`${f.path}.map`);
           const out = asciiBundle(f.text, map?.text);
           mkdirSync(dirname(f.path), { recursive: true });
           writeFileSync(f.path, out.code);

@@ -18,7 +18,8 @@ const escaped = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
  */
 export function asciiBundle(code, map) {
   const lines = code.split('\n');
-  const shifts = lines.map(() => undefined);
+  /** Per line with escapes, the columns of the units escaped there. */
+  const shifts = new Map();
   lines.forEach((line, i) => {
     if (!/[^\x00-\x7f]/.test(line)) return;
     const moves = [];
@@ -32,12 +33,12 @@ export function asciiBundle(code, map) {
       }
     }
     lines[i] = out;
-    shifts[i] = moves;
+    shifts.set(i, moves);
   });
   if (!map) return { code: lines.join('\n'), map };
   const parsed = JSON.parse(map);
   const mappings = decode(parsed.mappings).map((segments, i) => {
-    const moves = shifts[i];
+    const moves = shifts.get(i);
     if (!moves) return segments;
     // Each escape turns one unit into six: a column moves by 5 for each escaped unit before it.
     return segments.map(([column, ...rest]) => [column + 5 * countBelow(moves, column), ...rest]);

@@ -17,18 +17,12 @@ export const MAX_ANSWER_CHARS = 256 * 1024;
 
 type Answer = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-/** The answers being worked on: when the client closes its end, they are still sent (serveMcpStdio). */
-const pending = new Set<Promise<unknown>>();
-
-function answer(ctx: McpContext, work: () => Promise<object> | object): Promise<Answer> {
-  const done = answerOf(ctx, work);
-  pending.add(done);
-  void done.finally(() => pending.delete(done)).catch(() => undefined);
-  return done;
-}
-
-function answerOf(ctx: McpContext, work: () => Promise<object> | object): Promise<Answer> {
-  return Promise.resolve()
+/**
+ * The tool's answer to a call, in `answering` until it is written (when the client closes its end,
+ * the answers being worked on are still sent: serveMcpStdio).
+ */
+function answer(ctx: McpContext, answering: Set<Promise<unknown>>, work: () => Promise<object> | object): Promise<Answer> {
+  const done = Promise.resolve()
     .then(work)
     .then((data): Answer => {
       const text = JSON.stringify(data);
@@ -39,18 +33,23 @@ function answerOf(ctx: McpContext, work: () => Promise<object> | object): Promis
       if (e instanceof InputError) return { content: [{ type: 'text', text: e.text(ctx.lang) }], isError: true };
       throw e;
     });
+  answering.add(done);
+  void done.finally(() => answering.delete(done)).catch(() => undefined);
+  return done;
 }
 
-/** The MCP server over a workspace root, its tools described in `lang`. */
-export function createAgentsMdMcpServer(root: string, lang: Lang, version: string): McpServer {
+/** The MCP server over a workspace root, its tools described in `lang`, and the answers it is working on. */
+export function createAgentsMdMcpServer(root: string, lang: Lang, version: string): { server: McpServer; answering: ReadonlySet<Promise<unknown>> } {
   const ctx = createMcpContext(root, lang);
+  const answering = new Set<Promise<unknown>>();
+  const reply = (work: () => Promise<object> | object) => answer(ctx, answering, work);
   const t = (id: string) => format(id, {}, lang);
   const server = new McpServer({ name: 'agents-md', version });
   const path = z.string().min(1).max(4096);
   const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
-  server.registerTool('lint', { description: t('mcp.tool.lint'), inputSchema: { path: path.describe(t('mcp.arg.contract')) }, annotations: readOnly }, (a) => answer(ctx, () => lintTool(ctx, a)));
-  server.registerTool('explain_rule', { description: t('mcp.tool.explainRule'), inputSchema: { code: z.string().min(1).max(200).describe(t('mcp.arg.rule')) }, annotations: readOnly }, (a) => answer(ctx, () => explainRuleTool(ctx, a)));
-  server.registerTool('list_names', { description: t('mcp.tool.listNames'), inputSchema: { path: path.describe(t('mcp.arg.contract')) }, annotations: readOnly }, (a) => answer(ctx, () => listNamesTool(ctx, a)));
+  server.registerTool('lint', { description: t('mcp.tool.lint'), inputSchema: { path: path.describe(t('mcp.arg.contract')) }, annotations: readOnly }, (a) => reply(() => lintTool(ctx, a)));
+  server.registerTool('explain_rule', { description: t('mcp.tool.explainRule'), inputSchema: { code: z.string().min(1).max(200).describe(t('mcp.arg.rule')) }, annotations: readOnly }, (a) => reply(() => explainRuleTool(ctx, a)));
+  server.registerTool('list_names', { description: t('mcp.tool.listNames'), inputSchema: { path: path.describe(t('mcp.arg.contract')) }, annotations: readOnly }, (a) => reply(() => listNamesTool(ctx, a)));
   server.registerTool(
     'dry_run',
     {
@@ -59,16 +58,16 @@ export function createAgentsMdMcpServer(root: string, lang: Lang, version: strin
       // It writes its trace, and only there: a new run folder under .agents-md/runs/.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (a) => answer(ctx, () => dryRunTool(ctx, a)),
+    (a) => reply(() => dryRunTool(ctx, a)),
   );
-  server.registerTool('diff', { description: t('mcp.tool.diff'), inputSchema: { older: path.describe(t('mcp.arg.older')), newer: path.describe(t('mcp.arg.newer')) }, annotations: readOnly }, (a) => answer(ctx, () => diffTool(ctx, a)));
-  server.registerTool('prove', { description: t('mcp.tool.prove'), inputSchema: { path: path.describe(t('mcp.arg.contract')) }, annotations: readOnly }, (a) => answer(ctx, () => proveTool(ctx, a)));
-  return server;
+  server.registerTool('diff', { description: t('mcp.tool.diff'), inputSchema: { older: path.describe(t('mcp.arg.older')), newer: path.describe(t('mcp.arg.newer')) }, annotations: readOnly }, (a) => reply(() => diffTool(ctx, a)));
+  server.registerTool('prove', { description: t('mcp.tool.prove'), inputSchema: { path: path.describe(t('mcp.arg.contract')) }, annotations: readOnly }, (a) => reply(() => proveTool(ctx, a)));
+  return { server, answering };
 }
 
 /** Serves on standard input and output until the client closes them. */
 export async function serveMcpStdio(root: string, lang: Lang, version: string): Promise<void> {
-  const server = createAgentsMdMcpServer(root, lang, version);
+  const { server, answering } = createAgentsMdMcpServer(root, lang, version);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
@@ -79,7 +78,7 @@ export async function serveMcpStdio(root: string, lang: Lang, version: string): 
   // A client that writes its requests and closes its end at once (a script piping them in) still
   // gets every answer: the calls already started finish, and their answers are written, first.
   await new Promise((r) => setImmediate(r));
-  while (pending.size > 0) await Promise.allSettled([...pending]);
+  while (answering.size > 0) await Promise.allSettled([...answering]);
   await new Promise((r) => setImmediate(r));
   await server.close();
 }
