@@ -467,6 +467,19 @@ test('a clean contract with one section not analysed: that warning alone, no cro
   assert.deepEqual(r.diagnostics.map((d) => d.code), ['content-too-complex'], 'not missing-section, not hitl-needs-fallback');
 });
 
+test('front matter too complex to analyse is reported as that, not as a front matter never closed (tester)', () => {
+  const clean = readFileSync(new URL('./corpus/clean/fleet-maintenance.agents.md', import.meta.url), 'utf8');
+  assert.match(clean, /^---\n/);
+  for (const line of [`x: ${'['.repeat(200_000)}${']'.repeat(200_000)}`, `x: ${'['.repeat(2_000)}${']'.repeat(2_000)}`]) {
+    const text = clean.replace(/^---\n/, `---\n${line}\n`);
+    const r = lint(text);
+    assertSane(text, r);
+    const codes = r.diagnostics.map((d) => d.code);
+    assert.ok(codes.includes('content-too-complex'), codes.join(', '));
+    assert.ok(!codes.includes('yaml-syntax'), `the front matter is closed: ${codes.join(', ')}`);
+  }
+});
+
 test('a 19,000-character single line of prose is analysed; a 200,000-character one is reported and skipped', () => {
   const words = ['approval', 'budget', '**vendor**', '`tool_x`', 'https://example.com/a', '供应商', '😀', 'a_b', 'x.', 'and'];
   let line = '';

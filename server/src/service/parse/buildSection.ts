@@ -141,8 +141,9 @@ export function buildSection(slice: SectionSlice, bom: boolean, pool?: BlockPool
   const nodes = tree.children;
   if (slice.kind === 'preamble') {
     frontMatter = buildFrontMatter(b, tree);
-    if (!frontMatter && /^---[ \t]*(?:\r\n|\n|\r)/.test(slice.text) && tree.children[0]?.type !== 'yaml') {
-      // An opening `---` never closed: remark reads a thematic break and the YAML as text.
+    if (!frontMatter && !tooComplex && !parseError && /^---[ \t]*(?:\r\n|\n|\r)/.test(slice.text) && tree.children[0]?.type !== 'yaml') {
+      // An opening `---` never closed: remark reads a thematic break and the YAML as text. (A
+      // preamble not parsed has no tree to tell: content-too-complex says it is not analysed.)
       b.findings.push({ code: 'yaml-syntax', range: loc.range(0, 3), variant: 'unclosedFrontMatter' });
     }
   } else {
