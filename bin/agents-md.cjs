@@ -14,7 +14,8 @@ if (nativeCache) module_.enableCompileCache();
 const quick = path.join(__dirname, '..', 'dist', 'quickHelp.cjs');
 let answer;
 try {
-  answer = require(quick).quickAnswer(process.argv.slice(2), process.env, Intl.DateTimeFormat().resolvedOptions().locale, process.stdout);
+  const help = require(quick);
+  answer = help.quickAnswer(process.argv.slice(2), process.env, help.defaultLocale, process.stdout);
 } catch (e) {
   if (!(e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes(quick))) throw e;
 }

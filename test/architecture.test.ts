@@ -87,7 +87,7 @@ const LAYERS: readonly { readonly path: string; readonly mayImport: readonly str
   },
   { path: 'server/src/node/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts'] },
   { path: 'server/src/mcp/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/'] },
-  { path: 'server/src/cli/quickHelp.ts', mayImport: ['server/src/service/l10n/lang.ts', 'server/src/cli/meta.ts', 'server/src/cli/helpTexts.json'] },
+  { path: 'server/src/cli/quickHelp.ts', mayImport: ['server/src/service/l10n/lang.ts', 'server/src/cli/meta.ts', 'server/src/cli/helpTexts.json', 'server/src/cli/defaultLocale.ts'] },
   { path: 'server/src/cli/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/', 'server/src/mcp/', 'package.json'] },
   { path: 'server/src/action/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/', 'server/src/cli/'] },
   { path: 'server/src/lsp/', mayImport: ['server/src/service/index.ts', 'server/src/service/host.ts', 'server/src/node/', 'package.json'] },

@@ -12,7 +12,7 @@ export interface CliLang {
   readonly unknown?: string;
 }
 
-export function cliLang(args: readonly string[], env: Readonly<Record<string, string | undefined>>, intlLocale: string | undefined): CliLang {
+export function cliLang(args: readonly string[], env: Readonly<Record<string, string | undefined>>, intlLocale: () => string | undefined): CliLang {
   const fallback = langFromEnvironment(env, intlLocale);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;

@@ -22,6 +22,7 @@ import { countSeverities, displayPath, type FileReport } from './report.ts';
 import { LINT_FORMATS, RULES_FORMATS } from './format/lint.ts';
 import { render, withFormatOptions, type FormatOptions } from './format/registry.ts';
 import { cliLang } from './lang.ts';
+import { defaultLocale } from './defaultLocale.ts';
 import { localiseCommander } from './commanderText.ts';
 import { EXIT, exitCodesHelp } from './exitCodes.ts';
 import { registerDiffCommand } from './diff/command.ts';
@@ -184,7 +185,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
       if (e.code !== 'EPIPE') throw e;
     });
   }
-  const { lang, unknown } = cliLang(argv.slice(2), process.env, Intl.DateTimeFormat().resolvedOptions().locale);
+  const { lang, unknown } = cliLang(argv.slice(2), process.env, defaultLocale);
   if (unknown !== undefined) {
     errorLine(format('cli.error.unknownLang', { lang: unknown }, lang));
     return EXIT.USAGE;

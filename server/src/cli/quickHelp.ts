@@ -12,6 +12,9 @@ import { langFromEnvironment, resolveLang, type Lang } from '../service/l10n/lan
 import { TOOL_VERSION } from './meta.ts';
 import HELP_TEXTS from './helpTexts.json' with { type: 'json' };
 
+/** For the launcher, which reads the locale only when quickAnswer asks. */
+export { defaultLocale } from './defaultLocale.ts';
+
 /** The help texts by language and command path (`''` for the program, `'trace fork'`). */
 export type HelpTexts = Readonly<Record<Lang, Readonly<Record<string, string>>>>;
 
@@ -55,7 +58,7 @@ const HELP_FLAGS = new Set(['--help', '-h']);
 export function quickAnswer(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
-  intlLocale: string | undefined,
+  intlLocale: () => string | undefined,
   out: Output,
   texts: HelpTexts = HELP_TEXTS as HelpTexts,
 ): string | undefined {
