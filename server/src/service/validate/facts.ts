@@ -67,7 +67,8 @@ export interface ExternalName {
 
 /** What the workspace says about a resource a contract references. */
 export type ResourceStatus =
-  | { readonly status: 'found'; readonly uri: string; readonly sha256: string }
+  /** `sha256`: the file's, when the contract pins one (`resources[].sha256`); read only then. */
+  | { readonly status: 'found'; readonly uri: string; readonly sha256?: string }
   | { readonly status: 'missing'; readonly tried: readonly string[] }
   /** The name leads outside the workspace folder: not looked up, never read (docs/robustness.md). */
   | { readonly status: 'outside' }

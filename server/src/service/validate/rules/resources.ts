@@ -76,7 +76,7 @@ export const resourceHashMismatch: Rule = {
       const name = unquote(row?.['path']);
       const expected = str(row?.['sha256'])?.toLowerCase();
       const status = facts.resources.get(name);
-      if (!expected || !status || status.status !== 'found' || status.sha256 === expected) continue;
+      if (!expected || !status || status.status !== 'found' || status.sha256 === undefined || status.sha256 === expected) continue;
       const span = locate(`/resources/${i}/sha256`);
       if (span) yield { code: 'resource-hash-mismatch', range: span.value, args: { name, actual: status.sha256, expected } };
     }
