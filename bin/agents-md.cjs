@@ -79,7 +79,8 @@ function writeCodeCache(fs, script, cacheFile, dir) {
   const tmp = `${cacheFile}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(tmp, script.createCachedData());
+    const data = script.createCachedData();
+    fs.writeFileSync(tmp, Buffer.concat([KEPT_CODE_MAGIC, digestOf(data), data]));
     fs.renameSync(tmp, cacheFile);
   } catch {
     // A read-only home or a full disk: the next run compiles afresh.
@@ -94,6 +95,21 @@ function writeCodeCache(fs, script, cacheFile, dir) {
   } catch {
     // Nothing to prune, or not allowed to.
   }
+}
+
+/**
+ * A kept-code file starts with these bytes and the SHA-256 of the code after it: V8 takes code
+ * damaged in place (a few bytes changed, the same size) and crashes the process on it, every run.
+ */
+const KEPT_CODE_MAGIC = Buffer.from('agents-md code 1\n');
+const digestOf = (data) => require('node:crypto').createHash('sha256').update(data).digest();
+const KEPT_CODE_HEADER = KEPT_CODE_MAGIC.length + 32;
+
+/** The code of a kept-code file's bytes, or undefined when they are not whole (see KEPT_CODE_MAGIC). */
+function keptCode(bytes) {
+  if (bytes.length <= KEPT_CODE_HEADER || !bytes.subarray(0, KEPT_CODE_MAGIC.length).equals(KEPT_CODE_MAGIC)) return undefined;
+  const data = bytes.subarray(KEPT_CODE_HEADER);
+  return digestOf(data).equals(bytes.subarray(KEPT_CODE_MAGIC.length, KEPT_CODE_HEADER)) ? data : undefined;
 }
 
 /** A kept-code file larger than this is not ours (the CLI's is about 4 MB): it is compiled afresh and replaced. */
@@ -146,8 +162,7 @@ function readBundle(fs, file, cacheFile) {
     } else {
       source = module_.wrap(text.toString('utf8'));
     }
-    const cachedData = kept ? buf.subarray(0, readInto(fs, kept.fd, buf, 0, kept.size)) : undefined;
-    return { source, cachedData: cachedData && cachedData.length > 0 ? cachedData : undefined };
+    return { source, cachedData: kept ? keptCode(buf.subarray(0, readInto(fs, kept.fd, buf, 0, kept.size))) : undefined };
   } finally {
     fs.closeSync(fd);
     if (kept) fs.closeSync(kept.fd);
