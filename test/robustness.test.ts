@@ -477,7 +477,16 @@ test('front matter too complex to analyse is reported as that, not as a front ma
     const codes = r.diagnostics.map((d) => d.code);
     assert.ok(codes.includes('content-too-complex'), codes.join(', '));
     assert.ok(!codes.includes('yaml-syntax'), `the front matter is closed: ${codes.join(', ')}`);
+    // Never closed as well: both said (tester20).
+    const unclosed = text.replace(/^---\n(?:(?!---\n)[\s\S])*?---\n/, (fm) => fm.slice(0, -4));
+    assert.notEqual(unclosed, text);
+    const u = lint(unclosed).diagnostics.map((d) => d.code);
+    assert.ok(u.includes('content-too-complex') && u.includes('yaml-syntax'), u.join(', '));
   }
+  // A partial contract (contract: true in a front matter not analysed): the warning is kept (tester20).
+  const partial = `---\ncontract: true\nname: fmclosed\nversion: 1.0.0\nx: ${'['.repeat(3_000)}${']'.repeat(3_000)}\n---\n\n# FmClosed\n\n## AGENT_IDENTITY\n\n- **Name**: \`FmClosed\`\n- **Core Mandate**: "Answer questions."\n`;
+  const p = lint(partial).diagnostics.map((d) => d.code);
+  assert.ok(p.includes('content-too-complex'), p.join(', '));
 });
 
 test('a 19,000-character single line of prose is analysed; a 200,000-character one is reported and skipped', () => {

@@ -13,6 +13,9 @@ import { buildArraySection, buildObjectSection, buildSchemaSection } from './sec
 
 /** Longest line and deepest block nesting remark is given; beyond them its time grows too fast (bench/robustness). */
 export const MAX_LINE_LENGTH = 20_000;
+
+/** A line that closes a front matter opened on the first line: the first later `---` line, as remark reads it. */
+const FRONT_MATTER_CLOSE = /(?:\r\n|\n|\r)---[ \t]*(?:\r\n|\n|\r|$)/;
 export const MAX_NESTING = 100;
 /**
  * Most emphasis, code and link markers in one paragraph: inline parsing of runs such as `*a_` or
@@ -141,9 +144,11 @@ export function buildSection(slice: SectionSlice, bom: boolean, pool?: BlockPool
   const nodes = tree.children;
   if (slice.kind === 'preamble') {
     frontMatter = buildFrontMatter(b, tree);
-    if (!frontMatter && !tooComplex && !parseError && /^---[ \t]*(?:\r\n|\n|\r)/.test(slice.text) && tree.children[0]?.type !== 'yaml') {
-      // An opening `---` never closed: remark reads a thematic break and the YAML as text. (A
-      // preamble not parsed has no tree to tell: content-too-complex says it is not analysed.)
+    const opens = /^---[ \t]*(?:\r\n|\n|\r)/.test(slice.text);
+    // An opening `---` never closed: remark reads a thematic break and the YAML as text. A
+    // preamble not parsed (content-too-complex) has no tree to tell: its lines do.
+    const unclosed = tooComplex || parseError ? opens && !FRONT_MATTER_CLOSE.test(slice.text) : !frontMatter && opens && tree.children[0]?.type !== 'yaml';
+    if (unclosed) {
       b.findings.push({ code: 'yaml-syntax', range: loc.range(0, 3), variant: 'unclosedFrontMatter' });
     }
   } else {

@@ -75,8 +75,8 @@ export function* validateSteps(model: ParsedContract, facts: WorkspaceFacts = EM
 
   for (const s of model.sections) {
     if (partial && !s.spec && !(s.kind === 'preamble' && [...model.owners.values()].includes(s))) {
-      // Front matter that does not parse is the file's problem whatever its kind.
-      if (s.kind === 'preamble') findings.push(...s.findings.filter((f) => f.code === 'yaml-syntax'));
+      // Front matter that does not parse, or is not analysed, is the file's problem whatever its kind.
+      if (s.kind === 'preamble') findings.push(...s.findings.filter((f) => f.code === 'yaml-syntax' || f.code === 'content-too-complex'));
       continue;
     }
     findings.push(...s.findings);
