@@ -13,9 +13,6 @@ import { buildArraySection, buildObjectSection, buildSchemaSection } from './sec
 
 /** Longest line and deepest block nesting remark is given; beyond them its time grows too fast (bench/robustness). */
 export const MAX_LINE_LENGTH = 20_000;
-
-/** A line that closes a front matter opened on the first line: the first later `---` line, as remark reads it. */
-const FRONT_MATTER_CLOSE = /(?:\r\n|\n|\r)---[ \t]*(?:\r\n|\n|\r|$)/;
 export const MAX_NESTING = 100;
 /**
  * Most emphasis, code and link markers in one paragraph: inline parsing of runs such as `*a_` or
@@ -63,6 +60,9 @@ function cellCount(line: string): number {
   const inner = line.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
   return inner.split(/(?<!\\)\|/).length;
 }
+
+/** A line that closes a front matter opened on the first line: the first later `---` line, as remark reads it. */
+const FRONT_MATTER_CLOSE = /(?:\r\n|\n|\r)---[ \t]*(?:\r\n|\n|\r|$)/;
 
 /**
  * Why a slice is too complex to hand to remark, as the `content-too-complex` message variant and
