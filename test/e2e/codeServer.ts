@@ -606,7 +606,7 @@ export async function packageRepoExtension(): Promise<{ vsix: string; ms: number
 }
 
 /** Files under `dir` (recursively) whose path matches `re`. */
-async function findFiles(dir: string, re: RegExp): Promise<string[]> {
+export async function findFiles(dir: string, re: RegExp): Promise<string[]> {
   const out: string[] = [];
   let entries;
   try { entries = await readdir(dir, { withFileTypes: true, recursive: true }); } catch { return out; }

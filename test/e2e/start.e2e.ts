@@ -47,8 +47,13 @@ test('e2e start: New AGENTS.md Contract writes a contract with no problem; a rul
   await until('the status bar counts the problem made', async () => ((await status.locator('.codicon-error').count()) > 0 ? true : undefined), 2 * DEFAULT_TIMEOUT_MS);
   await press(page, 'Control+Shift+M');
   const rows = page.locator('.markers-panel .monaco-list-row:has(.marker-code)');
-  await until('the Problems panel lists the problem', async () => ((await rows.count()) > 0 ? true : undefined));
-  const listed = ((await rows.allInnerTexts()) as string[]).map((s) => s.replace(/\s+/g, ' ').trim());
+  // Waits for the problem of the text as typed: while typing, the panel can list what an earlier
+  // version had (CI once read "BUDGE" is not a contract section).
+  let listed: string[] = [];
+  await until('the Problems panel lists the duplicate section', async () => {
+    listed = ((await rows.allInnerTexts()) as string[]).map((s) => s.replace(/\s+/g, ' ').trim());
+    return listed.some((s) => /duplicate-section/.test(s)) ? true : undefined;
+  }).catch((e: Error) => { throw new Error(`${e.message}; listed: ${JSON.stringify(listed)}`); });
   t.diagnostic(`problems: ${JSON.stringify(listed)}`);
   assert.equal(listed.length, 1, 'the skeleton had no problem of its own');
   assert.match(listed[0]!, /duplicate-section/);
