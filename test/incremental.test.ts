@@ -16,7 +16,7 @@ import { createLanguageService, parseContract, validateContract, type ParsedCont
 import { scanSections } from '../server/src/service/parse/scanSections.ts';
 import { parseMarkdown } from '../server/src/service/parse/markdown.ts';
 import { parseWork } from '../server/src/service/parse/work.ts';
-import { parseBlocks } from '../server/src/service/parse/blocks.ts';
+import { blockPool, parseBlocks } from '../server/src/service/parse/blocks.ts';
 import { fencedBlock } from '../server/src/service/parse/fencedBlock.ts';
 import { tableByRows } from '../server/src/service/parse/tableRows.ts';
 import { LineIndex } from '../server/src/service/text/lineIndex.ts';
@@ -581,6 +581,21 @@ test('a table re-parsed row by row after an edit is exactly the tree remark give
     { numRuns: RUNS(400) },
   );
   assert.ok(reused > RUNS(400) / 4, `rows are reused for most edits (${reused} of ${RUNS(400)})`);
+});
+
+test('a table edited in one row below a paragraph: the rows above the edit are the nodes they were, not copies; the tree is remark\'s', () => {
+  const rows = Array.from({ length: 40 }, (_, i) => `| Scenario ${i} | \`amount > ${i}\` | Lead approves | 4h |`);
+  const make = (rs: string[]) => `Rows below.\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n${rs.join('\n')}\n`;
+  const starts = (text: string) => [text.indexOf('| Scenario |')];
+  const first = parseBlocks(make(rows), starts(make(rows)));
+  const edited = [...rows];
+  edited[20] = '| Scenario 20 | `amount > 2000` | Finance approves | 8h |';
+  const text = make(edited);
+  const second = parseBlocks(text, starts(text), blockPool([{ blocks: first.blocks }]));
+  assert.deepStrictEqual(second.tree, parseMarkdown(text));
+  const tableRows = (t: Root) => (t.children[1] as { children: object[] }).children;
+  const same = tableRows(second.tree).filter((r, i) => r === tableRows(first.tree)[i]).length;
+  assert.equal(same, 21, 'the header and the 20 rows above the edited one are the previous nodes');
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import type { List, Root, RootContent } from 'mdast';
+import type { List, Root, RootContent, Table, TableRow } from 'mdast';
 import { parseMarkdown } from './markdown.ts';
 import { fencedBlock } from './fencedBlock.ts';
 import { tableByRows } from './tableRows.ts';
@@ -68,10 +68,30 @@ function nodesAt(block: MarkdownBlock, line: number, offset: number): readonly R
   let known = places.get(block);
   const hit = known?.get(key);
   if (hit) return hit;
-  const nodes = block.tree.children.map((c) => shifted(c, line, offset));
+  const nodes = block.tree.children.map((c) => (c.type === 'table' ? tableAt(c, line, offset) : shifted(c, line, offset)));
   if (!known || known.size >= MAX_PLACES) places.set(block, (known = new Map()));
   known.set(key, nodes);
   return nodes;
+}
+
+/**
+ * A table moved to `line` and `offset`, each row moved once: a table edited in one row is a new
+ * block whose other rows are the previous version's (parse/tableRows.ts), and a row at the same
+ * place as before is the node it was, not a copy (a 100-row table copied every row per keystroke).
+ */
+const rowPlaces = new WeakMap<TableRow, { readonly key: string; readonly row: TableRow }>();
+function tableAt(table: Table, line: number, offset: number): Table {
+  if (line === 0 && offset === 0) return table;
+  const key = `${line}:${offset}`;
+  const children = table.children.map((r) => {
+    const hit = rowPlaces.get(r);
+    if (hit?.key === key) return hit.row;
+    const row = shifted(r, line, offset);
+    rowPlaces.set(r, { key, row });
+    return row;
+  });
+  const at = table.position;
+  return { ...table, children, ...(at ? { position: { start: shiftPoint(at.start, line, offset), end: shiftPoint(at.end, line, offset) } } : {}) };
 }
 
 /**
