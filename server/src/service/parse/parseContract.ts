@@ -37,21 +37,13 @@ export function* parseContractSteps(text: string, previous?: ParsedContract, spa
   const body = bom ? text.slice(1) : text;
   const index = new LineIndex(body);
   const slices = scanSections(body, index, previous && scans.get(previous));
-  // Keyed by the text itself (a slice of the document): a key made by joining it to more would be a copy of every section on every keystroke.
-  const reusable = new Map<string, SectionModel[]>();
   const earlier = [...(previous?.sections ?? []), ...spare];
-  for (const s of earlier) {
-    const list = reusable.get(s.text);
-    if (list) list.push(s);
-    else reusable.set(s.text, [s]);
-  }
+  const take = reuser(earlier);
   // Blocks of the previous version by text: a changed section re-parses only its changed blocks.
   let pool: ReturnType<typeof blockPool> | undefined;
   const sections: SectionModel[] = [];
   for (const slice of slices) {
-    const candidates = reusable.get(slice.text);
-    const at = candidates?.findIndex((c) => c.kind === slice.kind && c.findings.some((f) => f.code === 'unclosed-fence') === !!slice.unclosedFence) ?? -1;
-    const old = at >= 0 ? candidates!.splice(at, 1)[0] : undefined;
+    const old = take(slice);
     // A BOM shifts the characters of line 0, whichever slice starts there.
     const sliceBom = bom && slice.startLine === 0;
     if (old && old.bom === sliceBom && old.endLine - old.startLine === slice.endLine - slice.startLine && (slice.kind === 'section' || old.startLine === slice.startLine)) {
@@ -69,6 +61,28 @@ export function* parseContractSteps(text: string, previous?: ParsedContract, spa
   if (previous) carryOver(model, previous);
   scans.set(model, slices);
   return model;
+}
+
+/**
+ * Takes, for each slice in turn, an earlier section of the same text and kind (each once), or
+ * undefined. The one after the last taken is tried first: it is the match but where sections were
+ * added or removed. Texts are compared, not hashed: a map keyed by the slices' texts hashed the
+ * whole document on every keystroke (about 1 ms for 2,000 lines).
+ */
+function reuser(earlier: readonly SectionModel[]): (slice: SectionSlice) => SectionModel | undefined {
+  const taken = new Set<number>();
+  let next = 0;
+  return (slice) => {
+    const fits = (k: number) => {
+      const c = earlier[k]!;
+      return !taken.has(k) && c.text.length === slice.text.length && c.kind === slice.kind && c.text === slice.text && c.findings.some((f) => f.code === 'unclosed-fence') === !!slice.unclosedFence;
+    };
+    const at = next < earlier.length && fits(next) ? next : earlier.findIndex((_, k) => fits(k));
+    if (at < 0) return undefined;
+    taken.add(at);
+    next = at + 1;
+    return earlier[at];
+  };
 }
 
 /** Each model's sections as scanned: the next version's scan resumes from them. */

@@ -10,6 +10,13 @@ export class LineIndex {
 
   constructor(readonly text: string) {
     const starts = [0];
+    this.starts = starts;
+    // Without a carriage return the native search finds each break: reading every character
+    // took most of the index's time, built on every keystroke for the whole document.
+    if (text.indexOf('\r') < 0) {
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      return;
+    }
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 13 /* \r */) {
@@ -19,7 +26,6 @@ export class LineIndex {
         starts.push(i + 1);
       }
     }
-    this.starts = starts;
   }
 
   /** Number of lines (a text ending in a line break has an empty last line). */
