@@ -583,6 +583,17 @@ test('a table re-parsed row by row after an edit is exactly the tree remark give
   assert.ok(reused > RUNS(400) / 4, `rows are reused for most edits (${reused} of ${RUNS(400)})`);
 });
 
+test('sections reordered (a text pasted over the whole document): every section of the same text is reused, none parsed again, and the model is a fresh one', () => {
+  const sections = Array.from({ length: 120 }, (_, k) => `## Notes ${k}\n\nProse ${'x'.repeat(k % 7)} about \`item_${k}\`.\n\n`);
+  const text = `# Agent\n\n${sections.join('')}`;
+  const previous = parseContract(text);
+  const reordered = `# Agent\n\n${[...sections].reverse().join('')}`;
+  const calls = parseWork.markdownCalls;
+  const model = parseContract(reordered, previous);
+  assert.equal(parseWork.markdownCalls - calls, 0, 'no section was parsed again');
+  assert.deepStrictEqual(snapshot(model), snapshot(parseContract(reordered)));
+});
+
 test('a table edited in one row below a paragraph: the rows above the edit are the nodes they were, not copies; the tree is remark\'s', () => {
   const rows = Array.from({ length: 40 }, (_, i) => `| Scenario ${i} | \`amount > ${i}\` | Lead approves | 4h |`);
   const make = (rs: string[]) => `Rows below.\n\n| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n${rs.join('\n')}\n`;

@@ -63,26 +63,49 @@ export function* parseContractSteps(text: string, previous?: ParsedContract, spa
   return model;
 }
 
+/** Slices looked for among all earlier sections by comparison before the earlier ones are indexed by text. */
+const SCANS = 8;
+
 /**
  * Takes, for each slice in turn, an earlier section of the same text and kind (each once), or
  * undefined. The one after the last taken is tried first: it is the match but where sections were
- * added or removed. Texts are compared, not hashed: a map keyed by the slices' texts hashed the
- * whole document on every keystroke (about 1 ms for 2,000 lines).
+ * added, removed or edited. Texts are compared, not hashed: a map keyed by every section's text
+ * hashed the whole document on every keystroke (about 1 ms for 2,000 lines). After SCANS slices
+ * not found that way (a text pasted over the whole document), the earlier sections are indexed by
+ * text after all, so that no edit costs a search per section for every section.
  */
 function reuser(earlier: readonly SectionModel[]): (slice: SectionSlice) => SectionModel | undefined {
   const taken = new Set<number>();
   let next = 0;
+  let misses = 0;
+  let byText: Map<string, number[]> | undefined;
   return (slice) => {
     const fits = (k: number) => {
       const c = earlier[k]!;
       return !taken.has(k) && c.text.length === slice.text.length && c.kind === slice.kind && c.text === slice.text && c.findings.some((f) => f.code === 'unclosed-fence') === !!slice.unclosedFence;
     };
-    const at = next < earlier.length && fits(next) ? next : earlier.findIndex((_, k) => fits(k));
+    let at = next < earlier.length && fits(next) ? next : -1;
+    if (at < 0 && ++misses <= SCANS) at = earlier.findIndex((_, k) => fits(k));
+    else if (at < 0) {
+      byText ??= textIndex(earlier);
+      at = byText.get(slice.text)?.find(fits) ?? -1;
+    }
     if (at < 0) return undefined;
     taken.add(at);
     next = at + 1;
     return earlier[at];
   };
+}
+
+/** The indexes of sections by their text. */
+function textIndex(sections: readonly SectionModel[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  sections.forEach((s, k) => {
+    const list = out.get(s.text);
+    if (list) list.push(k);
+    else out.set(s.text, [k]);
+  });
+  return out;
 }
 
 /** Each model's sections as scanned: the next version's scan resumes from them. */
