@@ -26,8 +26,8 @@ export function resolveLang(tag: string | undefined): Lang | undefined {
  * `LC_MESSAGES` and `LANG` that is set (POSIX precedence for message catalogues), else the
  * runtime's default locale (`Intl`, which reads the same variables or the OS setting on Windows
  * and macOS). A locale that names no shipped language means English. `env` and `intlLocale` are
- * passed in so that this stays pure; `intlLocale` is asked only when no variable is set (the
- * first use of Intl starts ICU: about 30 ms of every CLI run).
+ * passed in so that this stays pure; `intlLocale` is asked only when no variable is set (asking
+ * ICU costs a few ms; by DateTimeFormat, as it once was, about 30 ms of every CLI run).
  */
 export function langFromEnvironment(env: Readonly<Record<string, string | undefined>>, intlLocale: () => string | undefined): Lang {
   const posix = [env['LC_ALL'], env['LC_MESSAGES'], env['LANG']].find((v) => v !== undefined && v !== '');
