@@ -2,7 +2,7 @@ import type { List, Root, RootContent, Table, TableRow } from 'mdast';
 import { parseMarkdown } from './markdown.ts';
 import { fencedBlock } from './fencedBlock.ts';
 import { tableByRows } from './tableRows.ts';
-import { countBreaks, shifted, shiftPoint } from './points.ts';
+import { countBreaks, shifted, shiftPoint, shiftPosition } from './points.ts';
 import type { MarkdownBlock } from '../model/types.ts';
 import { itemPool, type BuiltItem } from './headingItems.ts';
 import { detached } from '../util/detached.ts';
@@ -90,8 +90,7 @@ function tableAt(table: Table, line: number, offset: number): Table {
     rowPlaces.set(r, { key, row });
     return row;
   });
-  const at = table.position;
-  return { ...table, children, ...(at ? { position: { start: shiftPoint(at.start, line, offset), end: shiftPoint(at.end, line, offset) } } : {}) };
+  return { ...table, children, ...(table.position ? { position: shiftPosition(table.position, line, offset) } : {}) };
 }
 
 /**

@@ -6,11 +6,14 @@ import type { Point, Position } from 'unist';
 /** `p` moved by `line` lines and `offset` characters. */
 export const shiftPoint = (p: Point, line: number, offset: number): Point => ({ line: p.line + line, column: p.column, offset: (p.offset ?? 0) + offset });
 
+/** `p` moved by `line` lines and `offset` characters. */
+export const shiftPosition = (p: Position, line: number, offset: number): Position => ({ start: shiftPoint(p.start, line, offset), end: shiftPoint(p.end, line, offset) });
+
 /** A copy of a node with every position moved by `line` lines and `offset` characters; the node itself when it does not move (trees are never changed in place). */
 export function shifted<T extends Nodes>(node: T, line: number, offset: number): T {
   if (line === 0 && offset === 0) return node;
   const out = { ...node } as T & { position?: Position; children?: Nodes[] };
-  if (node.position) out.position = { start: shiftPoint(node.position.start, line, offset), end: shiftPoint(node.position.end, line, offset) };
+  if (node.position) out.position = shiftPosition(node.position, line, offset);
   if ('children' in node) out.children = (node.children as Nodes[]).map((c) => shifted(c, line, offset));
   return out;
 }
