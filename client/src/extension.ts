@@ -29,9 +29,11 @@ const SNAPSHOTS: DocumentSelector = [{ pattern: '**/*.snapshot.{yaml,yml,json}' 
 
 async function start(context: vscode.ExtensionContext, status: StatusItem, links: DocLinks): Promise<void> {
   const module = context.asAbsolutePath('dist/server.cjs');
+  // Over stdio, where the server writes each diagnostic's bytes once (lsp/messageEncoding.ts):
+  // over Node IPC every keystroke encoded the document's whole report again.
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV] } },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6009'] } },
+    run: { module, transport: TransportKind.stdio, options: { execArgv: [...SERVER_EXEC_ARGV] } },
+    debug: { module, transport: TransportKind.stdio, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [...contractSelector(), ...SNAPSHOTS],
