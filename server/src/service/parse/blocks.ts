@@ -1,8 +1,8 @@
-import type { List, Root, RootContent, Table, TableRow } from 'mdast';
+import type { List, Root, RootContent } from 'mdast';
 import { parseMarkdown } from './markdown.ts';
 import { fencedBlock } from './fencedBlock.ts';
-import { tableByRows } from './tableRows.ts';
-import { countBreaks, shifted, shiftPoint, shiftPosition } from './points.ts';
+import { tableAt, tableByRows } from './tableRows.ts';
+import { countBreaks, shifted, shiftPoint } from './points.ts';
 import type { MarkdownBlock } from '../model/types.ts';
 import { itemPool, type BuiltItem } from './headingItems.ts';
 import { detached } from '../util/detached.ts';
@@ -75,25 +75,6 @@ function nodesAt(block: MarkdownBlock, line: number, offset: number): readonly R
 }
 
 /**
- * A table moved to `line` and `offset`, each row moved once: a table edited in one row is a new
- * block whose other rows are the previous version's (parse/tableRows.ts), and a row at the same
- * place as before is the node it was, not a copy (a 100-row table copied every row per keystroke).
- */
-const rowPlaces = new WeakMap<TableRow, { readonly key: string; readonly row: TableRow }>();
-function tableAt(table: Table, line: number, offset: number): Table {
-  if (line === 0 && offset === 0) return table;
-  const key = `${line}:${offset}`;
-  const children = table.children.map((r) => {
-    const hit = rowPlaces.get(r);
-    if (hit?.key === key) return hit.row;
-    const row = shifted(r, line, offset);
-    rowPlaces.set(r, { key, row });
-    return row;
-  });
-  return { ...table, children, ...(table.position ? { position: shiftPosition(table.position, line, offset) } : {}) };
-}
-
-/**
  * Parses a slice's text block by block, cutting it at `starts` (offsets where a top-level block
  * starts, found by the line scanner) and at `itemStarts` (offsets where a part of a tight
  * top-level list starts: that part's list joins the list above), reusing from `pool` every block
@@ -122,7 +103,7 @@ export function parseBlocks(text: string, starts: readonly number[], pool?: Bloc
     const part = text.slice(from, cuts[i + 1]);
     const block = pool?.byText.get(part) ?? newBlock(part, pool);
     blocks.push(block);
-    const nodes = line === 0 && from === 0 ? block.tree.children : nodesAt(block, line, from - bom);
+    const nodes = nodesAt(block, line, from === 0 ? 0 : from - bom);
     const last = children[children.length - 1];
     const first = nodes[0];
     if (items.has(from) && last?.type === 'list' && first?.type === 'list') {

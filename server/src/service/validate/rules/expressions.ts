@@ -82,16 +82,33 @@ function syntaxFinding(range: Range, error: ExpressionSyntaxError): Finding {
   return { code: 'expression-syntax', range, args, ...(known ? { variant } : {}) };
 }
 
+interface Condition {
+  readonly pointer: string;
+  readonly text: string;
+  readonly key: string;
+  readonly index: number;
+}
+
+/** Each section's conditions, per field and section value: an edit in one of the two sections lists only its own again. */
+const listed = new Map<string, WeakMap<object, readonly Condition[]>>();
+
 /** The conditions of HUMAN_IN_THE_LOOP rows and FAILURE_PROTOCOL entries: their pointers, and the array item each is in. */
-function conditionsOf(data: Readonly<Record<string, unknown>>): { pointer: string; text: string; key: string; index: number }[] {
-  const at = (pointer: string) => {
-    const [, key, index] = pointer.split('/');
-    return { key: key!, index: Number(index) };
-  };
-  return [
-    ...hitlView(data['human_in_the_loop']).map((h) => ({ pointer: `${h.pointer}/trigger_condition`, text: h.condition, ...at(h.pointer) })),
-    ...failuresView(data['failure_protocol']).map((f) => ({ pointer: `${f.pointer}/condition`, text: f.condition, ...at(f.pointer) })),
-  ];
+function conditionsOf(data: Readonly<Record<string, unknown>>): Condition[] {
+  return [...conditionsIn(data['human_in_the_loop'], 'trigger_condition', hitlView), ...conditionsIn(data['failure_protocol'], 'condition', failuresView)];
+}
+
+/** The conditions of one section's value (`field` names where each sits in its item), listed once per value. */
+function conditionsIn(value: unknown, field: string, view: (v: unknown) => readonly { readonly pointer: string; readonly condition: string }[]): readonly Condition[] {
+  let known = listed.get(field);
+  if (!known) listed.set(field, (known = new WeakMap()));
+  const hit = typeof value === 'object' && value !== null ? known.get(value) : undefined;
+  if (hit) return hit;
+  const out = view(value).map((c) => {
+    const [, key, index] = c.pointer.split('/');
+    return { pointer: `${c.pointer}/${field}`, text: c.condition, key: key!, index: Number(index) };
+  });
+  if (typeof value === 'object' && value !== null) known.set(value, out);
+  return out;
 }
 
 export const conditionNotEvaluatedRule: Rule = {

@@ -16,6 +16,32 @@ export function coversScenario(entry: unknown, scenario: string): boolean {
   return (str(e['condition']) ?? '').toLowerCase().includes(s);
 }
 
+/** What a row's fallback is looked up in: the entries' scenario keys and lower-cased conditions. */
+interface Fallbacks {
+  readonly entries: readonly { readonly named: string | undefined; readonly condition: string }[];
+  /** What a row's finding depends on besides the row (ruleCache.ts `item`): the entries and where FAILURE_PROTOCOL stands, its related location. */
+  readonly also: string;
+}
+
+/**
+ * The fallbacks of a FAILURE_PROTOCOL value at a place, built once: a keystroke in a HUMAN_IN_THE_LOOP
+ * row neither lower-cases every entry again nor makes a new `also`, which each row's cache entry
+ * then matches by identity instead of comparing its characters (hundreds of rows and entries).
+ */
+const fallbacks = new WeakMap<object, { readonly place: string; readonly value: Fallbacks }>();
+function fallbacksOf(failureProtocol: unknown, place: string): Fallbacks {
+  const key = Array.isArray(failureProtocol) ? failureProtocol : undefined;
+  const hit = key && fallbacks.get(key);
+  if (hit?.place === place) return hit.value;
+  const entries = arr(failureProtocol).map((e) => {
+    const named = str(obj(e)?.['scenario']);
+    return { named: named ? conditionKey(named) : undefined, condition: (str(obj(e)?.['condition']) ?? '').toLowerCase() };
+  });
+  const value = { entries, also: [place, ...entries.map((e) => e.named ?? `\u0001${e.condition}`)].join('\u0000') };
+  if (key) fallbacks.set(key, { place, value });
+  return value;
+}
+
 export const hitlNeedsFallback: Rule = {
   code: 'hitl-needs-fallback',
   severity: 'error',
@@ -36,15 +62,8 @@ export const hitlNeedsFallback: Rule = {
   },
   *check({ data, locate, item, section }) {
     if (declarationsBroken(section, 'failure_protocol')) return;
-    // Lower-cased once: a contract may have hundreds of rows and entries.
-    const entries = arr(data['failure_protocol']).map((e) => {
-      const named = str(obj(e)?.['scenario']);
-      return { named: named ? conditionKey(named) : undefined, condition: (str(obj(e)?.['condition']) ?? '').toLowerCase() };
-    });
     const fp = locate('/failure_protocol');
-    // A row's finding depends on the row, the entries and where FAILURE_PROTOCOL stands (its related
-    // location): an edit in another row reuses it.
-    const also = [fp ? JSON.stringify(fp.value) : '', ...entries.map((e) => e.named ?? `\u0001${e.condition}`)].join('\u0000');
+    const { entries, also } = fallbacksOf(data['failure_protocol'], fp ? JSON.stringify(fp.value) : '');
     const rows = arr(data['human_in_the_loop']);
     for (let i = 0; i < rows.length; i++) {
       yield* item(
