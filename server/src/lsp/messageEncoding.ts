@@ -23,11 +23,17 @@ function diagnosticsIn(msg: Message): { readonly outer: 'result' | 'params'; rea
 
 /** One list element's JSON bytes, kept for an object (JSON.stringify writes `null` for what it drops in an array). */
 function elementBytes(e: unknown): Buffer {
-  if (typeof e !== 'object' || e === null) return Buffer.from(JSON.stringify(e) ?? 'null', 'utf8');
-  let bytes = encoded.get(e);
-  if (!bytes) encoded.set(e, (bytes = Buffer.from(JSON.stringify(e) ?? 'null', 'utf8')));
+  const kept = typeof e === 'object' && e !== null ? e : undefined;
+  let bytes = kept && encoded.get(kept);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(e) ?? 'null', 'utf8');
+    if (kept) encoded.set(kept, bytes);
+  }
   return bytes;
 }
+
+const COMMA = Buffer.from(',');
+const TAIL = Buffer.from(']}}');
 
 /** `{…}` of `o` without `key`, opened for one more member: `{"a":1,` or `{`. */
 function openWithout(o: object, key: string): string {
@@ -43,23 +49,17 @@ export function encodeMessage(msg: Message): Buffer {
   const list = outer[at.inner] as readonly unknown[];
   const head = `${openWithout(msg, at.outer)}"${at.outer}":${openWithout(outer, at.inner)}"${at.inner}":[`;
   const parts: Buffer[] = [Buffer.from(head, 'utf8')];
-  const comma = Buffer.from(',');
   list.forEach((e, i) => {
-    if (i > 0) parts.push(comma);
+    if (i > 0) parts.push(COMMA);
     parts.push(elementBytes(e));
   });
-  parts.push(Buffer.from(']}}'));
+  parts.push(TAIL);
   return Buffer.concat(parts);
 }
 
 /** The stdio writer's encoder (server.ts); the charset is always UTF-8 there. */
 export const messageEncoder: ContentTypeEncoder = {
   name: 'application/json',
-  encode: (msg) => {
-    try {
-      return Promise.resolve(encodeMessage(msg));
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  },
+  // Async, so that a message that cannot be encoded rejects (the writer reports it) instead of throwing.
+  encode: async (msg) => encodeMessage(msg),
 };

@@ -161,12 +161,13 @@ const schemaObj = (v: unknown): Record<string, unknown> | undefined => obj(v);
 const cache = new WeakMap<ParsedContract, ContractView>();
 
 /**
- * The last result of each part of the view with the data values it was built from: an edit
- * leaves the other sections' values the same objects (parse/parseContract.ts), so their parts
- * are not built again (a keystroke builds the view anew: docs/performance.md).
+ * The last result of each part of the view (or of a rule's, built from section values) with the
+ * data values it was built from: an edit leaves the other sections' values the same objects
+ * (parse/parseContract.ts), so their parts are not built again (a keystroke builds the view anew:
+ * docs/performance.md).
  */
 const lastParts = new Map<(...inputs: never[]) => unknown, { readonly inputs: readonly unknown[]; readonly value: unknown }>();
-function part<A extends unknown[], T>(build: (...inputs: A) => T, ...inputs: A): T {
+export function part<A extends unknown[], T>(build: (...inputs: A) => T, ...inputs: A): T {
   const last = lastParts.get(build);
   if (last && last.inputs.length === inputs.length && last.inputs.every((v, i) => v === inputs[i])) return last.value as T;
   const value = build(...inputs);

@@ -2,7 +2,7 @@ import type { Range } from '../../types.ts';
 import type { Finding, SectionModel } from '../../model/types.ts';
 import type { Rule } from '../rule.ts';
 import { FM } from './util.ts';
-import { constraintsView, failuresView, hitlView } from '../../model/contractView.ts';
+import { constraintsView, failuresView, hitlView, part } from '../../model/contractView.ts';
 import { sectionLineText } from '../../model/text.ts';
 import { checkSyntaxError, conditionExpression, conditionNotEvaluated, conditionSyntaxErrors, type ExpressionSyntaxError } from '../../model/condition.ts';
 
@@ -89,26 +89,23 @@ interface Condition {
   readonly index: number;
 }
 
-/** Each section's conditions, per field and section value: an edit in one of the two sections lists only its own again. */
-const listed = new Map<string, WeakMap<object, readonly Condition[]>>();
-
-/** The conditions of HUMAN_IN_THE_LOOP rows and FAILURE_PROTOCOL entries: their pointers, and the array item each is in. */
-function conditionsOf(data: Readonly<Record<string, unknown>>): Condition[] {
-  return [...conditionsIn(data['human_in_the_loop'], 'trigger_condition', hitlView), ...conditionsIn(data['failure_protocol'], 'condition', failuresView)];
-}
-
-/** The conditions of one section's value (`field` names where each sits in its item), listed once per value. */
-function conditionsIn(value: unknown, field: string, view: (v: unknown) => readonly { readonly pointer: string; readonly condition: string }[]): readonly Condition[] {
-  let known = listed.get(field);
-  if (!known) listed.set(field, (known = new WeakMap()));
-  const hit = typeof value === 'object' && value !== null ? known.get(value) : undefined;
-  if (hit) return hit;
-  const out = view(value).map((c) => {
+/** The conditions of one section's items, `field` naming where each sits in its item. */
+function listConditions(items: readonly { readonly pointer: string; readonly condition: string }[], field: string): Condition[] {
+  return items.map((c) => {
     const [, key, index] = c.pointer.split('/');
     return { pointer: `${c.pointer}/${field}`, text: c.condition, key: key!, index: Number(index) };
   });
-  if (typeof value === 'object' && value !== null) known.set(value, out);
-  return out;
+}
+const hitlConditions = (rows: unknown): Condition[] => listConditions(hitlView(rows), 'trigger_condition');
+const failureConditions = (entries: unknown): Condition[] => listConditions(failuresView(entries), 'condition');
+
+/**
+ * The conditions of HUMAN_IN_THE_LOOP rows and FAILURE_PROTOCOL entries: their pointers, and the
+ * array item each is in. Each section's are listed once per value: an edit in one of the two
+ * sections lists only its own again.
+ */
+function conditionsOf(data: Readonly<Record<string, unknown>>): Condition[] {
+  return [...part(hitlConditions, data['human_in_the_loop']), ...part(failureConditions, data['failure_protocol'])];
 }
 
 export const conditionNotEvaluatedRule: Rule = {

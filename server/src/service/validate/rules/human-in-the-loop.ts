@@ -2,6 +2,7 @@ import type { Rule } from '../rule.ts';
 import { arr, declarationsBroken, FM, obj, str } from './util.ts';
 import { conditionKey, normaliseName } from '../../model/names.ts';
 import { sectionByKey } from '../../schema/sections.ts';
+import { part } from '../../model/contractView.ts';
 import { appendSection, at, endOfContent, nextCode } from '../fixText.ts';
 
 const HITL = `| Scenario | Trigger Condition | Required Action | SLA |\n|---|---|---|---|\n| New vendor onboarding | \`vendor_domain NOT IN vendor_whitelist.csv\` | Upload the signed contract | 24h |\n`;
@@ -24,22 +25,17 @@ interface Fallbacks {
 }
 
 /**
- * The fallbacks of a FAILURE_PROTOCOL value at a place, built once: a keystroke in a HUMAN_IN_THE_LOOP
- * row neither lower-cases every entry again nor makes a new `also`, which each row's cache entry
- * then matches by identity instead of comparing its characters (hundreds of rows and entries).
+ * The fallbacks of a FAILURE_PROTOCOL value at a place, built once per value and place (`part`):
+ * a keystroke in a HUMAN_IN_THE_LOOP row neither lower-cases every entry again nor makes a new
+ * `also`, which each row's cache entry then matches by identity instead of comparing its
+ * characters (hundreds of rows and entries).
  */
-const fallbacks = new WeakMap<object, { readonly place: string; readonly value: Fallbacks }>();
 function fallbacksOf(failureProtocol: unknown, place: string): Fallbacks {
-  const key = Array.isArray(failureProtocol) ? failureProtocol : undefined;
-  const hit = key && fallbacks.get(key);
-  if (hit?.place === place) return hit.value;
   const entries = arr(failureProtocol).map((e) => {
     const named = str(obj(e)?.['scenario']);
     return { named: named ? conditionKey(named) : undefined, condition: (str(obj(e)?.['condition']) ?? '').toLowerCase() };
   });
-  const value = { entries, also: [place, ...entries.map((e) => e.named ?? `\u0001${e.condition}`)].join('\u0000') };
-  if (key) fallbacks.set(key, { place, value });
-  return value;
+  return { entries, also: [place, ...entries.map((e) => e.named ?? `\u0001${e.condition}`)].join('\u0000') };
 }
 
 export const hitlNeedsFallback: Rule = {
@@ -63,7 +59,7 @@ export const hitlNeedsFallback: Rule = {
   *check({ data, locate, item, section }) {
     if (declarationsBroken(section, 'failure_protocol')) return;
     const fp = locate('/failure_protocol');
-    const { entries, also } = fallbacksOf(data['failure_protocol'], fp ? JSON.stringify(fp.value) : '');
+    const { entries, also } = part(fallbacksOf, data['failure_protocol'], fp ? JSON.stringify(fp.value) : '');
     const rows = arr(data['human_in_the_loop']);
     for (let i = 0; i < rows.length; i++) {
       yield* item(
